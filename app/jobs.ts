@@ -5,7 +5,9 @@
  * with its passage (the item's text between the hit's offsets, from the file submitted) and its spans in the item
  * and the source document. The results can be downloaded as they came (JSON lines), and a scan's hits as the hit
  * lines `trainprint scan --out` writes; an extract item's result as the strip of what the model wrote out of the work
- * (./render-extraction.ts), each block's generated text on a click. Jobs run on a served API only: in the in-browser mode the view says so.
+ * (./render-extraction.ts), each block's generated text on a click; an audit item's result as the catalogue's share
+ * with its interval and a table of its works (verdict, nv-recall, probes and hits, calls, miss chance). Jobs run on a
+ * served API only: in the in-browser mode the view says so.
  */
 import { byId, fill, h } from './dom.js';
 import type { Mode } from './http-backend.js';
@@ -73,7 +75,66 @@ function summary(type: string, line: ResultLine): [string, string] {
       `nv-recall ${share}, ${blocks} block${blocks === 1 ? '' : 's'}, ${r.calls ?? 0} calls`,
     ];
   }
+  if (type === 'audit') {
+    const c = (r.catalogue ?? {}) as { reproduced?: number; measured?: number; share?: number; ci_95?: number[] };
+    const pct = (x: number | undefined) => (typeof x === 'number' ? `${Math.round(x * 1000) / 10} %` : '—');
+    const ci = Array.isArray(c.ci_95) ? ` [${pct(c.ci_95[0])}, ${pct(c.ci_95[1])}]` : '';
+    return [
+      String(r.model ?? ''),
+      `${c.reproduced ?? 0} of ${c.measured ?? 0} works reproduced, share ${pct(c.share)}${ci}, ${r.calls ?? 0} calls`,
+    ];
+  }
   return [String(r.work_hash ?? ''), `score ${typeof r.score === 'number' ? r.score : '—'}`];
+}
+
+/** A work of an audit's result, as the table shows it. */
+interface AuditedWorkLine {
+  readonly id: string;
+  readonly verdict: string;
+  readonly words: number;
+  readonly nv_recall: number;
+  readonly probes: number;
+  readonly hits: number;
+  readonly calls: number;
+  readonly miss_probability?: number;
+}
+
+/** An audit result's works: each one's verdict, nv-recall, probes and hits, calls, and the chance of a miss. */
+function auditTable(line: ResultLine): HTMLElement | null {
+  const works = line.success ? line.result?.works : undefined;
+  if (!Array.isArray(works)) return null;
+  const cell = (v: unknown) => h('td', null, String(v));
+  return h(
+    'table',
+    { class: 'results job-audit', 'aria-label': 'Works of the audit' },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        ['Work', 'Verdict', 'nv-recall', 'Probes (hits)', 'Calls', 'Miss chance'].map((t) =>
+          h('th', { scope: 'col' }, t),
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      null,
+      (works as AuditedWorkLine[]).map((w) =>
+        h(
+          'tr',
+          { 'data-verdict': w.verdict },
+          cell(w.id),
+          cell(w.verdict.replace('_', ' ')),
+          cell(w.verdict === 'reproduced' ? `${Math.round(w.nv_recall * 1000) / 10} %` : '—'),
+          cell(`${w.probes} (${w.hits})`),
+          cell(w.calls),
+          cell(w.miss_probability === undefined ? '—' : w.miss_probability),
+        ),
+      ),
+    ),
+  );
 }
 
 /** The hits of a scan result (none when it has none or is not a scan's). */
@@ -214,6 +275,7 @@ export function initJobs(mode: Mode): void {
               kind === 'extract' && line.success && isExtraction(line.result)
                 ? extractionFigure(line.result, texts[line.index])
                 : null,
+              kind === 'audit' ? auditTable(line) : null,
             ),
           ),
         );

@@ -64,7 +64,7 @@ export interface AnalysisAccepted {
 export interface CatalogueJob {
   /** `job_` + 32 hex digits. */
   readonly job_id: string;
-  readonly type: 'analyze' | 'score' | 'scan' | 'extract';
+  readonly type: 'analyze' | 'score' | 'scan' | 'extract' | 'audit';
   readonly state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
   readonly total: number;
   /** Items with a result, failed ones included: never decreases. */
@@ -87,7 +87,7 @@ export interface CatalogueJob {
  * @example await client.createJob({ type: 'scan', items: [{ id: 'out-1', text }], options: { min_words: 50 } })
  */
 export interface CreateJobBody {
-  readonly type: 'analyze' | 'score' | 'scan' | 'extract';
+  readonly type: 'analyze' | 'score' | 'scan' | 'extract' | 'audit';
   readonly items: readonly unknown[];
   readonly options?: {
     readonly datasets?: readonly string[];

@@ -92,6 +92,18 @@ export interface ModelSpec {
   readonly api?: 'completions' | 'chat';
   /** Alternatives per position asked for with `logprobs` (completions). @default 5 */
   readonly top_logprobs?: number;
+  /** A job item's model only: `temperature` of every generation, 0..2. @default 0 */
+  readonly temperature?: number;
+  /** A job item's model only: the name of the output-token limit. @default 'max_tokens' */
+  readonly max_tokens_param?: 'max_tokens' | 'max_completion_tokens';
+  /** A job item's model only: `seed` of every generation, for endpoints that take one. */
+  readonly seed?: number;
+  /** A job item's model only: time limit of one call in ms, at most the handler's `modelTimeoutMs` (its default). */
+  readonly timeout_ms?: number;
+  /** A job item's model only: most requests a minute (a token bucket). */
+  readonly requests_per_minute?: number;
+  /** A job item's model only: most tokens a minute (prompt estimate and output limit of each request). */
+  readonly tokens_per_minute?: number;
 }
 
 /**

@@ -448,13 +448,39 @@ async function targetModel(
     createOpenAICompatibleModel({
       baseUrl: url.href,
       model: spec.model,
-      timeoutMs,
+      timeoutMs: callTimeout(spec, field, timeoutMs),
       ...(spec.api_key === undefined ? {} : { apiKey: spec.api_key }),
       ...(spec.api === undefined ? {} : { api: spec.api }),
       ...(spec.top_logprobs === undefined ? {} : { topLogprobs: spec.top_logprobs }),
+      ...endpointOptions(spec),
       fetch: reaching,
     }),
   );
+}
+
+/**
+ * A call's time limit: the spec's `timeout_ms` where it gives one, never past the server's model timeout (the
+ * operator's ceiling, which a job's time slices leave room for): 422 naming `<field>.timeout_ms` above it.
+ */
+function callTimeout(spec: ModelSpec, field: string, ceilingMs: number): number {
+  if (spec.timeout_ms === undefined) return ceilingMs;
+  if (spec.timeout_ms > ceilingMs) {
+    const f = `${field}.timeout_ms`;
+    const reason = `is at most this server's model timeout, ${ceilingMs} ms`;
+    throw new TrainprintError('INVALID_INPUT', `${f}: ${reason}`, { cause: { location: 'body', field: f, reason } });
+  }
+  return spec.timeout_ms;
+}
+
+/** The production endpoint's options of a job item's model (temperature … tokens a minute), as the adapter names them. */
+function endpointOptions(spec: ModelSpec) {
+  return {
+    ...(spec.temperature === undefined ? {} : { temperature: spec.temperature }),
+    ...(spec.max_tokens_param === undefined ? {} : { maxTokensParam: spec.max_tokens_param }),
+    ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+    ...(spec.requests_per_minute === undefined ? {} : { requestsPerMinute: spec.requests_per_minute }),
+    ...(spec.tokens_per_minute === undefined ? {} : { tokensPerMinute: spec.tokens_per_minute }),
+  };
 }
 
 /** Which hosts the server calls: the URL policy, and the resolver that checks and pins names under the default one. */

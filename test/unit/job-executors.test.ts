@@ -55,6 +55,10 @@ function recorder(withScan = true): { engine: JobEngine; calls: [string, unknown
         calls.push(['extractWork', request, undefined]);
         return { nv_recall: 0 };
       },
+      auditCatalogue: async (request) => {
+        calls.push(['auditCatalogue', request, undefined]);
+        return { audit_sha256: 'a' };
+      },
     },
   };
   return { engine, calls };
@@ -97,6 +101,7 @@ describe('jobExecutors', () => {
     expect(jobExecutors(engine).unsupported).toEqual({
       scan: 'this server has no scan',
       extract: 'this process builds no model for an extraction',
+      audit: 'this process builds no model for an audit',
     });
     const model = { id: 'm' } as never;
     const { executors } = jobExecutors(engine, { model: async (spec) => ({ ...(model as object), spec }) as never });
@@ -129,5 +134,35 @@ describe('jobExecutors', () => {
       expect(aborted.aborted).toBe(true);
       expect((aborted.reason as Error).message).toBe('cancelled');
     }
+  });
+
+  it('audit runs the catalogue audit with the model the host builds, the item signal and a stop of its own', async () => {
+    const { engine, calls } = recorder(false);
+    const { executors, unsupported } = jobExecutors(engine, {
+      model: async (spec) => ({ id: 'm', spec }) as never,
+    });
+    expect(unsupported.audit).toBeUndefined();
+    const item = new AbortController();
+    const works = [{ id: 'a', text: 'w' }];
+    const out = await executors.audit!(
+      { works, model: { base_url: 'https://m', model: 'x' }, budget_calls: 9 },
+      claim('audit', 'a'),
+      item.signal,
+    );
+    expect(out).toEqual({ audit_sha256: 'a' });
+    const [name, request] = calls[0] as unknown as [string, { signal: AbortSignal; stop: AbortSignal }];
+    const { signal: passed, stop, ...others } = request;
+    expect([name, others]).toEqual([
+      'auditCatalogue',
+      { works, budget_calls: 9, model: { id: 'm', spec: { base_url: 'https://m', model: 'x' } } },
+    ]);
+    expect(passed).toBe(item.signal);
+    expect(stop.aborted).toBe(false);
+    // an engine whose memorization has no audit: audit jobs are unsupported, extract ones still run
+    const { engine: bare } = recorder(false);
+    const { auditCatalogue: _, ...rest } = bare.memorization;
+    const table = jobExecutors({ ...bare, memorization: rest }, { model: async () => ({}) as never });
+    expect(table.executors.audit).toBeUndefined();
+    expect(table.unsupported.audit).toBe("this engine's memorization has no catalogue audit");
   });
 });

@@ -6,6 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import type { GenerateOptions, TargetModel } from '../../src/models/types.js';
 import { auditCatalogue } from '../../src/services/memorization/audit.js';
+import {
+  memoryExtractionJournal,
+  type ExtractionJournal,
+  type RecordedCall,
+} from '../../src/services/memorization/extraction-journal.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { syntheticWork } from '../fixtures/memorised-chat-server.js';
 
@@ -62,6 +67,32 @@ describe('auditCatalogue', () => {
     const b = await auditCatalogue(store, { model: memorising(rnd), works, budget_calls: 300, concurrency: 8 });
     expect(b.audit_sha256).toBe(a.audit_sha256);
     expect(b.works).toEqual(a.works);
+  });
+
+  it('started again with its journal (complete, or cut at any point) spends its budget as before: one record', async () => {
+    // a budget the measurement of the reproduced works shares out: a run that took replayed calls for free got more
+    const kept = new Map<string, RecordedCall>();
+    const journal: ExtractionJournal = { get: async (k) => kept.get(k), put: async (k, v) => void kept.set(k, v) };
+    const first = await auditCatalogue(store, { model: memorising(rnd), works, budget_calls: 120, journal });
+    let asked = 0;
+    const counting = (inner: TargetModel): TargetModel => ({
+      ...inner,
+      generate: (p, o) => {
+        asked++;
+        return inner.generate!(p, o);
+      },
+    });
+    const again = await auditCatalogue(store, { model: counting(memorising(rnd)), works, budget_calls: 120, journal });
+    expect(asked).toBe(0);
+    expect(again.audit_sha256).toBe(first.audit_sha256);
+    expect(again.works).toEqual(first.works);
+    expect(again.calls).toBe(first.calls);
+    // a journal holding only some of the calls (a run killed part-way): the rest are asked, the record is the same
+    const part = memoryExtractionJournal();
+    for (const [k, v] of [...kept].filter((_, i) => i % 3 === 0)) await part.put(k, v);
+    const resumed = await auditCatalogue(store, { model: memorising(rnd), works, budget_calls: 120, journal: part });
+    expect(resumed.audit_sha256).toBe(first.audit_sha256);
+    expect(resumed.calls).toBe(first.calls);
   });
 
   it('a budget too small for every first pass says budget and leaves the last works untried', async () => {

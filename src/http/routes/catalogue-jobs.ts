@@ -1,5 +1,5 @@
 /**
- * Catalogue jobs over HTTP (`/api/v1/jobs`): many items of one type — analyze, score, scan or extract — submitted at once and
+ * Catalogue jobs over HTTP (`/api/v1/jobs`): many items of one type — analyze, score, scan, extract or audit — submitted at once and
  * run in the background by the host's job runner, or that of any process on the store (src/services/jobs/: this
  * module only submits and reads jobs), answered 202 with the
  * job; its status (`GET /api/v1/jobs/{job_id}`), its results as JSON lines in item order, paged with a cursor in the
@@ -24,7 +24,7 @@ import { MEDIA_TYPES, Reply } from '../context.js';
 import { itemCounter } from '../body-items.js';
 import { errorOutcome, jsonResponse } from '../respond.js';
 import { SCORE_REQUEST_SCHEMA } from '../schemas/attribution.js';
-import { EXTRACT_WORK_ITEM_SCHEMA } from '../schemas/memorization.js';
+import { AUDIT_ITEM_SCHEMA, EXTRACT_WORK_ITEM_SCHEMA } from '../schemas/memorization.js';
 import {
   JOB_DELETE_RESPONSE_SCHEMA,
   JOB_REQUEST_SCHEMA,
@@ -54,6 +54,7 @@ const ITEM_CHECKS: Readonly<Record<JobType, (v: unknown) => unknown>> = {
   score: compileValidator(SCORE_REQUEST_SCHEMA, 'body'),
   scan: compileValidator(SCAN_ITEM_SCHEMA, 'body'),
   extract: compileValidator(EXTRACT_WORK_ITEM_SCHEMA, 'body'),
+  audit: compileValidator(AUDIT_ITEM_SCHEMA, 'body'),
 };
 
 const statusUrl = (id: string) => `/api/v1/jobs/${id}`;
@@ -103,23 +104,26 @@ function itemError(i: number, field: string, reason: string): TrainprintError {
 }
 
 /**
- * The items of an extract job checked, each model built now (the host policy applied to its `base_url`, 422 naming
- * `items[i].model.base_url`); the answer holds them in this process's memory and gives the items as stored: by the
- * held model's handle, without the key. Called once the items are charged, so a refused submission holds nothing.
+ * The items of an extract or audit job checked, each model built now (the host policy applied to its `base_url`, 422
+ * naming `items[i].model.base_url`); the answer holds them in this process's memory and gives the items as stored: by
+ * the held model's handle, without the key. Called once the items are charged, so a refused submission holds nothing.
  */
-async function extractItems(
+async function modelItems(
   ctx: RouteContext,
+  type: 'extract' | 'audit',
   items: readonly unknown[],
 ): Promise<() => { stored: unknown[]; bind(jobId: string): void }> {
   const held = ctx.services.jobModels;
   if (held === null)
-    throw new TrainprintError('NOT_SUPPORTED', 'this server runs no extract jobs (its host holds no models for them)');
+    throw new TrainprintError('NOT_SUPPORTED', `this server runs no ${type} jobs (its host holds no models for them)`);
   const built: TargetModel[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as Record<string, unknown> & { model: ModelSpec; work_id?: string };
-    if ((item.text === undefined) === (item.work_id === undefined))
-      throw itemError(i, 'text', 'give text or work_id, one of them');
-    if (item.work_id !== undefined) await ownWork(ctx, item.work_id);
+    if (type === 'extract') {
+      if ((item.text === undefined) === (item.work_id === undefined))
+        throw itemError(i, 'text', 'give text or work_id, one of them');
+      if (item.work_id !== undefined) await ownWork(ctx, item.work_id);
+    }
     built.push(await ctx.services.targetModel(item.model, `items[${i}].model`));
   }
   return () => {
@@ -132,6 +136,26 @@ async function extractItems(
     });
     return { stored, bind: (jobId: string) => held.bind(jobId, handles) };
   };
+}
+
+/**
+ * An audit item's catalogue within the plan: at most `jobItems` works (a work is what an item of another type is;
+ * 413), ids distinct (422 naming `items[i].works[j].id`).
+ */
+function checkCatalogues(items: readonly unknown[], cap: number, plan: string): void {
+  for (const [i, item] of items.entries()) {
+    const works = (item as { works: ReadonlyArray<{ id: string }> }).works;
+    if (works.length > cap)
+      throw new TrainprintError(
+        'PAYLOAD_TOO_LARGE',
+        `an audit on plan "${plan}" holds at most ${cap} works (jobItems); items[${i}] has ${works.length}`,
+      );
+    const seen = new Set<string>();
+    for (const [j, w] of works.entries()) {
+      if (seen.has(w.id)) throw itemError(i, `works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
+      seen.add(w.id);
+    }
+  }
 }
 
 /** The route's body limit, the largest job body of any plan: 64 MiB. */
@@ -180,8 +204,9 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
       `a job on plan "${principal.plan}" holds at most ${cap} items (jobItems); this one has ${body.items.length}`,
     );
   checkItems(type, body.items);
-  // an extract item's key stays in this process: the stored item has the held model's handle instead
-  const extract = type === 'extract' ? await extractItems(ctx, body.items) : null;
+  if (type === 'audit') checkCatalogues(body.items, cap, principal.plan);
+  // an extract or audit item's key stays in this process: the stored item has the held model's handle instead
+  const extract = type === 'extract' || type === 'audit' ? await modelItems(ctx, type, body.items) : null;
   // one unit an item; an extract item one per EXTRACT_CALLS_PER_UNIT calls of its budget (the most it can make)
   const units = jobUnits(type, body.items);
   const rate = await ctx.services.reserve(principal, units);
@@ -247,8 +272,8 @@ const EXAMPLE_JOB = {
 const EXAMPLE_PARAMS = { job_id: EXAMPLE_JOB.job_id } as const;
 
 const JOBS_NOTE =
-  'Items are charged to the daily limit when the job is submitted, all or none (a unit an item; an `extract` item ' +
-  'a unit per 100 calls of its `budget_calls`); a job holds at most the ' +
+  'Items are charged to the daily limit when the job is submitted, all or none (a unit an item; an `extract` or ' +
+  '`audit` item a unit per 100 calls of its `budget_calls`); a job holds at most the ' +
   "plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000). Jobs live in the store: they survive a " +
   'restart, and every `serve` process on one PostgreSQL store works on them. An item that runs past the time limit ' +
   'of a job item (5 minutes by default) is stopped and its result is a `PAYLOAD_TOO_LARGE` error naming the limit; ' +
@@ -265,22 +290,29 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     operationId: 'createJob',
     tag: 'jobs',
     scope: 'analyze',
-    summary: 'Submit a catalogue job: many analyze, score, scan or extract items, run in the background',
+    summary: 'Submit a catalogue job: many analyze, score, scan, extract or audit items, run in the background',
     description:
-      'A JSON body `{ "type": "analyze" | "score" | "scan" | "extract", "items": [...] }` (a scan takes `options` ' +
+      'A JSON body `{ "type": "analyze" | "score" | "scan" | "extract" | "audit", "items": [...] }` (a scan takes `options` ' +
       'too), or ' +
       'JSON lines (`Content-Type: application/x-ndjson`, one item per line) with `?type=`. Each item is checked ' +
       "against its type's request (422 naming `items[i].field`); the answer is **202** with the job's status and " +
       '`Location: status_url`. Poll `GET /api/v1/jobs/{job_id}`, read the results from `results_url`. ' +
       JOBS_NOTE +
       ' An `extract` item runs the whole-work extraction from an OpenAI-compatible model service (`model`: ' +
-      "`{ base_url, model, api_key?, api? }`, the URL checked against the server's model-host policy at submission). " +
+      "`{ base_url, model, api_key?, api? }`, the URL checked against the server's model-host policy at submission; " +
+      "the production endpoint's options `temperature`, `max_tokens_param` (`max_tokens` or `max_completion_tokens`), " +
+      "`seed`, `timeout_ms` (at most the server's model timeout), `requests_per_minute` and `tokens_per_minute` too). " +
       "Its `api_key` is held in the accepting process's memory only, never stored or echoed: after a restart the " +
       'item fails with `INVALID_INPUT` naming `model.api_key`, and the same job submitted again with the key ' +
       "replays every call already answered from the extraction's journal in the store (none is made twice). " +
       'Another process on the store gives the item back to the accepting one while that one runs. An extract item ' +
       'runs on past the item time limit in slices: it stops just before the limit and is claimed again, the next ' +
-      'slice replaying the calls answered.',
+      'slice replaying the calls answered. An `audit` item is a catalogue audit under one call budget ' +
+      "(`{ works: [{ id, text, sections? }], model, budget_calls?, first_probes?, level?, … }`, at most the plan's " +
+      "`jobItems` works, ids distinct): its model is held as an extract item's, its calls journaled and replayed and " +
+      'its slices run the same way; the result is the audit record (per work `reproduced` with nv_recall and blocks, ' +
+      '`not_found` with its miss probability, `too_short` or `untried`; the catalogue share with its 95 % interval, ' +
+      'calls, `audit_sha256`), the same at every concurrency.',
     body: 'json',
     ndjson: true,
     creates: true,
@@ -294,12 +326,12 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     errorCases: [
       {
         code: 'INVALID_INPUT',
-        when: "no type, an item that its type does not take (`items[i].field`), or an extract item's model host refused (`items[i].model.base_url`)",
+        when: "no type, an item that its type does not take (`items[i].field`), an extract item's model host refused (`items[i].model.base_url`) or an endpoint option out of range (`items[i].model.temperature` …)",
       },
-      { code: 'NOT_SUPPORTED', when: 'an `extract` job on a server whose host holds no models for them' },
+      { code: 'NOT_SUPPORTED', when: 'an `extract` or `audit` job on a server whose host holds no models for them' },
       {
         code: 'PAYLOAD_TOO_LARGE',
-        when: "more items than the plan's `jobItems` (refused as the body is read, at the first one too many), or a body over the plan's `fileBytes` (Free 8 MiB, Pro 32, Scale and Enterprise 64)",
+        when: "more items than the plan's `jobItems` (refused as the body is read, at the first one too many), an audit of more works than that, or a body over the plan's `fileBytes` (Free 8 MiB, Pro 32, Scale and Enterprise 64)",
       },
       { code: 'RATE_LIMITED', when: "the items would pass the plan's daily limit (nothing is charged then)" },
     ],

@@ -25,8 +25,9 @@ export const JOB_REQUEST_SCHEMA: JsonSchema = {
       description:
         'What runs on each item: `analyze` (an item is the body of `POST /api/v1/attribution/analyze`), `score` (the ' +
         'body of `POST /api/v1/attribution/score`), `scan` (`{ id, text }`, scanned against the exact datasets) or ' +
-        '`extract` (a whole-work extraction from a model service: `{ text | work_id, model, budget_calls?, … }`; ' +
-        "`model.api_key` is held in the server's memory, never stored or echoed). " +
+        '`extract` (a whole-work extraction from a model service: `{ text | work_id, model, budget_calls?, … }`) or ' +
+        '`audit` (a catalogue audit under one call budget: `{ works: [{ id, text }], model, budget_calls?, … }`); ' +
+        "`model.api_key` is held in the server's memory, never stored or echoed. " +
         'Required here or as the query parameter `type` (a JSON-lines body has only the query)',
     },
     items: {
@@ -163,7 +164,8 @@ export const JOB_RESULT_LINE_SCHEMA: JsonSchema = {
     result: {
       description:
         "`success: true`: what the item's request answers without the envelope — an analysis, a score, for a " +
-        'scan `{ id, hits }`, for an extract the extraction (`nv_recall`, `calls`, `blocks`, the transcript)',
+        'scan `{ id, hits }`, for an extract the extraction (`nv_recall`, `calls`, `blocks`, the transcript), for an ' +
+        'audit the audit record (per work a verdict, the catalogue share with its 95 % interval, calls, `audit_sha256`)',
     },
     error: { ...ERROR, description: "`success: false`: the error the item's request would have answered" },
   },

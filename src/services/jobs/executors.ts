@@ -1,5 +1,5 @@
 /**
- * The executor table of the job model: what one item of each job type runs, `{ analyze, score, scan, extract }`,
+ * The executor table of the job model: what one item of each job type runs, `{ analyze, score, scan, extract, audit }`,
  * behind a narrow port of the engine ({@link JobEngine}: `Engine` is one). The one runner (./runner.ts) looks an
  * item's executor up here, whichever backend the job came from — so a scan item of the PostgreSQL queue and of an
  * HTTP job run the same code and give the same result shape:
@@ -9,6 +9,8 @@
  *   scan     → `{ id, hits }`: the item's id and its `ScanHit`s, in the order `engine.scan` yields them
  *   extract  → the `WorkExtractionResult` of `engine.memorization.extractWork` with the model held for the item (or built
  *              by the host) and a journal in the store
+ *   audit    → the `CatalogueAuditResult` of `engine.memorization.auditCatalogue` over the item's catalogue, the model
+ *              and the journal as for extract (one journal for the catalogue)
  *
  * An executor takes the item, the claim (its job's account and context: the plan's file limit, a scan's datasets and
  * options) and the item's abort signal (its time limit, a cancel, a shutdown).
@@ -18,6 +20,8 @@ import type { SliceOptions } from '../../corpus/types.js';
 import type { TargetModel } from '../../models/types.js';
 import type { AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
 import type { ExtractWorkRequest } from '../memorization/extract-work.js';
+import type { CatalogueAuditRequest } from '../memorization/audit.js';
+import type { ExtractionJournal } from '../memorization/extraction-journal.js';
 import { storeExtractionJournal } from '../memorization/store-journal.js';
 import { storeWorkExtraction } from '../memorization/stored-extractions.js';
 import type { WorkExtractionResult } from '../memorization/extract-work.js';
@@ -40,7 +44,11 @@ export interface JobEngine {
   /** @throws NOT_FOUND when the owner has no such work */
   findWork(workHash: string, options: { readonly owner: string }): Promise<unknown>;
   scanItem?(item: ScanItem, options?: ScanOptions): Promise<readonly ScanHit[]>;
-  readonly memorization: { extractWork(request: ExtractWorkRequest): Promise<unknown> };
+  readonly memorization: {
+    extractWork(request: ExtractWorkRequest): Promise<unknown>;
+    /** The catalogue audit; without it audit jobs fail with NOT_SUPPORTED. */
+    auditCatalogue?(request: CatalogueAuditRequest): Promise<unknown>;
+  };
 }
 
 /**
@@ -68,11 +76,11 @@ export const EXTRACT_CALLS_PER_UNIT = 100;
 
 /**
  * The plan units a job's items are charged at submission: one an item, an extract item one per
- * {@link EXTRACT_CALLS_PER_UNIT} calls of its budget (default 2,000).
+ * {@link EXTRACT_CALLS_PER_UNIT} calls of its budget, an audit item likewise (default 2,000).
  * @example jobUnits('scan', items) // items.length
  */
 export function jobUnits(type: JobType, items: readonly unknown[]): number {
-  if (type !== 'extract') return items.length;
+  if (type !== 'extract' && type !== 'audit') return items.length;
   let units = 0;
   for (const item of items) {
     const budget = (item as { budget_calls?: unknown } | null)?.budget_calls;
@@ -107,6 +115,11 @@ export interface JobExecutors {
 
 /** The item of an extract job: the request of `extractWork` with its model named (`base_url`, `model`), not built. */
 export type ExtractJobItem = Omit<ExtractWorkRequest, 'model'> & { readonly model: Readonly<Record<string, unknown>> };
+
+/** The item of an audit job: the request of `auditCatalogue` (a catalogue of works) with its model named, not built. */
+export type AuditJobItem = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'signal' | 'stop'> & {
+  readonly model: Readonly<Record<string, unknown>>;
+};
 
 /**
  * Options of {@link jobExecutors}.
@@ -195,26 +208,10 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
   else unsupported.scan = 'this server has no scan';
   const { model, jobModels, journalStore } = options;
   if (model || jobModels) {
+    const modelOf = (spec: Readonly<Record<string, unknown>>) => itemModel(spec, options);
     executors.extract = async (item, claim, signal, slice) => {
       const { model: spec, ...request } = item as ExtractJobItem;
-      const stored = spec as Partial<StoredModelSpec>;
-      let target: TargetModel | undefined;
-      if (typeof stored.held === 'string') {
-        target = jobModels?.take(stored.held);
-        if (!target) {
-          // another live process holds the key: it runs the item; none does: fail now, the caller resubmits
-          const holder = stored.holder;
-          if (
-            typeof holder === 'string' &&
-            holder !== jobModels?.id &&
-            journalStore !== undefined &&
-            (await modelHolderAlive(journalStore, holder))
-          )
-            throw new ItemHandedBack('elsewhere', 'the model is held by another process', HAND_BACK_RETRY_MS);
-          throw modelNotHeld(stored.keyed === true);
-        }
-      } else if (model) target = await model(spec);
-      else throw modelNotHeld();
+      const target = await modelOf(spec);
       const journal =
         journalStore === undefined
           ? undefined
@@ -224,60 +221,121 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
               model: String(spec.model ?? ''),
               ...(request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
             });
-      // with a journal the run goes on across time slices: it stops before the item's limit, after the calls in
-      // flight are journaled, and is claimed again; the next slice replays every answered call and asks only the rest
-      const sliced = journal !== undefined && slice !== undefined;
-      const stop = new AbortController();
-      const onItem = () => stop.abort(signal.reason);
-      if (signal.aborted) onItem();
-      else signal.addEventListener('abort', onItem, { once: true });
-      const endOfSlice = new TrainprintError('PAYLOAD_TOO_LARGE', 'the end of the time slice');
-      const timer = sliced
-        ? unrefTimer(
-            setTimeout(
-              () => stop.abort(endOfSlice),
-              Math.max(1, slice.deadline - Date.now() - sliceMargin(slice.limitMs)),
-            ),
-          )
-        : null;
-      let fresh = 0;
-      const counted =
-        journal === undefined
-          ? undefined
-          : {
-              get: journal.get,
-              put: async (k: string, c: Parameters<typeof journal.put>[1]) => {
-                await journal.put(k, c);
-                fresh++;
-              },
-            };
-      let result: WorkExtractionResult;
-      try {
-        result = (await engine.memorization.extractWork({
+      const result = (await slicedRun(journal, signal, slice, (stop, counted) =>
+        engine.memorization.extractWork({
           ...request,
           model: target,
           // a cancel, the item's limit or a shutdown aborts the calls in flight; the end of a slice lets them finish
           signal,
-          stop: stop.signal,
+          stop,
           ...(counted ? { journal: counted } : {}),
-        })) as WorkExtractionResult;
-      } catch (e) {
-        if (e !== endOfSlice || signal.aborted) throw e;
-        // a slice that answered no new call would be followed by another like it: that is the time limit
-        if (fresh === 0)
-          throw new TrainprintError(
-            'PAYLOAD_TOO_LARGE',
-            `the item made no new model call within the time limit of a job item (${Math.round(slice!.limitMs / 1000)} s)`,
-          );
-        throw new ItemHandedBack('continues', `${fresh} new calls journaled in this slice`);
-      } finally {
-        if (timer !== null) clearTimeout(timer);
-        signal.removeEventListener('abort', onItem);
-      }
+        }),
+      )) as WorkExtractionResult;
       // kept with the account's works: an analysis of the same text bundles it and draws it in its report
       if (journalStore !== undefined) await storeWorkExtraction(journalStore, claim.job.account, result);
       return result;
     };
-  } else unsupported.extract = 'this process builds no model for an extraction';
+    const audit = engine.memorization.auditCatalogue?.bind(engine.memorization);
+    if (audit)
+      executors.audit = async (item, claim, signal, slice) => {
+        const { model: spec, ...request } = item as AuditJobItem;
+        const target = await modelOf(spec);
+        // one journal for the catalogue: its works' calls, by account, service, model and the catalogue's works
+        const journal =
+          journalStore === undefined
+            ? undefined
+            : storeExtractionJournal(journalStore, {
+                account: claim.job.account,
+                baseUrl: String(spec.base_url ?? ''),
+                model: String(spec.model ?? ''),
+                text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
+              });
+        return slicedRun(journal, signal, slice, (stop, counted) =>
+          audit({ ...request, model: target, signal, stop, ...(counted ? { journal: counted } : {}) }),
+        );
+      };
+    else unsupported.audit = "this engine's memorization has no catalogue audit";
+  } else {
+    unsupported.extract = 'this process builds no model for an extraction';
+    unsupported.audit = 'this process builds no model for an audit';
+  }
   return { executors, unsupported };
+}
+
+/**
+ * The model of an extract or audit item: the one held for it in this process, or built by the host (`model`).
+ * @throws ItemHandedBack while another live process holds it; INVALID_INPUT naming `model.api_key` when none does
+ */
+async function itemModel(spec: Readonly<Record<string, unknown>>, options: JobExecutorOptions): Promise<TargetModel> {
+  const { model, jobModels, journalStore } = options;
+  const stored = spec as Partial<StoredModelSpec>;
+  if (typeof stored.held === 'string') {
+    const target = jobModels?.take(stored.held);
+    if (target) return target;
+    // another live process holds the key: it runs the item; none does: fail now, the caller resubmits
+    const holder = stored.holder;
+    if (
+      typeof holder === 'string' &&
+      holder !== jobModels?.id &&
+      journalStore !== undefined &&
+      (await modelHolderAlive(journalStore, holder))
+    )
+      throw new ItemHandedBack('elsewhere', 'the model is held by another process', HAND_BACK_RETRY_MS);
+    throw modelNotHeld(stored.keyed === true);
+  }
+  if (model) return model(spec);
+  throw modelNotHeld();
+}
+
+/** A journal that counts the calls answered and journaled in this slice. */
+type CountedJournal = { get: ExtractionJournal['get']; put: ExtractionJournal['put'] };
+
+/**
+ * Runs a journaled model run (an extraction, an audit) in the item's time slice: with a journal it stops before the
+ * item's limit, after the calls in flight are journaled, and is claimed again (`ItemHandedBack('continues')`); the next
+ * slice replays every answered call and asks only the rest. A slice that journaled no new call is the time limit.
+ */
+async function slicedRun<T>(
+  journal: ExtractionJournal | undefined,
+  signal: AbortSignal,
+  slice: ItemSlice | undefined,
+  run: (stop: AbortSignal, journal: CountedJournal | undefined) => Promise<T>,
+): Promise<T> {
+  const sliced = journal !== undefined && slice !== undefined;
+  const stop = new AbortController();
+  const onItem = () => stop.abort(signal.reason);
+  if (signal.aborted) onItem();
+  else signal.addEventListener('abort', onItem, { once: true });
+  const endOfSlice = new TrainprintError('PAYLOAD_TOO_LARGE', 'the end of the time slice');
+  const timer = sliced
+    ? unrefTimer(
+        setTimeout(() => stop.abort(endOfSlice), Math.max(1, slice.deadline - Date.now() - sliceMargin(slice.limitMs))),
+      )
+    : null;
+  let fresh = 0;
+  const counted =
+    journal === undefined
+      ? undefined
+      : {
+          get: journal.get,
+          put: async (k: string, c: Parameters<typeof journal.put>[1]) => {
+            await journal.put(k, c);
+            fresh++;
+          },
+        };
+  try {
+    return await run(stop.signal, counted);
+  } catch (e) {
+    if (e !== endOfSlice || signal.aborted) throw e;
+    // a slice that answered no new call would be followed by another like it: that is the time limit
+    if (fresh === 0)
+      throw new TrainprintError(
+        'PAYLOAD_TOO_LARGE',
+        `the item made no new model call within the time limit of a job item (${Math.round(slice!.limitMs / 1000)} s)`,
+      );
+    throw new ItemHandedBack('continues', `${fresh} new calls journaled in this slice`);
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+    signal.removeEventListener('abort', onItem);
+  }
 }

@@ -6,17 +6,18 @@
  */
 
 /**
- * What a job runs on each item: `analyze` (an `AnalyzeRequest`), `score` (a `ScoreRequest`), `scan` (`{ id, text }`)
- * or `extract` (an extraction of a whole work from a model: `ExtractWorkRequest` with the model named, not built).
+ * What a job runs on each item: `analyze` (an `AnalyzeRequest`), `score` (a `ScoreRequest`), `scan` (`{ id, text }`),
+ * `extract` (an extraction of a whole work from a model: `ExtractWorkRequest` with the model named, not built) or
+ * `audit` (a catalogue audit under one call budget: `CatalogueAuditRequest` with the model named, not built).
  * @example const t: JobType = 'analyze'
  */
-export type JobType = 'analyze' | 'score' | 'scan' | 'extract';
+export type JobType = 'analyze' | 'score' | 'scan' | 'extract' | 'audit';
 
 /**
  * The job types, in the order the documentation lists them.
  * @example JOB_TYPES.includes('scan') // true
  */
-export const JOB_TYPES: readonly JobType[] = Object.freeze(['analyze', 'score', 'scan', 'extract'] as const);
+export const JOB_TYPES: readonly JobType[] = Object.freeze(['analyze', 'score', 'scan', 'extract', 'audit'] as const);
 
 /**
  * Where a job is: `queued` (no chunk claimed yet), `running`, `done` (every item has its result), `failed` (the

@@ -50,6 +50,11 @@ export interface CatalogueAuditRequest {
   /** Where answered calls are kept (a catalogue-wide journal: a run started again replays them). @default in memory */
   readonly journal?: ExtractionJournal;
   readonly signal?: AbortSignal;
+  /**
+   * Ends the audit between calls, as `extractWork`'s `stop`: the calls in flight finish and are journaled, then it
+   * rejects with the signal's reason; run again with the same journal, it replays them and goes on (a job's slices).
+   */
+  readonly stop?: AbortSignal;
 }
 
 /** One work's verdict. */
@@ -65,7 +70,7 @@ export interface AuditedWork {
   /** Phase-1 probe positions asked and how many hit (first pass and measurement together). */
   readonly probes: number;
   readonly hits: number;
-  /** Calls made for this work (replayed calls not counted). */
+  /** Calls this work cost the audit: its requests, each counted once (a run resumed from its journal: the same). */
   readonly calls: number;
   /** `not_found`: the chance that a work reproduced at `level` shows no hit in `probes` probes. */
   readonly miss_probability?: number;
@@ -123,8 +128,11 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
     ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
     ...(request.prompt_variants !== undefined ? { prompt_variants: request.prompt_variants } : {}),
     ...(request.signal !== undefined ? { signal: request.signal } : {}),
+    ...(request.stop !== undefined ? { stop: request.stop } : {}),
   };
   let left = budget;
+  // the requests this audit has asked: what it pays is counted on them, not on what the journal happened to hold
+  const asked = new Set<string>();
   let stopped: CatalogueAuditResult['stopped'] = 'done';
   const runs: Array<{ words: number; prefix: number; result: WorkExtractionResult | null; calls: number }> = [];
   // first pass: a few probes of every work, in catalogue order
@@ -145,7 +153,7 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
       probes: first,
       budget_calls: cost,
     });
-    const calls = result.calls - result.replayed_calls;
+    const calls = auditCalls(result, asked);
     left -= calls;
     runs.push({ words, prefix, result, calls });
   }
@@ -171,11 +179,29 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
       probes: Math.max(first, Math.min(Math.ceil(run.words / 20), Math.floor(share / (2 * variants)))),
       budget_calls: before.calls + share,
     });
-    const calls = result.calls - result.replayed_calls;
+    const calls = auditCalls(result, asked);
     left -= calls;
     runs[k] = { ...run, result, calls: run.calls + calls };
   }
   return auditResult(request.model, works, runs, { budget, left, first, level, stopped });
+}
+
+/**
+ * The calls a run costs the audit: each request it asked that no earlier run of this audit asked (the first pass's
+ * calls that the measurement asks again are not paid twice), and every failed call. Counted on the requests, not on
+ * which answers came from the journal, so an audit started again with its journal — after a kill, or after it
+ * finished — spends its budget as the first run did and ends with the same record and digest.
+ */
+function auditCalls(result: WorkExtractionResult, asked: Set<string>): number {
+  let calls = 0;
+  for (const c of result.record.calls) {
+    if (c.response_sha256 === null) calls++;
+    else if (!asked.has(c.key)) {
+      asked.add(c.key);
+      calls++;
+    }
+  }
+  return calls;
 }
 
 function auditResult(

@@ -10,6 +10,7 @@ import { getAssessment, runAssessment } from './assess.js';
 import { compareOutput } from './compare-output.js';
 import { runExtraction } from './extract.js';
 import { runWorkExtraction, type ExtractWorkRequest, type WorkExtractionResult } from './extract-work.js';
+import { auditCatalogue, type CatalogueAuditRequest, type CatalogueAuditResult } from './audit.js';
 import { runProbe } from './probe.js';
 import {
   addReferenceSet,
@@ -109,6 +110,17 @@ export class Memorization {
    */
   extractWork(request: ExtractWorkRequest): Promise<WorkExtractionResult> {
     return runWorkExtraction(this.store, request);
+  }
+
+  /**
+   * Which works of a catalogue the model writes out, under one call budget for the whole catalogue (./audit.ts).
+   * @throws INVALID_INPUT, INVALID_OPTIONS, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
+   * @example
+   * const audit = await engine.memorization.auditCatalogue({ model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
+   * audit.catalogue.share // with audit.catalogue.ci_95
+   */
+  auditCatalogue(request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
+    return auditCatalogue(this.store, request);
   }
 
   /**

@@ -1,0 +1,206 @@
+/**
+ * Audit jobs over HTTP (`POST /api/v1/jobs` with `type: "audit"`) against the fixture chat server on 127.0.0.1
+ * (test/fixtures/memorised-chat-server.ts), which has memorised the first of three works: the job's result is the audit
+ * record `auditCatalogue` gives in process for the same catalogue and answers (one audit digest, at another
+ * concurrency), its requests stay within the budget, the key is never stored, a resubmission replays every call from
+ * the catalogue's journal, and a catalogue with repeated ids or more works than the plan's jobItems is refused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/index.js';
+import { KeyStore, type Handler } from '../../src/http/index.js';
+import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
+import { createOpenAICompatibleModel } from '../../src/models/openai.js';
+import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
+
+type Answer = { status: number; json: Record<string, any>; text: string };
+type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
+
+const SECRET = 'sk-audit-fixture-4b1d';
+const { words } = syntheticWork(3, 300, 13);
+const catalogue = [
+  { id: 'held.txt', text: words.slice(0, 300).join(' ') },
+  { id: 'unseen-1.txt', text: words.slice(300, 600).join(' ') },
+  { id: 'unseen-2.txt', text: words.slice(600, 900).join(' ') },
+  { id: 'short.txt', text: words.slice(0, 12).join(' ') },
+];
+let engine: Engine;
+let keys: KeyStore;
+let server: MemorisedServer;
+
+async function caller(handler: Handler, account: string, plan = 'pro'): Promise<Call> {
+  const key = (await keys.createKey({ account, plan, scopes: ['analyze'] })).key;
+  return async (method, path, body) => {
+    const res = await handler(
+      new Request(`http://api.test${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    const t = await res.text();
+    let json: Record<string, any> = {};
+    try {
+      json = JSON.parse(t);
+    } catch {}
+    return { status: res.status, json, text: t };
+  };
+}
+
+async function result(call: Call, job: Record<string, any>): Promise<Record<string, any>> {
+  for (let i = 0; i < 3000; i++) {
+    const s = await call('GET', job.status_url);
+    if (['done', 'failed', 'cancelled'].includes(s.json.state)) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const lines = (await call('GET', `${job.results_url}?limit=10`)).text.split('\n').filter(Boolean);
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]);
+}
+
+const auditItem = (extra: Record<string, unknown> = {}) => ({
+  works: catalogue,
+  model: { base_url: server.baseUrl, model: 'fixture-memo-1', api: 'chat', api_key: SECRET },
+  budget_calls: 150,
+  first_probes: 3,
+  prompt_variants: 1,
+  concurrency: 4,
+  ...extra,
+});
+
+beforeAll(async () => {
+  engine = await createEngine();
+  keys = new KeyStore(engine.store);
+  server = await startMemorisedServer({ words, held: [0, 300] });
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  engine?.dispose();
+});
+
+describe('audit jobs over HTTP', () => {
+  it('gives the audit record of the catalogue: the held work reproduced, the unseen not found, the same digest in process', async () => {
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    const acme = await caller(handler, 'acme-audit');
+    const r = await acme('POST', '/api/v1/jobs', { type: 'audit', items: [auditItem()] });
+    expect(r.status).toBe(202);
+    expect(r.json).toMatchObject({ type: 'audit', total: 1 });
+    const line = await result(acme, r.json);
+    expect(line.success).toBe(true);
+    const audit = line.result;
+    expect(audit.works.map((w: { id: string; verdict: string }) => [w.id, w.verdict])).toEqual([
+      ['held.txt', 'reproduced'],
+      ['unseen-1.txt', 'not_found'],
+      ['unseen-2.txt', 'not_found'],
+      ['short.txt', 'too_short'],
+    ]);
+    expect(audit.works[0].nv_recall).toBeGreaterThan(0.5);
+    expect(audit.works[1].miss_probability).toBeCloseTo(0.125, 4); // (1 − 0.5)^3 probes
+    expect(audit.catalogue).toMatchObject({ works: 4, measured: 3, reproduced: 1 });
+    expect(audit.calls).toBeLessThanOrEqual(150);
+    const asked = server.requests();
+    expect(asked).toBeLessThanOrEqual(150);
+    expect(new Set(server.authorizations())).toEqual(new Set([`Bearer ${SECRET}`]));
+    expect(JSON.stringify(await engine.store.scan(''))).not.toContain(SECRET);
+
+    // the same catalogue audited in process at concurrency 1, against the same answers: one audit digest
+    const model = createOpenAICompatibleModel({ baseUrl: server.baseUrl, model: 'fixture-memo-1', api: 'chat' });
+    const local = await engine.memorization.auditCatalogue({
+      model,
+      works: catalogue,
+      budget_calls: 150,
+      first_probes: 3,
+      prompt_variants: 1,
+      concurrency: 1,
+    });
+    expect(local.audit_sha256).toBe(audit.audit_sha256);
+    expect(local.catalogue).toEqual(audit.catalogue);
+    expect(local.calls).toBe(audit.calls);
+
+    // resubmitted: every call is replayed from the catalogue's journal, none reaches the server again
+    const before = server.requests();
+    const again = await acme('POST', '/api/v1/jobs', { type: 'audit', items: [auditItem({ concurrency: 8 })] });
+    expect(again.status).toBe(202);
+    const line2 = await result(acme, again.json);
+    expect(line2.result.audit_sha256).toBe(audit.audit_sha256);
+    expect(server.requests()).toBe(before);
+    await stopJobs(handler);
+  }, 120_000);
+
+  it("refuses repeated ids (422), more works than the plan's jobItems (413) and a bad option (422); nothing called", async () => {
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false } });
+    const before = server.requests();
+    const pro = await caller(handler, 'acme-audit-bad');
+    const twice = await pro('POST', '/api/v1/jobs', {
+      type: 'audit',
+      items: [auditItem({ works: [catalogue[0], { ...catalogue[1], id: 'held.txt' }] })],
+    });
+    expect(twice.status).toBe(422);
+    expect(twice.json.error.message).toContain('items[0].works[1].id');
+    const level = await pro('POST', '/api/v1/jobs', { type: 'audit', items: [auditItem({ level: 1 })] });
+    expect(level.status).toBe(422);
+    expect(level.json.error.message).toContain('items[0].level');
+    const noWorks = await pro('POST', '/api/v1/jobs', { type: 'audit', items: [auditItem({ works: [] })] });
+    expect(noWorks.status).toBe(422);
+    const temperature = await pro('POST', '/api/v1/jobs', {
+      type: 'audit',
+      items: [auditItem({ model: { base_url: server.baseUrl, model: 'm', temperature: 5 } })],
+    });
+    expect(temperature.status).toBe(422);
+    expect(temperature.json.error.message).toContain('items[0].model.temperature');
+    const free = await caller(handler, 'acme-audit-free', 'free');
+    const many = Array.from({ length: 101 }, (_, i) => ({ id: `w${i}`, text: 'a few words' }));
+    const big = await free('POST', '/api/v1/jobs', { type: 'audit', items: [auditItem({ works: many })] });
+    expect(big.status).toBe(413);
+    expect(big.json.error.message).toContain('at most 100 works');
+    expect(server.requests()).toBe(before);
+    await stopJobs(handler);
+  });
+});
+
+describe('an audit item across time slices', () => {
+  it('completes past the item time limit (1.5 s), slice after slice, no request repeated, the record of one run', async () => {
+    const book = syntheticWork(2, 600, 29);
+    const own = await startMemorisedServer({ words: book.words, held: [0, 1200], delayMs: 40, refuseEvery: 0 });
+    const item = {
+      works: [
+        { id: 'held.txt', text: book.words.slice(0, 1200).join(' ') },
+        { id: 'other.txt', text: words.slice(300, 600).join(' ') },
+      ],
+      model: { base_url: own.baseUrl, model: 'fixture-memo-1', api: 'chat', api_key: SECRET },
+      budget_calls: 200,
+      prompt_variants: 1,
+      concurrency: 1,
+    };
+    const sliced = createHandler(engine, {
+      keys,
+      allowPrivateModelHosts: true,
+      jobs: { pollMs: 20, itemTimeoutMs: 1500 },
+    });
+    try {
+      const acme = await caller(sliced, 'acme-audit-slices');
+      const r = await acme('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
+      expect(r.status).toBe(202);
+      const line = await result(acme, r.json);
+      expect(line.success, JSON.stringify(line.error)).toBe(true);
+      const x = line.result;
+      const asked = own.bodies();
+      expect(new Set(asked).size).toBe(asked.length);
+      // more calls than one slice holds: ≥ 2 slices of < 1.5 s at ≥ 40 ms a call
+      expect(asked.length).toBeGreaterThan(38);
+      expect(asked.length).toBe(x.calls);
+      expect(x.works.map((w: { verdict: string }) => w.verdict)).toEqual(['reproduced', 'not_found']);
+      await stopJobs(sliced);
+      // the same audit without a limit (another account: its own journal): one record
+      const whole = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+      const other = await caller(whole, 'acme-audit-whole');
+      const r2 = await other('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
+      const line2 = await result(other, r2.json);
+      expect(line2.result.audit_sha256).toBe(x.audit_sha256);
+      expect(line2.result.works).toEqual(x.works);
+      await stopJobs(whole);
+    } finally {
+      await stopJobs(sliced);
+      await own.close();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,69 @@
+/**
+ * `trainprint audit` of the built CLI (dist/cli.js, `npm run build` first) on the small committed catalogue
+ * test/fixtures/catalogue/ (three 400-word works and one too short to probe), against the fixture chat server on
+ * 127.0.0.1 that memorised the first: that work reproduced, the two others not_found with their miss chance, the short
+ * one too_short, the budget held; run again with its journal, no request reaches the server and the audit digest is
+ * the same.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMemorisedServer, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
+import { runCli } from '../fixtures/serve-process.js';
+
+const catalogue = resolve(import.meta.dirname, '../fixtures/catalogue');
+const held = readFileSync(join(catalogue, 'held.txt'), 'utf8').split(/\s+/).filter(Boolean);
+let dir: string;
+let server: MemorisedServer;
+
+const run = (args: string[]) =>
+  runCli(
+    [
+      'audit',
+      catalogue,
+      ...['--model-url', server.baseUrl, '--model', 'fixture-memo-1', '--chat', '--allow-private-model-hosts'],
+      ...args,
+    ],
+    { cwd: dir, timeout: 120_000 },
+  );
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'trainprint-cli-audit-'));
+  server = await startMemorisedServer({ words: held, held: [0, held.length], refuseEvery: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('trainprint audit', () => {
+  it('audits the committed catalogue under its budget, and replays it from the journal without a request', async () => {
+    const r = await run(['--budget-calls', '120', '--journal', 'audit.journal', '--out', 'audit.json']);
+    expect(r.code, r.stderr).toBe(0);
+    const audit = JSON.parse(readFileSync(join(dir, 'audit.json'), 'utf8'));
+    const verdicts = Object.fromEntries(audit.works.map((w: { id: string; verdict: string }) => [w.id, w.verdict]));
+    expect(verdicts).toEqual({
+      'held.txt': 'reproduced',
+      'short.txt': 'too_short',
+      'unseen-1.txt': 'not_found',
+      'unseen-2.txt': 'not_found',
+    });
+    const work = audit.works.find((w: { id: string }) => w.id === 'held.txt');
+    expect(work.nv_recall).toBeGreaterThan(0.5);
+    expect(work.blocks.length).toBeGreaterThan(0);
+    for (const w of audit.works.filter((x: { verdict: string }) => x.verdict === 'not_found'))
+      expect(w.miss_probability).toBeCloseTo(0.5 ** w.probes, 4);
+    expect(audit.catalogue).toMatchObject({ works: 4, measured: 3, reproduced: 1 });
+    expect(audit.calls).toBeLessThanOrEqual(120);
+    const asked = server.requests();
+    expect(asked).toBe(audit.calls);
+
+    const again = await run(['--budget-calls', '120', '--journal', 'audit.journal', '--out', 'again.json']);
+    expect(again.code, again.stderr).toBe(0);
+    const replayed = JSON.parse(readFileSync(join(dir, 'again.json'), 'utf8'));
+    expect(replayed.calls).toBe(audit.calls);
+    expect(replayed.audit_sha256).toBe(audit.audit_sha256);
+    expect(server.requests()).toBe(asked);
+  }, 180_000);
+});
