@@ -1038,7 +1038,8 @@ export class PortraitDataset {
       if (j < at.length && at[j] === i) j++;
       uncommonBefore[i + 1] = j;
     }
-    const chanceOf = (positions: number[]): number => {
+    // the distinct n-grams among a chain's hits (a repeated n-gram agrees once)
+    const distinct = (positions: number[]): number => {
       stampNow++;
       let r = 0;
       for (const x of positions) {
@@ -1048,6 +1049,10 @@ export class PortraitDataset {
           r++;
         }
       }
+      return r;
+    };
+    const chanceOf = (positions: number[]): number => {
+      const r = distinct(positions);
       if (r < 2) return 1;
       // at least m · C · pʳ: where that is ≥ 1 the tail is not worth computing
       if (m * C * p ** r >= 1) return 1;
@@ -1057,15 +1062,7 @@ export class PortraitDataset {
     // a chain names its section only when the section agrees with more of the span's (uncommon) hits than some section
     // of the pack would by chance; otherwise its hits are in the pack, the document uncertain
     const named = (positions: number[]): boolean => {
-      stampNow++;
-      let r = 0;
-      for (const x of positions) {
-        const id = ngramAt[x];
-        if (stamp[id] !== stampNow) {
-          stamp[id] = stampNow;
-          r++;
-        }
-      }
+      const r = distinct(positions);
       const inSpan = uncommonBefore[positions[positions.length - 1] + 1] - uncommonBefore[positions[0]];
       return namingChance(r, inSpan, C, locator.bits) === 0;
     };

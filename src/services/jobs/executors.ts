@@ -209,18 +209,28 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
   const { model, jobModels, journalStore } = options;
   if (model || jobModels) {
     const modelOf = (spec: Readonly<Record<string, unknown>>) => itemModel(spec, options);
+    // an item's journal in the store (none without one): by account, service, model and what the item reads
+    const journalOf = (
+      claim: JobClaim,
+      spec: Readonly<Record<string, unknown>>,
+      what: { readonly text?: string } | { readonly workId: string },
+    ) =>
+      journalStore === undefined
+        ? undefined
+        : storeExtractionJournal(journalStore, {
+            account: claim.job.account,
+            baseUrl: String(spec.base_url ?? ''),
+            model: String(spec.model ?? ''),
+            ...what,
+          });
     executors.extract = async (item, claim, signal, slice) => {
       const { model: spec, ...request } = item as ExtractJobItem;
       const target = await modelOf(spec);
-      const journal =
-        journalStore === undefined
-          ? undefined
-          : storeExtractionJournal(journalStore, {
-              account: claim.job.account,
-              baseUrl: String(spec.base_url ?? ''),
-              model: String(spec.model ?? ''),
-              ...(request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
-            });
+      const journal = journalOf(
+        claim,
+        spec,
+        request.work_id === undefined ? { text: request.text } : { workId: request.work_id },
+      );
       const result = (await slicedRun(journal, signal, slice, (stop, counted) =>
         engine.memorization.extractWork({
           ...request,
@@ -241,15 +251,9 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
         const { model: spec, ...request } = item as AuditJobItem;
         const target = await modelOf(spec);
         // one journal for the catalogue: its works' calls, by account, service, model and the catalogue's works
-        const journal =
-          journalStore === undefined
-            ? undefined
-            : storeExtractionJournal(journalStore, {
-                account: claim.job.account,
-                baseUrl: String(spec.base_url ?? ''),
-                model: String(spec.model ?? ''),
-                text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
-              });
+        const journal = journalOf(claim, spec, {
+          text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
+        });
         return slicedRun(journal, signal, slice, (stop, counted) =>
           audit({ ...request, model: target, signal, stop, ...(counted ? { journal: counted } : {}) }),
         );
