@@ -205,9 +205,9 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     for (let i = 1; i <= 3; i++) faults.set(b2 + i, { status: 429, message: 'Rate limit reached for requests' });
     const e = await rejection(model({ maxRetries: 2 }).generate('the', { maxTokens: 1, temperature: 0 }));
     expect(e.code).toBe('UPSTREAM_ERROR');
-    expect(e.message).toMatch(/status 429 \([^)]*, \d+ bytes\) \(after 3 attempts\)/);
-    expect(e.message).not.toContain('Rate limit reached');
-    // the server's message stays in the process, in the cause (the last attempt's error, then its answer)
+    // the endpoint's own message is shown (one line, capped, any API key blanked): a production endpoint's reason
+    expect(e.message).toMatch(/status 429 \([^)]*, \d+ bytes\): Rate limit reached for requests \(after 3 attempts\)/);
+    // and the whole answer stays in the process, in the cause (the last attempt's error, then its answer)
     expect((e.cause as { cause?: { message?: string } }).cause?.message).toBe('Rate limit reached for requests');
     expect(server.requests() - b2).toBe(3);
   });
@@ -258,12 +258,11 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     }
   });
 
-  it('401 → UPSTREAM_ERROR with the status (its message only in the cause), at once, without the key', async () => {
+  it('401 → UPSTREAM_ERROR with the status and the endpoint message, at once, without the key', async () => {
     const before = server.requests();
     const e = await rejection(model({ apiKey: 'sk-wrong-key' }).logprobs!('some text here'));
     expect(e.code).toBe('UPSTREAM_ERROR');
-    expect(e.message).toMatch(/status 401 \(application\/json, \d+ bytes\)/);
-    expect(e.message).not.toContain('Incorrect API key');
+    expect(e.message).toMatch(/status 401 \(application\/json, \d+ bytes\): Incorrect API key provided\./);
     expect((e.cause as { message?: string }).message).toBe('Incorrect API key provided.');
     expect(e.message).not.toContain('sk-wrong-key');
     expect(server.requests() - before).toBe(1);
