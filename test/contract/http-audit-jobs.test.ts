@@ -10,6 +10,7 @@ import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, type Handler } from '../../src/http/index.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
+import { verifyEvidenceBundle } from '../../src/services/report/index.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 type Answer = { status: number; json: Record<string, any>; text: string };
@@ -123,6 +124,35 @@ describe('audit jobs over HTTP', () => {
     const line2 = await result(acme, again.json);
     expect(line2.result.audit_sha256).toBe(audit.audit_sha256);
     expect(server.requests()).toBe(before);
+
+    // an analysis of one of the catalogue's works bundles the account's audit, signed; verify checks its digest
+    const analysed = await acme('POST', '/api/v1/attribution/analyze', {
+      content: catalogue[1].text,
+      content_type: 'text',
+    });
+    expect(analysed.status, analysed.text.slice(0, 300)).toBe(200);
+    const bundle = await acme('GET', `/api/v1/attribution/analyses/${analysed.json.analysis_id}/bundle`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.json.catalogue_audits.map((a: { audit_sha256: string }) => a.audit_sha256)).toEqual([
+      audit.audit_sha256,
+    ]);
+    const key = (await acme('GET', '/api/v1/report-key')).json;
+    const v = await verifyEvidenceBundle(bundle.text, { publicKey: key, text: catalogue[1].text });
+    expect(v.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(v.checks.map((c) => c.name)).toContain('catalogue_audit:0');
+    // a verdict changed in the bundle: refused (the signature, and the audit's own figures)
+    const forged = bundle.text.replace('"verdict":"not_found"', '"verdict":"reproduced"');
+    const bad = await verifyEvidenceBundle(forged, { publicKey: key });
+    expect(bad.valid).toBe(false);
+    expect(bad.checks.find((c) => c.name === 'catalogue_audit:0')?.ok).toBe(false);
+    // another account's analysis of the same text bundles none of acme's audits
+    const other = await caller(handler, 'globex-audit');
+    const theirs = await other('POST', '/api/v1/attribution/analyze', {
+      content: catalogue[1].text,
+      content_type: 'text',
+    });
+    const b2 = await other('GET', `/api/v1/attribution/analyses/${theirs.json.analysis_id}/bundle`);
+    expect(b2.json.catalogue_audits).toBeUndefined();
     await stopJobs(handler);
   }, 120_000);
 

@@ -10,6 +10,7 @@ import {
   ANALYSIS_RESULT_SCHEMA,
   ANALYZE_REQUEST_SCHEMA,
   canonicalJson,
+  catalogueAuditsOfText,
   extractText,
   loadReportKey,
   renderWorkReport,
@@ -235,7 +236,13 @@ async function accountAnalysis(ctx: RouteContext) {
   // what the account's extract jobs wrote out of this very text: signed into the bundle, drawn in the report
   const textSha256 = await keptTextSha256(stored.text);
   const extractions = textSha256 === null ? [] : await workExtractions(ctx.engine.store, owner, textSha256);
-  const record = extractions.length ? { ...stored, model_extractions: extractions } : stored;
+  // and the account's audit jobs of catalogues that hold this text: signed into the bundle too
+  const audits = textSha256 === null ? [] : await catalogueAuditsOfText(ctx.engine.store, owner, textSha256);
+  const record = {
+    ...stored,
+    ...(extractions.length ? { model_extractions: extractions } : {}),
+    ...(audits.length ? { catalogue_audits: audits } : {}),
+  };
   return signedAnalysis(record, ctx.engine, () => new Date(ctx.now()));
 }
 

@@ -371,6 +371,17 @@ export const EVIDENCE_BUNDLE_SCHEMA = object(
       items: WORK_EXTRACTION_SCHEMA,
       description: "The account's extractions of the same text (its extract jobs' results), when it has any",
     },
+    catalogue_audits: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['model', 'works', 'catalogue', 'calls', 'budget_calls', 'stopped', 'audit_sha256', 'method'],
+        properties: { audit_sha256: hex(64), works: { type: 'array', items: { type: 'object' } } },
+      },
+      description:
+        "The account's catalogue audits (its audit jobs' records) with a work of the same text, when it has any: " +
+        'per-work verdicts and transcript digests, `audit_sha256` (verify computes it again from the works)',
+    },
     transcripts: {
       type: 'object',
       description: 'Per remote corpus searched: every call used (request and answer digests, sorted) and their digest',
@@ -403,7 +414,7 @@ export const EVIDENCE_BUNDLE_SCHEMA = object(
       value: { ...base64url(86), description: 'The 64-byte signature, base64url' },
     }),
   },
-  ['extraction', 'model_extractions'],
+  ['extraction', 'model_extractions', 'catalogue_audits'],
 );
 
 /** `GET /api/v1/report-key`: the public key that signs evidence bundles. */

@@ -20,10 +20,12 @@ import type { SliceOptions } from '../../corpus/types.js';
 import type { TargetModel } from '../../models/types.js';
 import type { AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
 import type { ExtractWorkRequest } from '../memorization/extract-work.js';
-import type { CatalogueAuditRequest } from '../memorization/audit.js';
+import type { CatalogueAuditRequest, CatalogueAuditResult } from '../memorization/audit.js';
+import { sha256Hex } from '../../fingerprint/sha256.js';
 import type { ExtractionJournal } from '../memorization/extraction-journal.js';
 import { storeExtractionJournal } from '../memorization/store-journal.js';
 import { storeWorkExtraction } from '../memorization/stored-extractions.js';
+import { storeCatalogueAudit } from '../memorization/stored-audits.js';
 import type { WorkExtractionResult } from '../memorization/extract-work.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../scan/types.js';
 import type { Store } from '../../store/types.js';
@@ -254,9 +256,13 @@ export function jobExecutors(engine: JobEngine, options: JobExecutorOptions = {}
         const journal = journalOf(claim, spec, {
           text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
         });
-        return slicedRun(journal, signal, slice, (stop, counted) =>
+        const result = (await slicedRun(journal, signal, slice, (stop, counted) =>
           audit({ ...request, model: target, signal, stop, ...(counted ? { journal: counted } : {}) }),
-        );
+        )) as CatalogueAuditResult;
+        // kept with the account's works: an analysis of any of their texts bundles it
+        if (journalStore !== undefined)
+          await storeCatalogueAudit(journalStore, claim.job.account, result, await textDigests(request.works));
+        return result;
       };
     else unsupported.audit = "this engine's memorization has no catalogue audit";
   } else {
@@ -289,6 +295,13 @@ async function itemModel(spec: Readonly<Record<string, unknown>>, options: JobEx
   }
   if (model) return model(spec);
   throw modelNotHeld();
+}
+
+/** The SHA-256 (hex, UTF-8) of each work's text, in the catalogue's order: the keys its audit is kept under. */
+async function textDigests(works: ReadonlyArray<{ readonly text: string }>): Promise<string[]> {
+  const digests: string[] = [];
+  for (const w of works) digests.push(await sha256Hex(w.text));
+  return digests;
 }
 
 /** A journal that counts the calls answered and journaled in this slice. */

@@ -256,7 +256,7 @@ function auditResult(
         }
       : null,
     stopped: o.stopped,
-    audit_sha256: sha256HexNow(encoder.encode(audited.map((w) => `${w.id} ${w.transcript_sha256 ?? '-'}\n`).join(''))),
+    audit_sha256: auditDigest(audited),
     method:
       `catalogue audit under one budget of ${o.budget} calls: a first pass of ${o.first} probes a work (extractWork's probe plan), ` +
       'then the rest of the budget, work after work, to the works whose probes hit (most hits first, an even share of what is left), each ' +
@@ -264,6 +264,15 @@ function auditResult(
       `(1 − ${o.level})^probes, the chance that a work reproduced from a share ${o.level} of its probe positions shows no hit; the catalogue's share ` +
       'with a 95 % Wilson interval over the works measured.',
   };
+}
+
+/**
+ * The digest an audit carries: the SHA-256 (hex) of the lines `id transcript_sha256` of its works in order (`-` for a
+ * work without a run). An evidence bundle's verifier computes it again from the works the audit lists.
+ * @example auditDigest(result.works) === result.audit_sha256
+ */
+export function auditDigest(works: ReadonlyArray<Pick<AuditedWork, 'id' | 'transcript_sha256'>>): string {
+  return sha256HexNow(encoder.encode(works.map((w) => `${w.id} ${w.transcript_sha256 ?? '-'}\n`).join('')));
 }
 
 function checkWorks(v: unknown): AuditWork[] {

@@ -48,6 +48,7 @@ export async function buildEvidenceBundle(
     ...(result.extraction ? { extraction: withoutText(result.extraction) } : {}),
     transcripts: bundleTranscripts(result, record.transcripts ?? {}),
     ...(record.model_extractions?.length ? { model_extractions: record.model_extractions } : {}),
+    ...(record.catalogue_audits?.length ? { catalogue_audits: record.catalogue_audits } : {}),
     engine: {
       name: 'trainprint',
       version: TRAINPRINT_VERSION,

@@ -5,6 +5,7 @@
 import type { AnalysisExtraction, AnalysisResult } from '../analyze/types.js';
 import type { RemoteEngineKind, RemoteOutcome } from '../../corpus/remote-types.js';
 import type { WorkExtractionResult } from '../memorization/extract-work.js';
+import type { CatalogueAuditResult } from '../memorization/audit.js';
 
 /** One call of a remote corpus's search: the SHA-256 (hex) of the request's JSON and of the answer's JSON. */
 export interface TranscriptCall {
@@ -28,6 +29,12 @@ export interface AnalysisRecordInput {
    * @default none
    */
   readonly model_extractions?: readonly WorkExtractionResult[];
+  /**
+   * Catalogue audits (`memorization.auditCatalogue` results) that measured this work among others: bundled and signed
+   * whole (per-work verdicts, transcript digests, `audit_sha256`); the verifier computes the digest and the catalogue's
+   * figures again from the works listed. @default none
+   */
+  readonly catalogue_audits?: readonly CatalogueAuditResult[];
 }
 
 /** One remote corpus's calls in a bundle, with their digest recomputed when the bundle was made. */
@@ -95,6 +102,8 @@ export interface EvidenceBundle {
   readonly transcripts: Readonly<Record<string, BundleTranscript>>;
   /** Model extractions of the work, each with the record of its calls (`trainprint verify` hashes them again). */
   readonly model_extractions?: readonly WorkExtractionResult[];
+  /** Catalogue audits with the work among theirs (`trainprint verify` computes each `audit_sha256` again). */
+  readonly catalogue_audits?: readonly CatalogueAuditResult[];
   readonly engine: BundleEngine;
   readonly remote_indexes: readonly BundleRemoteIndex[];
   readonly signature: BundleSignature;

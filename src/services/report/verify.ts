@@ -24,6 +24,7 @@
 import { sha256Hex } from '../../fingerprint/sha256.js';
 import { extractionTranscriptSha256 } from '../memorization/extract-work.js';
 import { inOrderShare } from '../memorization/nv-blocks.js';
+import { catalogueAuditProblem } from './audit-check.js';
 import { canonicalJson } from './canonical.js';
 import { rederive } from './rederive.js';
 import { base64url, fromBase64url } from '../registry/receipts.js';
@@ -102,6 +103,10 @@ export async function verifyEvidenceBundle(
   else
     for (const [i, x] of (extractions ?? []).entries())
       await run(`model_extraction:${i}`, () => modelExtraction(x, parsed.text_sha256, options.text));
+  const audits: unknown = parsed.catalogue_audits;
+  if (audits !== undefined && !Array.isArray(audits))
+    checks.push({ name: 'catalogue_audits', ok: false, detail: 'catalogue_audits is not a list' });
+  else for (const [i, a] of (audits ?? []).entries()) await run(`catalogue_audit:${i}`, () => catalogueAuditProblem(a));
   try {
     const again = rederive(result, options.text ?? null);
     checks.push(...again.checks);
