@@ -206,7 +206,9 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     const e = await rejection(model({ maxRetries: 2 }).generate('the', { maxTokens: 1, temperature: 0 }));
     expect(e.code).toBe('UPSTREAM_ERROR');
     // the endpoint's own message is shown (one line, capped, any API key blanked): a production endpoint's reason
-    expect(e.message).toMatch(/status 429 \([^)]*, \d+ bytes\): Rate limit reached for requests \(after 3 attempts\)/);
+    expect(e.message).toMatch(
+      /status 429 \([^)]*, \d+ bytes\): "Rate limit reached for requests" \(after 3 attempts\)/,
+    );
     // and the whole answer stays in the process, in the cause (the last attempt's error, then its answer)
     expect((e.cause as { cause?: { message?: string } }).cause?.message).toBe('Rate limit reached for requests');
     expect(server.requests() - b2).toBe(3);
@@ -262,7 +264,7 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     const before = server.requests();
     const e = await rejection(model({ apiKey: 'sk-wrong-key' }).logprobs!('some text here'));
     expect(e.code).toBe('UPSTREAM_ERROR');
-    expect(e.message).toMatch(/status 401 \(application\/json, \d+ bytes\): Incorrect API key provided\./);
+    expect(e.message).toMatch(/status 401 \(application\/json, \d+ bytes\): "Incorrect API key provided\."/);
     expect((e.cause as { message?: string }).message).toBe('Incorrect API key provided.');
     expect(e.message).not.toContain('sk-wrong-key');
     expect(server.requests() - before).toBe(1);
