@@ -92,8 +92,9 @@ export interface PackManifest {
   readonly window: number;
   /**
    * Which n-grams the pack stores as common, no one document's evidence (src/datasets/common.ts): absent, those of
-   * at least 3 documents (articles); a book corpus counts authors (`{ "min_holders": 3, "by": "author" }`), so that
-   * an author's editions and collected works of one text count once.
+   * at least 3 documents (articles); a book corpus may count authors (`{ "by": "author" }`), so that an author's
+   * editions and collected works of one text count once (pack:gutenberg sets `min_holders: 255`, an empty table:
+   * docs/packs.md says why).
    */
   readonly common?: Partial<CommonRule>;
   /** Build date (YYYY-MM-DD): recorded in the pack instead of the clock, so builds are reproducible. */
