@@ -100,7 +100,7 @@ export const MAX_MODEL_RESPONSE_BYTES = 16 * 1024 * 1024;
 /**
  * Characters a generated token may take, at most, for the bound on an answer: a generation of `maxTokens` is read up
  * to `maxTokens × 32` characters and the rest cut (`truncated`); its body up to 64 KiB + `maxTokens × 192` bytes (every
- * character escaped as `\uXXXX`), past which it is refused. Real tokenizers' tokens average about 4 characters.
+ * character escaped as `\u` and four hex digits), past which it is refused. Real tokenizers' tokens average about 4 characters.
  */
 export const MAX_CHARS_PER_TOKEN = 32;
 /** Longest `model`, `finish_reason` or refusal string kept from an answer (the rest cut, with an ellipsis). */
