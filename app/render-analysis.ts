@@ -175,6 +175,20 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         );
         return;
       }
+      if (m.agreeing !== undefined) {
+        // a pack that locates, but the hits agree with one section little more than chance allows: saying which
+        // document would be a guess (docs/analyze.md, the naming check)
+        fill(
+          sourceBox,
+          h('p', { class: 'source-head' }, h('strong', null, 'In the pack, document uncertain'), ` ${dsName}`),
+          h(
+            'p',
+            null,
+            `These ${count(m.tokens)} words are in the pack (${odds}), but only ${count(m.agreeing)} of their ${count(m.fingerprints ?? m.agreeing)} fingerprints agree on one section, little more than chance allows in a pack of this size, so no document is named.`,
+          ),
+        );
+        return;
+      }
       fill(
         sourceBox,
         h('p', { class: 'source-head' }, h('strong', null, 'Portrait dataset'), ` ${dsName}`),
@@ -288,7 +302,10 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
           h(
             'button',
             { type: 'button', class: 'link', onclick: () => select(i, true) },
-            m.kind === 'portrait' && m.document?.title ? m.document.title : (m.document_id ?? '(portrait)'),
+            m.kind === 'portrait' && m.document?.title
+              ? m.document.title
+              : (m.document_id ??
+                  (m.kind === 'portrait' && m.agreeing !== undefined ? '(document uncertain)' : '(portrait)')),
           ),
         ),
         h('td', null, m.dataset_id),
