@@ -11,6 +11,7 @@
  * loops over two arrays of words.
  */
 import { normalize } from '../text/normalize.js';
+import { GramIndex } from '../util/exact-runs.js';
 import type { AlignedSpan } from './types.js';
 import { closeAt, VERBATIM_MIN_WORDS } from './verbatim.js';
 
@@ -131,69 +132,6 @@ const RESUME = 3;
 /** Most replaced words per word of a copy (a tenth): more is an edit the aligner should measure. */
 const REPLACED_SHARE = 0.1;
 
-/** The hash of the KEY word ids from i of `w`. */
-function keyHash(w: Int32Array, i: number): number {
-  let h = 0;
-  for (let k = 0; k < KEY; k++) h = Math.imul(h ^ w[i + k], 0x9e3779b1);
-  return h ^ (h >>> 15);
-}
-
-/**
- * The document window's keys (KEY word ids in a row, all of them the query's): for each, its first KEY_POSITIONS
- * positions in order. An open-addressing table of keys; a key's positions are a chain through `next`.
- */
-class KeyIndex {
-  private readonly slot: Int32Array; // a key, -1: empty
-  private readonly mask: number;
-  private readonly at: Int32Array; // a key's first position (its ids are S[at .. at + KEY))
-  private readonly last: Int32Array; // a key's last position kept
-  private readonly count: Int32Array;
-  /** The next position of the same key, -1 after the last. */
-  readonly next: Int32Array;
-
-  constructor(private readonly S: Int32Array) {
-    const size = tableSize(S.length);
-    this.slot = new Int32Array(size).fill(-1);
-    this.mask = size - 1;
-    this.at = new Int32Array(S.length);
-    this.last = new Int32Array(S.length);
-    this.count = new Int32Array(S.length);
-    this.next = new Int32Array(S.length).fill(-1);
-    let keys = 0;
-    for (let j = 0; j + KEY <= S.length; j++) {
-      if (S[j] < 0 || S[j + 1] < 0 || S[j + 2] < 0 || S[j + 3] < 0) continue; // no key of the query's
-      const k = this.find(S, j);
-      const key = this.slot[k];
-      if (key < 0) {
-        this.slot[k] = keys;
-        this.at[keys] = this.last[keys] = j;
-        this.count[keys++] = 1;
-      } else if (this.count[key] < KEY_POSITIONS) {
-        this.next[this.last[key]] = j;
-        this.last[key] = j;
-        this.count[key]++;
-      }
-    }
-  }
-
-  /** The first position of the key at i of `w` (KEY ids), or -1 when the document window lacks it. */
-  first(w: Int32Array, i: number): number {
-    const key = this.slot[this.find(w, i)];
-    return key < 0 ? -1 : this.at[key];
-  }
-
-  /** The slot of the key at i of `w`: its own, or the empty one where it would go. */
-  private find(w: Int32Array, i: number): number {
-    const { slot, at, S, mask } = this;
-    let k = keyHash(w, i) & mask;
-    for (; slot[k] >= 0; k = (k + 1) & mask) {
-      const j = at[slot[k]];
-      if (S[j] === w[i] && S[j + 1] === w[i + 1] && S[j + 2] === w[i + 2] && S[j + 3] === w[i + 3]) break;
-    }
-    return k;
-  }
-}
-
 /** One copy: words [a0, a1) of the query window equal (but for `replaced` of them) to [b0, b1) of the document's. */
 interface Copy {
   a0: number;
@@ -287,7 +225,8 @@ export function copySpans(
     const q = wordsOf(query, w.q0, w.q1),
       s = wordsOf(text, w.s0, w.s1);
     const { Q, S } = wordIds(q, s);
-    const index = new KeyIndex(S);
+    // the document window's keys (KEY word ids in a row, all of them the query's): the first KEY_POSITIONS of each
+    const index = new GramIndex(S, KEY, KEY_POSITIONS);
     const copies: Copy[] = [];
     for (const r of own) {
       if (copies.some((c) => covers(q, c, r))) continue;
@@ -295,8 +234,9 @@ export function copySpans(
       for (let i = 0; i + KEY <= Q.length && found === null; i++) {
         if (q.start[i] < r.query_start) continue;
         if (q.end[i] > r.query_end) break;
-        for (let j = index.first(Q, i); j >= 0; j = index.next[j]) {
-          const c = walk(Q, S, i, j);
+        const key = index.key(Q, i);
+        for (let n = index.start(key), to = index.end(key); n < to; n++) {
+          const c = walk(Q, S, i, index.at(n));
           if (covers(q, c, r)) {
             found = c;
             break;

@@ -1,7 +1,7 @@
 /**
  * Pairs of small non-negative integers → dense ids, in typed arrays (open addressing, linear probing).
  *
- * The alignment indexes word bigrams and content-word keys of texts with millions of tokens; a `Map` of
+ * The alignment indexes content-word keys of texts with millions of tokens (regions.ts); a `Map` of
  * number keys to arrays costs about ten times the memory and time there, and packing two ids into one
  * number needs a bound on the ids that a long text can exceed.
  */

@@ -5,8 +5,8 @@
  * over typed arrays, at most MAX_CANDIDATES positions a bigram) or in the passages (sorted sweeps).
  */
 import type { AlignedSpan, ResolvedCompareOptions } from './types.js';
-import { PairTable } from './key-table.js';
 import type { Prepared } from './prepare.js';
+import { GramIndex, greedyRuns } from '../util/exact-runs.js';
 
 /** Candidate positions kept per word bigram of b (bounds the work on repetitive texts). */
 const MAX_CANDIDATES = 64;
@@ -37,79 +37,14 @@ interface TokenRange {
   readonly tb1: number;
 }
 
-/** The first MAX_CANDIDATES positions (ascending) of each word bigram of `V[tb0 .. tb1)`. */
-class BigramIndex {
-  private readonly table: PairTable;
-  private readonly off: Uint32Array;
-  private readonly pos: Uint32Array;
-
-  constructor(V: Int32Array, tb0: number, tb1: number) {
-    const n = Math.max(0, tb1 - tb0 - 1);
-    this.table = new PairTable(n);
-    const idAt = new Int32Array(n);
-    for (let q = tb0; q + 1 < tb1; q++) idAt[q - tb0] = this.table.add(V[q], V[q + 1]);
-    const off = new Uint32Array(this.table.size + 1);
-    for (let k = 0; k < n; k++) if (off[idAt[k] + 1] < MAX_CANDIDATES) off[idAt[k] + 1]++;
-    for (let id = 0; id < this.table.size; id++) off[id + 1] += off[id];
-    const fill = off.slice(0, this.table.size);
-    const pos = new Uint32Array(off[this.table.size]);
-    for (let k = 0; k < n; k++) {
-      const id = idAt[k];
-      if (fill[id] < off[id + 1]) pos[fill[id]++] = tb0 + k;
-    }
-    this.off = off;
-    this.pos = pos;
-  }
-
-  /** The id of the bigram (x, y), −1 when absent: its positions are [{@link from}, {@link to}) in `pos`. */
-  id(x: number, y: number): number {
-    return this.table.get(x, y);
-  }
-
-  from(id: number): number {
-    return id < 0 ? 0 : this.off[id];
-  }
-
-  to(id: number): number {
-    return id < 0 ? 0 : this.off[id + 1];
-  }
-
-  at(k: number): number {
-    return this.pos[k];
-  }
-}
-
 /**
  * Exact runs of at least `K` words (all words), greedy longest-first from left to right in a, as flat
- * triples [a0, b0, len, a0, b0, len, …] of token indices.
+ * triples [a0, b0, len, a0, b0, len, …] of token indices: the library's one run finder (src/util/exact-runs.ts)
+ * over b's word bigrams, at most MAX_CANDIDATES positions each.
  */
 export function exactRuns(pa: Prepared, pb: Prepared, K: number, r?: TokenRange): number[] {
-  const W = pa.tokWord,
-    V = pb.tokWord;
-  const { ta0, ta1, tb0, tb1 } = r ?? { ta0: 0, ta1: W.length, tb0: 0, tb1: V.length };
-  const index = new BigramIndex(V, tb0, tb1);
-  const runs: number[] = [];
-  for (let p = ta0; p + 1 < ta1; ) {
-    const id = index.id(W[p], W[p + 1]); // no [from, to] array a token: this loop runs for every token of a
-    const from = index.from(id),
-      to = index.to(id);
-    let best = 0,
-      bq = -1;
-    for (let k = from; k < to; k++) {
-      const q = index.at(k);
-      let len = 2;
-      while (p + len < ta1 && q + len < tb1 && W[p + len] === V[q + len]) len++;
-      if (len > best) {
-        best = len;
-        bq = q;
-      }
-    }
-    if (best >= K) {
-      runs.push(p, bq, best);
-      p += best;
-    } else p++;
-  }
-  return runs;
+  const { ta0, ta1, tb0, tb1 } = r ?? { ta0: 0, ta1: pa.tokWord.length, tb0: 0, tb1: pb.tokWord.length };
+  return greedyRuns(pa.tokWord, new GramIndex(pb.tokWord, 2, MAX_CANDIDATES, tb0, tb1), K, ta0, ta1);
 }
 
 /** A chain of exact runs in token indices: [a0, a1) of a, [b0, b1) of b, `n` run words. */

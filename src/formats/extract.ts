@@ -3,7 +3,7 @@
  * services to search like any other text. Each format has its reader (epub.ts, pdf.ts, docx.ts), looked up by the
  * format's name; pdf.js, which the PDF reader needs, is imported on demand, when the first PDF arrives, so a program
  * that reads none loads none. The zips of EPUB and DOCX and the PDF's compressed streams inflate with the readers' own
- * streaming decoder (inflate-stream.ts).
+ * streaming decoder (src/util/inflate.ts).
  */
 
 import { TrainprintError } from '../errors.js';

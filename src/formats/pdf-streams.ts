@@ -16,7 +16,7 @@
 
 import { type ExtractionBudget, pause, SLICE_MS } from './budget.js';
 import { TrainprintError } from '../errors.js';
-import { StreamInflater } from './inflate-stream.js';
+import { StreamInflater } from '../util/inflate.js';
 import { invalid, tooLarge } from './limits.js';
 
 /** Input bytes given to a filter at a time: ≤ 1 MiB comes out of a slice (deflate's ratio is at most 1,032:1). */
@@ -322,7 +322,7 @@ function makeStage(kind: Kind): Stage {
 
 /**
  * zlib data (its 2-byte header skipped) through the streaming inflater: its output in chunks of ≤ 32 KiB, views of
- * one buffer per stream, so that counting a gigabyte allocates nothing per chunk (src/formats/inflate-stream.ts).
+ * one buffer per stream, so that counting a gigabyte allocates nothing per chunk (src/util/inflate.ts).
  */
 function flateStage(): Stage {
   const inflater = new StreamInflater();

@@ -3,13 +3,13 @@
  * checked whole before anything is inflated — entry count, every declared size against the limit, each entry's
  * compression ratio, entries that overlap (the "non-recursive" zip bomb makes many entries share one compressed
  * stream), every local header inside the file — and an entry is inflated in chunks of ≤ 32 KiB through one fixed
- * buffer (src/formats/inflate-stream.ts) into a buffer of the size it declares, stopping the moment it would grow
+ * buffer (src/util/inflate.ts) into a buffer of the size it declares, stopping the moment it would grow
  * past it; its CRC-32 is checked at the end. Nothing else is allocated while it inflates, however large the entry.
  */
 
 import { crc32 } from '../util/crc32.js';
 import type { ExtractionBudget } from './budget.js';
-import { InflateError, StreamInflater } from './inflate-stream.js';
+import { InflateError, StreamInflater } from '../util/inflate.js';
 import { invalid, type Limits, MAX_COMPRESSION_RATIO, MAX_ZIP_ENTRIES, RATIO_FLOOR_BYTES, tooLarge } from './limits.js';
 import type { DocumentFormat } from './types.js';
 

@@ -8,7 +8,7 @@ import { deflateRawSync, deflateSync, constants as zlibConstants } from 'node:zl
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { extractDocument } from '../../src/formats/index.js';
-import { StreamInflater } from '../../src/formats/inflate-stream.js';
+import { StreamInflater } from '../../src/util/inflate.js';
 import { attr, xmlTags } from '../../src/formats/xml.js';
 import { refused } from '../fixtures/expect-refused.js';
 

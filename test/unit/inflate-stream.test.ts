@@ -1,5 +1,5 @@
 /**
- * src/formats/inflate-stream.ts: the streaming inflater of zip entries and PDF streams against Node's zlib (a
+ * src/util/inflate.ts's StreamInflater: the streaming inflater of zip entries and PDF streams against Node's zlib (a
  * one-shot inflate) on generated inputs — random bytes, text, a small alphabet, long runs; every level and the fixed
  * Huffman strategy; the data pushed in pieces of random sizes down to one byte — with each chunk of output at most
  * 32 KiB and every chunk a view of one buffer; the document's budget, thrown from the consumer, stops it; malformed
@@ -8,7 +8,7 @@
 import { deflateRawSync, inflateRawSync, constants as zlib } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ExtractionBudget } from '../../src/formats/budget.js';
-import { INFLATE_CHUNK, InflateError, StreamInflater } from '../../src/formats/inflate-stream.js';
+import { INFLATE_CHUNK, InflateError, StreamInflater } from '../../src/util/inflate.js';
 import { resolveLimits } from '../../src/formats/limits.js';
 import { mulberry32 } from '../../src/util/random.js';
 
@@ -72,6 +72,22 @@ describe('StreamInflater', () => {
     const got = inflatePieces(data, random(1), 64);
     expect(got.out.equals(input)).toBe(true);
     expect(got.ended).toBe(true);
+  });
+
+  it('says where the DEFLATE data ended in the input pushed (what inflateZlib reads the Adler-32 from)', () => {
+    const rand = random(73);
+    for (let t = 0; t < 40; t++) {
+      const raw = deflateRawSync(sample(rand, Math.floor(rand() * 90_000), t % 4), { level: t % 10 });
+      const data = Buffer.concat([raw, Buffer.from('trailing bytes')]);
+      const inflater = new StreamInflater();
+      expect(inflater.consumed).toBe(-1);
+      for (let at = 0; !inflater.ended && at < data.length; ) {
+        const end = Math.min(data.length, at + 1 + Math.floor(rand() * [1, 7, 4096, 1 << 20][t % 4]));
+        inflater.push(data.subarray(at, end), end === data.length, () => {});
+        at = end;
+      }
+      expect(inflater.consumed, `case ${t}`).toBe(raw.length);
+    }
   });
 
   it("stops where the document's budget runs out, a chunk at most past its limit", () => {

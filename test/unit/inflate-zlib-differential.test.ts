@@ -1,12 +1,12 @@
 /**
- * Both DEFLATE decoders against node:zlib (round 6's L1: 68 of 20,000 mutated streams that zlib refuses were decoded
+ * The DEFLATE decoder (one, src/util/inflate.ts: the raw stream and the zlib-wrapped one-shot built on it) against node:zlib (round 6's L1: 68 of 20,000 mutated streams that zlib refuses were decoded
  * into junk, over-subscribed or incomplete Huffman code sets): a seeded, bounded differential fuzz of deflated data
  * with a bit flipped or cut short, as raw DEFLATE (`StreamInflater`) and zlib-wrapped (`inflateZlib`); every case
  * must be refused by both or decoded by both to the same bytes. Plus the Kraft checks themselves, set by set.
  */
 import { deflateRawSync, deflateSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { StreamInflater } from '../../src/formats/inflate-stream.js';
+import { StreamInflater } from '../../src/util/inflate.js';
 import { codeSetFault, dynamicSetsFault, inflateZlib } from '../../src/util/inflate.js';
 import { mulberry32 } from '../../src/util/random.js';
 

@@ -4,6 +4,7 @@
  * runtime), and a bounded-concurrency map for model calls.
  */
 import { wordSpans, type WordTokenSpans } from '../../models/ngram.js';
+import { GramIndex, maximalRuns } from '../../util/exact-runs.js';
 
 export { wordSpans };
 export type { WordTokenSpans };
@@ -42,48 +43,39 @@ export interface TokenRun {
 
 /**
  * Index of a work's word tokens for finding verbatim runs of another text in it: every run of
- * ≥ `seed` tokens shared with the work is found (seeded by `seed`-grams, extended both ways).
+ * ≥ `seed` tokens shared with the work is found (seeded by `seed`-grams, extended both ways) — the library's one
+ * run finder (src/util/exact-runs.ts) over the tokens as ids.
+ * @example new RunIndex(['a', 'b', 'c', 'd', 'e']).runs(['x', 'b', 'c', 'd', 'e'], 4) // [{ tokens: 4, output_token: 1, work_token: 1 }]
  */
 export class RunIndex {
   readonly tokens: string[];
-  private readonly seeds = new Map<string, number[]>();
+  /** Each distinct token of the work → its id. */
+  private readonly words = new Map<string, number>();
+  private readonly index: GramIndex;
   constructor(
     tokens: string[],
     readonly seed = 4,
   ) {
     this.tokens = tokens;
-    for (let j = 0; j + seed <= tokens.length; j++) {
-      const key = tokens.slice(j, j + seed).join(' ');
-      const list = this.seeds.get(key);
-      if (list) list.push(j);
-      else this.seeds.set(key, [j]);
+    const ids = new Int32Array(tokens.length);
+    for (let j = 0; j < tokens.length; j++) {
+      let id = this.words.get(tokens[j]);
+      if (id === undefined) this.words.set(tokens[j], (id = this.words.size));
+      ids[j] = id;
     }
+    this.index = new GramIndex(ids, seed);
   }
 
   /** Maximal shared runs of ≥ max(seed, minTokens) tokens, longest first (one per diagonal stretch). */
   runs(out: readonly string[], minTokens = this.seed): TokenRun[] {
-    const found: TokenRun[] = [];
-    const seen = new Set<string>();
-    for (let i = 0; i + this.seed <= out.length; i++) {
-      const list = this.seeds.get(out.slice(i, i + this.seed).join(' '));
-      if (!list) continue;
-      for (const j of list) {
-        // start of the maximal run through (i, j)
-        let a = i,
-          b = j;
-        while (a > 0 && b > 0 && out[a - 1] === this.tokens[b - 1]) {
-          a--;
-          b--;
-        }
-        const key = `${a}:${b}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        let n = 0;
-        while (a + n < out.length && b + n < this.tokens.length && out[a + n] === this.tokens[b + n]) n++;
-        if (n >= minTokens) found.push({ tokens: n, output_token: a, work_token: b });
-      }
-    }
-    return found.sort((x, y) => y.tokens - x.tokens || x.output_token - y.output_token);
+    // a token the work lacks is -1: equal to none of the work's
+    const ids = new Int32Array(out.length);
+    for (let i = 0; i < out.length; i++) ids[i] = this.words.get(out[i]) ?? -1;
+    return maximalRuns(ids, this.index, minTokens).map((r) => ({
+      tokens: r.length,
+      output_token: r.a,
+      work_token: r.b,
+    }));
   }
 }
 
