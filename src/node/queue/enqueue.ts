@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { encode } from '@msgpack/msgpack';
 import type { PoolClient } from 'pg';
-import { positiveInt, TrainprintError, type JobInfo, type JobSubmission } from '../../library.js';
+import { positiveInt, SCAN_JOB, TrainprintError, type JobInfo, type JobSubmission } from '../../library.js';
 import { unavailable } from '../../store/node-kit.js';
 import { DEAD_LETTERS, ENQUEUE_LOCK_CLASS, type QueueDb, queueName } from './db.js';
 import { jobInfo } from './status.js';
@@ -188,7 +188,7 @@ async function fill(
  * @throws INVALID_INPUT for another type or account, no items, or no datasets
  */
 export async function submit(db: QueueDb, s: JobSubmission): Promise<JobInfo> {
-  if (s.type !== 'scan' || s.account !== '')
+  if (s.type !== SCAN_JOB.name || s.account !== '')
     throw new TrainprintError('INVALID_INPUT', "the scan queue takes scan jobs of the operator (account '')");
   const c = s.context ?? {};
   const { job } = await enqueue(db, s.items as QueueItem[], {

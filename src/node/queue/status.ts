@@ -2,7 +2,14 @@
  * What the scan queue says of a job (./queue.ts): its status from its chunks (failed chunks reaped from pg-boss's
  * dead letters first), its results as the job model pages them, and the export of its hits in job order.
  */
-import { TrainprintError, type JobInfo, type JobResult, type JobResultPage, type JobState } from '../../library.js';
+import {
+  SCAN_JOB,
+  TrainprintError,
+  type JobInfo,
+  type JobResult,
+  type JobResultPage,
+  type JobState,
+} from '../../library.js';
 import { type ChunkRef, DEAD_LETTERS, HIT_FIELDS, hitOf, type QueueDb } from './db.js';
 import type { QueueHit, ScanJobState, ScanJobStatus } from './types.js';
 
@@ -16,7 +23,7 @@ export async function jobInfo(db: QueueDb, id: string, options: { readonly owner
   return {
     id: st.job,
     account: '',
-    type: 'scan',
+    type: SCAN_JOB.name,
     state,
     total: st.items_total,
     done: st.items_done,

@@ -8,6 +8,7 @@ import type PgBoss from 'pg-boss';
 import {
   JobRunner,
   positiveInt,
+  SCAN_JOB,
   scanExecutor,
   sleep,
   TrainprintError,
@@ -149,7 +150,7 @@ export async function work(db: QueueDb, scanner: QueueScanner, options: WorkOpti
   const totals = { chunks: 0, items: 0, hits: 0 };
   const runner = new JobRunner({
     jobs,
-    executors: { scan: scanExecutor((item, o) => scanner.scanItem(item, o)) },
+    executors: { [SCAN_JOB.name]: scanExecutor((item, o) => scanner.scanItem(item, o)) },
     unsupported: {},
     concurrency,
     pollMs: db.poll,

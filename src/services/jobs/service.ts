@@ -27,9 +27,7 @@ import type {
   JobState,
   JobStore,
   JobSubmission,
-  JobType,
 } from './types.js';
-import { JOB_TYPES } from './types.js';
 
 /**
  * Items per chunk: what a runner claims at once. Small, so that a crash repeats little and several processes share a
@@ -54,7 +52,7 @@ export const CLAIM_SCAN_JOBS = 1024;
 interface JobRecord {
   id: string;
   account: string;
-  type: JobType;
+  type: string;
   state: JobState;
   total: number;
   done: number;
@@ -129,7 +127,7 @@ export interface JobServiceOptions {
  * The jobs of a store.
  * @example
  * const jobs = createJobService({ store: engine.store })
- * const job = await jobs.submit({ account: 'acme', type: 'scan', items: [{ id: 'a', text: '…' }] })
+ * const job = await jobs.submit({ account: 'acme', type: 'my-type', items: [{ text: '…' }] })
  */
 export function createJobService(options: JobServiceOptions): JobService {
   return new JobService(options);
@@ -158,16 +156,18 @@ export class JobService implements JobStore {
 
   /**
    * Stores a job and its items (the caller has checked the items and charged them to the plan).
-   * @throws INVALID_INPUT for an unknown type or no items
+   * @throws INVALID_INPUT for no type or no items, INVALID_OPTIONS for a bad chunk size
    */
   async submit(s: JobSubmission): Promise<JobInfo> {
-    if (!JOB_TYPES.includes(s.type))
-      throw new TrainprintError('INVALID_INPUT', `type: must be one of ${JOB_TYPES.join(', ')}`);
+    if (typeof s.type !== 'string' || s.type === '')
+      throw new TrainprintError('INVALID_INPUT', 'type: a job needs the name of its type');
     if (!Array.isArray(s.items) || s.items.length === 0)
       throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
     const now = this.#clock();
-    // an extract item runs long (a whole book, across time slices) and only where its model is held: one a chunk
-    const n = s.type === 'extract' ? 1 : this.#chunkItems;
+    // the type's chunk size (one item for a long one: an extraction runs across time slices), else the store's
+    const n = s.chunkItems ?? this.#chunkItems;
+    if (!(Number.isSafeInteger(n) && n >= 1 && n <= 10_000))
+      throw new TrainprintError('INVALID_OPTIONS', 'chunkItems must be an integer from 1 to 10,000');
     const chunks = Math.ceil(s.items.length / n);
     const job: JobRecord = {
       id: newId('job_'),
