@@ -15,7 +15,7 @@ import type { QueueHit, ScanJobState, ScanJobStatus } from './types.js';
 
 const EXPORT_PAGE = 5_000;
 
-/** A job as the job model shows it ({@link status} has the queue's own counts). @throws NOT_FOUND */
+/** See `ScanQueue.jobInfo`. */
 export async function jobInfo(db: QueueDb, id: string, options: { readonly owner: string }): Promise<JobInfo> {
   if (options.owner !== '') throw new TrainprintError('NOT_FOUND', `no scan job ${id}`);
   const st = await status(db, id);
@@ -36,11 +36,7 @@ export async function jobInfo(db: QueueDb, id: string, options: { readonly owner
   };
 }
 
-/**
- * A job's results as the job model gives them: one `{ id, hits }` per item scanned, in item order from the item
- * after `after` (the same shape as a scan item's result over HTTP). While the job runs a page ends before the
- * first item not yet scanned. @throws NOT_FOUND
- */
+/** See `ScanQueue.results`. */
 export async function results(
   db: QueueDb,
   id: string,
@@ -104,7 +100,7 @@ export async function results(
   return { results, next: more ? last : null };
 }
 
-/** Cancels the job (as {@link cancel}) unless it has finished. @throws NOT_FOUND */
+/** See `ScanQueue.cancelJob`. */
 export async function cancelJob(
   db: QueueDb,
   id: string,
@@ -116,18 +112,18 @@ export async function cancelJob(
   return { job: await jobInfo(db, id, options), cancelled: true };
 }
 
-/** Deletes the job (as {@link delete}); false when the owner has none by this id. */
+/** See `ScanQueue.deleteJob`. */
 export async function deleteJob(db: QueueDb, id: string, options: { readonly owner: string }): Promise<boolean> {
   return options.owner === '' && db.delete(id);
 }
 
-/** The newest job's id, or undefined when there is none. */
+/** See `ScanQueue.latestJob`. */
 export async function latestJob(db: QueueDb): Promise<string | undefined> {
   const rows = await db.query<{ id: string }>(`SELECT id FROM ${db.s}.jobs ORDER BY created DESC, id LIMIT 1`);
   return rows[0]?.id;
 }
 
-/** `job`, or the newest job when undefined. @throws NOT_FOUND when there is no such job (or none at all) */
+/** See `ScanQueue.resolveJob`. */
 export async function resolveJob(db: QueueDb, job?: string): Promise<string> {
   const id = job ?? (await latestJob(db));
   if (id === undefined) throw new TrainprintError('NOT_FOUND', 'no scan job in this queue');
@@ -160,10 +156,7 @@ export async function reapFailures(db: QueueDb): Promise<void> {
   }
 }
 
-/**
- * Where `job` (default: the newest) stands.
- * @throws NOT_FOUND when there is no such job
- */
+/** See `ScanQueue.status`. */
 export async function status(db: QueueDb, job?: string): Promise<ScanJobStatus> {
   const id = await resolveJob(db, job);
   await reapFailures(db);
@@ -217,11 +210,7 @@ export async function status(db: QueueDb, job?: string): Promise<ScanJobStatus> 
   };
 }
 
-/**
- * The hits of a done (or failed) job in job order — chunk, item, hit — then, once every hit was read, its input
- * texts are deleted (and its pending chunks with them). Stop iterating early and nothing is deleted.
- * @throws NOT_FOUND for no such job; CONFLICT while the job is queued or running
- */
+/** See `ScanQueue.exportHits`. */
 export async function* exportHits(db: QueueDb, job?: string): AsyncGenerator<QueueHit, { hits: number }, undefined> {
   const st = await status(db, job);
   if (st.state === 'queued' || st.state === 'running') {

@@ -122,13 +122,7 @@ async function openJobs(db: QueueDb, only?: string): Promise<OpenJob[]> {
   return rows;
 }
 
-/**
- * Works as one worker: the one job runner (`JobRunner`) over {@link jobStore} with the scan executor — it takes
- * chunks of the open jobs (oldest job first), scans their items with `scanner` and writes their hits, until
- * `signal` aborts — or, with `options.job`, until that job is done or failed.
- * @throws CONFLICT (before anything is written) when a job's datasets differ from the scanner's by
- *   id or SHA-256; NOT_FOUND for `options.job` unknown
- */
+/** See `ScanQueue.work`. */
 export async function work(db: QueueDb, scanner: QueueScanner, options: WorkOptions = {}): Promise<WorkSummary> {
   const concurrency = positiveInt('concurrency', options.concurrency, 1, 256);
   if (options.job !== undefined) {
@@ -217,15 +211,7 @@ async function jobOver(db: QueueDb, job: string): Promise<boolean> {
   }
 }
 
-/**
- * The PostgreSQL backend of the job model for one worker: a {@link JobStore} whose jobs are this queue's scans
- * (of no account: the operator's, `''`), claimed through pg-boss. A claim checks the job's datasets against
- * `scanner`'s by SHA-256 first (CONFLICT otherwise); a lease is pg-boss's `expireInSeconds`, which cannot be
- * extended, so a chunk is given back at 90 % of it (`renew` and `watch` say `lost`); a completion writes the
- * chunk's hits and its done mark in one transaction that does nothing for a chunk done already — exactly once.
- * A chunk with a failed item goes back to pg-boss as a retry (after `retryLimit`, the job fails).
- * @example const runner = new JobRunner({ jobs: queue.jobStore(engine), executors: { scan: scanExecutor((i, o) => engine.scanItem(i, o)) }, unsupported: {} })
- */
+/** See `ScanQueue.jobStore`. */
 export function jobStore(
   db: QueueDb,
   scanner: QueueScanner,
