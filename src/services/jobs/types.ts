@@ -70,7 +70,7 @@ export interface JobResultPage {
 
 /**
  * A submission.
- * @example await jobs.submit({ account: 'acme', type: 'analyze', items: [{ content: 'text', content_type: 'text' }] })
+ * @example await jobs.submit({ account: 'acme', type: ANALYZE_JOB.name, items: [{ content: 'text', content_type: 'text' }] })
  */
 export interface JobSubmission {
   readonly account: string;
