@@ -90,6 +90,15 @@ export interface CatalogueJob {
 }
 
 /**
+ * `GET /api/v1/jobs`: a page of the account's jobs, newest first; `next` the cursor of the next page.
+ * @example const { jobs, next } = await client.listJobs({ limit: 20 })
+ */
+export interface CatalogueJobList {
+  readonly jobs: readonly CatalogueJob[];
+  readonly next: string | null;
+}
+
+/**
  * The body of `POST /api/v1/jobs`: the type and its items (each what the type's own route takes; a scan item is
  * `{ id, text }`), and for a scan its options.
  * @example await client.createJob({ type: 'scan', items: [{ id: 'out-1', text }], options: { min_words: 50 } })

@@ -77,6 +77,7 @@ export {
   type JobClaim,
   type JobError,
   type JobInfo,
+  type JobList,
   type JobResult,
   type JobResultPage,
   type JobState,

@@ -25,6 +25,8 @@ import { itemCounter } from '../body-items.js';
 import { errorOutcome, jsonResponse } from '../respond.js';
 import {
   JOB_DELETE_RESPONSE_SCHEMA,
+  JOB_LIST_QUERY_SCHEMA,
+  JOB_LIST_RESPONSE_SCHEMA,
   JOB_RESULT_LINE_SCHEMA,
   JOB_RESULTS_QUERY_SCHEMA,
   JOB_STATUS_RESPONSE_SCHEMA,
@@ -203,6 +205,7 @@ const EXAMPLE_JOB = {
   results_url: '/api/v1/jobs/job_7d2c4b1e9a8f40c3b5e6d7f8a9b0c1d2/results',
 } as const;
 const EXAMPLE_PARAMS = { job_id: EXAMPLE_JOB.job_id } as const;
+const omitSuccess = ({ success: _, ...rest }: typeof EXAMPLE_JOB) => rest;
 
 const JOBS_NOTE =
   'Items are charged to the daily limit when the job is submitted, all or none (a unit an item; an `extract` or ' +
@@ -288,6 +291,40 @@ function createJobRoute(registry: JobTypeRegistry): Route {
 
 /** The rows that read and end a job: the same for every registry. */
 const JOB_READ_ROUTES: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/jobs',
+    operationId: 'listJobs',
+    tag: 'jobs',
+    scope: 'analyze',
+    summary: "The account's catalogue jobs, newest first",
+    description:
+      "A page of the account's jobs (every type, finished ones for as long as they are kept), newest first, each as " +
+      '`GET /api/v1/jobs/{job_id}` shows it; `next` is the cursor of the next page (`?after=`), null on the last. ' +
+      'Not charged.',
+    metered: false,
+    querySchema: JOB_LIST_QUERY_SCHEMA,
+    responseSchema: JOB_LIST_RESPONSE_SCHEMA,
+    errorCases: [{ code: 'INVALID_INPUT', when: '`after` is no job of the account' }],
+    examples: [
+      {
+        name: 'listed',
+        summary: "The account's jobs: the one submitted",
+        after: ['createJob'],
+        query: { limit: 20 },
+        status: 200,
+        response: { success: true, jobs: [omitSuccess(EXAMPLE_JOB)], next: null },
+      },
+    ],
+    handler: async (ctx) => {
+      const { jobs, next } = await ctx.services.jobs.list({
+        owner: account(ctx),
+        after: ctx.query.after as string | undefined,
+        limit: ctx.query.limit as number | undefined,
+      });
+      return { jobs: jobs.map(jobBody), next };
+    },
+  },
   {
     method: 'GET',
     path: '/api/v1/jobs/{job_id}',

@@ -4,7 +4,7 @@
  */
 import { BUILT_IN_JOB_TYPES, MAX_PLAN_JOB_ITEMS, type JobTypeRegistry } from '../../library.js';
 import type { JsonSchema } from '../context.js';
-import { dateTime, dateTimeOrNull, int0, prefixedId } from './kit.js';
+import { dateTime, dateTimeOrNull, int0, nextCursor, prefixedId } from './kit.js';
 
 const JOB_ID = prefixedId('job', 32);
 
@@ -115,7 +115,7 @@ const STATUS_PROPERTIES = {
  * The status of a job: `GET /api/v1/jobs/{job_id}`, and the 202 of its submission.
  * @example new Validator(JOB_STATUS_RESPONSE_SCHEMA).validate(await res.json()).valid // true
  */
-export const JOB_STATUS_RESPONSE_SCHEMA: JsonSchema = {
+export const JOB_STATUS_RESPONSE_SCHEMA = {
   title: 'Job',
   type: 'object',
   required: [
@@ -135,6 +135,43 @@ export const JOB_STATUS_RESPONSE_SCHEMA: JsonSchema = {
   ],
   additionalProperties: false,
   properties: { success: { const: true }, ...STATUS_PROPERTIES },
+};
+
+/**
+ * `GET /api/v1/jobs`: a page of the account's jobs, newest first.
+ * @example new Validator(JOB_LIST_RESPONSE_SCHEMA).validate(await res.json()).valid // true
+ */
+export const JOB_LIST_RESPONSE_SCHEMA: JsonSchema = {
+  title: 'JobList',
+  type: 'object',
+  required: ['success', 'jobs', 'next'],
+  additionalProperties: false,
+  properties: {
+    success: { const: true },
+    jobs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: JOB_STATUS_RESPONSE_SCHEMA.required.filter((k) => k !== 'success'),
+        additionalProperties: false,
+        properties: STATUS_PROPERTIES,
+      },
+    },
+    next: nextCursor,
+  },
+};
+
+/**
+ * The query of `GET /api/v1/jobs`.
+ * @example { after: 'job_…', limit: 20 }
+ */
+export const JOB_LIST_QUERY_SCHEMA: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    after: { ...JOB_ID, description: 'The cursor: the jobs after this one (the `next` of the page before)' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Jobs per page; default 20' },
+  },
 };
 
 /**

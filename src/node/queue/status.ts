@@ -6,6 +6,7 @@ import {
   SCAN_JOB,
   TrainprintError,
   type JobInfo,
+  type JobList,
   type JobResult,
   type JobResultPage,
   type JobState,
@@ -34,6 +35,29 @@ export async function jobInfo(db: QueueDb, id: string, options: { readonly owner
     eta_ms: null,
     ...(st.error && state === 'failed' ? { error: { code: 'INTERNAL', message: st.error } } : {}),
   };
+}
+
+/** See `ScanQueue.listJobs`. */
+export async function listJobs(
+  db: QueueDb,
+  options: { readonly owner: string; readonly after?: string; readonly limit?: number },
+): Promise<JobList> {
+  if (options.owner !== '') return { jobs: [], next: null }; // the queue's jobs are the operator's
+  const limit = Math.max(1, Math.min(options.limit ?? 20, 100));
+  const after = options.after;
+  if (after !== undefined && (await db.query(`SELECT 1 FROM ${db.s}.jobs WHERE id = $1`, [after])).length === 0)
+    throw new TrainprintError('INVALID_INPUT', `after: no scan job ${after}`, {
+      cause: { location: 'query', field: 'after', reason: 'is no job of the account' },
+    });
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM ${db.s}.jobs
+      ${after === undefined ? '' : `WHERE (created, id) < (SELECT created, id FROM ${db.s}.jobs WHERE id = $2)`}
+      ORDER BY created DESC, id DESC LIMIT $1`,
+    after === undefined ? [limit + 1] : [limit + 1, after],
+  );
+  const jobs: JobInfo[] = [];
+  for (const { id } of rows.slice(0, limit)) jobs.push(await jobInfo(db, id, options));
+  return { jobs, next: rows.length > limit ? rows[limit - 1].id : null };
 }
 
 /** See `ScanQueue.results`. */

@@ -18,7 +18,7 @@ import {
 import { isOutage, unavailable } from '../../store/node-kit.js';
 import { type ChunkRef, HIT_FIELDS, type OpenJob, type QueueDb, queueName, TEXT_HIT_FIELDS } from './db.js';
 import { submit } from './enqueue.js';
-import { cancelJob, deleteJob, jobInfo, reapFailures, resolveJob, results, status } from './status.js';
+import { cancelJob, deleteJob, jobInfo, listJobs, reapFailures, resolveJob, results, status } from './status.js';
 import type { JobDataset, JobScanOptions, QueueHit, QueueItem, QueueScanner } from './types.js';
 import { backoff, waitOut } from './wait.js';
 
@@ -238,6 +238,7 @@ export function jobStore(
       return abandoned;
     },
     submit: (s) => submit(db, s),
+    list: (o) => listJobs(db, o),
     status: (id, o) => jobInfo(db, id, o),
     results: (id, o) => results(db, id, o),
     cancel: (id, o) => cancelJob(db, id, o),

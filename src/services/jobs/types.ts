@@ -69,6 +69,15 @@ export interface JobResultPage {
 }
 
 /**
+ * A page of an account's jobs, newest first; `next` is the cursor of the next page (the last job's id), null at the end.
+ * @example const { jobs: page, next } = await jobs.list({ owner: 'acme', limit: 20 })
+ */
+export interface JobList {
+  readonly jobs: readonly JobInfo[];
+  readonly next: string | null;
+}
+
+/**
  * A submission.
  * @example await jobs.submit({ account: 'acme', type: ANALYZE_JOB.name, items: [{ content: 'text', content_type: 'text' }] })
  */
@@ -141,6 +150,11 @@ export interface JobStore {
   complete(claim: JobClaim, results: readonly JobResult[]): Promise<boolean>;
   /** Fails the claim's job as a whole (this process cannot run its type), keeping the results it has. */
   fail(claim: JobClaim, error: JobError): Promise<void>;
+  /**
+   * The owner's jobs, newest first, from the job after `after` (the `next` of the page before), at most `limit`
+   * (default 20, at most 100). @throws INVALID_INPUT for an `after` that is no job of the owner
+   */
+  list(options: { readonly owner: string; readonly after?: string; readonly limit?: number }): Promise<JobList>;
   /** The owner's job. @throws NOT_FOUND */
   status(id: string, options: { readonly owner: string }): Promise<JobInfo>;
   /** The owner's job's results in item order, from the item after `after`. @throws NOT_FOUND */
