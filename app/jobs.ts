@@ -16,6 +16,8 @@ import { extractionFigure, isExtraction } from './render-extraction.js';
 /** A job's status as the API answers it. */
 interface JobStatus {
   readonly job_id: string;
+  readonly type: string;
+  readonly created: string;
   readonly state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
   readonly total: number;
   readonly done: number;
@@ -203,6 +205,7 @@ export function initJobs(mode: Mode): void {
   const rows = byId('jobs-results');
   const error = byId('jobs-error');
   const downloads = byId('jobs-downloads');
+  const earlier = byId('jobs-earlier');
   if (mode.kind !== 'http') {
     form.hidden = true;
     fill(
@@ -290,6 +293,36 @@ export function initJobs(mode: Mode): void {
     if (current?.job_id === job.job_id) show((await (await api('GET', job.status_url)).json()) as JobStatus);
   };
 
+  /** Reads a job of the list: its status, then its results from the first (the texts are not kept after a reload). */
+  const open = (job: JobStatus) => {
+    fill(error);
+    rows.replaceChildren();
+    fill(downloads);
+    current = job;
+    show(job);
+    void follow(job, job.type, []).catch((err: unknown) =>
+      fill(error, err instanceof Error ? err.message : String(err)),
+    );
+  };
+
+  /** The key's jobs (`GET /api/v1/jobs`, newest first): what a reload of the page still shows. */
+  const listEarlier = async () => {
+    const { jobs } = (await (await api('GET', '/api/v1/jobs?limit=20')).json()) as { jobs: JobStatus[] };
+    earlier.replaceChildren(
+      ...jobs.map((j) =>
+        h(
+          'li',
+          { 'data-job': j.job_id },
+          h('button', { type: 'button', class: 'link' }, `${j.type} · ${j.state} · ${j.done} of ${j.total}`),
+          ` ${j.job_id}, ${j.created}`,
+        ),
+      ),
+    );
+    const buttons = earlier.querySelectorAll('button');
+    for (let i = 0; i < buttons.length; i++) buttons[i].addEventListener('click', () => open(jobs[i]));
+  };
+  void listEarlier().catch((err: unknown) => fill(error, err instanceof Error ? err.message : String(err)));
+
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const chosen = file.files?.[0];
@@ -310,6 +343,7 @@ export function initJobs(mode: Mode): void {
         });
         current = (await res.json()) as JobStatus;
         show(current);
+        void listEarlier().catch(() => undefined);
         await follow(current, kind, kind === 'scan' || kind === 'extract' ? itemTexts(body) : []);
       } catch (err) {
         fill(error, err instanceof Error ? err.message : String(err));

@@ -201,3 +201,17 @@ export { declaredDatasetId } from './datasets/snapshot.js';
 // for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one
 // module instance with the operations' check, which is why the HTTP adapter takes it from here)
 export { markSchemaChecked } from './util/schema-check.js';
+// for the outer ring only: the JSON Schema fragments the services' request schemas share with the HTTP API's
+export {
+  idPattern,
+  int0,
+  intIn,
+  jurisdiction,
+  modelId,
+  object,
+  prefixedId,
+  workHash,
+  workId,
+} from './util/json-schema.js';
+export { SCORE_REQUEST_SCHEMA } from './services/score/schema.js';
+export { MODEL_SPEC_SCHEMA } from './services/memorization/schemas.js';

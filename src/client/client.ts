@@ -47,6 +47,7 @@ import type {
   AnalyzeBody,
   CancelledJob,
   CatalogueJob,
+  CatalogueJobList,
   CreateJobBody,
   JobResultLine,
   ApiDataset,
@@ -161,6 +162,15 @@ export interface TrainprintClient {
    * @example const job = await tp.createJob({ type: 'analyze', items: titles.map((t) => ({ content: t, content_type: 'text' })) })
    */
   createJob(body: CreateJobBody, options?: CallOptions): Promise<Ok<CatalogueJob>>;
+  /**
+   * `GET /api/v1/jobs` — the account's jobs, newest first, a page at a time (`limit`, default 20; `after`: the `next`
+   * of the page before). Not charged.
+   * @example for (let p = await tp.listJobs(); ; p = await tp.listJobs({ after: p.next! })) { show(p.jobs); if (!p.next) break }
+   */
+  listJobs(
+    query?: { readonly after?: string; readonly limit?: number },
+    options?: CallOptions,
+  ): Promise<Ok<CatalogueJobList>>;
   /** `GET /api/v1/jobs/{job_id}` — the job's state and counts (not charged). */
   getJob(jobId: string, options?: CallOptions): Promise<Ok<CatalogueJob>>;
   /**
@@ -531,6 +541,7 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     getAnalysis: (id, o) => get(analyses(id), undefined, o),
     getAnalysisJob: (id, o) => get(`/api/v1/attribution/jobs/${p(id)}`, undefined, o),
     createJob: (body, o) => post('/api/v1/jobs', body, o),
+    listJobs: (query, o) => get('/api/v1/jobs', { ...query }, o),
     getJob: (id, o) => get(`/api/v1/jobs/${p(id)}`, undefined, o),
     jobResults: (id, o = {}) => jobResults(id, o),
     cancelJob: (id, o) => t.request('DELETE', `/api/v1/jobs/${p(id)}`, { ...o, idempotent: false }),

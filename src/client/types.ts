@@ -17,6 +17,7 @@ import type {
   DatasetStats,
   EvidenceBundle,
   ExtractRequest,
+  JobType,
   ListingFilter,
   Listing,
   Monitor,
@@ -57,6 +58,13 @@ export interface AnalysisAccepted {
 }
 
 /**
+ * A built-in job type: the library's `JobType`, derived from its registry of job types (a type added there is a type
+ * here, with no second list to keep).
+ * @example const t: CatalogueJobType = 'scan'
+ */
+export type CatalogueJobType = JobType;
+
+/**
  * A catalogue job (`POST /api/v1/jobs`, `GET /api/v1/jobs/{job_id}`): many items of one type run in the server's
  * background, in its store. Times are ISO 8601.
  * @example const job = await client.getJob(jobId); console.log(`${job.done}/${job.total}`, job.eta_seconds)
@@ -64,7 +72,7 @@ export interface AnalysisAccepted {
 export interface CatalogueJob {
   /** `job_` + 32 hex digits. */
   readonly job_id: string;
-  readonly type: 'analyze' | 'score' | 'scan' | 'extract' | 'audit';
+  readonly type: CatalogueJobType;
   readonly state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
   readonly total: number;
   /** Items with a result, failed ones included: never decreases. */
@@ -82,12 +90,21 @@ export interface CatalogueJob {
 }
 
 /**
+ * `GET /api/v1/jobs`: a page of the account's jobs, newest first; `next` the cursor of the next page.
+ * @example const { jobs, next } = await client.listJobs({ limit: 20 })
+ */
+export interface CatalogueJobList {
+  readonly jobs: readonly CatalogueJob[];
+  readonly next: string | null;
+}
+
+/**
  * The body of `POST /api/v1/jobs`: the type and its items (each what the type's own route takes; a scan item is
  * `{ id, text }`), and for a scan its options.
  * @example await client.createJob({ type: 'scan', items: [{ id: 'out-1', text }], options: { min_words: 50 } })
  */
 export interface CreateJobBody {
-  readonly type: 'analyze' | 'score' | 'scan' | 'extract' | 'audit';
+  readonly type: CatalogueJobType;
   readonly items: readonly unknown[];
   readonly options?: {
     readonly datasets?: readonly string[];

@@ -4,7 +4,8 @@
  * back-off after failed authentication, and the availability heartbeat; and the job model an account's catalogue
  * jobs run on (`JobStore`, its store backend `createJobService`, the one runner `JobRunner` / `startJobRunner` and
  * the executor table `jobExecutors`: many items run in chunks by every process on the store, charged by item to the
- * plan, capped by its `jobItems`). `trainprint/http` is one user of it; another host may be the next.
+ * plan, capped by its `jobItems`), and the job types — one module each, a host's own registered with
+ * `defineJobType` and given to `createHandler` and `startJobRunner` (`jobTypes`). `trainprint/http` is one user of it; another host may be the next.
  *
  * @example
  * import { createEngine } from 'trainprint'
@@ -50,7 +51,17 @@ export {
   JOB_MAX_ATTEMPTS,
   JOB_RETENTION_MS,
   JOB_TYPES,
+  defineJobType,
+  jobTypeRegistry,
+  BUILT_IN_JOB_TYPES,
+  SCAN_JOB,
   type JobServiceOptions,
+  type JobTypeDefinition,
+  type JobTypeRegistry,
+  type JobTypeHost,
+  type JobPrepareContext,
+  type PreparedItems,
+  type AuditJobItem,
   type JobExecutor,
   type JobExecutors,
   type JobExecutorOptions,
@@ -66,6 +77,7 @@ export {
   type JobClaim,
   type JobError,
   type JobInfo,
+  type JobList,
   type JobResult,
   type JobResultPage,
   type JobState,

@@ -7,7 +7,17 @@
  * handler, later route groups) can import the types without importing every route.
  */
 import type { Engine, ErrorCode, SliceOptions, TargetModel } from '../library.js';
-import type { HeldJobModels, JobInfo, JobStore, KeyStore, Plan, Principal, RateState, Scope } from '../library.js';
+import type {
+  HeldJobModels,
+  JobInfo,
+  JobStore,
+  JobTypeRegistry,
+  KeyStore,
+  Plan,
+  Principal,
+  RateState,
+  Scope,
+} from '../library.js';
 export { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES } from '../library.js';
 export type { Principal, Scope } from '../library.js';
 
@@ -69,6 +79,8 @@ export interface RouteServices {
   jobSubmitted(job: JobInfo): void;
   /** The models of the `extract` jobs accepted here, held for the host's runner (`jobModels`), or null: none taken. */
   readonly jobModels: HeldJobModels | null;
+  /** The job types this handler takes: the built-in ones and the host's own (`jobTypes`). */
+  readonly jobTypes: JobTypeRegistry;
   /**
    * Charges `n` calls at once to the principal's plan (a catalogue job's items), all or none: `allowed` false when
    * they would pass the day's limit (nothing charged then).

@@ -47,6 +47,8 @@ import {
   type HostResolver,
   type JobInfo,
   type HeldJobModels,
+  type JobTypeDefinition,
+  jobTypeRegistry,
   type JobStore,
   type Offload,
   type Plan,
@@ -61,6 +63,7 @@ import type { ModelSpec, Principal, Route, RouteServices } from './context.js';
 import { tokenEndpoint } from './oauth.js';
 import { buildOpenApi } from './openapi.js';
 import { ROUTES } from './routes/index.js';
+import { withJobTypes } from './routes/catalogue-jobs.js';
 import { StatusMonitor, statusHtml } from './status.js';
 import type { JsonBodyOffload } from './json-body.js';
 import { authenticateCaller, type AuthServices } from './pipeline/auth.js';
@@ -230,6 +233,12 @@ export interface HandlerOptions {
    * Without it `extract` jobs answer NOT_SUPPORTED.
    */
   readonly jobModels?: HeldJobModels;
+  /**
+   * The host's own job types (`defineJobType`), taken beside the built-in ones: give its runner the same
+   * (`startJobRunner(engine, { jobTypes })`). Their item schemas check the items and are in the OpenAPI document.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each type's item is its own
+  readonly jobTypes?: readonly JobTypeDefinition<any>[];
 }
 
 /**
@@ -284,7 +293,8 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     DEFAULT_MAX_DATASET_BODY_BYTES,
   );
   const basePath = options.baseUrl === undefined ? '' : new URL(options.baseUrl).pathname.replace(/\/+$/, '');
-  const routes = [...ROUTES, ...(options.routes ?? [])];
+  const jobTypes = jobTypeRegistry(options.jobTypes);
+  const routes = [...withJobTypes(ROUTES, jobTypes), ...(options.routes ?? [])];
   // the routes that take files read what the largest file of the plans needs, unless the operator set a limit
   const maxFileBody = options.maxBodyBytes === undefined ? Math.max(maxBody, fileRouteBodyBytes(plans)) : maxBody;
   const fileReason = options.maxBodyBytes === undefined ? fileRouteBodyReason(plans) : undefined;
@@ -353,6 +363,7 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     jobs: options.jobs ?? createJobService({ store: engine.store, clock: now }),
     jobSubmitted: (job) => options.onJobSubmitted?.(job),
     jobModels: options.jobModels ?? null,
+    jobTypes,
     reserve: (p, n) => limiter.take(p, n),
   };
   const auth: AuthServices = { keys, tokens, throttle, limiter, now, addressOf };

@@ -100,7 +100,7 @@ describe('TypeScript client: typed methods against a real server', () => {
     expect(fp.winnow!.hashes.length).toBe(fp.winnow!.starts.length);
   });
 
-  it('createJob, getJob, jobResults, cancelJob', async () => {
+  it('createJob, listJobs, getJob, jobResults, cancelJob', async () => {
     const items = Array.from({ length: 4 }, (_, i) => ({
       content: `Title ${i}.\n\n${MIT_GRANT}`,
       content_type: 'text',
@@ -112,6 +112,8 @@ describe('TypeScript client: typed methods against a real server', () => {
     expect(lines.map((l) => l.index)).toEqual([0, 1, 2, 3]);
     expect(lines.every((l) => l.success)).toBe(true);
     expect((await tp.getJob(job.job_id)).done).toBe(4);
+    const listed = await tp.listJobs({ limit: 1 });
+    expect(listed.jobs.map((j) => j.job_id)).toEqual([job.job_id]); // the newest first
     expect(await tp.cancelJob(job.job_id)).toMatchObject({ job_id: job.job_id, deleted: true });
     expect(await failure(tp.getJob(job.job_id))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });

@@ -161,6 +161,33 @@ describe('POST /api/v1/jobs', () => {
   });
 });
 
+describe('GET /api/v1/jobs', () => {
+  it("lists the account's jobs newest first, paged by next; another account's never; after a restart too", async () => {
+    const handler = createHandler(engine, { keys, jobs: { run: false } });
+    const lister = await caller(handler, 'lister');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await lister('POST', '/api/v1/jobs', { type: 'scan', items: [{ id: `x${i}`, text: 'a text' }] });
+      expect(r.status).toBe(202);
+      ids.push(r.json.job_id);
+      await new Promise((res) => setTimeout(res, 5)); // distinct creation times
+    }
+    const first = await lister('GET', '/api/v1/jobs?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.json.jobs.map((j: { job_id: string }) => j.job_id)).toEqual([ids[2], ids[1]]);
+    expect(first.json.jobs[0]).toMatchObject({ type: 'scan', state: 'queued', total: 1 });
+    const second = await lister('GET', `/api/v1/jobs?limit=2&after=${first.json.next}`);
+    expect(second.json).toMatchObject({ success: true, next: null });
+    expect(second.json.jobs.map((j: { job_id: string }) => j.job_id)).toEqual([ids[0]]);
+    // a handler made again on the same store (a restart) lists them the same
+    const again = await caller(createHandler(engine, { keys, jobs: { run: false } }), 'lister');
+    expect((await again('GET', '/api/v1/jobs')).json.jobs).toHaveLength(3);
+    const stranger = await caller(handler, 'stranger');
+    expect((await stranger('GET', '/api/v1/jobs')).json).toEqual({ success: true, jobs: [], next: null });
+    expect((await stranger('GET', `/api/v1/jobs?after=${ids[0]}`)).status).toBe(422);
+  });
+});
+
 describe('plans', () => {
   it('charges the items at submission, all or none, exactly; a job holds at most jobItems (413)', async () => {
     const handler = createHandler(engine, { keys, jobs: { run: false } });

@@ -36,6 +36,27 @@ function contract(name: string, openStore: () => Promise<Store>): void {
     return { jobs: createJobService({ store, clock, chunkItems: 2, retentionMs: 1000 }), close: () => store.close() };
   };
   describe(`${name}: JobStore contract`, () => {
+    it("lists an account's jobs newest first, a page at a time; another account's never; a deleted one no more", async () => {
+      let now = 1_000;
+      const { jobs, close } = await open(() => now);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        now += 10;
+        ids.push((await jobs.submit({ account: 'a', type: 'scan', items: [i] })).id);
+      }
+      const other = await jobs.submit({ account: 'b', type: 'scan', items: [9] });
+      const first = await jobs.list({ owner: 'a', limit: 2 });
+      expect(first.jobs.map((j) => j.id)).toEqual([ids[2], ids[1]]);
+      expect(first.next).toBe(ids[1]);
+      const second = await jobs.list({ owner: 'a', limit: 2, after: first.next! });
+      expect(second).toEqual({ jobs: [expect.objectContaining({ id: ids[0], account: 'a' })], next: null });
+      expect((await jobs.list({ owner: 'b' })).jobs.map((j) => j.id)).toEqual([other.id]);
+      await expect(jobs.list({ owner: 'a', after: other.id })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      expect(await jobs.delete(ids[1], { owner: 'a' })).toBe(true);
+      expect((await jobs.list({ owner: 'a' })).jobs.map((j) => j.id)).toEqual([ids[2], ids[0]]);
+      await close();
+    });
+
     it('completes each chunk exactly once: a lost lease and a second completion write nothing', async () => {
       let now = 1_000;
       const { jobs, close } = await open(() => now);

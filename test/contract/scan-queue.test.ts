@@ -157,6 +157,22 @@ describePostgres('scan queue', (db) => {
       expect(all).toEqual(
         items.map((item, index) => ({ index, success: true, result: { id: item.id, hits: hitsOf(item) } })),
       );
+      // listed for the operator (newest first), never for an account; the list of the JobStore face is the same
+      const second = await queue.submit({
+        account: '',
+        type: 'scan',
+        items: makeItems(1),
+        context: { datasets: [{ id: 'ds', sha256: SHA }] },
+      });
+      const listed = await queue.listJobs({ owner: '', limit: 1 });
+      expect(listed.jobs.map((j) => j.id)).toEqual([second.id]);
+      expect(listed.next).toBe(second.id);
+      expect(await jobs.list({ owner: '', after: listed.next! })).toEqual({
+        jobs: [expect.objectContaining({ id: job.id, state: 'done' })],
+        next: null,
+      });
+      expect(await queue.listJobs({ owner: 'acme' })).toEqual({ jobs: [], next: null });
+      expect(await queue.deleteJob(second.id, { owner: '' })).toBe(true);
       expect(await queue.cancelJob(job.id, { owner: '' })).toMatchObject({ cancelled: false });
       expect(await queue.deleteJob(job.id, { owner: 'acme' })).toBe(false);
       expect(await queue.deleteJob(job.id, { owner: '' })).toBe(true);

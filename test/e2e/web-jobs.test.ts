@@ -108,4 +108,17 @@ describe('web app, jobs view (headless Chromium)', () => {
     }
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it("lists the key's jobs after a reload (GET /api/v1/jobs) and reads one's results again", async () => {
+    await page.goto(`${base}#jobs`);
+    await page.reload();
+    await expect.poll(() => page.locator('#jobs-earlier li').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const first = page.locator('#jobs-earlier li').first();
+    expect(await first.textContent()).toMatch(/^scan · done · 6 of 6 job_[0-9a-f]{32}, \d{4}-/);
+    expect(await page.locator('#jobs-results tr').count()).toBe(0);
+    await first.locator('button').click();
+    await expect.poll(() => page.locator('#jobs-results tr').count(), { timeout: 30_000 }).toBe(6);
+    await expect.poll(() => page.locator('#jobs-status').textContent()).toMatch(/: done, 6 of 6 items done/);
+    expect(problems).toEqual([]);
+  });
 });

@@ -20,6 +20,7 @@ const CALLS: Record<string, (c: TrainprintClient) => unknown> = {
   getAnalysis: (c) => c.getAnalysis('a1'),
   getAnalysisJob: (c) => c.getAnalysisJob('j1'),
   createJob: (c) => c.createJob(body),
+  listJobs: (c) => c.listJobs({ limit: 5 }),
   getJob: (c) => c.getJob('j1'),
   jobResults: async (c) => {
     for await (const _ of c.jobResults('j1', { pollMs: 1 })) break;

@@ -17,7 +17,8 @@ const MAIN_AT_MOST = 120;
 // face is elsewhere — the egress check's answer (public: isInternalHost, egressFetch) and an idempotent request's key
 // (public: Idempotency), the check of a positive integer option, a wait that an abort ends, the chunks of a body in one
 // array, the id a dataset file declares, and the mark of a request body the HTTP adapter's validator accepted —
-// exported by no entry, so a user does not build on them
+// exported by no entry, so a user does not build on them; and the JSON Schema fragments and request schemas the
+// services share with the HTTP API's schemas (public through the OpenAPI document and a job type's `itemSchema`)
 const OUTER_RING_ONLY = [
   'refusedResolution',
   'requestHash',
@@ -27,6 +28,17 @@ const OUTER_RING_ONLY = [
   'SCAN_HIT_FIELDS',
   'declaredDatasetId',
   'markSchemaChecked',
+  'idPattern',
+  'int0',
+  'intIn',
+  'jurisdiction',
+  'modelId',
+  'object',
+  'prefixedId',
+  'workHash',
+  'workId',
+  'SCORE_REQUEST_SCHEMA',
+  'MODEL_SPEC_SCHEMA',
 ];
 const SUB_ENTRIES = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts'))

@@ -10,52 +10,35 @@
  * beyond that. Another account's job answers 404, as if absent.
  */
 import {
-  ANALYZE_REQUEST_SCHEMA,
+  BUILT_IN_JOB_TYPES,
   jobUnits,
   planFileBytes,
   planJobItems,
   TrainprintError,
   type JobInfo,
-  type JobType,
-  type TargetModel,
+  type JobTypeDefinition,
+  type JobTypeRegistry,
 } from '../../library.js';
-import type { BodyAllowance, JsonSchema, Route, RouteContext } from '../context.js';
+import type { BodyAllowance, Route, RouteContext } from '../context.js';
 import { MEDIA_TYPES, Reply } from '../context.js';
 import { itemCounter } from '../body-items.js';
 import { errorOutcome, jsonResponse } from '../respond.js';
-import { SCORE_REQUEST_SCHEMA } from '../schemas/attribution.js';
-import { AUDIT_ITEM_SCHEMA, EXTRACT_WORK_ITEM_SCHEMA } from '../schemas/memorization.js';
 import {
   JOB_DELETE_RESPONSE_SCHEMA,
-  JOB_REQUEST_SCHEMA,
+  JOB_LIST_QUERY_SCHEMA,
+  JOB_LIST_RESPONSE_SCHEMA,
   JOB_RESULT_LINE_SCHEMA,
   JOB_RESULTS_QUERY_SCHEMA,
   JOB_STATUS_RESPONSE_SCHEMA,
-  JOB_SUBMIT_QUERY_SCHEMA,
+  jobRequestSchema,
+  jobSubmitQuerySchema,
 } from '../schemas/jobs.js';
 import { compileValidator } from '../validate.js';
 import { account, ownWork, who } from './caller.js';
 import type { ModelSpec } from '../context.js';
 
-/** The item of a scan job. */
-const SCAN_ITEM_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['id', 'text'],
-  additionalProperties: false,
-  properties: {
-    id: { type: 'string', minLength: 1, maxLength: 1024 },
-    text: { type: 'string', maxLength: 10 * 1024 * 1024 },
-  },
-};
-
-/** Each type's item checker, compiled once. */
-const ITEM_CHECKS: Readonly<Record<JobType, (v: unknown) => unknown>> = {
-  analyze: compileValidator(ANALYZE_REQUEST_SCHEMA as JsonSchema, 'body'),
-  score: compileValidator(SCORE_REQUEST_SCHEMA, 'body'),
-  scan: compileValidator(SCAN_ITEM_SCHEMA, 'body'),
-  extract: compileValidator(EXTRACT_WORK_ITEM_SCHEMA, 'body'),
-  audit: compileValidator(AUDIT_ITEM_SCHEMA, 'body'),
-};
+/** Each type's item checker, compiled once per type (a JSON-lines body's items are checked here). */
+const ITEM_CHECKS = new WeakMap<JobTypeDefinition<unknown>, (v: unknown) => unknown>();
 
 const statusUrl = (id: string) => `/api/v1/jobs/${id}`;
 const resultsUrl = (id: string) => `/api/v1/jobs/${id}/results`;
@@ -81,8 +64,9 @@ function jobBody(j: JobInfo): Record<string, unknown> {
 }
 
 /** Each item checked against its type's schema: 422 naming `items[i].field`. */
-function checkItems(type: JobType, items: readonly unknown[]): void {
-  const check = ITEM_CHECKS[type] as (v: unknown) => unknown;
+function checkItems(type: JobTypeDefinition<unknown>, items: readonly unknown[]): void {
+  let check = ITEM_CHECKS.get(type);
+  if (!check) ITEM_CHECKS.set(type, (check = compileValidator(type.itemSchema, 'body')));
   for (let i = 0; i < items.length; i++) {
     try {
       check(items[i]);
@@ -93,67 +77,6 @@ function checkItems(type: JobType, items: readonly unknown[]): void {
       throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, {
         cause: { location: 'body', field, reason },
       });
-    }
-  }
-}
-
-/** A 422 naming `items[i].field`. */
-function itemError(i: number, field: string, reason: string): TrainprintError {
-  const f = `items[${i}].${field}`;
-  return new TrainprintError('INVALID_INPUT', `${f}: ${reason}`, { cause: { location: 'body', field: f, reason } });
-}
-
-/**
- * The items of an extract or audit job checked, each model built now (the host policy applied to its `base_url`, 422
- * naming `items[i].model.base_url`); the answer holds them in this process's memory and gives the items as stored: by
- * the held model's handle, without the key. Called once the items are charged, so a refused submission holds nothing.
- */
-async function modelItems(
-  ctx: RouteContext,
-  type: 'extract' | 'audit',
-  items: readonly unknown[],
-): Promise<() => { stored: unknown[]; bind(jobId: string): void }> {
-  const held = ctx.services.jobModels;
-  if (held === null)
-    throw new TrainprintError('NOT_SUPPORTED', `this server runs no ${type} jobs (its host holds no models for them)`);
-  const built: TargetModel[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i] as Record<string, unknown> & { model: ModelSpec; work_id?: string };
-    if (type === 'extract') {
-      if ((item.text === undefined) === (item.work_id === undefined))
-        throw itemError(i, 'text', 'give text or work_id, one of them');
-      if (item.work_id !== undefined) await ownWork(ctx, item.work_id);
-    }
-    built.push(await ctx.services.targetModel(item.model, `items[${i}].model`));
-  }
-  return () => {
-    const handles = built.map((m) => held.hold(m));
-    const stored = items.map((v, i) => {
-      const { model, ...rest } = v as Record<string, unknown> & { model: ModelSpec };
-      const { api_key: key, ...named } = model;
-      const keyed = key === undefined ? {} : { keyed: true as const };
-      return { ...rest, model: { ...named, held: handles[i], holder: held.id, ...keyed } };
-    });
-    return { stored, bind: (jobId: string) => held.bind(jobId, handles) };
-  };
-}
-
-/**
- * An audit item's catalogue within the plan: at most `jobItems` works (a work is what an item of another type is;
- * 413), ids distinct (422 naming `items[i].works[j].id`).
- */
-function checkCatalogues(items: readonly unknown[], cap: number, plan: string): void {
-  for (const [i, item] of items.entries()) {
-    const works = (item as { works: ReadonlyArray<{ id: string }> }).works;
-    if (works.length > cap)
-      throw new TrainprintError(
-        'PAYLOAD_TOO_LARGE',
-        `an audit on plan "${plan}" holds at most ${cap} works (jobItems); items[${i}] has ${works.length}`,
-      );
-    const seen = new Set<string>();
-    for (const [j, w] of works.entries()) {
-      if (seen.has(w.id)) throw itemError(i, `works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
-      seen.add(w.id);
     }
   }
 }
@@ -179,22 +102,29 @@ async function jobBodyAllowance(ctx: RouteContext): Promise<BodyAllowance> {
   };
 }
 
+/** The type a submission names, in its body or its query (a JSON-lines body), as the handler registered it. */
+function submittedType(ctx: RouteContext): JobTypeDefinition<unknown> {
+  const body = ctx.body as { type?: string; options?: unknown };
+  const name = body.type ?? (ctx.query.type as string | undefined);
+  const fail = (field: string, reason: string) =>
+    new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
+  if (name === undefined) throw fail('type', 'is required (in the body, or as ?type= for JSON lines)');
+  if (body.type !== undefined && ctx.query.type !== undefined && body.type !== ctx.query.type)
+    throw fail('type', 'the body and the query name different types');
+  const registry = ctx.services.jobTypes;
+  const type = registry.get(name);
+  if (!type) throw fail('type', `must be one of ${[...registry.keys()].join(', ')}`);
+  if (body.options !== undefined && !type.optionsSchema) {
+    const takers = [...registry.values()].filter((t) => t.optionsSchema).map((t) => t.name);
+    throw fail('options', `only a ${takers.join(' or ')} job takes options`);
+  }
+  return type;
+}
+
 /** `POST /api/v1/jobs`. */
 async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
-  const body = ctx.body as { type?: JobType; items: unknown[]; options?: Record<string, unknown> };
-  const type = body.type ?? (ctx.query.type as JobType | undefined);
-  if (type === undefined)
-    throw new TrainprintError('INVALID_INPUT', 'type: is required (in the body, or as ?type= for JSON lines)', {
-      cause: { location: 'body', field: 'type', reason: 'is required' },
-    });
-  if (body.type !== undefined && ctx.query.type !== undefined && body.type !== ctx.query.type)
-    throw new TrainprintError('INVALID_INPUT', 'type: the body and the query name different types', {
-      cause: { location: 'body', field: 'type', reason: 'the body and the query name different types' },
-    });
-  if (body.options !== undefined && type !== 'scan')
-    throw new TrainprintError('INVALID_INPUT', 'options: only a scan job takes options', {
-      cause: { location: 'body', field: 'options', reason: 'only a scan job takes options' },
-    });
+  const body = ctx.body as { type?: string; items: unknown[]; options?: Record<string, unknown> };
+  const type = submittedType(ctx);
   const principal = who(ctx);
   const plan = ctx.services.plan(principal.plan);
   const cap = planJobItems(plan);
@@ -203,12 +133,18 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
       'PAYLOAD_TOO_LARGE',
       `a job on plan "${principal.plan}" holds at most ${cap} items (jobItems); this one has ${body.items.length}`,
     );
-  checkItems(type, body.items);
-  if (type === 'audit') checkCatalogues(body.items, cap, principal.plan);
-  // an extract or audit item's key stays in this process: the stored item has the held model's handle instead
-  const extract = type === 'extract' || type === 'audit' ? await modelItems(ctx, type, body.items) : null;
-  // one unit an item; an extract item one per EXTRACT_CALLS_PER_UNIT calls of its budget (the most it can make)
-  const units = jobUnits(type, body.items);
+  // a JSON body's items were checked with it (the request schema has each type's); JSON lines name the type after
+  if (body.type === undefined) checkItems(type, body.items);
+  // what the type prepares before the charge (an extract or audit item's model, built now and held once charged)
+  const prepared = await type.prepare?.(body.items, {
+    account: principal.account,
+    plan: principal.plan,
+    jobItems: cap,
+    targetModel: (spec, field) => ctx.services.targetModel(spec as unknown as ModelSpec, field),
+    ownWork: async (workId) => void (await ownWork(ctx, workId)),
+    jobModels: ctx.services.jobModels,
+  });
+  const units = jobUnits(type.name, body.items, ctx.services.jobTypes);
   const rate = await ctx.services.reserve(principal, units);
   if (!rate.allowed) {
     const what = units === body.items.length ? `${units} items` : `${body.items.length} items (${units} units)`;
@@ -220,16 +156,15 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
     const out = errorOutcome(err, '');
     return jsonResponse(out.status, out.body, { 'retry-after': String(rate.resetSeconds) });
   }
-  const o = body.options ?? {};
-  const held = extract?.() ?? null;
-  const scan = type === 'scan' ? { ...o } : {};
+  const stored = prepared?.() ?? null;
   const job = await ctx.services.jobs.submit({
     account: principal.account,
-    type,
-    items: held === null ? body.items : held.stored,
-    context: { max_file_bytes: planFileBytes(plan), ...scan },
+    type: type.name,
+    items: stored === null ? body.items : stored.items,
+    ...(type.chunkItems === undefined ? {} : { chunkItems: type.chunkItems }),
+    context: { max_file_bytes: planFileBytes(plan), ...(type.optionsSchema ? body.options : {}) },
   });
-  held?.bind(job.id);
+  stored?.bind(job.id);
   try {
     ctx.services.jobSubmitted(job);
   } catch {
@@ -270,6 +205,7 @@ const EXAMPLE_JOB = {
   results_url: '/api/v1/jobs/job_7d2c4b1e9a8f40c3b5e6d7f8a9b0c1d2/results',
 } as const;
 const EXAMPLE_PARAMS = { job_id: EXAMPLE_JOB.job_id } as const;
+const omitSuccess = ({ success: _, ...rest }: typeof EXAMPLE_JOB) => rest;
 
 const JOBS_NOTE =
   'Items are charged to the daily limit when the job is submitted, all or none (a unit an item; an `extract` or ' +
@@ -279,20 +215,18 @@ const JOBS_NOTE =
   'of a job item (5 minutes by default) is stopped and its result is a `PAYLOAD_TOO_LARGE` error naming the limit; ' +
   "one account's jobs never take every runner of a process. A finished job and its results are kept 7 days.";
 
-/**
- * The catalogue job routes, in the order of the document.
- * @example CATALOGUE_JOB_ROUTES.map((r) => r.operationId) // ['createJob', 'getJob', 'getJobResults', 'cancelJob']
- */
-export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
-  {
+/** `POST /api/v1/jobs` for the job types of `registry`: its schemas and its documentation name them. */
+function createJobRoute(registry: JobTypeRegistry): Route {
+  const names = [...registry.keys()];
+  return {
     method: 'POST',
     path: '/api/v1/jobs',
     operationId: 'createJob',
     tag: 'jobs',
     scope: 'analyze',
-    summary: 'Submit a catalogue job: many analyze, score, scan, extract or audit items, run in the background',
+    summary: `Submit a catalogue job: many ${names.slice(0, -1).join(', ')} or ${names.at(-1)} items, run in the background`,
     description:
-      'A JSON body `{ "type": "analyze" | "score" | "scan" | "extract" | "audit", "items": [...] }` (a scan takes `options` ' +
+      `A JSON body \`{ "type": ${names.map((n) => `"${n}"`).join(' | ')}, "items": [...] }\` (a scan takes \`options\` ` +
       'too), or ' +
       'JSON lines (`Content-Type: application/x-ndjson`, one item per line) with `?type=`. Each item is checked ' +
       "against its type's request (422 naming `items[i].field`); the answer is **202** with the job's status and " +
@@ -319,8 +253,8 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     metered: false,
     maxBodyBytes: JOB_BODY_BYTES,
     beforeBody: jobBodyAllowance,
-    requestSchema: JOB_REQUEST_SCHEMA,
-    querySchema: JOB_SUBMIT_QUERY_SCHEMA,
+    requestSchema: jobRequestSchema(registry),
+    querySchema: jobSubmitQuerySchema(registry),
     responseSchema: JOB_STATUS_RESPONSE_SCHEMA,
     status: [202],
     errorCases: [
@@ -352,6 +286,44 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
       },
     ],
     handler: submitJob,
+  };
+}
+
+/** The rows that read and end a job: the same for every registry. */
+const JOB_READ_ROUTES: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/jobs',
+    operationId: 'listJobs',
+    tag: 'jobs',
+    scope: 'analyze',
+    summary: "The account's catalogue jobs, newest first",
+    description:
+      "A page of the account's jobs (every type, finished ones for as long as they are kept), newest first, each as " +
+      '`GET /api/v1/jobs/{job_id}` shows it; `next` is the cursor of the next page (`?after=`), null on the last. ' +
+      'Not charged.',
+    metered: false,
+    querySchema: JOB_LIST_QUERY_SCHEMA,
+    responseSchema: JOB_LIST_RESPONSE_SCHEMA,
+    errorCases: [{ code: 'INVALID_INPUT', when: '`after` is no job of the account' }],
+    examples: [
+      {
+        name: 'listed',
+        summary: "The account's jobs: the one submitted",
+        after: ['createJob'],
+        query: { limit: 20 },
+        status: 200,
+        response: { success: true, jobs: [omitSuccess(EXAMPLE_JOB)], next: null },
+      },
+    ],
+    handler: async (ctx) => {
+      const { jobs, next } = await ctx.services.jobs.list({
+        owner: account(ctx),
+        after: ctx.query.after as string | undefined,
+        limit: ctx.query.limit as number | undefined,
+      });
+      return { jobs: jobs.map(jobBody), next };
+    },
   },
   {
     method: 'GET',
@@ -462,3 +434,27 @@ export const CATALOGUE_JOB_ROUTES: readonly Route[] = [
     },
   },
 ];
+
+/**
+ * The catalogue job routes for the job types of `registry` (the submission's schema is theirs).
+ * @example createHandler(engine, { jobTypes: [upper] }) // the handler's table has catalogueJobRoutes(registry)
+ */
+export function catalogueJobRoutes(registry: JobTypeRegistry): Route[] {
+  return [createJobRoute(registry), ...JOB_READ_ROUTES];
+}
+
+/**
+ * The catalogue job routes, of the built-in job types, in the order of the document.
+ * @example CATALOGUE_JOB_ROUTES.map((r) => r.operationId) // ['createJob', 'getJob', 'getJobResults', 'cancelJob']
+ */
+export const CATALOGUE_JOB_ROUTES: readonly Route[] = catalogueJobRoutes(BUILT_IN_JOB_TYPES);
+
+/**
+ * `routes` with the catalogue job rows of `registry` (a handler with job types of its host's own), else as they are.
+ * @example const routes = withJobTypes(ROUTES, jobTypeRegistry([upper]))
+ */
+export function withJobTypes(routes: readonly Route[], registry: JobTypeRegistry): Route[] {
+  if (registry === BUILT_IN_JOB_TYPES) return [...routes];
+  const own = new Map(catalogueJobRoutes(registry).map((r) => [r.operationId, r]));
+  return routes.map((r) => (r.tag === 'jobs' ? (own.get(r.operationId) ?? r) : r));
+}

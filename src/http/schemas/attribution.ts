@@ -5,9 +5,9 @@
  */
 import {
   ANALYSIS_RESULT_SCHEMA,
-  ANALYZE_REQUEST_SCHEMA,
   PASSAGE_KINDS,
   REMOTE_REPORT_SCHEMA,
+  SCORE_REQUEST_SCHEMA,
   SUPPLIED_BY,
 } from '../../library.js';
 import {
@@ -79,36 +79,10 @@ export const COMPARISON_SCHEMA = ok(
 );
 
 /** `GET /api/v1/attribution/score` query: a registered work of the account by its hash. */
+export { SCORE_REQUEST_SCHEMA };
 export const SCORE_QUERY_SCHEMA = object({ work_hash: workHash, target_model: modelId, jurisdiction });
 
 /** How analyze's request carries content: the same members, the same meaning, in score's body. */
-const CONTENT_IN = ANALYZE_REQUEST_SCHEMA.properties;
-
-/**
- * `POST /api/v1/attribution/score` body: a registered work by its `work_hash`, or the work itself as `content` (text,
- * markup, or a file in base64 as analyze takes it; or a multipart upload); exactly one of the two.
- */
-export const SCORE_REQUEST_SCHEMA = object(
-  {
-    work_hash: { ...workHash, description: 'A work the account registered from its content; or give `content`' },
-    content: {
-      type: 'string',
-      minLength: 1,
-      description:
-        "The work, scored without being registered: a text (at most 10 MiB of UTF-8), or a file's bytes in base64 " +
-        'with `content_encoding: "base64"` (at most the plan\'s `fileBytes`); or give `work_hash`',
-    },
-    content_type: {
-      ...CONTENT_IN.content_type,
-      description: `${CONTENT_IN.content_type.description} Default \`text\`.`,
-    },
-    content_encoding: CONTENT_IN.content_encoding,
-    include_text: CONTENT_IN.include_text,
-    target_model: modelId,
-    jurisdiction,
-  },
-  ['work_hash', 'content', 'content_type', 'content_encoding', 'include_text'],
-);
 
 export const SCORE_RESULT_SCHEMA = ok(
   {

@@ -2,78 +2,82 @@
  * The schemas of the catalogue jobs (`/api/v1/jobs`, src/http/routes/catalogue-jobs.ts): the submission, a job's
  * status, and one line of its results.
  */
-import { JOB_TYPES, MAX_PLAN_JOB_ITEMS } from '../../library.js';
+import { BUILT_IN_JOB_TYPES, MAX_PLAN_JOB_ITEMS, type JobTypeRegistry } from '../../library.js';
 import type { JsonSchema } from '../context.js';
-import { dateTime, dateTimeOrNull, int0, prefixedId } from './kit.js';
+import { dateTime, dateTimeOrNull, int0, nextCursor, prefixedId } from './kit.js';
 
 const JOB_ID = prefixedId('job', 32);
-/** The job types a job over HTTP takes: every type (an extract item's model key stays in the accepting process). */
-const HTTP_JOB_TYPES = [...JOB_TYPES];
 
 /**
- * `POST /api/v1/jobs`: the type and the items (each checked against its type's request schema when submitted).
+ * `POST /api/v1/jobs` for the types of `registry`: the type and the items, each item checked against its type's
+ * schema (`allOf` of one `if type … then items …` per type, the type's module's own schema), a type's `options` its
+ * module's. A JSON-lines body names its type in the query: its items are checked by the route.
+ * @example new Validator(jobRequestSchema(BUILT_IN_JOB_TYPES)).validate({ type: 'scan', items: [{ id: 'a', text: '…' }] }).valid // true
+ */
+export function jobRequestSchema(registry: JobTypeRegistry): JsonSchema {
+  const types = [...registry.values()];
+  const withOptions = types.filter((t) => t.optionsSchema !== undefined);
+  return {
+    title: 'JobRequest',
+    type: 'object',
+    required: ['items'],
+    additionalProperties: false,
+    properties: {
+      type: {
+        enum: [...registry.keys()],
+        description:
+          `What runs on each item: ${types.map((t) => t.summary).join(', ')}; ` +
+          "`model.api_key` is held in the server's memory, never stored or echoed. " +
+          'Required here or as the query parameter `type` (a JSON-lines body has only the query)',
+      },
+      items: {
+        type: 'array',
+        minItems: 1,
+        maxItems: MAX_PLAN_JOB_ITEMS,
+        items: { type: 'object' },
+        description:
+          "The items, at most the plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000), each " +
+          "of its type's schema",
+      },
+      ...(withOptions.length === 0
+        ? {}
+        : { options: withOptions.length === 1 ? withOptions[0].optionsSchema : { type: 'object' } }),
+    },
+    allOf: types.map((t) => ({
+      if: { required: ['type'], properties: { type: { const: t.name } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, plain data never awaited
+      then: {
+        properties: {
+          items: { items: t.itemSchema },
+          ...(t.optionsSchema && withOptions.length > 1 ? { options: t.optionsSchema } : {}),
+        },
+      },
+    })),
+  };
+}
+
+/**
+ * `POST /api/v1/jobs` for the built-in types ({@link jobRequestSchema}).
  * @example new Validator(JOB_REQUEST_SCHEMA).validate({ type: 'scan', items: [{ id: 'a', text: '…' }] }).valid // true
  */
-export const JOB_REQUEST_SCHEMA: JsonSchema = {
-  title: 'JobRequest',
-  type: 'object',
-  required: ['items'],
-  additionalProperties: false,
-  properties: {
-    type: {
-      enum: [...HTTP_JOB_TYPES],
-      description:
-        'What runs on each item: `analyze` (an item is the body of `POST /api/v1/attribution/analyze`), `score` (the ' +
-        'body of `POST /api/v1/attribution/score`), `scan` (`{ id, text }`, scanned against the exact datasets) or ' +
-        '`extract` (a whole-work extraction from a model service: `{ text | work_id, model, budget_calls?, … }`) or ' +
-        '`audit` (a catalogue audit under one call budget: `{ works: [{ id, text }], model, budget_calls?, … }`); ' +
-        "`model.api_key` is held in the server's memory, never stored or echoed. " +
-        'Required here or as the query parameter `type` (a JSON-lines body has only the query)',
-    },
-    items: {
-      type: 'array',
-      minItems: 1,
-      maxItems: MAX_PLAN_JOB_ITEMS,
-      items: { type: 'object' },
-      description: "The items, at most the plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000)",
-    },
-    options: {
-      type: 'object',
-      additionalProperties: false,
-      description: '`scan` only: how the items are scanned',
-      properties: {
-        datasets: {
-          type: 'array',
-          items: { type: 'string', minLength: 1, maxLength: 200 },
-          maxItems: 100,
-          description: 'The exact datasets to scan against; default every exact dataset loaded',
-        },
-        min_words: {
-          type: 'integer',
-          minimum: 1,
-          maximum: 10_000,
-          description: 'Shortest block reported, in words; default 50',
-        },
-        paraphrase: { type: 'boolean', description: 'Report reworded reuse too; default false' },
-      },
-    },
-  },
-};
+export const JOB_REQUEST_SCHEMA: JsonSchema = jobRequestSchema(BUILT_IN_JOB_TYPES);
 
 /**
- * The query of `POST /api/v1/jobs`.
- * @example { type: 'analyze' }
+ * The query of `POST /api/v1/jobs` for the types of `registry`.
+ * @example jobSubmitQuerySchema(BUILT_IN_JOB_TYPES) // { type: { enum: ['analyze', …] } }
  */
-export const JOB_SUBMIT_QUERY_SCHEMA: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    type: {
-      enum: [...HTTP_JOB_TYPES],
-      description: 'The job type, for a JSON-lines body (a JSON body may say it instead)',
+export function jobSubmitQuerySchema(registry: JobTypeRegistry): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      type: {
+        enum: [...registry.keys()],
+        description: 'The job type, for a JSON-lines body (a JSON body may say it instead)',
+      },
     },
-  },
-};
+  };
+}
 
 const ERROR = {
   type: 'object',
@@ -84,7 +88,7 @@ const ERROR = {
 
 const STATUS_PROPERTIES = {
   job_id: JOB_ID,
-  type: { enum: [...HTTP_JOB_TYPES] },
+  type: { type: 'string', description: 'The job type (`type` of the submission)' },
   state: {
     enum: ['queued', 'running', 'done', 'failed', 'cancelled'],
     description:
@@ -111,7 +115,7 @@ const STATUS_PROPERTIES = {
  * The status of a job: `GET /api/v1/jobs/{job_id}`, and the 202 of its submission.
  * @example new Validator(JOB_STATUS_RESPONSE_SCHEMA).validate(await res.json()).valid // true
  */
-export const JOB_STATUS_RESPONSE_SCHEMA: JsonSchema = {
+export const JOB_STATUS_RESPONSE_SCHEMA = {
   title: 'Job',
   type: 'object',
   required: [
@@ -131,6 +135,43 @@ export const JOB_STATUS_RESPONSE_SCHEMA: JsonSchema = {
   ],
   additionalProperties: false,
   properties: { success: { const: true }, ...STATUS_PROPERTIES },
+};
+
+/**
+ * `GET /api/v1/jobs`: a page of the account's jobs, newest first.
+ * @example new Validator(JOB_LIST_RESPONSE_SCHEMA).validate(await res.json()).valid // true
+ */
+export const JOB_LIST_RESPONSE_SCHEMA: JsonSchema = {
+  title: 'JobList',
+  type: 'object',
+  required: ['success', 'jobs', 'next'],
+  additionalProperties: false,
+  properties: {
+    success: { const: true },
+    jobs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: JOB_STATUS_RESPONSE_SCHEMA.required.filter((k) => k !== 'success'),
+        additionalProperties: false,
+        properties: STATUS_PROPERTIES,
+      },
+    },
+    next: nextCursor,
+  },
+};
+
+/**
+ * The query of `GET /api/v1/jobs`.
+ * @example { after: 'job_…', limit: 20 }
+ */
+export const JOB_LIST_QUERY_SCHEMA: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    after: { ...JOB_ID, description: 'The cursor: the jobs after this one (the `next` of the page before)' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Jobs per page; default 20' },
+  },
 };
 
 /**

@@ -33,6 +33,7 @@ import {
   workType,
 } from './kit.js';
 import { SCORE_RESULT_SCHEMA } from './attribution.js';
+import { MODEL_SPEC_SCHEMA } from '../../library.js';
 import { REGISTER_REQUEST_SCHEMA } from './content.js';
 import { HTML_SCHEMA } from './service.js';
 
@@ -45,83 +46,6 @@ const refSetId = {
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
   description: 'Reference set id of the account',
 } as const;
-
-/**
- * The target model: an OpenAI-compatible service the server calls. The server's model-host
- * policy decides which URLs it calls (internal addresses are refused by default).
- */
-const MODEL_SPEC_PROPS = {
-  base_url: {
-    type: 'string',
-    minLength: 8,
-    maxLength: 2000,
-    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
-    description:
-      'Base URL with the version path, e.g. `https://models.example.org/v1`: no credentials, query or fragment',
-  },
-  api_key: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 1000,
-    pattern: '^[\\x21-\\x7e]+$',
-    description: 'Sent to the service as `Authorization: Bearer …`; never stored or echoed',
-  },
-  model: { type: 'string', minLength: 1, maxLength: 200, description: "The `model` field of the service's requests" },
-  api: {
-    enum: ['completions', 'chat'],
-    description: '`completions` (log-probabilities with `echo`; default) or `chat` (generations only)',
-  },
-  top_logprobs: {
-    type: 'integer',
-    minimum: 0,
-    maximum: 20,
-    description: 'Alternatives per position (completions); 0 = own log-probabilities only. Default 5',
-  },
-} as const;
-export const MODEL_SPEC_SCHEMA = object(MODEL_SPEC_PROPS, ['api_key', 'api', 'top_logprobs']);
-
-/** The options of a production endpoint a job's model may carry besides {@link MODEL_SPEC_SCHEMA}'s. */
-const ENDPOINT_OPTION_PROPS = {
-  temperature: {
-    type: 'number',
-    minimum: 0,
-    maximum: 2,
-    description: '`temperature` sent with every generation (default 0: greedy decoding, what the measures assume)',
-  },
-  max_tokens_param: {
-    enum: ['max_tokens', 'max_completion_tokens'],
-    description:
-      "The name of the output-token limit: `max_tokens` (default; vLLM, llama.cpp, Ollama) or `max_completion_tokens` (OpenAI's newer models)",
-  },
-  seed: {
-    type: 'integer',
-    minimum: -(2 ** 31),
-    maximum: 2 ** 31 - 1,
-    description: '`seed` sent with every generation, for endpoints that take one',
-  },
-  timeout_ms: intIn(
-    1000,
-    3_600_000,
-    "Time limit of one call, retries included (default and ceiling: the server's model timeout, 60 s unless its operator set another)",
-  ),
-  requests_per_minute: intIn(1, 1e9, 'Most requests a minute to the endpoint (a token bucket; retries counted)'),
-  tokens_per_minute: intIn(
-    1,
-    1e9,
-    "Most tokens a minute: a request counts its prompt's estimated tokens (characters / 4) and its output limit",
-  ),
-} as const;
-
-/**
- * The model of a job item (`extract`, `audit`): {@link MODEL_SPEC_SCHEMA} with the production endpoint's options
- * (temperature, the output-token limit's name, seed, per-call timeout, requests and tokens a minute), all optional.
- */
-export const JOB_MODEL_SPEC_SCHEMA = object({ ...MODEL_SPEC_PROPS, ...ENDPOINT_OPTION_PROPS }, [
-  'api_key',
-  'api',
-  'top_logprobs',
-  ...Object.keys(ENDPOINT_OPTION_PROPS),
-]);
 
 // ------------------------------------------------------------------ register-work, reference sets
 
@@ -213,87 +137,6 @@ export const EXTRACT_REQUEST_SCHEMA = object(
 );
 
 const VERBATIM_SPAN = object({ tokens: int0, output_start: int0, output_end: int0, work_start: int0, work_end: int0 });
-/** The members of {@link EXTRACT_WORK_ITEM_SCHEMA}. */
-const EXTRACT_WORK_ITEM_PROPS = {
-  work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
-  text: { type: 'string', minLength: 1, description: 'The work to extract (or give `work_id`)' },
-  model: JOB_MODEL_SPEC_SCHEMA,
-  sections: {
-    type: 'array',
-    maxItems: 10_000,
-    description: 'Sections (chapters) to spread the probes over, in order, not overlapping (UTF-16 offsets)',
-    items: object({ start: int0, end: int0, title: { type: 'string', maxLength: 500 } }, ['title']),
-  },
-  budget_calls: intIn(1, 1_000_000, 'Most calls made in all, failed ones counted (default 2000)'),
-  probes: intIn(1, 1_000_000, 'Phase-1 probes (default one per 250 words, at most half the budget)'),
-  prefix_words: intIn(8, 500, 'Words of each prompt (default 50)'),
-  max_tokens: intIn(16, 4096, '`max_tokens` of each call (default 256)'),
-  concurrency: intIn(1, 16, 'Calls in flight (default 4)'),
-  prompt_variants: intIn(1, 3, 'Chat models: prompt templates tried in order until one continues the work (default 3)'),
-  prices: object(
-    {
-      prompt_per_million: { type: 'number', minimum: 0, maximum: 1e6 },
-      completion_per_million: { type: 'number', minimum: 0, maximum: 1e6 },
-      currency: { type: 'string', minLength: 1, maxLength: 16 },
-    },
-    ['currency'],
-  ),
-} as const;
-/**
- * An item of an `extract` job (`POST /api/v1/jobs`): the whole-work extraction of `engine.memorization.extractWork`,
- * its options field for field (every one optional but `model`); `concurrency` capped at 16 as the other routes that
- * call a model service.
- */
-export const EXTRACT_WORK_ITEM_SCHEMA = object(
-  EXTRACT_WORK_ITEM_PROPS,
-  Object.keys(EXTRACT_WORK_ITEM_PROPS).filter((k) => k !== 'model'),
-);
-
-/** The members of {@link AUDIT_ITEM_SCHEMA}. */
-const AUDIT_ITEM_PROPS = {
-  works: {
-    type: 'array',
-    minItems: 1,
-    maxItems: 100_000,
-    description:
-      "The catalogue: works `{ id, text, sections? }`, ids distinct (at most the plan's `jobItems` works; the body at most its `fileBytes`)",
-    items: object(
-      {
-        id: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 1024,
-          description: "The work's name in the result (a file name, an ISBN)",
-        },
-        text: { type: 'string', description: "The work's text" },
-        sections: EXTRACT_WORK_ITEM_PROPS.sections,
-      },
-      ['sections'],
-    ),
-  },
-  model: JOB_MODEL_SPEC_SCHEMA,
-  budget_calls: intIn(1, 1_000_000, 'Most calls for the whole catalogue, first pass included (default 2000)'),
-  first_probes: intIn(1, 50, 'Probes per work in the first pass (default 3)'),
-  level: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    exclusiveMaximum: 1,
-    description:
-      '`not_found` is stated at this level: the share of probe positions a reproduced work hits (default 0.5)',
-  },
-  prefix_words: intIn(8, 500, 'Words of each prompt (default 50, less for short works)'),
-  max_tokens: EXTRACT_WORK_ITEM_PROPS.max_tokens,
-  concurrency: EXTRACT_WORK_ITEM_PROPS.concurrency,
-  prompt_variants: EXTRACT_WORK_ITEM_PROPS.prompt_variants,
-} as const;
-/**
- * An item of an `audit` job (`POST /api/v1/jobs`): the catalogue audit of `engine.memorization.auditCatalogue`, one
- * call budget over the catalogue's works; every option but `works` and `model` optional.
- */
-export const AUDIT_ITEM_SCHEMA = object(
-  AUDIT_ITEM_PROPS,
-  Object.keys(AUDIT_ITEM_PROPS).filter((k) => k !== 'model' && k !== 'works'),
-);
 
 const EXTRACTION_PROPS = {
   work_id: nullable(workId),

@@ -34,7 +34,7 @@ export interface StartBossOptions {
  * @throws INVALID_OPTIONS for a bad URL or schema name
  * @example
  * const boss = await startBoss('postgres://localhost/db', { schema: 'trainprint_jobs_boss' })
- * await boss.createQueue('analyze', { expireInSeconds: 60 })
+ * await boss.createQueue('chunks', { expireInSeconds: 60 })
  */
 export async function startBoss(url: string, options: StartBossOptions = {}): Promise<PgBoss> {
   const target = parseTarget(url);

@@ -129,10 +129,7 @@ export class QueueDb {
     await this.query(`UPDATE ${this.s}.chunks SET texts = NULL WHERE job_id = $1 AND texts IS NOT NULL`, [job]);
   }
 
-  /**
-   * Cancels a job: its pending chunks leave the queue and its input texts are deleted; its hits stay (status
-   * `failed`, "cancelled") until it is deleted. Resolves to false when there is no such job.
-   */
+  /** See `ScanQueue.cancel`. */
   async cancel(job: string): Promise<boolean> {
     const rows = await this.query(`UPDATE ${this.s}.jobs SET cancelled_at = now() WHERE id = $1 RETURNING 1`, [job]);
     if (rows.length === 0) return false;
@@ -140,17 +137,14 @@ export class QueueDb {
     return true;
   }
 
-  /** Deletes a job: its pending chunks, input texts and hits. Resolves to false when there is no such job. */
+  /** See `ScanQueue.delete`. */
   async delete(job: string): Promise<boolean> {
     await this.deleteBossQueue(job);
     const rows = await this.query(`DELETE FROM ${this.s}.jobs WHERE id = $1 RETURNING 1`, [job]);
     return rows.length > 0;
   }
 
-  /**
-   * Retention: deletes the input texts (and pending chunks) of jobs created more than `retentionDays` ago. Workers
-   * run it when they start and every hour. Resolves to the jobs whose texts it deleted.
-   */
+  /** See `ScanQueue.deleteExpiredTexts`. */
   async deleteExpiredTexts(): Promise<string[]> {
     this.lastRetention = Date.now();
     const rows = await this.query<{ id: string }>(

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { encode } from '@msgpack/msgpack';
 import type { PoolClient } from 'pg';
-import { positiveInt, TrainprintError, type JobInfo, type JobSubmission } from '../../library.js';
+import { positiveInt, SCAN_JOB, TrainprintError, type JobInfo, type JobSubmission } from '../../library.js';
 import { unavailable } from '../../store/node-kit.js';
 import { DEAD_LETTERS, ENQUEUE_LOCK_CLASS, type QueueDb, queueName } from './db.js';
 import { jobInfo } from './status.js';
@@ -39,11 +39,7 @@ export interface EnqueueResult {
   readonly bytes: number;
 }
 
-/**
- * Stores `items` as a new job, in chunks (each chunk one pg-boss job, committed with it), and seals it when the
- * input ends: workers may start on the first chunks while the rest is read. Resolves to the job's id and size.
- * @throws INVALID_OPTIONS for a bad chunk size; INVALID_INPUT for an item that is not `{ id, text }` strings
- */
+/** See `ScanQueue.enqueue`. */
 export async function enqueue(
   db: QueueDb,
   items: Iterable<QueueItem> | AsyncIterable<QueueItem>,
@@ -182,13 +178,9 @@ async function fill(
   return { job, items: total, chunks: seq, bytes: totalBytes };
 }
 
-/**
- * A scan job of the job model: `context.datasets` the datasets by id and SHA-256 ({@link jobDatasets}),
- * `context.min_words` and `context.paraphrase` its options. The queue's jobs are the operator's (account `''`).
- * @throws INVALID_INPUT for another type or account, no items, or no datasets
- */
+/** See `ScanQueue.submit`. */
 export async function submit(db: QueueDb, s: JobSubmission): Promise<JobInfo> {
-  if (s.type !== 'scan' || s.account !== '')
+  if (s.type !== SCAN_JOB.name || s.account !== '')
     throw new TrainprintError('INVALID_INPUT', "the scan queue takes scan jobs of the operator (account '')");
   const c = s.context ?? {};
   const { job } = await enqueue(db, s.items as QueueItem[], {

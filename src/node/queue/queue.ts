@@ -29,6 +29,7 @@ import {
   positiveInt,
   TrainprintError,
   type JobInfo,
+  type JobList,
   type JobResultPage,
   type JobStore,
   type JobSubmission,
@@ -46,7 +47,17 @@ import { DEAD_LETTERS, QueueDb, type QueueSettings } from './db.js';
 import { enqueue, type EnqueueOptions, type EnqueueResult, submit } from './enqueue.js';
 import { QUEUE_LOCK_CLASS, QUEUE_MIGRATIONS } from './schema.js';
 import { waitOut } from './wait.js';
-import { cancelJob, deleteJob, exportHits, jobInfo, latestJob, resolveJob, results, status } from './status.js';
+import {
+  cancelJob,
+  deleteJob,
+  exportHits,
+  jobInfo,
+  latestJob,
+  listJobs,
+  resolveJob,
+  results,
+  status,
+} from './status.js';
 import type { QueueHit, QueueItem, QueueScanner, ScanJobStatus } from './types.js';
 import { jobStore, work, type WorkOptions, type WorkSummary } from './worker.js';
 
@@ -206,6 +217,18 @@ export class ScanQueue {
    */
   async submit(s: JobSubmission): Promise<JobInfo> {
     return submit(this.#db, s);
+  }
+
+  /**
+   * The jobs as the job model lists them: the operator's (account `''`; another account has none), newest first,
+   * from the job after `after`. @throws INVALID_INPUT for an `after` that is no job
+   */
+  async listJobs(options: {
+    readonly owner: string;
+    readonly after?: string;
+    readonly limit?: number;
+  }): Promise<JobList> {
+    return listJobs(this.#db, options);
   }
 
   /** A job as the job model shows it ({@link status} has the queue's own counts). @throws NOT_FOUND */

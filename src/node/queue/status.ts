@@ -2,13 +2,21 @@
  * What the scan queue says of a job (./queue.ts): its status from its chunks (failed chunks reaped from pg-boss's
  * dead letters first), its results as the job model pages them, and the export of its hits in job order.
  */
-import { TrainprintError, type JobInfo, type JobResult, type JobResultPage, type JobState } from '../../library.js';
+import {
+  SCAN_JOB,
+  TrainprintError,
+  type JobInfo,
+  type JobList,
+  type JobResult,
+  type JobResultPage,
+  type JobState,
+} from '../../library.js';
 import { type ChunkRef, DEAD_LETTERS, HIT_FIELDS, hitOf, type QueueDb } from './db.js';
 import type { QueueHit, ScanJobState, ScanJobStatus } from './types.js';
 
 const EXPORT_PAGE = 5_000;
 
-/** A job as the job model shows it ({@link status} has the queue's own counts). @throws NOT_FOUND */
+/** See `ScanQueue.jobInfo`. */
 export async function jobInfo(db: QueueDb, id: string, options: { readonly owner: string }): Promise<JobInfo> {
   if (options.owner !== '') throw new TrainprintError('NOT_FOUND', `no scan job ${id}`);
   const st = await status(db, id);
@@ -16,7 +24,7 @@ export async function jobInfo(db: QueueDb, id: string, options: { readonly owner
   return {
     id: st.job,
     account: '',
-    type: 'scan',
+    type: SCAN_JOB.name,
     state,
     total: st.items_total,
     done: st.items_done,
@@ -29,11 +37,30 @@ export async function jobInfo(db: QueueDb, id: string, options: { readonly owner
   };
 }
 
-/**
- * A job's results as the job model gives them: one `{ id, hits }` per item scanned, in item order from the item
- * after `after` (the same shape as a scan item's result over HTTP). While the job runs a page ends before the
- * first item not yet scanned. @throws NOT_FOUND
- */
+/** See `ScanQueue.listJobs`. */
+export async function listJobs(
+  db: QueueDb,
+  options: { readonly owner: string; readonly after?: string; readonly limit?: number },
+): Promise<JobList> {
+  if (options.owner !== '') return { jobs: [], next: null }; // the queue's jobs are the operator's
+  const limit = Math.max(1, Math.min(options.limit ?? 20, 100));
+  const after = options.after;
+  if (after !== undefined && (await db.query(`SELECT 1 FROM ${db.s}.jobs WHERE id = $1`, [after])).length === 0)
+    throw new TrainprintError('INVALID_INPUT', `after: no scan job ${after}`, {
+      cause: { location: 'query', field: 'after', reason: 'is no job of the account' },
+    });
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM ${db.s}.jobs
+      ${after === undefined ? '' : `WHERE (created, id) < (SELECT created, id FROM ${db.s}.jobs WHERE id = $2)`}
+      ORDER BY created DESC, id DESC LIMIT $1`,
+    after === undefined ? [limit + 1] : [limit + 1, after],
+  );
+  const jobs: JobInfo[] = [];
+  for (const { id } of rows.slice(0, limit)) jobs.push(await jobInfo(db, id, options));
+  return { jobs, next: rows.length > limit ? rows[limit - 1].id : null };
+}
+
+/** See `ScanQueue.results`. */
 export async function results(
   db: QueueDb,
   id: string,
@@ -97,7 +124,7 @@ export async function results(
   return { results, next: more ? last : null };
 }
 
-/** Cancels the job (as {@link cancel}) unless it has finished. @throws NOT_FOUND */
+/** See `ScanQueue.cancelJob`. */
 export async function cancelJob(
   db: QueueDb,
   id: string,
@@ -109,18 +136,18 @@ export async function cancelJob(
   return { job: await jobInfo(db, id, options), cancelled: true };
 }
 
-/** Deletes the job (as {@link delete}); false when the owner has none by this id. */
+/** See `ScanQueue.deleteJob`. */
 export async function deleteJob(db: QueueDb, id: string, options: { readonly owner: string }): Promise<boolean> {
   return options.owner === '' && db.delete(id);
 }
 
-/** The newest job's id, or undefined when there is none. */
+/** See `ScanQueue.latestJob`. */
 export async function latestJob(db: QueueDb): Promise<string | undefined> {
   const rows = await db.query<{ id: string }>(`SELECT id FROM ${db.s}.jobs ORDER BY created DESC, id LIMIT 1`);
   return rows[0]?.id;
 }
 
-/** `job`, or the newest job when undefined. @throws NOT_FOUND when there is no such job (or none at all) */
+/** See `ScanQueue.resolveJob`. */
 export async function resolveJob(db: QueueDb, job?: string): Promise<string> {
   const id = job ?? (await latestJob(db));
   if (id === undefined) throw new TrainprintError('NOT_FOUND', 'no scan job in this queue');
@@ -153,10 +180,7 @@ export async function reapFailures(db: QueueDb): Promise<void> {
   }
 }
 
-/**
- * Where `job` (default: the newest) stands.
- * @throws NOT_FOUND when there is no such job
- */
+/** See `ScanQueue.status`. */
 export async function status(db: QueueDb, job?: string): Promise<ScanJobStatus> {
   const id = await resolveJob(db, job);
   await reapFailures(db);
@@ -210,11 +234,7 @@ export async function status(db: QueueDb, job?: string): Promise<ScanJobStatus> 
   };
 }
 
-/**
- * The hits of a done (or failed) job in job order — chunk, item, hit — then, once every hit was read, its input
- * texts are deleted (and its pending chunks with them). Stop iterating early and nothing is deleted.
- * @throws NOT_FOUND for no such job; CONFLICT while the job is queued or running
- */
+/** See `ScanQueue.exportHits`. */
 export async function* exportHits(db: QueueDb, job?: string): AsyncGenerator<QueueHit, { hits: number }, undefined> {
   const st = await status(db, job);
   if (st.state === 'queued' || st.state === 'running') {

@@ -8,6 +8,7 @@ import type PgBoss from 'pg-boss';
 import {
   JobRunner,
   positiveInt,
+  SCAN_JOB,
   scanExecutor,
   sleep,
   TrainprintError,
@@ -17,7 +18,7 @@ import {
 import { isOutage, unavailable } from '../../store/node-kit.js';
 import { type ChunkRef, HIT_FIELDS, type OpenJob, type QueueDb, queueName, TEXT_HIT_FIELDS } from './db.js';
 import { submit } from './enqueue.js';
-import { cancelJob, deleteJob, jobInfo, reapFailures, resolveJob, results, status } from './status.js';
+import { cancelJob, deleteJob, jobInfo, listJobs, reapFailures, resolveJob, results, status } from './status.js';
 import type { JobDataset, JobScanOptions, QueueHit, QueueItem, QueueScanner } from './types.js';
 import { backoff, waitOut } from './wait.js';
 
@@ -121,13 +122,7 @@ async function openJobs(db: QueueDb, only?: string): Promise<OpenJob[]> {
   return rows;
 }
 
-/**
- * Works as one worker: the one job runner (`JobRunner`) over {@link jobStore} with the scan executor — it takes
- * chunks of the open jobs (oldest job first), scans their items with `scanner` and writes their hits, until
- * `signal` aborts — or, with `options.job`, until that job is done or failed.
- * @throws CONFLICT (before anything is written) when a job's datasets differ from the scanner's by
- *   id or SHA-256; NOT_FOUND for `options.job` unknown
- */
+/** See `ScanQueue.work`. */
 export async function work(db: QueueDb, scanner: QueueScanner, options: WorkOptions = {}): Promise<WorkSummary> {
   const concurrency = positiveInt('concurrency', options.concurrency, 1, 256);
   if (options.job !== undefined) {
@@ -149,7 +144,7 @@ export async function work(db: QueueDb, scanner: QueueScanner, options: WorkOpti
   const totals = { chunks: 0, items: 0, hits: 0 };
   const runner = new JobRunner({
     jobs,
-    executors: { scan: scanExecutor((item, o) => scanner.scanItem(item, o)) },
+    executors: { [SCAN_JOB.name]: scanExecutor((item, o) => scanner.scanItem(item, o)) },
     unsupported: {},
     concurrency,
     pollMs: db.poll,
@@ -216,15 +211,7 @@ async function jobOver(db: QueueDb, job: string): Promise<boolean> {
   }
 }
 
-/**
- * The PostgreSQL backend of the job model for one worker: a {@link JobStore} whose jobs are this queue's scans
- * (of no account: the operator's, `''`), claimed through pg-boss. A claim checks the job's datasets against
- * `scanner`'s by SHA-256 first (CONFLICT otherwise); a lease is pg-boss's `expireInSeconds`, which cannot be
- * extended, so a chunk is given back at 90 % of it (`renew` and `watch` say `lost`); a completion writes the
- * chunk's hits and its done mark in one transaction that does nothing for a chunk done already — exactly once.
- * A chunk with a failed item goes back to pg-boss as a retry (after `retryLimit`, the job fails).
- * @example const runner = new JobRunner({ jobs: queue.jobStore(engine), executors: { scan: scanExecutor((i, o) => engine.scanItem(i, o)) }, unsupported: {} })
- */
+/** See `ScanQueue.jobStore`. */
 export function jobStore(
   db: QueueDb,
   scanner: QueueScanner,
@@ -251,6 +238,7 @@ export function jobStore(
       return abandoned;
     },
     submit: (s) => submit(db, s),
+    list: (o) => listJobs(db, o),
     status: (id, o) => jobInfo(db, id, o),
     results: (id, o) => results(db, id, o),
     cancel: (id, o) => cancelJob(db, id, o),

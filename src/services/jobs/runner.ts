@@ -20,7 +20,8 @@
  * Timers are unreferenced where the runtime allows it (Node, Bun, Deno): an idle runner never keeps a process alive.
  */
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../../errors.js';
-import type { JobExecutor, JobExecutors } from './executors.js';
+import type { JobExecutors } from './executors.js';
+import type { JobExecutor } from './job-type.js';
 import { ItemHandedBack } from './hand-back.js';
 import type { JobClaim, JobError, JobResult, JobStore } from './types.js';
 import { unrefTimer } from '../../util/timers.js';

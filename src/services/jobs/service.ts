@@ -13,7 +13,8 @@
  *  - `job-items/<id>/<chunk>` a chunk's items, kept until the chunk is done (or the job cancelled);
  *  - `job-lease/<id>/<chunk>` a claimed chunk's lease `{ token, until, attempts }`;
  *  - `job-result/<id>/<index>` one item's result;
- *  - `job-finished/<finished>/<id>` one per finished job, for the retention.
+ *  - `job-finished/<finished>/<id>` one per finished job, for the retention;
+ *  - `job-by-account/<account>/<created, counted down>/<id>` one per job, its account's list, newest first.
  */
 import { TrainprintError } from '../../errors.js';
 import type { Store, Transaction } from '../../store/types.js';
@@ -22,14 +23,13 @@ import type {
   JobClaim,
   JobError,
   JobInfo,
+  JobList,
   JobResult,
   JobResultPage,
   JobState,
   JobStore,
   JobSubmission,
-  JobType,
 } from './types.js';
-import { JOB_TYPES } from './types.js';
 
 /**
  * Items per chunk: what a runner claims at once. Small, so that a crash repeats little and several processes share a
@@ -54,7 +54,7 @@ export const CLAIM_SCAN_JOBS = 1024;
 interface JobRecord {
   id: string;
   account: string;
-  type: JobType;
+  type: string;
   state: JobState;
   total: number;
   done: number;
@@ -83,6 +83,10 @@ const finishedKey = (j: JobRecord) => `job-finished/${pad(j.finished ?? 0, 15)}/
 const itemsKey = (id: string, chunk: number) => `job-items/${id}/${pad(chunk, 8)}`;
 const leaseKey = (id: string, chunk: number) => `job-lease/${id}/${pad(chunk, 8)}`;
 const resultKey = (id: string, index: number) => `job-result/${id}/${pad(index, 9)}`;
+/** Created times counted down from this, so that an account's list reads newest first in key order. */
+const LAST_MS = 999_999_999_999_999;
+const accountPrefix = (account: string) => `job-by-account/${encodeURIComponent(account)}/`;
+const accountKey = (j: JobRecord) => `${accountPrefix(j.account)}${pad(LAST_MS - j.created, 15)}/${j.id}`;
 const FINISHED: ReadonlySet<JobState> = new Set(['done', 'failed', 'cancelled']);
 
 /** `job_` + 32 random hex digits (WebCrypto, every runtime): the same form as the background analyses' ids. */
@@ -129,7 +133,7 @@ export interface JobServiceOptions {
  * The jobs of a store.
  * @example
  * const jobs = createJobService({ store: engine.store })
- * const job = await jobs.submit({ account: 'acme', type: 'scan', items: [{ id: 'a', text: '…' }] })
+ * const job = await jobs.submit({ account: 'acme', type: 'my-type', items: [{ text: '…' }] })
  */
 export function createJobService(options: JobServiceOptions): JobService {
   return new JobService(options);
@@ -158,16 +162,18 @@ export class JobService implements JobStore {
 
   /**
    * Stores a job and its items (the caller has checked the items and charged them to the plan).
-   * @throws INVALID_INPUT for an unknown type or no items
+   * @throws INVALID_INPUT for no type or no items, INVALID_OPTIONS for a bad chunk size
    */
   async submit(s: JobSubmission): Promise<JobInfo> {
-    if (!JOB_TYPES.includes(s.type))
-      throw new TrainprintError('INVALID_INPUT', `type: must be one of ${JOB_TYPES.join(', ')}`);
+    if (typeof s.type !== 'string' || s.type === '')
+      throw new TrainprintError('INVALID_INPUT', 'type: a job needs the name of its type');
     if (!Array.isArray(s.items) || s.items.length === 0)
       throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
     const now = this.#clock();
-    // an extract item runs long (a whole book, across time slices) and only where its model is held: one a chunk
-    const n = s.type === 'extract' ? 1 : this.#chunkItems;
+    // the type's chunk size (one item for a long one: an extraction runs across time slices), else the store's
+    const n = s.chunkItems ?? this.#chunkItems;
+    if (!(Number.isSafeInteger(n) && n >= 1 && n <= 10_000))
+      throw new TrainprintError('INVALID_OPTIONS', 'chunkItems must be an integer from 1 to 10,000');
     const chunks = Math.ceil(s.items.length / n);
     const job: JobRecord = {
       id: newId('job_'),
@@ -193,6 +199,7 @@ export class JobService implements JobStore {
     await this.#store.batch([
       { type: 'put', key: jobKey(job.id), value: job },
       { type: 'put', key: openKey(job), value: job.id },
+      { type: 'put', key: accountKey(job), value: job.id },
     ]);
     return info(job, now);
   }
@@ -206,6 +213,28 @@ export class JobService implements JobStore {
         `no job ${id} (finished jobs are kept ${this.retentionMs / 86_400_000} days)`,
       );
     return j;
+  }
+
+  /** The owner's jobs, newest first (see {@link JobStore.list}). */
+  async list(options: { owner: string; after?: string; limit?: number }): Promise<JobList> {
+    const limit = Math.max(1, Math.min(options.limit ?? 20, 100));
+    let after: string | undefined;
+    if (options.after !== undefined) {
+      const j = (await this.#store.get(jobKey(options.after))) as JobRecord | undefined;
+      if (!j || j.account !== options.owner)
+        throw new TrainprintError('INVALID_INPUT', `after: no job ${options.after} of the account`, {
+          cause: { location: 'query', field: 'after', reason: 'is no job of the account' },
+        });
+      after = accountKey(j);
+    }
+    const rows = await this.#store.scan(accountPrefix(options.owner), { after, limit: limit + 1 });
+    const now = this.#clock();
+    const jobs: JobInfo[] = [];
+    for (const [, id] of rows.slice(0, limit)) {
+      const j = (await this.#store.get(jobKey(id as string))) as JobRecord | undefined;
+      if (j) jobs.push(info(j, now)); // (an entry a purge that crashed left has no record)
+    }
+    return { jobs, next: rows.length > limit ? (rows[limit - 1][1] as string) : null };
   }
 
   /** @throws NOT_FOUND */
@@ -287,6 +316,7 @@ export class JobService implements JobStore {
     await this.#store.batch([
       { type: 'delete', key: openKey(j) },
       { type: 'delete', key: finishedKey(j) },
+      { type: 'delete', key: accountKey(j) },
     ]);
     return true;
   }

@@ -3,7 +3,9 @@
  * runs beside its HTTP handler, and what any host that takes jobs runs (the handler only submits and reads them).
  */
 import type { Store } from '../../store/types.js';
-import { jobExecutors, type JobEngine, type JobExecutorOptions } from './executors.js';
+import { jobExecutors } from './executors.js';
+import type { JobEngine, JobExecutorOptions, JobTypeDefinition } from './job-type.js';
+import { jobTypeRegistry } from './registry.js';
 import { JobRunner, type JobRunnerOptions } from './runner.js';
 import { createJobService } from './service.js';
 import { beatModelHolder } from './hand-back.js';
@@ -19,6 +21,9 @@ export interface StartJobRunnerOptions
     JobExecutorOptions {
   /** The jobs to run. @default the engine's store's (`createJobService({ store: engine.store })`) */
   readonly jobs?: JobStore;
+  /** The host's own job types, run beside the built-in ones (give the handler the same: `createHandler`'s `jobTypes`). */
+  // biome-ignore lint/suspicious/noExplicitAny: each type's item is its own
+  readonly jobTypes?: readonly JobTypeDefinition<any>[];
 }
 
 /**
@@ -34,11 +39,11 @@ export function startJobRunner(
   engine: JobEngine & { readonly store: Store },
   options: StartJobRunnerOptions = {},
 ): JobRunner {
-  const { jobs, work, model, jobModels, ...timing } = options;
+  const { jobs, work, model, jobModels, jobTypes, ...timing } = options;
   const runner = new JobRunner({
     ...timing,
     jobs: jobs ?? createJobService({ store: engine.store }),
-    ...jobExecutors(engine, { work, model, jobModels, journalStore: engine.store }),
+    ...jobExecutors(engine, { work, model, jobModels, journalStore: engine.store }, jobTypeRegistry(jobTypes)),
   });
   runner.start();
   if (jobModels) {

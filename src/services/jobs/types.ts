@@ -1,23 +1,10 @@
 /**
  * The one job model (docs/architecture.md, "Jobs"): a job of many items of one type, kept by a {@link JobStore}
  * (the engine's store: src/services/jobs/service.ts; PostgreSQL with pg-boss: the scan queue of src/node/queue),
- * claimed in chunks with a lease by the one runner (./runner.ts), each item run by its type's executor
- * (./executors.ts), its results one per item in item order.
+ * claimed in chunks with a lease by the one runner (./runner.ts), each item run by its type's executor (a type is one
+ * module: ./job-type.ts, ./registry.ts), its results one per item in item order. The store and the runner know a
+ * type by its name only.
  */
-
-/**
- * What a job runs on each item: `analyze` (an `AnalyzeRequest`), `score` (a `ScoreRequest`), `scan` (`{ id, text }`),
- * `extract` (an extraction of a whole work from a model: `ExtractWorkRequest` with the model named, not built) or
- * `audit` (a catalogue audit under one call budget: `CatalogueAuditRequest` with the model named, not built).
- * @example const t: JobType = 'analyze'
- */
-export type JobType = 'analyze' | 'score' | 'scan' | 'extract' | 'audit';
-
-/**
- * The job types, in the order the documentation lists them.
- * @example JOB_TYPES.includes('scan') // true
- */
-export const JOB_TYPES: readonly JobType[] = Object.freeze(['analyze', 'score', 'scan', 'extract', 'audit'] as const);
 
 /**
  * Where a job is: `queued` (no chunk claimed yet), `running`, `done` (every item has its result), `failed` (the
@@ -34,7 +21,8 @@ export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export interface JobInfo {
   readonly id: string;
   readonly account: string;
-  readonly type: JobType;
+  /** The job type's name (./registry.ts: a built-in `JobType`, or a host's own). */
+  readonly type: string;
   readonly state: JobState;
   /** Items submitted. */
   readonly total: number;
@@ -81,13 +69,25 @@ export interface JobResultPage {
 }
 
 /**
+ * A page of an account's jobs, newest first; `next` is the cursor of the next page (the last job's id), null at the end.
+ * @example const { jobs: page, next } = await jobs.list({ owner: 'acme', limit: 20 })
+ */
+export interface JobList {
+  readonly jobs: readonly JobInfo[];
+  readonly next: string | null;
+}
+
+/**
  * A submission.
- * @example await jobs.submit({ account: 'acme', type: 'analyze', items: [{ content: 'text', content_type: 'text' }] })
+ * @example await jobs.submit({ account: 'acme', type: ANALYZE_JOB.name, items: [{ content: 'text', content_type: 'text' }] })
  */
 export interface JobSubmission {
   readonly account: string;
-  readonly type: JobType;
+  /** The job type's name (the submitter checked the items against it). */
+  readonly type: string;
   readonly items: readonly unknown[];
+  /** Items a chunk holds: the type's `chunkItems`. @default the store's */
+  readonly chunkItems?: number;
   /** What the runner needs besides the items (the plan's file limit …): plain JSON, stored with the job. */
   readonly context?: Readonly<Record<string, unknown>>;
 }
@@ -150,6 +150,11 @@ export interface JobStore {
   complete(claim: JobClaim, results: readonly JobResult[]): Promise<boolean>;
   /** Fails the claim's job as a whole (this process cannot run its type), keeping the results it has. */
   fail(claim: JobClaim, error: JobError): Promise<void>;
+  /**
+   * The owner's jobs, newest first, from the job after `after` (the `next` of the page before), at most `limit`
+   * (default 20, at most 100). @throws INVALID_INPUT for an `after` that is no job of the owner
+   */
+  list(options: { readonly owner: string; readonly after?: string; readonly limit?: number }): Promise<JobList>;
   /** The owner's job. @throws NOT_FOUND */
   status(id: string, options: { readonly owner: string }): Promise<JobInfo>;
   /** The owner's job's results in item order, from the item after `after`. @throws NOT_FOUND */

@@ -1,0 +1,169 @@
+/**
+ * What a job type is: one module (./types/<name>.ts) that carries everything about it — the schema of its items (the
+ * HTTP checks and the OpenAPI document use it), the plan units an item is charged, the items a chunk holds, what a
+ * submission prepares (the models of extract and audit items, held in the accepting process) and the executor of one
+ * item — registered in one line of ./registry.ts. The store and the runner name no type: they take a type's chunk
+ * size at submission and its executor from the table `jobExecutors` builds. A host registers types of its own the
+ * same way ({@link defineJobType}; docs/architecture.md, "Jobs").
+ */
+import { TrainprintError } from '../../errors.js';
+import type { SliceOptions } from '../../corpus/types.js';
+import type { TargetModel } from '../../models/types.js';
+import type { Store } from '../../store/types.js';
+import type { JsonSchema } from '../../util/json-schema.js';
+import type { AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
+import type { CatalogueAuditRequest } from '../memorization/audit.js';
+import type { ExtractWorkRequest } from '../memorization/extract-work.js';
+import type { ScanHit, ScanItem, ScanOptions } from '../scan/types.js';
+import type { ScoreOptions, ScoreRequest } from '../score/types.js';
+import type { HeldJobModels } from './held-models.js';
+import type { JobClaim } from './types.js';
+
+/**
+ * What the built-in executors ask of an engine; `Engine` is one. A host without a scan (no exact datasets' scan)
+ * leaves `scanItem` out, and scan jobs fail as a whole with NOT_SUPPORTED.
+ * @example const executors = jobExecutors(engine)
+ */
+export interface JobEngine {
+  analyze(request: AnalyzeRequest, options?: AnalyzeOptions): Promise<unknown>;
+  score(request: ScoreRequest, options?: ScoreOptions): Promise<unknown>;
+  /** @throws NOT_FOUND when the owner has no such work */
+  findWork(workHash: string, options: { readonly owner: string }): Promise<unknown>;
+  scanItem?(item: ScanItem, options?: ScanOptions): Promise<readonly ScanHit[]>;
+  readonly memorization: {
+    extractWork(request: ExtractWorkRequest): Promise<unknown>;
+    /** The catalogue audit; without it audit jobs fail with NOT_SUPPORTED. */
+    auditCatalogue?(request: CatalogueAuditRequest): Promise<unknown>;
+  };
+}
+
+/**
+ * The time an item has, as the runner gives it: `deadline` (ms since the epoch) when its time limit (`limitMs`) ends.
+ * An executor that can go on later stops before it and throws `ItemHandedBack('continues')` (./hand-back.ts).
+ */
+export interface ItemSlice {
+  readonly deadline: number;
+  readonly limitMs: number;
+}
+
+/**
+ * Runs one item: its result (plain JSON) or a thrown error, which becomes the item's failed result. It takes the
+ * item, the claim (its job's account and context: the plan's file limit, a scan's datasets and options), the item's
+ * abort signal (its time limit, a cancel, a shutdown) and its time slice.
+ * @example const run: JobExecutor = (item, claim, signal) => engine.analyze(item as AnalyzeRequest, { owner: claim.job.account, signal })
+ */
+export type JobExecutor = (item: unknown, claim: JobClaim, signal: AbortSignal, slice?: ItemSlice) => Promise<unknown>;
+
+/**
+ * Options of `jobExecutors`: what the executors are built with besides the engine.
+ * @example jobExecutors(engine, { work: { sliceMs: 3, offload: pool } })
+ */
+export interface JobExecutorOptions {
+  /** How analyze and score slice their work and where they offload it (as over HTTP). */
+  readonly work?: SliceOptions;
+  /**
+   * Builds the model an extract or audit item names (the host's URL policy applies), for items without a held model.
+   * Without it, and without `jobModels`, those jobs fail with NOT_SUPPORTED: a model's key is never kept with a job's
+   * items, so only the host can supply it.
+   */
+  readonly model?: (spec: Readonly<Record<string, unknown>>) => Promise<TargetModel>;
+  /**
+   * The models the host's handler held for the jobs it accepted (`model.held` of an item): the same object the
+   * handler was given. An item whose model this process does not hold fails with INVALID_INPUT naming
+   * `model.api_key` (resubmit with the key).
+   */
+  readonly jobModels?: HeldJobModels;
+  /**
+   * Where extract and audit items keep their journal (every answered call, by account, service, model, work and
+   * request SHA-256): a job resubmitted or run again after a restart replays those calls. Without it, none.
+   */
+  readonly journalStore?: Store;
+}
+
+/** What a type's executor is built from: the engine and the executors' options. */
+export interface JobTypeHost {
+  readonly engine: JobEngine;
+  readonly options: JobExecutorOptions;
+}
+
+/**
+ * What a submission gives a type's preparation: the account and its plan, and the host's checks and models.
+ * @example await type.prepare?.(items, { account: 'acme', plan: 'pro', jobItems: 10_000, … })
+ */
+export interface JobPrepareContext {
+  readonly account: string;
+  /** The plan's name and its `jobItems` (the most items of a job). */
+  readonly plan: string;
+  readonly jobItems: number;
+  /** The model an item names, built now with the host's model-host policy. @throws INVALID_INPUT naming `field` */
+  targetModel(spec: Readonly<Record<string, unknown>>, field: string): Promise<TargetModel>;
+  /** @throws NOT_FOUND when the account has no work `workId` */
+  ownWork(workId: string): Promise<void>;
+  /** Where the accepted items' models are held, or null: this host holds none. */
+  readonly jobModels: HeldJobModels | null;
+}
+
+/**
+ * The items of a submission as they are stored, once charged: `bind` is told the job's id (the held models are the
+ * job's, released when it is cancelled or deleted).
+ */
+export interface PreparedItems {
+  readonly items: readonly unknown[];
+  bind(jobId: string): void;
+}
+
+/**
+ * One job type. `Item` is what one item is (its schema's shape).
+ * @example
+ * const upper = defineJobType<{ text: string }>({
+ *   name: 'upper',
+ *   summary: '`upper` (`{ text }`, upper-cased)',
+ *   itemSchema: { type: 'object', required: ['text'], additionalProperties: false, properties: { text: { type: 'string' } } },
+ *   executor: () => async (item) => ({ text: (item as { text: string }).text.toUpperCase() }),
+ * })
+ */
+export interface JobTypeDefinition<Item = unknown> {
+  /** The type's name: `type` of a submission (lowercase letters, digits, `_` and `-`). */
+  readonly name: string;
+  /** What the type runs on an item, one clause for the description of `type` in the API's documentation. */
+  readonly summary: string;
+  /** The JSON Schema (2020-12) of one item: each item is checked against it at submission (422 `items[i].field`). */
+  readonly itemSchema: JsonSchema;
+  /** The schema of the job's `options` (stored with the job as its context), when it takes any. */
+  readonly optionsSchema?: JsonSchema;
+  /** Items a chunk holds: what a runner claims at once. @default the store's (10) */
+  readonly chunkItems?: number;
+  /** The plan units one item is charged at submission (the most it can cost). @default 1 */
+  units?(item: Item): number;
+  /**
+   * Checks what the schema cannot say and prepares the items before they are charged (a refusal charges nothing);
+   * the function it answers gives the items as stored, once charged.
+   * @throws INVALID_INPUT, NOT_FOUND, NOT_SUPPORTED, PAYLOAD_TOO_LARGE as the submission's answer
+   */
+  prepare?(items: readonly Item[], context: JobPrepareContext): Promise<() => PreparedItems>;
+  /** The executor of one item on this host, or why this host cannot run the type (its jobs fail with NOT_SUPPORTED). */
+  executor(host: JobTypeHost): JobExecutor | string;
+}
+
+const NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+
+/**
+ * A job type, its name checked: give it to `createHandler(engine, { jobTypes })` and `startJobRunner(engine,
+ * { jobTypes })` (the handler checks and stores its items, the runner runs them).
+ * @throws INVALID_OPTIONS for a bad name or chunk size
+ * @example const upper = defineJobType({ name: 'upper', summary: '…', itemSchema, executor: () => async (item) => item })
+ */
+export function defineJobType<Item>(definition: JobTypeDefinition<Item>): JobTypeDefinition<Item> {
+  if (!NAME.test(definition.name))
+    throw new TrainprintError(
+      'INVALID_OPTIONS',
+      `a job type's name is 1-64 lowercase letters, digits, _ or -: ${definition.name}`,
+    );
+  const c = definition.chunkItems;
+  if (c !== undefined && !(Number.isSafeInteger(c) && c >= 1 && c <= 10_000))
+    throw new TrainprintError(
+      'INVALID_OPTIONS',
+      `chunkItems of job type ${definition.name} must be an integer from 1 to 10,000`,
+    );
+  return Object.freeze({ ...definition });
+}

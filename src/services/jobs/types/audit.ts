@@ -1,0 +1,79 @@
+/**
+ * The `audit` job type: an item is a catalogue audit under one call budget (`CatalogueAuditRequest` with its model
+ * named, not built), its result the `CatalogueAuditResult` of `engine.memorization.auditCatalogue`, kept with the
+ * account's works. Its model is held and its calls journaled as an extract item's (one journal for the catalogue); a
+ * unit per {@link EXTRACT_CALLS_PER_UNIT} calls of its budget; a catalogue holds at most the plan's `jobItems` works.
+ */
+import { TrainprintError } from '../../../errors.js';
+import { sha256Hex } from '../../../fingerprint/sha256.js';
+import type { CatalogueAuditRequest, CatalogueAuditResult } from '../../memorization/audit.js';
+import { AUDIT_ITEM_SCHEMA } from '../../memorization/schemas.js';
+import { storeCatalogueAudit } from '../../memorization/stored-audits.js';
+import { defineJobType } from '../job-type.js';
+import {
+  budgetUnits,
+  EXTRACT_CALLS_PER_UNIT,
+  holdModels,
+  itemError,
+  itemJournal,
+  itemModel,
+  noModels,
+  slicedRun,
+} from './model-items.js';
+
+/** The item of an audit job: the request of `auditCatalogue` (a catalogue of works) with its model named, not built. */
+export type AuditJobItem = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'signal' | 'stop'> & {
+  readonly model: Readonly<Record<string, unknown>>;
+};
+
+/** The SHA-256 (hex, UTF-8) of each work's text, in the catalogue's order: the keys its audit is kept under. */
+async function textDigests(works: ReadonlyArray<{ readonly text: string }>): Promise<string[]> {
+  const digests: string[] = [];
+  for (const w of works) digests.push(await sha256Hex(w.text));
+  return digests;
+}
+
+/** See the module's documentation. */
+export const AUDIT_JOB = defineJobType<AuditJobItem>({
+  name: 'audit',
+  summary:
+    '`audit` (a catalogue audit under one call budget: `{ works: [{ id, text }], model, budget_calls?, … }`; ' +
+    `a unit per ${EXTRACT_CALLS_PER_UNIT} calls of its budget)`,
+  itemSchema: AUDIT_ITEM_SCHEMA,
+  units: budgetUnits,
+  // a catalogue within the plan: at most `jobItems` works (a work is what an item of another type is: 413), ids distinct
+  prepare: (items, context) =>
+    holdModels('audit', items, context, async (item, i) => {
+      const works = (item as AuditJobItem).works;
+      if (works.length > context.jobItems)
+        throw new TrainprintError(
+          'PAYLOAD_TOO_LARGE',
+          `an audit on plan "${context.plan}" holds at most ${context.jobItems} works (jobItems); items[${i}] has ${works.length}`,
+        );
+      const seen = new Set<string>();
+      for (const [j, w] of works.entries()) {
+        if (seen.has(w.id)) throw itemError(i, `works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
+        seen.add(w.id);
+      }
+    }),
+  executor: ({ engine, options }) => {
+    const audit = engine.memorization.auditCatalogue?.bind(engine.memorization);
+    const unable = noModels(options, 'audit') ?? (audit ? null : "this engine's memorization has no catalogue audit");
+    return (
+      unable ??
+      (async (item, claim, signal, slice) => {
+        const { model: spec, ...request } = item as AuditJobItem;
+        const target = await itemModel(spec, options);
+        // one journal for the catalogue: its works' calls, by account, service, model and the catalogue's works
+        const text = `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`;
+        const result = (await slicedRun(itemJournal(options, claim, spec, { text }), signal, slice, (stop, counted) =>
+          audit!({ ...request, model: target, signal, stop, ...(counted ? { journal: counted } : {}) }),
+        )) as CatalogueAuditResult;
+        // kept with the account's works: an analysis of any of their texts bundles it
+        if (options.journalStore !== undefined)
+          await storeCatalogueAudit(options.journalStore, claim.job.account, result, await textDigests(request.works));
+        return result;
+      })
+    );
+  },
+});

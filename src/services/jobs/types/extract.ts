@@ -1,0 +1,62 @@
+/**
+ * The `extract` job type: an item is an extraction of a whole work from a model service (`ExtractWorkRequest` with
+ * its model named, not built), its result the `WorkExtractionResult` of `engine.memorization.extractWork`, kept with
+ * the account's works. An item runs long (a whole book, across time slices) and only where its model is held: one
+ * item a chunk, a unit per {@link EXTRACT_CALLS_PER_UNIT} calls of its budget.
+ */
+import type { ExtractWorkRequest, WorkExtractionResult } from '../../memorization/extract-work.js';
+import { EXTRACT_WORK_ITEM_SCHEMA } from '../../memorization/schemas.js';
+import { storeWorkExtraction } from '../../memorization/stored-extractions.js';
+import { defineJobType } from '../job-type.js';
+import {
+  budgetUnits,
+  EXTRACT_CALLS_PER_UNIT,
+  holdModels,
+  itemError,
+  itemJournal,
+  itemModel,
+  noModels,
+  slicedRun,
+} from './model-items.js';
+
+/** The item of an extract job: the request of `extractWork` with its model named (`base_url`, `model`), not built. */
+export type ExtractJobItem = Omit<ExtractWorkRequest, 'model'> & { readonly model: Readonly<Record<string, unknown>> };
+
+/** See the module's documentation. */
+export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
+  name: 'extract',
+  summary:
+    '`extract` (a whole-work extraction from a model service: `{ text | work_id, model, budget_calls?, … }`; ' +
+    `a unit per ${EXTRACT_CALLS_PER_UNIT} calls of its budget)`,
+  itemSchema: EXTRACT_WORK_ITEM_SCHEMA,
+  chunkItems: 1,
+  units: budgetUnits,
+  prepare: (items, context) =>
+    holdModels('extract', items, context, async (item, i) => {
+      const { text, work_id } = item as ExtractJobItem;
+      if ((text === undefined) === (work_id === undefined))
+        throw itemError(i, 'text', 'give text or work_id, one of them');
+      if (work_id !== undefined) await context.ownWork(work_id);
+    }),
+  executor: ({ engine, options }) =>
+    noModels(options, 'extraction') ??
+    (async (item, claim, signal, slice) => {
+      const { model: spec, ...request } = item as ExtractJobItem;
+      const target = await itemModel(spec, options);
+      const read = request.work_id === undefined ? { text: request.text } : { workId: request.work_id };
+      const result = (await slicedRun(itemJournal(options, claim, spec, read), signal, slice, (stop, counted) =>
+        engine.memorization.extractWork({
+          ...request,
+          model: target,
+          // a cancel, the item's limit or a shutdown aborts the calls in flight; the end of a slice lets them finish
+          signal,
+          stop,
+          ...(counted ? { journal: counted } : {}),
+        }),
+      )) as WorkExtractionResult;
+      // kept with the account's works: an analysis of the same text bundles it and draws it in its report
+      if (options.journalStore !== undefined)
+        await storeWorkExtraction(options.journalStore, claim.job.account, result);
+      return result;
+    }),
+});

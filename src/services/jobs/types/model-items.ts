@@ -1,0 +1,183 @@
+/**
+ * What the job types that call a model service share (./extract.ts, ./audit.ts): the units of a call budget, the
+ * models held at submission (the key stays in the accepting process: ../held-models.ts), the model of an item at run
+ * time, its journal in the store, and the run in time slices that goes on from that journal.
+ */
+import { TrainprintError } from '../../../errors.js';
+import type { TargetModel } from '../../../models/types.js';
+import { unrefTimer } from '../../../util/timers.js';
+import type { ExtractionJournal } from '../../memorization/extraction-journal.js';
+import { storeExtractionJournal } from '../../memorization/store-journal.js';
+import { ItemHandedBack, modelHolderAlive } from '../hand-back.js';
+import { modelNotHeld, type StoredModelSpec } from '../held-models.js';
+import type { ItemSlice, JobExecutorOptions, JobPrepareContext, PreparedItems } from '../job-type.js';
+import type { JobClaim } from '../types.js';
+
+/**
+ * Model calls one plan unit pays for in an extract or audit item: an item is charged a unit per this many calls of
+ * its `budget_calls` (2,000 by default: 20 units), at submission — the most it can make, since the budget is never
+ * exceeded.
+ * @example budgetUnits({ budget_calls: 250 }) // 3
+ */
+export const EXTRACT_CALLS_PER_UNIT = 100;
+
+/** How long a runner leaves a job whose model another live process holds, before it looks again (ms). */
+export const HAND_BACK_RETRY_MS = 1000;
+
+/** The units of an item with a call budget ({@link EXTRACT_CALLS_PER_UNIT}). */
+export function budgetUnits(item: { readonly budget_calls?: unknown }): number {
+  const budget = item?.budget_calls;
+  const calls = typeof budget === 'number' && Number.isFinite(budget) && budget > 0 ? budget : 2000;
+  return Math.ceil(calls / EXTRACT_CALLS_PER_UNIT);
+}
+
+/** A 422 naming `items[i].field`. */
+export function itemError(i: number, field: string, reason: string): TrainprintError {
+  const f = `items[${i}].${field}`;
+  return new TrainprintError('INVALID_INPUT', `${f}: ${reason}`, { cause: { location: 'body', field: f, reason } });
+}
+
+type ModelItem = { readonly model: Readonly<Record<string, unknown>> };
+
+/**
+ * Each item's model built now (the host's policy applied to its `base_url`, 422 naming `items[i].model.base_url`);
+ * once charged the models are held in this process's memory and the items stored by the held model's handle, without
+ * the key. `check` runs on each item first.
+ * @throws NOT_SUPPORTED when the host holds no models
+ */
+export async function holdModels(
+  type: string,
+  items: readonly ModelItem[],
+  context: JobPrepareContext,
+  check?: (item: ModelItem, i: number) => Promise<void>,
+): Promise<() => PreparedItems> {
+  const held = context.jobModels;
+  if (held === null)
+    throw new TrainprintError('NOT_SUPPORTED', `this server runs no ${type} jobs (its host holds no models for them)`);
+  const built: TargetModel[] = [];
+  for (let i = 0; i < items.length; i++) {
+    await check?.(items[i], i);
+    built.push(await context.targetModel(items[i].model, `items[${i}].model`));
+  }
+  return () => {
+    const handles = built.map((m) => held.hold(m));
+    const stored = items.map(({ model, ...rest }, i) => {
+      const { api_key: key, ...named } = model;
+      const keyed = key === undefined ? {} : { keyed: true as const };
+      return { ...rest, model: { ...named, held: handles[i], holder: held.id, ...keyed } };
+    });
+    return { items: stored, bind: (jobId: string) => held.bind(jobId, handles) };
+  };
+}
+
+/** Why a host runs no model items, or null when it does (it builds or holds models). */
+export const noModels = (options: JobExecutorOptions, type: string): string | null =>
+  options.model || options.jobModels ? null : `this process builds no model for an ${type}`;
+
+/**
+ * The model of an item: the one held for it in this process, or built by the host (`model`).
+ * @throws ItemHandedBack while another live process holds it; INVALID_INPUT naming `model.api_key` when none does
+ */
+export async function itemModel(
+  spec: Readonly<Record<string, unknown>>,
+  options: JobExecutorOptions,
+): Promise<TargetModel> {
+  const { model, jobModels, journalStore } = options;
+  const stored = spec as Partial<StoredModelSpec>;
+  if (typeof stored.held === 'string') {
+    const target = jobModels?.take(stored.held);
+    if (target) return target;
+    // another live process holds the key: it runs the item; none does: fail now, the caller resubmits
+    const holder = stored.holder;
+    if (
+      typeof holder === 'string' &&
+      holder !== jobModels?.id &&
+      journalStore !== undefined &&
+      (await modelHolderAlive(journalStore, holder))
+    )
+      throw new ItemHandedBack('elsewhere', 'the model is held by another process', HAND_BACK_RETRY_MS);
+    throw modelNotHeld(stored.keyed === true);
+  }
+  if (model) return model(spec);
+  throw modelNotHeld();
+}
+
+/** An item's journal in the store (none without one): by account, service, model and what the item reads. */
+export function itemJournal(
+  options: JobExecutorOptions,
+  claim: JobClaim,
+  spec: Readonly<Record<string, unknown>>,
+  what: { readonly text?: string } | { readonly workId: string },
+): ExtractionJournal | undefined {
+  const store = options.journalStore;
+  return store === undefined
+    ? undefined
+    : storeExtractionJournal(store, {
+        account: claim.job.account,
+        baseUrl: String(spec.base_url ?? ''),
+        model: String(spec.model ?? ''),
+        ...what,
+      });
+}
+
+/**
+ * How long before the item's limit a slice of an extraction ends, for the calls in flight to be answered and
+ * journaled: a quarter of the limit, at least 20 ms and at most 65 s (a model call's own limit is 60 s by default,
+ * `createOpenAICompatibleModel`'s `timeoutMs`; at the 5-minute default a slice runs 235 s).
+ */
+function sliceMargin(limitMs: number): number {
+  return Math.min(65_000, Math.max(20, Math.floor(limitMs / 4)));
+}
+
+/** A journal that counts the calls answered and journaled in this slice. */
+export type CountedJournal = { get: ExtractionJournal['get']; put: ExtractionJournal['put'] };
+
+/**
+ * Runs a journaled model run (an extraction, an audit) in the item's time slice: with a journal it stops before the
+ * item's limit, after the calls in flight are journaled, and is claimed again (`ItemHandedBack('continues')`); the next
+ * slice replays every answered call and asks only the rest. A slice that journaled no new call is the time limit.
+ */
+export async function slicedRun<T>(
+  journal: ExtractionJournal | undefined,
+  signal: AbortSignal,
+  slice: ItemSlice | undefined,
+  run: (stop: AbortSignal, journal: CountedJournal | undefined) => Promise<T>,
+): Promise<T> {
+  const sliced = journal !== undefined && slice !== undefined;
+  const stop = new AbortController();
+  const onItem = () => stop.abort(signal.reason);
+  if (signal.aborted) onItem();
+  else signal.addEventListener('abort', onItem, { once: true });
+  const endOfSlice = new TrainprintError('PAYLOAD_TOO_LARGE', 'the end of the time slice');
+  const timer = sliced
+    ? unrefTimer(
+        setTimeout(() => stop.abort(endOfSlice), Math.max(1, slice.deadline - Date.now() - sliceMargin(slice.limitMs))),
+      )
+    : null;
+  let fresh = 0;
+  const counted =
+    journal === undefined
+      ? undefined
+      : {
+          get: journal.get,
+          put: async (k: string, c: Parameters<typeof journal.put>[1]) => {
+            await journal.put(k, c);
+            fresh++;
+          },
+        };
+  try {
+    return await run(stop.signal, counted);
+  } catch (e) {
+    if (e !== endOfSlice || signal.aborted) throw e;
+    // a slice that answered no new call would be followed by another like it: that is the time limit
+    if (fresh === 0)
+      throw new TrainprintError(
+        'PAYLOAD_TOO_LARGE',
+        `the item made no new model call within the time limit of a job item (${Math.round(slice!.limitMs / 1000)} s)`,
+      );
+    throw new ItemHandedBack('continues', `${fresh} new calls journaled in this slice`);
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+    signal.removeEventListener('abort', onItem);
+  }
+}

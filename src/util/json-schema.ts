@@ -1,0 +1,76 @@
+/**
+ * Building blocks of JSON Schemas (2020-12) that the services' own request schemas share with the HTTP API's
+ * (src/http/schemas/kit.ts re-exports them): an object shape, a bounded integer, generated ids and the work hash.
+ */
+
+/**
+ * A JSON Schema, as plain data.
+ * @example const s: JsonSchema = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } }
+ */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** A count: an integer ≥ 0. */
+export const int0 = { type: 'integer', minimum: 0 } as const;
+
+/**
+ * An object schema: every listed property required unless named in `optional`; no other members.
+ * @example object({ id: str, note: str }, ['note'])
+ */
+export function object(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+    properties,
+  };
+}
+
+/**
+ * An integer in `[minimum, maximum]`, with a description when given.
+ * @example intIn(1, 16, 'Model calls in flight (default 4)')
+ */
+export function intIn(minimum: number, maximum: number, description?: string): JsonSchema {
+  return { type: 'integer', minimum, maximum, ...(description ? { description } : {}) };
+}
+
+/**
+ * Pattern of a generated id: a prefix, `_` and `hex` lowercase hex digits. The schemas and the path parameters of
+ * the HTTP API take their patterns from here, so an id a response carries always fits the path that names it.
+ * @example idPattern('wk', 32) // '^wk_[0-9a-f]{32}$'
+ */
+export function idPattern(prefix: string, hex: number): string {
+  return `^${prefix}_[0-9a-f]{${hex}}$`;
+}
+
+/**
+ * The string schema of a generated id ({@link idPattern}).
+ * @example prefixedId('lst', 32) // { type: 'string', pattern: '^lst_[0-9a-f]{32}$' }
+ */
+export function prefixedId(prefix: string, hex: number): { readonly type: 'string'; readonly pattern: string } {
+  return { type: 'string', pattern: idPattern(prefix, hex) };
+}
+
+/** A work id. */
+export const workId = prefixedId('wk', 32);
+
+/** A work hash: `sha256:` and 64 lowercase hex digits. */
+export const workHash = {
+  type: 'string',
+  pattern: '^sha256:[0-9a-f]{64}$',
+  'x-pattern-hint': 'a work hash: "sha256:" then 64 lowercase hex digits (the work_hash of analyze or register)',
+} as const;
+/** A model of the knowledge base. */
+export const modelId = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9][\\w.-]*/[A-Za-z0-9][\\w.-]*$',
+  description: '`provider/model_name` of the knowledge base',
+  'x-pattern-hint':
+    '"provider/model_name" as the knowledge base names it (GET /api/v1/kb/models lists them), e.g. "eleutherai/pythia-6.9b"',
+} as const;
+/** An ISO 3166 jurisdiction. */
+export const jurisdiction = {
+  type: 'string',
+  pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$',
+  description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`',
+  'x-pattern-hint': 'an ISO 3166 code such as "US", "DE", "EU", "US-CA" or "GB-SCT"',
+} as const;
