@@ -201,3 +201,6 @@ export { declaredDatasetId } from './datasets/snapshot.js';
 // for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one
 // module instance with the operations' check, which is why the HTTP adapter takes it from here)
 export { markSchemaChecked } from './util/schema-check.js';
+// for the on-demand files built on the library only (dist/memorization-work.js, market-work.js): the modules they share
+// with it (tsup.config.ts)
+export { ON_DEMAND_SHARED } from './on-demand-shared.js';
