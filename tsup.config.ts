@@ -185,7 +185,7 @@ const core: Options[] = [
   neutral({ synonyms: 'src/align/synonyms.generated.ts' }, { dts: false }),
   // the scalar build of the core, imported on demand where SIMD is missing or off (coreScalarExternal above)
   neutral({ 'core-scalar': 'src/core/wasm-scalar.generated.ts' }, { dts: false }),
-  // the memorization operations and the marketplace's, built on the library (libraryOnDemand, builtOnLibrary above)
+  // the memorization operations, the marketplace's and the bundle verifier, built on the library (builtOnLibrary above)
   neutral(
     { 'memorization-work': 'src/services/memorization/operations.ts' },
     { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]memorization[\\/]/)] },
@@ -252,10 +252,17 @@ const core: Options[] = [
     // extraction is not its work (the document pool's threads read files): its on-demand import of the readers stays
     // './formats.js', and their library (pdf.js) stays in node_modules, as in every other bundle
     entry: { 'offload-worker': 'src/node/offload-worker.ts' },
-    // one file: the on-demand imports it does not keep external (the memorization and marketplace operations, which
-    // its work never calls) are inlined, not split into chunks
+    // one file, never split into chunks. The library's own on-demand files (the memorization, marketplace and
+    // verification operations) stay external as in the library: the thread's pure work never calls them
     splitting: false,
-    esbuildPlugins: [remoteExternal, synonymsExternal, coreScalarExternal, formatsExternal, formatLibrariesExternal],
+    esbuildPlugins: [
+      remoteExternal,
+      synonymsExternal,
+      coreScalarExternal,
+      formatsExternal,
+      formatLibrariesExternal,
+      ...libraryOnDemand,
+    ],
     format: ['esm'],
     dts: false,
     clean: false,
