@@ -4,17 +4,8 @@
 export { auditCatalogue, Memorization } from './memorization.js';
 export { renderReport } from './report.js';
 export type { ReportOptions } from './report.js';
-export {
-  VERIFY_TOKENS,
-  MIN_RUN_TOKENS,
-  HIT_WORDS,
-  PROBE_CHUNK_TOKENS,
-  PROBE_MIN_CHUNKS,
-  PROBE_MIN_REFERENCE_DOCUMENTS,
-  CANARY_WORDS,
-  MAX_CANARIES,
-  TIER_ATTRIBUTION,
-} from './constants.js';
+// the public constants (VERIFY_TOKENS, MIN_RUN_TOKENS, HIT_WORDS, PROBE_*, CANARY_WORDS, MAX_CANARIES, TIER_ATTRIBUTION)
+export * from './constants.js';
 export { extractionTranscriptSha256 } from './digests.js';
 export type { AuditWork, AuditedWork, CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 export type {
