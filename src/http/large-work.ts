@@ -15,6 +15,12 @@ import { type Waiter, waitInLine } from './wait-in-line.js';
 /** Requests whose body is at least this large (bytes) take a place. */
 export const LARGE_WORK_BYTES = 1 << 20;
 
+/** How long a large request waits for its place before it is refused (503), in ms. */
+export const LARGE_WORK_WAIT_MS = 30_000;
+
+/** Seconds a refused request is told to wait (`Retry-After`). */
+export const LARGE_WORK_RETRY_SECONDS = 5;
+
 /** Options of {@link LargeWorkGate}. */
 export interface LargeWorkLimits {
   /** Large requests running at once. @default 4 */
@@ -24,12 +30,6 @@ export interface LargeWorkLimits {
   /** How long a request waits for a place before it is refused (503), in ms, 1–600,000. @default 30000 */
   readonly waitMs?: number;
 }
-
-/** How long a large request waits for its place before it is refused (503), in ms. */
-export const LARGE_WORK_WAIT_MS = 30_000;
-
-/** Seconds a refused request is told to wait (`Retry-After`). */
-export const LARGE_WORK_RETRY_SECONDS = 5;
 
 /**
  * A counting semaphore with a bounded FIFO queue.
