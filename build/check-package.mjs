@@ -126,6 +126,19 @@ for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
     process.exit(1);
   }
 }
+// The scalar build of the core is a file of its own (core-scalar.js, src/core/wasm-scalar.generated.ts), imported only
+// where SIMD is missing or off: the bundles holding the core embed the SIMD build alone and load that file on demand.
+{
+  const scalar = /CORE_SCALAR_BASE64 = "([A-Za-z0-9+/=]{1024,})"/.exec(read('core-scalar.js'))?.[1];
+  for (const f of ['library.js', 'library.cjs', 'fingerprint.js', 'fingerprint.cjs', 'offload-worker.js']) {
+    const text = read(f);
+    const file = f.endsWith('.cjs') ? 'core-scalar.cjs' : 'core-scalar.js';
+    if (!scalar || text.includes(scalar.slice(1000, 1064)) || !text.includes(`("./${file}")`)) {
+      console.error(`package check: dist/${f} must load the scalar core from ./${file}, not hold it`);
+      process.exit(1);
+    }
+  }
+}
 // The on-demand files built on the library take what they share with it from ./library.js (src/on-demand-shared.ts):
 // each imports it, and none holds a second copy of the error table (a marker of what the library holds).
 for (const name of ['memorization-work', 'market-work', 'report-work']) {
