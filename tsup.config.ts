@@ -102,7 +102,8 @@ const SHARED_MODULES = new Map(
  * that folder is not bundled again but taken from the library ('./library.js' / './library.cjs', its
  * ON_DEMAND_SHARED), so every class, registry and cache exists once; one that the table lacks fails the build. The
  * folder's own modules are bundled, the few the library holds too as well (constants and pure functions: the
- * near-verbatim blocks, the store keys, the digests), which costs less than sharing every name of them.
+ * near-verbatim blocks, the store keys, the digests, the bundle's signature check), which costs less than sharing
+ * every name of them.
  */
 function builtOnLibrary(own: RegExp) {
   return {

@@ -35,7 +35,6 @@ import { matchKind } from './services/policy/kinds/index.js';
 import { optOutStatus } from './services/policy/opt-out.js';
 import { base64url, fromBase64url } from './services/registry/receipts.js';
 import { getWork, workText } from './services/registry/works.js';
-import { publicKeyOf, verifyEd25519 } from './services/report/sign.js';
 import { Z95, logGamma, wilsonInterval } from './stats/binomial.js';
 import { mapLimit } from './util/pool.js';
 import { round1, round4 } from './util/round.js';
@@ -63,7 +62,6 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'services/policy/opt-out': { optOutStatus },
   'services/registry/receipts': { base64url, fromBase64url },
   'services/registry/works': { getWork, workText },
-  'services/report/sign': { publicKeyOf, verifyEd25519 },
   'stats/binomial': { Z95, logGamma, wilsonInterval },
   'util/pool': { mapLimit },
   'util/round': { round1, round4 },
