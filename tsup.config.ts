@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { PluginBuild } from 'esbuild';
 import { resolve as resolvePath } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
@@ -39,32 +40,95 @@ const SUB_ENTRIES = readdirSync('src/entries')
   .map((file) => file.slice(0, -'.ts'.length));
 
 /**
- * An esbuild plugin for the bundles that hold the engine: its on-demand import of the remote corpora's client
- * ('./remote/index.js', src/remote-corpus.ts) becomes './remote.js' / './remote.cjs' and stays external, so that code is
- * a file of its own, loaded only when a remote dataset is added, and the main bundle stays one self-contained file
- * (code splitting would move what the two share into a chunk the main file imports).
+ * An esbuild plugin: the on-demand import `specifier` made by a module of the folder `from` becomes './<file>.js' /
+ * './<file>.cjs' and stays external, so what it imports is a file of its own (an entry below), loaded only when it
+ * is first needed, and the bundle stays one self-contained file (code splitting would move what the two share into a
+ * chunk the main file imports).
  */
-const remoteExternal = {
-  name: 'remote-external',
-  setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
-    const file = build.initialOptions.format === 'cjs' ? './remote.cjs' : './remote.js';
-    build.onResolve({ filter: /^\.\/remote\/index\.js$/ }, (args) => (/[\\/]src$/.test(args.resolveDir) ? { path: file, external: true } : undefined));
-  },
-};
+function onDemand(file: string, specifier: string, from: RegExp) {
+  const filter = new RegExp(`^${specifier.replace(/[.]/g, '[.]')}$`);
+  return {
+    name: `on-demand-${file}`,
+    setup(build: PluginBuild) {
+      const path = `./${file}.${build.initialOptions.format === 'cjs' ? 'cjs' : 'js'}`;
+      build.onResolve({ filter }, (args) => (from.test(args.resolveDir) ? { path, external: true } : undefined));
+    },
+  };
+}
+
+/** The remote corpora's client (src/remote-corpus.ts imports it when a remote dataset is added): dist/remote.js. */
+const remoteExternal = onDemand('remote', './remote/index.js', /[\\/]src$/);
+/**
+ * The WordNet synonym table (src/align/synonyms.ts imports it): the 580 KB table is a file of its own that
+ * `createEngine` loads before it returns and that a page bundling `trainprint/fingerprint` gets as a file of its own.
+ */
+const synonymsExternal = onDemand('synonyms', './synonyms.generated.js', /[\\/]src[\\/]align$/);
+/**
+ * The readers of EPUB, PDF and DOCX (src/services/analyze/files.ts imports them when a file first arrives): the
+ * engine's bundle carries none of them.
+ */
+const formatsExternal = onDemand('formats', '../../formats/index.js', /[\\/]src[\\/]services[\\/]analyze$/);
+/**
+ * The scalar build of the core (src/core/load.ts imports it where SIMD is missing or turned off): a bundle holding the
+ * core embeds the SIMD build alone.
+ */
+const coreScalarExternal = onDemand('core-scalar', './wasm-scalar.generated.js', /[\\/]src[\\/]core$/);
+/**
+ * The library's own on-demand files, built on it (below): the memorization operations (src/services/memorization/
+ * memorization.ts imports them on a first call), the marketplace's (src/services/market/marketplace.ts) and the
+ * evidence bundle's verifier (src/services/report/verify-on-demand.ts).
+ */
+const libraryOnDemand = [
+  onDemand('memorization-work', './operations.js', /[\\/]src[\\/]services[\\/]memorization$/),
+  onDemand('market-work', './operations.js', /[\\/]src[\\/]services[\\/]market$/),
+  onDemand('report-work', './operations.js', /[\\/]src[\\/]services[\\/]report$/),
+];
 
 /**
- * An esbuild plugin for every bundle that holds the aligner: its on-demand import of the WordNet synonym table
- * ('./synonyms.generated.js', src/align/synonyms.ts) becomes './synonyms.js' / './synonyms.cjs' and stays external,
- * so the 580 KB table is a file of its own (the `synonyms` entry below) that `createEngine` loads before it returns
- * and that a page bundling `trainprint/fingerprint` gets as a chunk of its own.
+ * What the library shares with the on-demand files built on it: src/on-demand-shared.ts's table, read as text — each
+ * entry `'<path under src/>': { name, … },` — as the shared module's file and the names it gives.
  */
-const synonymsExternal = {
-  name: 'synonyms-external',
-  setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
-    const file = build.initialOptions.format === 'cjs' ? './synonyms.cjs' : './synonyms.js';
-    build.onResolve({ filter: /^\.\/synonyms\.generated\.js$/ }, (args) => (/[\\/]src[\\/]align$/.test(args.resolveDir) ? { path: file, external: true } : undefined));
-  },
-};
+const SHARED_MODULES = new Map(
+  [...readFileSync('src/on-demand-shared.ts', 'utf8').matchAll(/^ {2}(?:'([\w/.-]+)'|(\w+)): \{ ([\w, ]+) \},$/gm)].map(
+    (m) => {
+      const key = m[1] ?? m[2];
+      return [resolvePath(process.cwd(), 'src', `${key}.ts`), { key, names: m[3].split(', ') }] as const;
+    },
+  ),
+);
+
+/**
+ * An esbuild plugin for an on-demand file built on the library (`own`: the folder of its modules): a module outside
+ * that folder is not bundled again but taken from the library ('./library.js' / './library.cjs', its
+ * ON_DEMAND_SHARED), so every class, registry and cache exists once; one that the table lacks fails the build. The
+ * folder's own modules are bundled, the few the library holds too as well (constants and pure functions: the
+ * near-verbatim blocks, the store keys, the digests, the bundle's signature check), which costs less than sharing
+ * every name of them.
+ */
+function builtOnLibrary(own: RegExp) {
+  return {
+    name: 'built-on-library',
+    setup(build: PluginBuild) {
+      const library = build.initialOptions.format === 'cjs' ? './library.cjs' : './library.js';
+      build.onResolve({ filter: /^trainprint-library$/ }, () => ({ path: library, external: true }));
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (!args.importer) return undefined; // the entry itself
+        const file = resolvePath(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+        if (own.test(file)) return undefined;
+        if (SHARED_MODULES.has(file)) return { path: file, namespace: 'library-shared' };
+        throw new Error(`${args.importer} imports ${args.path}: add the names it takes to src/on-demand-shared.ts`);
+      });
+      build.onLoad({ filter: /.*/, namespace: 'library-shared' }, async (args) => {
+        const { key, names } = SHARED_MODULES.get(args.path)!;
+        // a name the table does not give is a missing export, which esbuild reports
+        const contents = `import { ON_DEMAND_SHARED } from 'trainprint-library';\nconst m = ON_DEMAND_SHARED[${JSON.stringify(key)}];\n${names
+          .map((n) => `export const ${n} = m.${n};`)
+          .join('\n')}\n`;
+        return { contents, loader: 'js', resolveDir: process.cwd() };
+      });
+    },
+  };
+}
 
 /**
  * An esbuild plugin for every neutral bundle: the library of document extraction (src/formats: pdf.js for PDF, a
@@ -75,20 +139,6 @@ const formatLibrariesExternal = {
   name: 'format-libraries-external',
   setup(build: { onResolve: (o: { filter: RegExp }, f: (a: { path: string }) => { path: string; external: boolean }) => void }) {
     build.onResolve({ filter: /^pdfjs-dist(\/|$)/ }, (args) => ({ path: args.path, external: true }));
-  },
-};
-
-/**
- * An esbuild plugin for the bundles that hold the services: their on-demand import of document extraction
- * ('../../formats/index.js', src/services/analyze/files.ts) becomes './formats.js' / './formats.cjs' and stays
- * external, so the readers of EPUB, PDF and DOCX are a file of their own (the `formats` entry below), loaded when a
- * file first arrives; the engine's bundle carries none of them.
- */
-const formatsExternal = {
-  name: 'formats-external',
-  setup(build: { initialOptions: { format?: string }; onResolve: (o: { filter: RegExp }, f: (a: { resolveDir: string }) => { path: string; external: boolean } | undefined) => void }) {
-    const file = build.initialOptions.format === 'cjs' ? './formats.cjs' : './formats.js';
-    build.onResolve({ filter: /^\.\.\/\.\.\/formats\/index\.js$/ }, (args) => (/[\\/]src[\\/]services[\\/]analyze$/.test(args.resolveDir) ? { path: file, external: true } : undefined));
   },
 };
 
@@ -113,13 +163,13 @@ const neutral = (entry: Record<string, string>, extra: Partial<Options> = {}): O
     if (format === 'cjs') o.supported = { ...o.supported, 'dynamic-import': false };
   },
   ...extra,
-  esbuildPlugins: [synonymsExternal, formatLibrariesExternal, formatsExternal, ...(extra.esbuildPlugins ?? [])],
+  esbuildPlugins: [synonymsExternal, coreScalarExternal, formatLibrariesExternal, formatsExternal, ...(extra.esbuildPlugins ?? [])],
 });
 
 const core: Options[] = [
   // the library: every name of src/library.ts, in one self-contained bundle (and one d.ts) that the entries import.
   // shims: the CommonJS build gets an import.meta.url (from __filename) for the packs folder's default URL
-  neutral({ library: 'src/library.ts' }, { clean: true, shims: true, esbuildPlugins: [remoteExternal] }),
+  neutral({ library: 'src/library.ts' }, { clean: true, shims: true, esbuildPlugins: [remoteExternal, ...libraryOnDemand] }),
   // 'trainprint' and 'trainprint/<name>': files of re-exports of './library.js' (their d.ts too: the types are
   // library.d.ts's, so `Engine` is one type whichever entry names it). build/entry-types.mjs points the d.cts files
   // at './library.cjs'.
@@ -134,6 +184,21 @@ const core: Options[] = [
   neutral({ formats: 'src/formats/index.ts' }, { dts: false }),
   // the WordNet synonym table that the aligner imports on demand (synonymsExternal above)
   neutral({ synonyms: 'src/align/synonyms.generated.ts' }, { dts: false }),
+  // the scalar build of the core, imported on demand where SIMD is missing or off (coreScalarExternal above)
+  neutral({ 'core-scalar': 'src/core/wasm-scalar.generated.ts' }, { dts: false }),
+  // the memorization operations, the marketplace's and the bundle verifier, built on the library (builtOnLibrary above)
+  neutral(
+    { 'memorization-work': 'src/services/memorization/operations.ts' },
+    { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]memorization[\\/]/)] },
+  ),
+  neutral(
+    { 'market-work': 'src/services/market/operations.ts' },
+    { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]market[\\/]/)] },
+  ),
+  neutral(
+    { 'report-work': 'src/services/report/operations.ts' },
+    { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]report[\\/]/)] },
+  ),
   // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
   // services). TrainprintError is recognised across the two bundles by a registered symbol
   // (src/errors.ts), so instanceof still works.
@@ -188,7 +253,17 @@ const core: Options[] = [
     // extraction is not its work (the document pool's threads read files): its on-demand import of the readers stays
     // './formats.js', and their library (pdf.js) stays in node_modules, as in every other bundle
     entry: { 'offload-worker': 'src/node/offload-worker.ts' },
-    esbuildPlugins: [remoteExternal, synonymsExternal, formatsExternal, formatLibrariesExternal],
+    // one file, never split into chunks. The library's own on-demand files (the memorization, marketplace and
+    // verification operations) stay external as in the library: the thread's pure work never calls them
+    splitting: false,
+    esbuildPlugins: [
+      remoteExternal,
+      synonymsExternal,
+      coreScalarExternal,
+      formatsExternal,
+      formatLibrariesExternal,
+      ...libraryOnDemand,
+    ],
     format: ['esm'],
     dts: false,
     clean: false,

@@ -1,37 +1,19 @@
 /**
- * The Engine, the composition root: a {@link FingerprintEngine} plus the corpus of loaded datasets and the services
- * built over it and one store — analyze, registry, score, monitors, marketplace, memorization and the knowledge base.
- * It wires; the work is in src/corpus and src/services (each service takes only what it needs, never the Engine).
- * Its options are in engine-options.ts, its factory `createEngine` in create-engine.ts.
+ * The Engine, the composition root: a {@link DatasetEngine} (the fingerprint engine with the corpus of loaded
+ * datasets, dataset-engine.ts) plus the services built over it and one store — analyze, registry, score, monitors,
+ * marketplace, memorization and the knowledge base. It wires; the work is in src/corpus and src/services (each service
+ * takes only what it needs, never the Engine). Its options are in engine-options.ts, its factory `createEngine` in
+ * create-engine.ts.
  */
 import type { Core } from './core/abi.js';
 import type { CoreVariant } from './core/load.js';
-import { Corpus, type FingerprintedDocuments } from './corpus/corpus.js';
-import type { SnapshotStream, SnapshotStreamOptions } from './datasets/snapshot-stream.js';
-import type {
-  DatasetDeclaration,
-  DatasetImportOptions,
-  DatasetLoadOptions,
-  DatasetProvenance,
-  DocumentSource,
-  SearchOptions,
-  SearchResult,
-  SliceOptions,
-} from './corpus/types.js';
-import { runWork, type PureWork, type WorkResult } from './corpus/work.js';
-import type { ExactStorage } from './datasets/stored.js';
-import type { PortraitBackground } from './datasets/background.js';
-import type { DatasetDescriptor, DatasetStats } from './datasets/types.js';
+import { DatasetEngine } from './dataset-engine.js';
 import type { EngineOptions } from './engine-options.js';
-import { FingerprintEngine } from './fingerprint-engine.js';
 import { createAnalysisService, type AnalysisService, type StoredAnalysis } from './services/analyze/service.js';
 import { retentionRules } from './services/analyze/retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './services/analyze/types.js';
 import { knowledgeBase, type KnowledgeBase } from './services/kb/index.js';
-import type { RemoteDatasetConfig } from './corpus/remote-types.js';
-import type { EvidenceSource } from './corpus/source.js';
 import { kbLinks } from './services/kb/links.js';
-import { openRemoteCorpus } from './remote-corpus.js';
 import type { KbDataset, KbModel, KbProvider } from './services/kb/types.js';
 import { createMarketplace, type Marketplace } from './services/market/index.js';
 import { Memorization } from './services/memorization/memorization.js';
@@ -45,17 +27,13 @@ import { createScoreService, type ScoreService } from './services/score/service.
 import { createScanService, type ScanService } from './services/scan/index.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanSummary } from './services/scan/index.js';
 import { MemoryStore } from './store/memory.js';
-import type { Store } from './store/types.js';
 
 /**
  * The training-data attribution engine, made by `createEngine` (create-engine.ts). The fingerprint operations come
- * from {@link FingerprintEngine}; dataset operations are {@link Corpus}'s; the rest are services on {@link store}.
+ * from {@link FingerprintEngine}, the dataset operations from {@link DatasetEngine} (handed to the corpus); the rest
+ * are services on {@link store}.
  */
-export class Engine extends FingerprintEngine {
-  /** The store of the registry, analyses, monitors, events, deliveries and the marketplace. */
-  readonly store: Store;
-  /** The loaded reference datasets (what `addDataset`, `search` … work on). */
-  readonly corpus: Corpus;
+export class Engine extends DatasetEngine {
   /** The knowledge base this engine reads (`createEngine({ kb })`; the shipped one by default). */
   readonly kb: KnowledgeBase;
   private readonly analyses: AnalysisService;
@@ -68,16 +46,14 @@ export class Engine extends FingerprintEngine {
 
   /** @internal use `createEngine` (create-engine.ts) */
   constructor(core: Core, variant: CoreVariant, options: EngineOptions = {}) {
-    super(core, variant);
-    const store = (this.store = options.store ?? new MemoryStore());
-    const fingerprint = this.fingerprint.bind(this);
-    const kb = (this.kb = options.kb ?? knowledgeBase());
-    const corpus = (this.corpus = new Corpus({
-      core: () => this.assertLive(),
-      variant,
+    const kb = options.kb ?? knowledgeBase();
+    super(core, variant, options.store ?? new MemoryStore(), {
       links: kbLinks(kb),
       onChange: (id) => this.monitors.datasetChanged(id),
-    }));
+    });
+    this.kb = kb;
+    const { store, corpus } = this;
+    const fingerprint = this.fingerprint.bind(this);
     this.analyses = createAnalysisService({ corpus, store, kb, retention: retentionRules(options.analyses) });
     this.registry = createRegistryService({ store, fingerprint, receiptKey: options.receiptKey });
     this.scores = createScoreService({ corpus, store, kb, fingerprint });
@@ -88,127 +64,6 @@ export class Engine extends FingerprintEngine {
   /** Webhook deliveries of monitor events (its `list`, `get`, `retry`, `start`, `stop`). */
   get webhooks(): WebhookDeliverer {
     return this.monitors.webhooks;
-  }
-
-  // ---------------------------------------------------------------- datasets (see Corpus for the details)
-
-  /**
-   * {@inheritDoc Corpus.addDataset}
-   * @example
-   * await engine.addDataset({ id: 'books' }, [{ id: 'persuasion', text }])
-   * await engine.addDataset({ id: 'alice-uploads' }, docs, { supplied_by: 'account', account: 'alice' }) // alice's alone
-   */
-  addDataset(
-    descriptor: DatasetDescriptor,
-    documents: DocumentSource,
-    options?: DatasetLoadOptions,
-  ): Promise<DatasetStats> {
-    return this.corpus.addDataset(descriptor, documents, options);
-  }
-  /** {@inheritDoc Corpus.provenance} @example engine.datasetProvenance('pack:gutenberg').supplied_by // 'shipped' */
-  datasetProvenance(id: string): DatasetProvenance {
-    return this.corpus.provenance(id);
-  }
-  /**
-   * {@inheritDoc Corpus.addFingerprintedDocuments}
-   * @example await engine.addFingerprintedDocuments({ id: 'books' }, [{ documents, fingerprints: fingerprinter.fingerprint(texts) }])
-   */
-  addFingerprintedDocuments(
-    descriptor: DatasetDescriptor,
-    batches: Iterable<FingerprintedDocuments> | AsyncIterable<FingerprintedDocuments>,
-  ): Promise<DatasetStats> {
-    return this.corpus.addFingerprintedDocuments(descriptor, batches);
-  }
-  /** {@inheritDoc Corpus.datasets} @example engine.datasets({ account: 'alice' }).map((d) => d.id) */
-  datasets(options?: { readonly account?: string }): DatasetStats[] {
-    return this.corpus.datasets(options);
-  }
-  /** {@inheritDoc Corpus.attachDataset} @example await engine.attachDataset(await openPostgresDataset({ url, id })) */
-  attachDataset(storage: ExactStorage): Promise<DatasetStats> {
-    return this.corpus.attachDataset(storage);
-  }
-  /** {@inheritDoc Corpus.copyDataset} @example await engine.copyDataset('books', 'books-pg') */
-  copyDataset(from: string, to: string): Promise<DatasetStats> {
-    return this.corpus.copyDataset(from, to);
-  }
-  /** {@inheritDoc Corpus.finalizeDataset} @example engine.finalizeDataset('books-portrait').index_bytes */
-  finalizeDataset(id: string): DatasetStats {
-    return this.corpus.finalizeDataset(id);
-  }
-  /** {@inheritDoc Corpus.attachEvidenceSource} @example engine.addEvidenceSource(quotes) // searched by analyze, score, monitors */
-  addEvidenceSource(source: EvidenceSource, load?: DatasetLoadOptions): DatasetStats {
-    return this.corpus.attachEvidenceSource(source, load);
-  }
-  /** {@inheritDoc Corpus.removeDataset} @example engine.removeDataset('books') // true */
-  removeDataset(id: string): boolean {
-    return this.corpus.removeDataset(id);
-  }
-  /** {@inheritDoc Corpus.search} @example engine.search(suspect).matches[0] */
-  search(text: string | Uint8Array, options?: SearchOptions): SearchResult {
-    return this.corpus.search(text, options);
-  }
-  /** {@inheritDoc Corpus.searchAsync} @example const { matches } = await engine.searchAsync(suspect) */
-  searchAsync(text: string | Uint8Array, options?: SearchOptions, run?: SliceOptions): Promise<SearchResult> {
-    return this.corpus.searchAsync(text, options, run);
-  }
-  /** {@inheritDoc Corpus.exportDataset} @example const bytes = engine.exportDataset('books') */
-  exportDataset(id: string): Uint8Array {
-    return this.corpus.exportDataset(id);
-  }
-  /** {@inheritDoc Corpus.exportDatasetStream} @example for (const piece of engine.exportDatasetStream('books').pieces()) write(piece) */
-  exportDatasetStream(id: string, options?: SnapshotStreamOptions): SnapshotStream {
-    return this.corpus.exportDatasetStream(id, options);
-  }
-  /** {@inheritDoc Corpus.documentText} @example engine.documentText('spdx-licenses', 'MIT')?.slice(0, 11) */
-  documentText(datasetId: string, documentId: string): string | null {
-    return this.corpus.documentText(datasetId, documentId);
-  }
-  /** {@inheritDoc Corpus.importDataset} @example await engine.importDataset(bytes) */
-  importDataset(bytes: Uint8Array, options?: DatasetImportOptions): Promise<DatasetStats> {
-    return this.corpus.importDataset(bytes, options);
-  }
-  /**
-   * {@inheritDoc Corpus.measureBackground}
-   * @example await engine.measureBackground('my-books', essays, { corpus: '400 newspaper essays of 2024' })
-   */
-  measureBackground(
-    id: string,
-    texts: Iterable<string> | AsyncIterable<string>,
-    options: { readonly corpus: string; readonly date?: string },
-  ): Promise<PortraitBackground> {
-    return this.corpus.measureBackground(id, texts, options);
-  }
-  /** {@inheritDoc Corpus.declareDataset} @example engine.declareDataset('my-crawl', { kb_dataset: 'common-crawl' }) */
-  declareDataset(id: string, declaration: DatasetDeclaration): DatasetStats {
-    return this.corpus.declareDataset(id, declaration);
-  }
-
-  /**
-   * Do one piece of the pure work of analyze and compare on this engine's core (sync): what an {@link Offload}
-   * runs on another thread (the worker pool of `trainprint/node` runs it on an engine of its own).
-   * @throws as the work does (compare: INVALID_INPUT, INVALID_OPTIONS)
-   * @example engine.runWork({ kind: 'compare', a: 'one text', b: 'another text' }).similarity
-   */
-  runWork<W extends PureWork>(work: W): WorkResult<W> {
-    return runWork(this.assertLive(), work);
-  }
-
-  /**
-   * Add a web-scale training corpus searched through an engine's API: an index of infini-gram (token-level: The
-   * Pile, Dolma, RedPajama, C4, DCLM, the OLMo-2 mixes at api.infini-gram.io) or infini-gram mini (character-level:
-   * Common Crawl snapshots, DCLM, the Pile at api.infini-gram-mini.io), or a self-hosted engine's. From then on
-   * analyze, `searchAsync`, score and monitors send the text to that endpoint (docs/remote-corpora.md says what is
-   * sent); their results list each remote corpus consulted and how it went. A public index gets its knowledge-base
-   * dataset (and so its models) from the knowledge base; for another, give `kb_dataset`. Nothing is sent here.
-   * @throws (rejects) INVALID_OPTIONS (a bad field), ALREADY_EXISTS (the id is taken), NOT_FOUND (an unknown
-   *   `kb_dataset` or model)
-   * @example
-   * await engine.addRemoteDataset({ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama' })
-   * await engine.addRemoteDataset({ id: 'cc', kind: 'infini-gram-mini', index: 'v2_cc_2025-30' })
-   */
-  async addRemoteDataset(config: RemoteDatasetConfig): Promise<DatasetStats> {
-    const remote = await openRemoteCorpus(config, { core: () => this.assertLive(), store: this.store });
-    return this.corpus.attachRemoteDataset(remote);
   }
 
   // ---------------------------------------------------------------- scan (docs/scan.md)
@@ -448,11 +303,5 @@ export class Engine extends FingerprintEngine {
   /** One curated dataset by id. @throws NOT_FOUND @example engine.kbDataset('books3').pirated // true */
   kbDataset(id: string): KbDataset {
     return this.kb.dataset(id);
-  }
-
-  /** Release the instance and the datasets; later calls throw ENGINE_DISPOSED. */
-  override dispose(): void {
-    super.dispose();
-    this.corpus.clear();
   }
 }

@@ -215,3 +215,6 @@ export {
 } from './util/json-schema.js';
 export { SCORE_REQUEST_SCHEMA } from './services/score/schema.js';
 export { MODEL_SPEC_SCHEMA } from './services/memorization/schemas.js';
+// for the on-demand files built on the library only (dist/memorization-work.js, market-work.js): the modules they share
+// with it (tsup.config.ts)
+export { ON_DEMAND_SHARED } from './on-demand-shared.js';

@@ -1,6 +1,9 @@
 /**
  * Loading the WebAssembly core: decode the embedded bytes, compile once per variant
  * (module-scope cache), pick the SIMD build when the runtime validates it, instantiate per engine.
+ * The SIMD build is embedded here; the scalar build — needed only where a runtime lacks SIMD128 or a caller turns it
+ * off — is imported on demand (./wasm-scalar.generated.ts, dist/core-scalar.js), so a bundle carries one build's
+ * bytes until the other is asked for.
  */
 import { TrainprintError } from '../errors.js';
 import { CORE, CORE_SIMD } from './wasm.generated.js';
@@ -12,17 +15,20 @@ export type SimdChoice = 'auto' | boolean;
 /** The two builds shipped inside the package. */
 export type CoreVariant = 'scalar' | 'simd';
 
-const bytesCache = new Map<CoreVariant, Uint8Array>();
 const moduleCache = new Map<CoreVariant, Promise<WebAssembly.Module>>();
+let simdBytes: Uint8Array | undefined;
 
-/** The embedded binary of a variant (decoded once). */
-export function coreBytes(variant: CoreVariant): Uint8Array {
-  let bytes = bytesCache.get(variant);
-  if (!bytes) {
-    bytes = decodeBase64((variant === 'simd' ? CORE_SIMD : CORE).base64);
-    bytesCache.set(variant, bytes);
-  }
-  return bytes;
+/** The SIMD build's binary (decoded once): what {@link pickVariant} validates. */
+function simdCoreBytes(): Uint8Array {
+  simdBytes ??= decodeBase64(CORE_SIMD.base64);
+  return simdBytes;
+}
+
+/** The binary of a variant: the SIMD build's embedded bytes, or the scalar build's, imported on demand. */
+async function coreBytes(variant: CoreVariant): Promise<Uint8Array> {
+  if (variant === 'simd') return simdCoreBytes();
+  const { CORE_SCALAR_BASE64 } = await import('./wasm-scalar.generated.js');
+  return decodeBase64(CORE_SCALAR_BASE64);
 }
 
 /** Resolve a {@link SimdChoice} to a variant; throws WASM_UNSUPPORTED when SIMD is forced but unavailable. */
@@ -31,7 +37,7 @@ export function pickVariant(simd: SimdChoice = 'auto'): CoreVariant {
     throw new TrainprintError('WASM_UNSUPPORTED', 'no WebAssembly in this runtime');
   }
   if (simd === false) return 'scalar';
-  const ok = WebAssembly.validate(coreBytes('simd') as BufferSource);
+  const ok = WebAssembly.validate(simdCoreBytes() as BufferSource);
   if (simd === true && !ok)
     throw new TrainprintError('WASM_UNSUPPORTED', 'SIMD was requested but this runtime lacks WebAssembly SIMD128');
   return ok ? 'simd' : 'scalar';
@@ -41,10 +47,12 @@ export function pickVariant(simd: SimdChoice = 'auto'): CoreVariant {
 export function compileCore(variant: CoreVariant): Promise<WebAssembly.Module> {
   let p = moduleCache.get(variant);
   if (!p) {
-    p = WebAssembly.compile(coreBytes(variant) as BufferSource).catch((cause: unknown) => {
-      moduleCache.delete(variant);
-      throw new TrainprintError('WASM_UNSUPPORTED', `could not compile the ${variant} core`, { cause });
-    });
+    p = coreBytes(variant)
+      .then((bytes) => WebAssembly.compile(bytes as BufferSource))
+      .catch((cause: unknown) => {
+        moduleCache.delete(variant);
+        throw new TrainprintError('WASM_UNSUPPORTED', `could not compile the ${variant} core`, { cause });
+      });
     moduleCache.set(variant, p);
   }
   return p;

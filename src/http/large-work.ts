@@ -10,9 +10,16 @@
  * without bound behind work it cannot see.
  */
 import { TrainprintError } from '../library.js';
+import { type Waiter, waitInLine } from './wait-in-line.js';
 
 /** Requests whose body is at least this large (bytes) take a place. */
 export const LARGE_WORK_BYTES = 1 << 20;
+
+/** How long a large request waits for its place before it is refused (503), in ms. */
+export const LARGE_WORK_WAIT_MS = 30_000;
+
+/** Seconds a refused request is told to wait (`Retry-After`). */
+export const LARGE_WORK_RETRY_SECONDS = 5;
 
 /** Options of {@link LargeWorkGate}. */
 export interface LargeWorkLimits {
@@ -23,16 +30,6 @@ export interface LargeWorkLimits {
   /** How long a request waits for a place before it is refused (503), in ms, 1–600,000. @default 30000 */
   readonly waitMs?: number;
 }
-
-/** How long a large request waits for its place before it is refused (503), in ms. */
-export const LARGE_WORK_WAIT_MS = 30_000;
-
-interface Waiter {
-  readonly admit: () => void;
-}
-
-/** Seconds a refused request is told to wait (`Retry-After`). */
-export const LARGE_WORK_RETRY_SECONDS = 5;
 
 /**
  * A counting semaphore with a bounded FIFO queue.
@@ -87,26 +84,10 @@ export class LargeWorkGate {
           `${this.#active} large requests (bodies of 1 MiB or more, document files) are running and ${why}: send it again in ${LARGE_WORK_RETRY_SECONDS} s`,
         );
       if (this.#queue.length >= this.waiting) throw busy(`${this.#queue.length} are waiting`);
-      await new Promise<void>((resolve, reject) => {
-        const leave = (e: TrainprintError) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          const at = this.#queue.indexOf(waiter);
-          if (at >= 0) this.#queue.splice(at, 1);
-          reject(e);
-        };
-        const waiter: Waiter = {
-          admit: () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-          },
-        };
-        const onAbort = () => leave(new TrainprintError('SERVICE_UNAVAILABLE', 'the client went away'));
-        const timer = setTimeout(() => leave(busy(`this one waited ${this.waitMs / 1000} s for a place`)), this.waitMs);
-        if (signal?.aborted) return onAbort();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        this.#queue.push(waiter);
+      await waitInLine(this.#queue, {
+        waitMs: this.waitMs,
+        signal,
+        timedOut: () => busy(`this one waited ${this.waitMs / 1000} s for a place`),
       });
     } else this.#active++;
     let left = false;

@@ -12,6 +12,7 @@
  * concurrent requests; Stripe's concurrent-requests limiter).
  */
 import { TrainprintError } from '../library.js';
+import { type Waiter, waitInLine } from './wait-in-line.js';
 
 /**
  * Uploads of one account that may wait for a place; one more is refused (429). Generous on purpose: a waiting upload
@@ -35,11 +36,6 @@ export interface UploadLimits {
   readonly waiting?: number;
   /** How long an upload waits for a place, in ms, 1–600,000. @default 30000 */
   readonly waitMs?: number;
-}
-
-interface Waiter {
-  readonly admit: () => void;
-  readonly refuse: (e: TrainprintError) => void;
 }
 
 interface Line {
@@ -103,31 +99,11 @@ export class UploadGate {
         );
       if (own.waiting.length >= this.waiting)
         throw refused(`${own.active} are in flight and ${own.waiting.length} wait`);
-      await new Promise<void>((resolve, reject) => {
-        const leave = (e: TrainprintError) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          const at = own.waiting.indexOf(waiter);
-          if (at >= 0) own.waiting.splice(at, 1);
-          this.#forget(account, own);
-          reject(e);
-        };
-        const waiter: Waiter = {
-          admit: () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-          },
-          refuse: leave,
-        };
-        const onAbort = () => leave(new TrainprintError('SERVICE_UNAVAILABLE', 'the client went away'));
-        const timer = setTimeout(
-          () => leave(refused(`this one waited ${this.waitMs / 1000} s for a place`)),
-          this.waitMs,
-        );
-        if (signal?.aborted) return leave(new TrainprintError('SERVICE_UNAVAILABLE', 'the client went away'));
-        signal?.addEventListener('abort', onAbort, { once: true });
-        own.waiting.push(waiter);
+      await waitInLine(own.waiting, {
+        waitMs: this.waitMs,
+        signal,
+        timedOut: () => refused(`this one waited ${this.waitMs / 1000} s for a place`),
+        onLeave: () => this.#forget(account, own),
       });
     }
     let left = false;

@@ -224,6 +224,26 @@ export async function oneLibrary(entries) {
       checks.push(['TrainprintError', e instanceof main.TrainprintError && e.code === 'NOT_FOUND']);
     }
     for (const [name, ok] of checks) if (!ok) problems.push(`instanceof ${name} fails across entries`);
+    // the on-demand files built on the library (memorization-work, market-work, report-work) load on a first call
+    // and share its classes: an error they throw is the library's TrainprintError
+    const rejection = async (promise) =>
+      promise.then(
+        () => null,
+        (e) => e,
+      );
+    const loaded = [
+      [
+        'memorization-work',
+        (await rejection(engine.memorization.getReferenceSet('no-such-set')))?.code === 'NOT_FOUND',
+      ],
+      ['market-work', (await engine.marketplace.listListings()).listings.length === 0],
+      [
+        'market-work error',
+        (await rejection(engine.marketplace.getListing('lst_none'))) instanceof main.TrainprintError,
+      ],
+      ['report-work', (await entries['trainprint/evidence'].verifyEvidenceBundle('not a bundle')).valid === false],
+    ];
+    for (const [name, ok] of loaded) if (!ok) problems.push(`the on-demand file ${name} fails`);
   } finally {
     engine.dispose();
   }

@@ -17,8 +17,9 @@ const MAIN_AT_MOST = 120;
 // face is elsewhere — the egress check's answer (public: isInternalHost, egressFetch) and an idempotent request's key
 // (public: Idempotency), the check of a positive integer option, a wait that an abort ends, the chunks of a body in one
 // array, the id a dataset file declares, and the mark of a request body the HTTP adapter's validator accepted —
-// exported by no entry, so a user does not build on them; and the JSON Schema fragments and request schemas the
-// services share with the HTTP API's schemas (public through the OpenAPI document and a job type's `itemSchema`)
+// exported by no entry, so a user does not build on them; the JSON Schema fragments and request schemas the
+// services share with the HTTP API's schemas (public through the OpenAPI document and a job type's `itemSchema`); and
+// what the on-demand files built on the library take from it (src/on-demand-shared.ts), which no entry exports either
 const OUTER_RING_ONLY = [
   'refusedResolution',
   'requestHash',
@@ -39,6 +40,7 @@ const OUTER_RING_ONLY = [
   'workId',
   'SCORE_REQUEST_SCHEMA',
   'MODEL_SPEC_SCHEMA',
+  'ON_DEMAND_SHARED',
 ];
 const SUB_ENTRIES = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts'))

@@ -3,26 +3,13 @@
  * offers, an accepted offer becomes a signed licence. Everything lives on the engine's store and
  * every change is one transaction with its audit entry, so a restart (file store) keeps all of it
  * and concurrent calls cannot sell an exclusive licence twice. See ./types.ts for the records,
- * ./states.ts for the state tables, ./keys.ts for the store layout.
+ * ./states.ts for the state tables, ./keys.ts for the store layout. The operations themselves (./operations.ts) load on
+ * the first call, so a program that never trades carries none of them.
  */
 import { isTrainprintError, TrainprintError } from '../../errors.js';
 import type { ReceiptKey } from '../registry/receipts.js';
 import type { Store } from '../../store/types.js';
 import { unrefTimer } from '../../util/timers.js';
-import { readAudit } from './audit.js';
-import { checkLicence } from './licence-signing.js';
-import { getLicence, listLicences } from './licence-queries.js';
-import { createListing, getListing, listListings, publishListing, updateListing, withdrawListing } from './listings.js';
-import {
-  acceptOffer,
-  counterOffer,
-  declineOffer,
-  expireDue,
-  getOffer,
-  listOffers,
-  makeOffer,
-  withdrawOffer,
-} from './offers.js';
 import type { MarketContext } from './records.js';
 import type {
   AuditEntry,
@@ -40,6 +27,10 @@ import type {
   UpdateListingRequest,
   VerifiedLicence,
 } from './types.js';
+
+/** The marketplace's operations, imported once, on the first call (a file of its own in the package). */
+let loading: Promise<typeof import('./operations.js')> | undefined;
+const operations = () => (loading ??= import('./operations.js'));
 
 /**
  * Options of {@link createMarketplace}.
@@ -91,8 +82,8 @@ export class Marketplace {
    * @example
    * await market.createListing('estate', { work_id, licence_type: 'training', territory: ['EU'], term_months: 36, rate: { per: 'word', amount_minor: 1, currency: 'EUR' } })
    */
-  createListing(caller: string, request: CreateListingRequest, options?: IdempotencyOptions): Promise<Listing> {
-    return createListing(this.#ctx, caller, request, options);
+  async createListing(caller: string, request: CreateListingRequest, options?: IdempotencyOptions): Promise<Listing> {
+    return (await operations()).createListing(this.#ctx, caller, request, options);
   }
 
   /**
@@ -101,8 +92,8 @@ export class Marketplace {
    * @example
    * const { listings, next } = await market.listListings({ licence_type: 'training', territory: 'DE', work_type: 'book' })
    */
-  listListings(filter?: ListingFilter): Promise<{ listings: Listing[]; next: string | null }> {
-    return listListings(this.#ctx, filter);
+  async listListings(filter?: ListingFilter): Promise<{ listings: Listing[]; next: string | null }> {
+    return (await operations()).listListings(this.#ctx, filter);
   }
 
   /**
@@ -110,8 +101,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND
    * @example (await market.getListing('lst_…')).status
    */
-  getListing(id: string): Promise<Listing> {
-    return getListing(this.#ctx, id);
+  async getListing(id: string): Promise<Listing> {
+    return (await operations()).getListing(this.#ctx, id);
   }
 
   /**
@@ -121,8 +112,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND, FORBIDDEN, CONFLICT (withdrawn/sold_out; pending offers; exclusivity clash)
    * @example await market.updateListing('estate', id, { price: { amount_minor: 450_000, currency: 'USD' } })
    */
-  updateListing(caller: string, id: string, patch: UpdateListingRequest): Promise<Listing> {
-    return updateListing(this.#ctx, caller, id, patch);
+  async updateListing(caller: string, id: string, patch: UpdateListingRequest): Promise<Listing> {
+    return (await operations()).updateListing(this.#ctx, caller, id, patch);
   }
 
   /**
@@ -130,8 +121,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND, FORBIDDEN, CONFLICT (not a draft; exclusivity clash; work gone)
    * @example await market.publishListing('estate', id)
    */
-  publishListing(caller: string, id: string): Promise<Listing> {
-    return publishListing(this.#ctx, caller, id);
+  async publishListing(caller: string, id: string): Promise<Listing> {
+    return (await operations()).publishListing(this.#ctx, caller, id);
   }
 
   /**
@@ -140,8 +131,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND, FORBIDDEN, CONFLICT (already withdrawn or sold out)
    * @example await market.withdrawListing('estate', id)
    */
-  withdrawListing(caller: string, id: string): Promise<Listing> {
-    return withdrawListing(this.#ctx, caller, id);
+  async withdrawListing(caller: string, id: string): Promise<Listing> {
+    return (await operations()).withdrawListing(this.#ctx, caller, id);
   }
 
   /**
@@ -150,8 +141,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND, FORBIDDEN (own listing), CONFLICT (listing not active)
    * @example await market.makeOffer('acme-ai', id, { amount: { amount_minor: 450_000, currency: 'USD' }, territory: ['US'] })
    */
-  makeOffer(caller: string, listingId: string, request: MakeOfferRequest): Promise<Offer> {
-    return makeOffer(this.#ctx, caller, listingId, request);
+  async makeOffer(caller: string, listingId: string, request: MakeOfferRequest): Promise<Offer> {
+    return (await operations()).makeOffer(this.#ctx, caller, listingId, request);
   }
 
   /**
@@ -159,8 +150,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND
    * @example (await market.getOffer('ofr_…')).status
    */
-  getOffer(id: string): Promise<Offer> {
-    return getOffer(this.#ctx, id);
+  async getOffer(id: string): Promise<Offer> {
+    return (await operations()).getOffer(this.#ctx, id);
   }
 
   /**
@@ -168,8 +159,8 @@ export class Marketplace {
    * @throws INVALID_INPUT
    * @example await market.listOffers({ listing_id: id, status: 'pending' })
    */
-  listOffers(filter?: OfferFilter): Promise<{ offers: Offer[]; next: string | null }> {
-    return listOffers(this.#ctx, filter);
+  async listOffers(filter?: OfferFilter): Promise<{ offers: Offer[]; next: string | null }> {
+    return (await operations()).listOffers(this.#ctx, filter);
   }
 
   /**
@@ -180,8 +171,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND, FORBIDDEN, CONFLICT (offer not pending; listing not active; exclusivity clash; key reused)
    * @example const licence = await market.acceptOffer('estate', offerId, { idempotencyKey: 'a-1' })
    */
-  acceptOffer(caller: string, offerId: string, options?: IdempotencyOptions): Promise<Licence> {
-    return acceptOffer(this.#ctx, caller, offerId, options);
+  async acceptOffer(caller: string, offerId: string, options?: IdempotencyOptions): Promise<Licence> {
+    return (await operations()).acceptOffer(this.#ctx, caller, offerId, options);
   }
 
   /**
@@ -189,8 +180,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND, FORBIDDEN, CONFLICT (not pending)
    * @example await market.declineOffer('estate', offerId)
    */
-  declineOffer(caller: string, offerId: string): Promise<Offer> {
-    return declineOffer(this.#ctx, caller, offerId);
+  async declineOffer(caller: string, offerId: string): Promise<Offer> {
+    return (await operations()).declineOffer(this.#ctx, caller, offerId);
   }
 
   /**
@@ -199,8 +190,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND, FORBIDDEN, CONFLICT (not pending; listing not active)
    * @example const counter = await market.counterOffer('estate', offerId, { amount: { amount_minor: 480_000, currency: 'USD' } })
    */
-  counterOffer(caller: string, offerId: string, request: CounterOfferRequest): Promise<Offer> {
-    return counterOffer(this.#ctx, caller, offerId, request);
+  async counterOffer(caller: string, offerId: string, request: CounterOfferRequest): Promise<Offer> {
+    return (await operations()).counterOffer(this.#ctx, caller, offerId, request);
   }
 
   /**
@@ -208,8 +199,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND, FORBIDDEN, CONFLICT (not pending)
    * @example await market.withdrawOffer('acme-ai', offerId)
    */
-  withdrawOffer(caller: string, offerId: string): Promise<Offer> {
-    return withdrawOffer(this.#ctx, caller, offerId);
+  async withdrawOffer(caller: string, offerId: string): Promise<Offer> {
+    return (await operations()).withdrawOffer(this.#ctx, caller, offerId);
   }
 
   /**
@@ -217,8 +208,8 @@ export class Marketplace {
    * @throws INVALID_INPUT
    * @example const { licences } = await market.listLicences({ licensee: 'acme-ai' })
    */
-  listLicences(filter?: LicenceFilter): Promise<{ licences: VerifiedLicence[]; next: string | null }> {
-    return listLicences(this.#ctx, filter);
+  async listLicences(filter?: LicenceFilter): Promise<{ licences: VerifiedLicence[]; next: string | null }> {
+    return (await operations()).listLicences(this.#ctx, filter);
   }
 
   /**
@@ -226,8 +217,8 @@ export class Marketplace {
    * @throws INVALID_INPUT, NOT_FOUND
    * @example (await market.getLicence('lic_…')).verified // true
    */
-  getLicence(id: string): Promise<VerifiedLicence> {
-    return getLicence(this.#ctx, id);
+  async getLicence(id: string): Promise<VerifiedLicence> {
+    return (await operations()).getLicence(this.#ctx, id);
   }
 
   /**
@@ -236,7 +227,7 @@ export class Marketplace {
    * @example await market.verifyLicence({ ...licence, territory: ['WORLDWIDE'] }) // false
    */
   async verifyLicence(licence: unknown): Promise<boolean> {
-    return checkLicence(await this.#ctx.key(), licence);
+    return (await operations()).checkLicence(await this.#ctx.key(), licence);
   }
 
   /**
@@ -244,8 +235,8 @@ export class Marketplace {
    * accepts also expire lazily). Returns how many were expired.
    * @example const n = await market.expireDue()
    */
-  expireDue(): Promise<number> {
-    return expireDue(this.#ctx);
+  async expireDue(): Promise<number> {
+    return (await operations()).expireDue(this.#ctx);
   }
 
   /**
@@ -286,8 +277,8 @@ export class Marketplace {
    * @throws INVALID_INPUT
    * @example const { entries } = await market.auditLog({ entity_id: listingId })
    */
-  auditLog(filter?: AuditFilter): Promise<{ entries: AuditEntry[]; next: string | null }> {
-    return readAudit(this.#ctx.store, filter);
+  async auditLog(filter?: AuditFilter): Promise<{ entries: AuditEntry[]; next: string | null }> {
+    return (await operations()).readAudit(this.#ctx.store, filter);
   }
 
   #clearTimer(): void {

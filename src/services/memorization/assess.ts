@@ -36,13 +36,7 @@ import { mapLimit } from './text.js';
 import type { Assessment, AssessRequest, EvidenceTier, TrackedWork, TrapResult } from './types.js';
 import { round4 } from '../../util/round.js';
 import { optOutStatus } from '../policy/opt-out.js';
-
-/** Attribution lower bound per tier (see the module comment). */
-export const TIER_ATTRIBUTION: Readonly<Record<Exclude<EvidenceTier, 'inconclusive'>, number>> = {
-  confirmed: 1,
-  strong: 0.8,
-  moderate: 0.4,
-};
+import { TIER_ATTRIBUTION } from './constants.js';
 
 /** Run an assessment and keep it under `mem/assessment/<id>`. */
 export async function runAssessment(deps: MemorizationDeps, store: Store, request: AssessRequest): Promise<Assessment> {

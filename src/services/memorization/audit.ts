@@ -19,9 +19,13 @@ import { wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
-import { HIT_WORDS, runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
+import { HIT_WORDS } from './constants.js';
+import { runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
 import { intOption } from './inputs.js';
 import { wordSpans } from './text.js';
+import { auditDigest } from './digests.js';
+
+export { auditDigest };
 
 /** One work of a catalogue. */
 export interface AuditWork {
@@ -264,15 +268,6 @@ function auditResult(
       `(1 − ${o.level})^probes, the chance that a work reproduced from a share ${o.level} of its probe positions shows no hit; the catalogue's share ` +
       'with a 95 % Wilson interval over the works measured.',
   };
-}
-
-/**
- * The digest an audit carries: the SHA-256 (hex) of the lines `id transcript_sha256` of its works in order (`-` for a
- * work without a run). An evidence bundle's verifier computes it again from the works the audit lists.
- * @example auditDigest(result.works) === result.audit_sha256
- */
-export function auditDigest(works: ReadonlyArray<Pick<AuditedWork, 'id' | 'transcript_sha256'>>): string {
-  return sha256HexNow(encoder.encode(works.map((w) => `${w.id} ${w.transcript_sha256 ?? '-'}\n`).join('')));
 }
 
 function checkWorks(v: unknown): AuditWork[] {

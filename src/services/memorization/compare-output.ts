@@ -13,7 +13,7 @@ import { checkObject, fail, onlyKeys } from '../../util/validate.js';
 import { intOption } from './inputs.js';
 import { RunIndex, wordSpans } from './text.js';
 import type { CompareOutputRequest, CompareOutputResult, NearSpan, VerbatimSpan, WorkComparison } from './types.js';
-import { VERIFY_TOKENS } from './extract.js';
+import { VERIFY_TOKENS } from './constants.js';
 
 /** compare refuses longer texts (its sentence-pair scoring is quadratic). */
 const COMPARE_MAX_CHARS = 500_000;

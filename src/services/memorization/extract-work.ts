@@ -44,9 +44,11 @@ import { PLAIN_PROMPT, PROMPT_VARIANTS, type PromptVariant } from './prompt-vari
 import { isRefusal } from './refusal.js';
 import { runInRounds, type Ask } from './rounds.js';
 import { mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
+import { HIT_WORDS } from './constants.js';
+import { extractionTranscriptSha256 } from './digests.js';
 
-/** Words an answer must reproduce of the work where it was asked to continue, for a hit (or a loop step). */
-export const HIT_WORDS = 20;
+export { HIT_WORDS, extractionTranscriptSha256 };
+
 /** Words of a refusal sentence an answer may open with before it writes out the continuation. */
 const PREFACE_WORDS = 40;
 /** Longest model name kept in a call's record. */
@@ -870,21 +872,6 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
     sectionWords,
     plan,
   };
-}
-
-/**
- * The digest of an extraction's record: the SHA-256 (hex) of the lines `id request_sha256 answer_sha256\n` of its
- * calls in order (`-` for a failed call's answer; a record made before calls carried `answer_sha256`: its
- * `response_sha256`). Anyone holding the record recomputes it (`trainprint verify` does).
- * @example extractionTranscriptSha256(result.record.calls) === result.record.transcript_sha256 // true
- */
-export function extractionTranscriptSha256(
-  calls: ReadonlyArray<
-    Pick<ExtractionCall, 'id' | 'request_sha256' | 'response_sha256'> & { readonly answer_sha256?: string | null }
-  >,
-): string {
-  const answer = (c: (typeof calls)[number]) => (c.answer_sha256 !== undefined ? c.answer_sha256 : c.response_sha256);
-  return hex(calls.map((c) => `${c.id} ${c.request_sha256} ${answer(c) ?? '-'}\n`).join(''));
 }
 
 /** A call through `generate` only: the request recorded as its canonical JSON, the answer as its text. */

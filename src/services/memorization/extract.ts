@@ -18,11 +18,10 @@ import { commonPrefix, mapLimit, RunIndex, wordSpans, type TokenRun, type WordTo
 import { checkModel, intOption, resolveWork } from './inputs.js';
 import { checkObject, onlyKeys } from '../../util/validate.js';
 import { round4 } from '../../util/round.js';
+import { MIN_RUN_TOKENS, VERIFY_TOKENS } from './constants.js';
 
-/** Words of a verbatim run that verify extraction (Carlini et al.'s 50 tokens). */
-export const VERIFY_TOKENS = 50;
-/** Shortest run reported as a match. */
-export const MIN_RUN_TOKENS = 8;
+export { MIN_RUN_TOKENS, VERIFY_TOKENS };
+
 /**
  * Most characters of model output a result may hold (`prefixes × max_tokens ×` {@link MAX_CHARS_PER_TOKEN}): a
  * request that could exceed it is refused before any call, so a model service's answers cannot grow a result past it.

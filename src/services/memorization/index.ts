@@ -1,12 +1,12 @@
 /**
  * Memorization risk: register-work (canaries), extract, probe, compare, assess, report.
  */
-export { Memorization } from './memorization.js';
+export { auditCatalogue, Memorization } from './memorization.js';
 export { renderReport } from './report.js';
 export type { ReportOptions } from './report.js';
-export { VERIFY_TOKENS, MIN_RUN_TOKENS } from './extract.js';
-export { HIT_WORDS, extractionTranscriptSha256 } from './extract-work.js';
-export { auditCatalogue } from './audit.js';
+// the public constants (VERIFY_TOKENS, MIN_RUN_TOKENS, HIT_WORDS, PROBE_*, CANARY_WORDS, MAX_CANARIES, TIER_ATTRIBUTION)
+export * from './constants.js';
+export { extractionTranscriptSha256 } from './digests.js';
 export type { AuditWork, AuditedWork, CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 export type {
   ExtractWorkRequest,
@@ -27,9 +27,6 @@ export type { PromptVariant } from './prompt-variants.js';
 export { inOrderShare, NV_BLOCK_WORDS, MAX_GAP_WORDS } from './nv-blocks.js';
 export type { NearVerbatimBlock } from './nv-blocks.js';
 export { isRefusal } from './refusal.js';
-export { PROBE_CHUNK_TOKENS, PROBE_MIN_CHUNKS, PROBE_MIN_REFERENCE_DOCUMENTS } from './probe.js';
-export { CANARY_WORDS, MAX_CANARIES } from './register.js';
-export { TIER_ATTRIBUTION } from './assess.js';
 export type {
   TrackWorkRequest,
   TrackedWork,

@@ -1,25 +1,14 @@
 /**
  * The memorization operations on an engine and its store: register-work (with canaries),
  * reference sets, extract, probe, compare, assess, report. Records live under `mem/…`:
- * `mem/work/<work_id>`, `mem/refset/<id>`, `mem/assessment/<id>`.
+ * `mem/work/<work_id>`, `mem/refset/<id>`, `mem/assessment/<id>`. The operations themselves (./operations.ts) load
+ * on the first call, so a program that never runs them carries none of their code.
  */
 import type { MemorizationDeps } from './deps.js';
 import type { Store } from '../../store/types.js';
 import { workText } from '../registry/works.js';
-import { getAssessment, runAssessment } from './assess.js';
-import { compareOutput } from './compare-output.js';
-import { runExtraction } from './extract.js';
-import { runWorkExtraction, type ExtractWorkRequest, type WorkExtractionResult } from './extract-work.js';
-import { auditCatalogue, type CatalogueAuditRequest, type CatalogueAuditResult } from './audit.js';
-import { runProbe } from './probe.js';
-import {
-  addReferenceSet,
-  deleteReferenceSet,
-  getReferenceSet,
-  getTracked,
-  listReferenceSets,
-  trackWork,
-} from './register.js';
+import type { ExtractWorkRequest, WorkExtractionResult } from './extract-work.js';
+import type { CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 import { renderReport, type ReportOptions } from './report.js';
 import type {
   Assessment,
@@ -35,6 +24,20 @@ import type {
   TrackedWork,
   TrackWorkRequest,
 } from './types.js';
+
+/** The operations, imported once, on the first call (a file of their own in the package). */
+let loading: Promise<typeof import('./operations.js')> | undefined;
+const operations = () => (loading ??= import('./operations.js'));
+
+/**
+ * Which works of a catalogue the model writes out, under one call budget for the whole catalogue (./audit.ts); its
+ * code loads on the first call.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
+ * @example const audit = await auditCatalogue(engine.store, { model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
+ */
+export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
+  return (await operations()).auditCatalogue(store, request);
+}
 
 /**
  * Memorization risk of registered works against target models.
@@ -61,42 +64,42 @@ export class Memorization {
    * optionally generating canary sequences to embed before publishing (kept with their controls).
    * @throws INVALID_INPUT, NOT_FOUND (unknown work_id), CONFLICT (canaries already generated)
    */
-  registerWork(request: TrackWorkRequest): Promise<TrackedWork> {
-    return trackWork(this.deps, this.store, request);
+  async registerWork(request: TrackWorkRequest): Promise<TrackedWork> {
+    return (await operations()).trackWork(this.deps, this.store, request);
   }
 
   /** A tracked work with its canaries and controls. @throws NOT_FOUND */
-  getTrackedWork(workId: string): Promise<TrackedWork> {
-    return getTracked(this.store, workId);
+  async getTrackedWork(workId: string): Promise<TrackedWork> {
+    return (await operations()).getTracked(this.store, workId);
   }
 
   /**
    * Keep a non-member reference set for probes, with how it was made (`basis`).
    * @throws INVALID_INPUT, ALREADY_EXISTS, PAYLOAD_TOO_LARGE
    */
-  addReferenceSet(request: ReferenceSetRequest): Promise<ReferenceSetInfo> {
-    return addReferenceSet(this.store, request);
+  async addReferenceSet(request: ReferenceSetRequest): Promise<ReferenceSetInfo> {
+    return (await operations()).addReferenceSet(this.store, request);
   }
 
   /** @throws NOT_FOUND */
-  getReferenceSet(id: string): Promise<ReferenceSetInfo> {
-    return getReferenceSet(this.store, id);
+  async getReferenceSet(id: string): Promise<ReferenceSetInfo> {
+    return (await operations()).getReferenceSet(this.store, id);
   }
 
-  listReferenceSets(): Promise<ReferenceSetInfo[]> {
-    return listReferenceSets(this.store);
+  async listReferenceSets(): Promise<ReferenceSetInfo[]> {
+    return (await operations()).listReferenceSets(this.store);
   }
 
-  deleteReferenceSet(id: string): Promise<boolean> {
-    return deleteReferenceSet(this.store, id);
+  async deleteReferenceSet(id: string): Promise<boolean> {
+    return (await operations()).deleteReferenceSet(this.store, id);
   }
 
   /**
    * Prefixes of the work → greedy continuation → verbatim match against the work.
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
-  extract(request: ExtractRequest): Promise<ExtractionResult> {
-    return runExtraction(this.store, request);
+  async extract(request: ExtractRequest): Promise<ExtractionResult> {
+    return (await operations()).runExtraction(this.store, request);
   }
 
   /**
@@ -108,8 +111,8 @@ export class Memorization {
    * const model = createOpenAICompatibleModel({ baseUrl: 'https://api.example.com/v1', model: 'm', api: 'chat' })
    * const { nv_recall, blocks, calls } = await engine.memorization.extractWork({ text, model, budget_calls: 2000 })
    */
-  extractWork(request: ExtractWorkRequest): Promise<WorkExtractionResult> {
-    return runWorkExtraction(this.store, request);
+  async extractWork(request: ExtractWorkRequest): Promise<WorkExtractionResult> {
+    return (await operations()).runWorkExtraction(this.store, request);
   }
 
   /**
@@ -119,8 +122,8 @@ export class Memorization {
    * const audit = await engine.memorization.auditCatalogue({ model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
    * audit.catalogue.share // with audit.catalogue.ci_95
    */
-  auditCatalogue(request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-    return auditCatalogue(this.store, request);
+  async auditCatalogue(request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
+    return (await operations()).auditCatalogue(this.store, request);
   }
 
   /**
@@ -128,26 +131,26 @@ export class Memorization {
    * set-level test; no verdict below the minimum amount of text.
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
-  probe(request: ProbeRequest): Promise<ProbeResult> {
-    return runProbe(this.store, request);
+  async probe(request: ProbeRequest): Promise<ProbeResult> {
+    return (await operations()).runProbe(this.store, request);
   }
 
   /** A model output against the registered works: verbatim runs and near passages. @throws INVALID_INPUT, NOT_FOUND */
-  compare(request: CompareOutputRequest): Promise<CompareOutputResult> {
-    return compareOutput(this.deps, this.store, request);
+  async compare(request: CompareOutputRequest): Promise<CompareOutputResult> {
+    return (await operations()).compareOutput(this.deps, this.store, request);
   }
 
   /**
    * Risk for a work × model from corpus evidence, extraction, probe and canaries; stored.
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
-  assess(request: AssessRequest): Promise<Assessment> {
-    return runAssessment(this.deps, this.store, request);
+  async assess(request: AssessRequest): Promise<Assessment> {
+    return (await operations()).runAssessment(this.deps, this.store, request);
   }
 
   /** A stored assessment. @throws NOT_FOUND */
-  getAssessment(id: string): Promise<Assessment> {
-    return getAssessment(this.store, id);
+  async getAssessment(id: string): Promise<Assessment> {
+    return (await operations()).getAssessment(this.store, id);
   }
 
   /**

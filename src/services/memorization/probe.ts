@@ -50,13 +50,7 @@ import type {
   ReferenceBasis,
 } from './types.js';
 import { round4 } from '../../util/round.js';
-
-/** Default words per chunk. */
-export const PROBE_CHUNK_TOKENS = 128;
-/** Default fewest chunks per side for a verdict. */
-export const PROBE_MIN_CHUNKS = 20;
-/** Default fewest reference documents for a verdict. */
-export const PROBE_MIN_REFERENCE_DOCUMENTS = 5;
+import { PROBE_CHUNK_TOKENS, PROBE_MIN_CHUNKS, PROBE_MIN_REFERENCE_DOCUMENTS } from './constants.js';
 
 const STATS: ReadonlyArray<{ name: ProbeStatisticName; dir: 'lower' | 'higher' }> = [
   { name: 'loss', dir: 'lower' },

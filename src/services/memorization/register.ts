@@ -16,11 +16,8 @@ import type { Store } from '../../store/types.js';
 import { checkObject, checkString, fail, onlyKeys, parseDate } from '../../util/validate.js';
 import type { ReferenceBasis, ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest } from './types.js';
 import { wordSpans } from './text.js';
+import { CANARY_WORDS, MAX_CANARIES } from './constants.js';
 
-/** Most canaries per work. */
-export const MAX_CANARIES = 100;
-/** Words per canary. @default 24 */
-export const CANARY_WORDS = 24;
 /** Largest reference set, in UTF-16 units over all texts. */
 export const MAX_REFERENCE_CHARS = 50 * 1024 * 1024;
 

@@ -5,7 +5,8 @@
  * interval, calls) are those of its works, and each verdict agrees with the work's numbers. An audit edited and
  * signed again by another key thus still fails unless every figure was forged consistently with its digests.
  */
-import { auditDigest, type AuditedWork, type CatalogueAuditResult } from '../memorization/audit.js';
+import type { AuditedWork, CatalogueAuditResult } from '../memorization/audit.js';
+import { auditDigest } from '../memorization/digests.js';
 import { wilsonInterval } from '../../stats/binomial.js';
 import { round4 } from '../../util/round.js';
 

@@ -8,7 +8,7 @@ export { buildEvidenceBundle } from './bundle.js';
 export { reportRecord, signedAnalysis } from './analysis-report.js';
 export type { SigningEngine } from './analysis-report.js';
 export type { BundleOptions } from './bundle.js';
-export { verifyEvidenceBundle } from './verify.js';
+export { verifyEvidenceBundle } from './verify-on-demand.js';
 export { analysisResultProblem, evidenceBundleProblem } from './result-shape.js';
 export type { BundleVerification, VerifyOptions } from './verify.js';
 export { loadReportKey, publicKeyOf, verifyEd25519, REPORT_KEY_RECORD } from './sign.js';

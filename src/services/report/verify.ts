@@ -22,7 +22,7 @@
  * validly, so compare the key with the engine's published one.
  */
 import { sha256Hex } from '../../fingerprint/sha256.js';
-import { extractionTranscriptSha256 } from '../memorization/extract-work.js';
+import { extractionTranscriptSha256 } from '../memorization/digests.js';
 import { inOrderShare } from '../memorization/nv-blocks.js';
 import { catalogueAuditProblem } from './audit-check.js';
 import { canonicalJson } from './canonical.js';

@@ -1,0 +1,70 @@
+/**
+ * What the library shares with its on-demand files built on it (tsup.config.ts): dist/memorization-work.js, the
+ * memorization operations; dist/market-work.js, the marketplace's; dist/report-work.js, the evidence bundle's
+ * verifier. Such a file bundles its own folder's modules; every name it imports from the rest of the library comes
+ * from this table, through './library.js', so each class, registry and cache exists once in a program and its bytes
+ * are not shipped twice. The build reads the table (one line a module): an on-demand file that imports a module from
+ * outside its folder that is not here, or a name its line lacks, fails to build. Internal: the library module exports
+ * it for those files alone.
+ *
+ * @example
+ * // what the build makes of `import { fail } from '../../util/validate.js'` inside dist/market-work.js
+ * const { fail } = ON_DEMAND_SHARED['util/validate']
+ */
+import { estimateShare } from './corpus/share.js';
+import { TrainprintError, isTrainprintError } from './errors.js';
+import { sha256Hex, sha256HexNow, sha256Portable, toHex } from './fingerprint/sha256.js';
+import { wordSpans } from './models/ngram.js';
+import { MAX_CHARS_PER_TOKEN } from './models/openai.js';
+import { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
+import { quotationsOf } from './services/analyze/quotations.js';
+import { chooseWorkType } from './services/analyze/revenue.js';
+import { assessRisk, riskLevel } from './services/analyze/risk.js';
+import { searchedDatasetIds, sectionCoverage } from './services/analyze/sections.js';
+import { sharedText } from './services/analyze/shared-text.js';
+import { EU_MEMBERS, resolveJurisdiction } from './services/kb/jurisdictions.js';
+import { auditDigest, extractionTranscriptSha256 } from './services/memorization/digests.js';
+import { inOrderShare } from './services/memorization/nv-blocks.js';
+import {
+  checkableMatches,
+  countedMatches,
+  countedStrength,
+  countsAsEvidence,
+} from './services/policy/evidence-policy.js';
+import { matchKind } from './services/policy/kinds/index.js';
+import { optOutStatus } from './services/policy/opt-out.js';
+import { base64url, fromBase64url } from './services/registry/receipts.js';
+import { getWork, workText } from './services/registry/works.js';
+import { Z95, logGamma, wilsonInterval } from './stats/binomial.js';
+import { mapLimit } from './util/pool.js';
+import { round1, round4 } from './util/round.js';
+import { lowerBound } from './util/sorted.js';
+import { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate } from './util/validate.js';
+
+/** The names shared, by their module's path under src/ (without the extension). */
+export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, unknown>>>> = Object.freeze({
+  'corpus/share': { estimateShare },
+  errors: { TrainprintError, isTrainprintError },
+  'fingerprint/sha256': { sha256Hex, sha256HexNow, sha256Portable, toHex },
+  'models/ngram': { wordSpans },
+  'models/openai': { MAX_CHARS_PER_TOKEN },
+  'services/analyze/calibration': { CALIBRATION, datasetConfidence },
+  'services/analyze/quotations': { quotationsOf },
+  'services/analyze/revenue': { chooseWorkType },
+  'services/analyze/risk': { assessRisk, riskLevel },
+  'services/analyze/sections': { searchedDatasetIds, sectionCoverage },
+  'services/analyze/shared-text': { sharedText },
+  'services/kb/jurisdictions': { EU_MEMBERS, resolveJurisdiction },
+  'services/memorization/digests': { auditDigest, extractionTranscriptSha256 },
+  'services/memorization/nv-blocks': { inOrderShare },
+  'services/policy/evidence-policy': { checkableMatches, countedMatches, countedStrength, countsAsEvidence },
+  'services/policy/kinds/index': { matchKind },
+  'services/policy/opt-out': { optOutStatus },
+  'services/registry/receipts': { base64url, fromBase64url },
+  'services/registry/works': { getWork, workText },
+  'stats/binomial': { Z95, logGamma, wilsonInterval },
+  'util/pool': { mapLimit },
+  'util/round': { round1, round4 },
+  'util/sorted': { lowerBound },
+  'util/validate': { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate },
+});

@@ -1,0 +1,22 @@
+/**
+ * {@link verifyEvidenceBundle}, whose code (./verify.ts through ./operations.ts) loads on the first call.
+ */
+import type { EvidenceBundle } from './types.js';
+import type { BundleVerification, VerifyOptions } from './verify.js';
+
+let loading: Promise<typeof import('./operations.js')> | undefined;
+
+/**
+ * Verify an evidence bundle: the object, or its serialized JSON text or bytes as served (then the bytes must be the
+ * bundle's canonical form). Never throws for a malformed bundle: a check fails. The verifier's code loads on the
+ * first call.
+ * @throws NOT_SUPPORTED when the runtime's WebCrypto has no Ed25519
+ * @example
+ * const { valid, checks } = await verifyEvidenceBundle(await readFile('bundle.json'), { publicKey })
+ */
+export async function verifyEvidenceBundle(
+  bundle: EvidenceBundle | string | Uint8Array,
+  options: VerifyOptions = {},
+): Promise<BundleVerification> {
+  return (await (loading ??= import('./operations.js'))).verifyEvidenceBundle(bundle, options);
+}
