@@ -756,8 +756,7 @@ interface ExtractionOutcome {
 
 /** The result of a run: its blocks measured against the work and each section, its calls, usage, cost and method. */
 function assembleResult(settings: ExtractionSettings, outcome: ExtractionOutcome): WorkExtractionResult {
-  const { model, budget, prefix, maxTokens, prices, variants, text, workId, work, n, sections, sectionWords, plan } =
-    settings;
+  const { model, budget, prices, variants, text, workId, work, n, sections, sectionWords, plan } = settings;
   const { records, outputs, prompts, variantOf, hits, stopped, untried } = outcome;
   // a short work has no 50-word blocks: the rest it wrote out is its block, whatever its length (short-work.ts)
   const short = settings.short;
