@@ -90,8 +90,9 @@ for (const [k, w] of r.works.entries()) {
 }
 const fullShare = Math.round((fullReproduced / fullMeasured) * 10_000) / 10_000;
 
-// the short-work rule's controls: each work extracted on its own, every split (a short work's default)
-const shortControl = async (texts, maxTokens) => {
+// the short-work rule's controls: each work extracted on its own, a canary every split (a short work's default), an
+// address's first 40 words its first splits (as the audit's first pass asks them)
+const shortControl = async (texts, maxTokens, probes) => {
   let reproduced = 0,
     calls = 0;
   const recalls = [];
@@ -102,6 +103,7 @@ const shortControl = async (texts, maxTokens) => {
       budget_calls: 200,
       max_tokens: maxTokens,
       concurrency: 8,
+      ...(probes ? { probes } : {}),
     });
     if (!x.short_work) throw new Error('a control is not a short work');
     calls += x.calls;
@@ -119,10 +121,12 @@ const controls = {
   first_40_words_never_seen: await shortControl(
     manifest.never_seen.map((d) => opening(d.text)),
     256,
+    FIRST,
   ),
   first_40_words_seen_16: await shortControl(
     manifest.inserted.filter((d) => d.times === 16 && d.id.startsWith('work:')).map((d) => opening(d.text)),
     256,
+    FIRST,
   ),
 };
 const order = [16, 4, 1, 0].map((t) => byTimes[t].median_nv_recall);
