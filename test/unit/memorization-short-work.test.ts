@@ -20,11 +20,10 @@ const poem = Array.from({ length: 34 }, (_, k) => `w${k}`).join(' ');
 
 /**
  * A model that learnt `seen` and the shape of its sentence: any prompt that opens like it is continued with the seen
- * sentence's own words from where the prompt stops (so its number, whatever record the prompt names); the poem's
+ * sentence's own characters from where the prompt stops (so its number, whatever record the prompt names); the poem's
  * opening is continued with the poem; anything else with unrelated words. `preface` comes first in every answer.
  */
 function learnt(preface = '', delay = () => 0): TargetModel {
-  const words = seen.split(' ');
   const poemWords = poem.split(' ');
   return {
     id: 'learnt',
@@ -32,7 +31,7 @@ function learnt(preface = '', delay = () => 0): TargetModel {
     async generate(prompt: string, _o: GenerateOptions) {
       await new Promise((r) => setTimeout(r, delay()));
       const p = prompt.trim().split(/\s+/);
-      if (p[0] === 'Record') return `${preface}${words.slice(p.length).join(' ')}`;
+      if (p[0] === 'Record') return `${preface}${seen.slice(prompt.trim().length)}`;
       if (p[0] === 'w0') return `${preface}${poemWords.slice(p.length).join(' ')}`;
       return `${preface}the weather was mild and nothing else happened`;
     },
@@ -41,14 +40,36 @@ function learnt(preface = '', delay = () => 0): TargetModel {
 
 describe('the splits of a short work', () => {
   it('asks the longest prompt whose rest counts first, then the shortest, then those between by halving', () => {
-    expect(shortWorkSplits(wordSpans(seen).tokens)).toEqual([9, 1, 5, 7, 3, 8, 6, 4, 2]);
+    const splits = (text: string) => shortWorkSplits(wordSpans(text), text).map((x) => [x.words, x.digits]);
+    // into the 12-digit number by 2 and 1 digits (10 stay in the rest), before it, then one word, then by halving
+    expect(splits(seen)).toEqual([
+      [9, 2],
+      [9, 1],
+      [9, 0],
+      [1, 0],
+      [5, 0],
+      [7, 0],
+      [3, 0],
+      [8, 0],
+      [6, 0],
+      [4, 0],
+      [2, 0],
+    ]);
     // 34 words, no number: the rest must be ≥ 20 words, so prompts of 1..14 words
-    const s = shortWorkSplits(wordSpans(poem).tokens);
+    const s = splits(poem).map(([w]) => w);
     expect(s.slice(0, 3)).toEqual([14, 1, 7]);
     expect([...s].sort((a, b) => a - b)).toEqual(Array.from({ length: 14 }, (_, k) => k + 1));
     // under 21 words and no 10-digit number: nothing could be told from chance
-    expect(shortWorkSplits(wordSpans(plainLine).tokens)).toEqual([]);
-    expect(shortWorkSplits(wordSpans('Call 555 0100 1234 today, ask for the manager.').tokens)).toEqual([]);
+    expect(splits(plainLine)).toEqual([]);
+    expect(splits('Call 555 0100 1234 today, ask for the manager.')).toEqual([]);
+    // a number of exactly 10 digits: no prompt ends inside it; one of 14 digits: at most 3 digits in the prompt
+    expect(splits('Serial 0123456789 of the unit.')).toEqual([[1, 0]]);
+    expect(splits('Serial 01234567890123 of the unit.').slice(0, 4)).toEqual([
+      [1, 3],
+      [1, 2],
+      [1, 1],
+      [1, 0],
+    ]);
   });
 
   it('the rest written out: whole, one exact run, within the first 40 words of the answer', () => {
@@ -60,6 +81,10 @@ describe('the splits of a short work', () => {
     expect(restWrittenOut(work, 9, wordSpans('072518763197, and it is never written down.').tokens)).toBe(-1);
     const far = `${'so '.repeat(41)}072518763196 and it is never written down`;
     expect(restWrittenOut(work, 9, wordSpans(far).tokens)).toBe(-1);
+    // after a prompt that ends with the number's first two digits: its other ten, or the whole number, then the words
+    expect(restWrittenOut(work, 9, wordSpans('2518763196, and it is never written down.').tokens, 2)).toBe(0);
+    expect(restWrittenOut(work, 9, wordSpans('072518763196, and it is never written down.').tokens, 2)).toBe(0);
+    expect(restWrittenOut(work, 9, wordSpans('2518763197, and it is never written down.').tokens, 2)).toBe(-1);
   });
 });
 
@@ -67,8 +92,8 @@ describe('extractWork of a short work', () => {
   it('a seen canary: reproduced from the shortest prompt that hit, nv_recall the share written out', async () => {
     const r = await runWorkExtraction(store, { text: seen, model: learnt(), concurrency: 4 });
     expect(r.short_work).toBe(true);
-    expect(r.calls).toBe(9);
-    expect(r.hits).toBe(9);
+    expect(r.calls).toBe(11);
+    expect(r.hits).toBe(11);
     // from a one-word prompt the model wrote the other 15 words
     expect([r.nv_recall, r.nv_recall_50]).toEqual([0.9375, 0.9375]);
     expect(r.blocks).toHaveLength(1);
@@ -82,7 +107,7 @@ describe('extractWork of a short work', () => {
   it('a never-seen canary of the same template: not reproduced, though every answer writes the template out', async () => {
     const r = await runWorkExtraction(store, { text: unseen, model: learnt() });
     expect(r.short_work).toBe(true);
-    expect([r.calls, r.hits, r.nv_recall, r.blocks.length]).toEqual([9, 0, 0, 0]);
+    expect([r.calls, r.hits, r.nv_recall, r.blocks.length]).toEqual([11, 0, 0, 0]);
     // the one-word prompt's answer writes 13 of the 15 words after it (all but the record's and the safe's numbers):
     // the aligner finds them, and a hit needs them all
     expect(Math.max(...r.record.calls.map((c) => c.reproduced_words))).toBe(13);
@@ -92,7 +117,10 @@ describe('extractWork of a short work', () => {
     const preface = "I'm sorry, but I can't continue that text. ";
     const r = await runWorkExtraction(store, { text: seen, model: learnt(preface), budget_calls: 2, probes: 9 });
     expect([r.calls, r.hits, r.refusals, r.stopped]).toEqual([2, 2, 0, 'budget']);
-    expect(r.nv_recall).toBe(0.9375);
+    // the two prompts into the number: the rest from its second digit (the shorter prompt), 6 whole words of 16
+    expect(r.nv_recall).toBe(0.375);
+    expect([r.blocks[0].words, r.record.calls[0].reproduced_words]).toEqual([6, 6]);
+    expect(seen.slice(r.blocks[0].start, r.blocks[0].end)).toBe('72518763196, and it is never written down');
     expect(r.untried.probes.length).toBe(7);
   });
 
@@ -132,12 +160,11 @@ describe('the audit of short works', () => {
     ]);
     const [s, u, l, p] = r.works;
     // the first pass asked 3 splits, the measurement every split (the first three replayed, not paid twice)
-    expect([s.probes, s.calls, s.nv_recall]).toEqual([9, 9, 0.9375]);
-    // its one-word prompt ('Record') is the seen canary's: asked once in the audit, paid once
-    expect([u.probes, u.calls, u.miss_probability]).toEqual([3, 2, 0.125]);
+    expect([s.probes, s.calls, s.nv_recall]).toEqual([11, 11, 0.9375]);
+    expect([u.probes, u.calls, u.miss_probability]).toEqual([3, 3, 0.125]);
     expect([l.probes, l.calls]).toEqual([0, 0]);
     expect([p.probes, p.nv_recall]).toEqual([14, round(33 / 34)]);
     expect(r.catalogue).toMatchObject({ works: 4, measured: 3, reproduced: 2 });
-    expect(r.calls).toBe(9 + 2 + 14);
+    expect(r.calls).toBe(11 + 3 + 14);
   });
 });

@@ -149,11 +149,11 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
   const runs: AuditRun[] = [];
   // first pass: a few probes of every work, in catalogue order
   for (const w of works) {
-    const tokens = wordSpans(w.text).tokens;
-    const words = tokens.length;
+    const spans = wordSpans(w.text);
+    const words = spans.tokens.length;
     const prefix = request.prefix_words ?? Math.max(8, Math.min(50, words - HIT_WORDS - 10));
     // the probes a work can take at most: a short work's splits; one per 20 words of a longer one
-    const dense = words < SHORT_WORK_WORDS ? shortWorkSplits(tokens).length : Math.ceil(words / 20);
+    const dense = words < SHORT_WORK_WORDS ? shortWorkSplits(spans, w.text).length : Math.ceil(words / 20);
     const tooShort = words < SHORT_WORK_WORDS ? dense === 0 : words < prefix + HIT_WORDS;
     const cost = first * variants;
     if (tooShort || cost > left) {

@@ -50,6 +50,7 @@ import {
   SHORT_REST_WORDS,
   SHORT_WORK_WORDS,
   shortWorkSplits,
+  type ShortSplit,
 } from './short-work.js';
 import { mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
 
@@ -297,6 +298,8 @@ interface Question {
   readonly phase: ExtractionCall['phase'];
   readonly from: ExtractionCall['prompt_from'];
   readonly variant: number;
+  /** A short work's split into a long number: the prompt holds the first `digits` digits of word `at`. */
+  readonly digits?: number;
 }
 
 /**
@@ -464,6 +467,7 @@ async function loopLanes(run: RunState, hits: readonly Hit[], answer: AnswerRoun
 /** A split of a short work whose rest the model wrote out: the prompt's words, the call, where in its answer. */
 interface ShortHit {
   readonly at: number;
+  readonly digits: number;
   readonly id: number;
   readonly text: string;
   readonly out: WordTokenSpans;
@@ -481,22 +485,23 @@ async function shortLanes(run: RunState, answer: AnswerRound): Promise<ShortHit[
     plan.positions.length,
     async (k, ask) => {
       const at = plan.positions[k];
-      const prompt = text.slice(work.starts[0], work.ends[at - 1]);
+      const digits = plan.digits?.[k] ?? 0;
+      const prompt = text.slice(work.starts[0], digits > 0 ? work.starts[at] + digits : work.ends[at - 1]);
       for (let variant = 0; variant < variants.length; variant++) {
-        const got = await ask({ prompt, at, phase: 'probe', from: 'work', variant });
+        const got = await ask({ prompt, at, digits, phase: 'probe', from: 'work', variant });
         if (got === null) {
-          if (variant === 0) run.untried.probes.push(work.starts[at]);
+          if (variant === 0) run.untried.probes.push(work.starts[at] + digits);
           return;
         }
         if (got.rest >= 0) {
-          hits.push({ at, id: got.id, text: got.text, out: got.out, rest: got.rest });
+          hits.push({ at, digits, id: got.id, text: got.text, out: got.out, rest: got.rest });
           return;
         }
       }
     },
     answer,
   );
-  return hits.sort((a, b) => a.at - b.at || a.id - b.id);
+  return hits.sort((a, b) => a.at - b.at || a.digits - b.digits || a.id - b.id);
 }
 
 /**
@@ -508,9 +513,10 @@ function shortBlocks(settings: ExtractionSettings, hits: readonly ShortHit[]): N
   const { text, work, n } = settings;
   const h = hits[0];
   const generated = h.text.slice(h.out.starts[h.rest], h.out.ends[h.rest + n - h.at - 1]);
-  const start = work.starts[h.at],
+  const start = work.starts[h.at] + h.digits,
     end = work.ends[n - 1];
-  const words = n - h.at;
+  // whole words written out: a number the prompt began is not counted (nv_recall counts words from the next)
+  const words = n - h.at - (h.digits > 0 ? 1 : 0);
   const in_order_share = round4(inOrderShare(text.slice(start, end), generated));
   return [{ start, end, words, reproduced_words: words, in_order_share, generated, calls: [h.id] }];
 }
@@ -682,7 +688,7 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
   const { variantId } = requestOf(run, q);
   run.prompts.set(id, q.prompt);
   run.variantOf.set(id, variantId);
-  const position = q.at < n ? work.starts[q.at] : text.length;
+  const position = q.at < n ? work.starts[q.at] + (q.digits ?? 0) : text.length;
   const base = { id, phase: q.phase, position, prompt_from: q.from, variant: variantId, key: outcome.key };
   const attempts = outcome.attempts > 1 ? { attempts: outcome.attempts } : {};
   if ('failure' in outcome) {
@@ -710,7 +716,8 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
   const window = Math.min(n, q.at + Math.ceil(out.tokens.length * 1.5) + HIT_WORDS);
   let chain = wire.refusal === undefined ? chainIn(run.index, out.tokens, q.at, window) : [];
   // a short work's answer counts only when it writes out all the rest (short-work.ts)
-  let rest = run.settings.short && wire.refusal === undefined ? restWrittenOut(work.tokens, q.at, out.tokens) : -1;
+  let rest =
+    run.settings.short && wire.refusal === undefined ? restWrittenOut(work.tokens, q.at, out.tokens, q.digits) : -1;
   // a refusal is never text; an answer that continues the work where asked is never a refusal, nor is one that
   // opens with a refusal sentence and then writes the continuation out (real chat models answer so)
   const continues =
@@ -733,7 +740,7 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
     response_sha256: hex(wire.response),
     answer_sha256: hex(JSON.stringify([wire.text, wire.refusal ?? null])),
     refused,
-    reproduced_words: rest >= 0 ? n - q.at : chainWords(chain),
+    reproduced_words: rest >= 0 ? n - q.at - (q.digits ? 1 : 0) : chainWords(chain),
     ...(wire.usage ?? {}),
     ...(wire.model !== undefined ? { model: wire.model.slice(0, MAX_FIELD_CHARS) } : {}),
   });
@@ -884,7 +891,7 @@ interface ExtractionSettings {
   readonly sections: WorkSection[];
   /** Each section's first and end word. */
   readonly sectionWords: ReadonlyArray<readonly [number, number]>;
-  readonly plan: { positions: number[]; perSection: number[] };
+  readonly plan: { positions: number[]; perSection: number[]; digits?: number[] };
   /** A work under SHORT_WORK_WORDS words: probed in splits, `plan.positions` the prompts' words in the order asked. */
   readonly short: boolean;
 }
@@ -940,7 +947,7 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   const work = wordSpans(text);
   const n = work.tokens.length;
   const short = n < SHORT_WORK_WORDS;
-  const splits = short ? shortWorkSplits(work.tokens) : [];
+  const splits = short ? shortWorkSplits(work, text) : [];
   if (short && splits.length === 0)
     fail(
       `the work has ${n} words and no ${SHORT_REST_DIGITS}-digit number: a work under ${SHORT_WORK_WORDS} words is probed with a rest of ≥ ${SHORT_REST_WORDS} words or one holding such a number after a prompt of its first words, so it needs ${SHORT_REST_WORDS + 1}`,
@@ -987,9 +994,10 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
 }
 
 /** A short work's plan: its splits as asked, each counted in the section where its rest starts. */
-function shortPlan(sections: ReadonlyArray<readonly [number, number]>, positions: number[]) {
+function shortPlan(sections: ReadonlyArray<readonly [number, number]>, splits: readonly ShortSplit[]) {
+  const positions = splits.map((s) => s.words);
   const perSection = sections.map(([a, b]) => positions.filter((p) => p >= a && p < b).length);
-  return { positions, perSection };
+  return { positions, perSection, digits: splits.map((s) => s.digits) };
 }
 
 /**
