@@ -190,7 +190,8 @@ describe('trainprint extract', () => {
     await new Promise((r) => closed.close(r));
     const url = `http://127.0.0.1:${port}/v1`;
     const args = ['work.txt', '--model-url', url, '--model', 'm', '--chat', '--allow-private-model-hosts'];
-    const r = await run([...args, '--budget-calls', '6', '--out', 'closed.json']);
+    // each call's retries count against the budget: 3 calls of 4 attempts fail in a row within 20
+    const r = await run([...args, '--budget-calls', '20', '--out', 'closed.json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`UPSTREAM_UNREACHABLE: ${url}/chat/completions: could not connect to the model service`);
     expect(r.stderr).not.toMatch(/ECONN|fetch failed|network error/);
