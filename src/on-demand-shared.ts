@@ -36,6 +36,8 @@ import { optOutStatus } from './services/policy/opt-out.js';
 import { base64url, fromBase64url } from './services/registry/receipts.js';
 import { getWork, workText } from './services/registry/works.js';
 import { Z95, logGamma, wilsonInterval } from './stats/binomial.js';
+import { GramIndex, maximalRuns } from './util/exact-runs.js';
+import { int0, intIn, object, workId } from './util/json-schema.js';
 import { mapLimit } from './util/pool.js';
 import { round1, round4 } from './util/round.js';
 import { lowerBound } from './util/sorted.js';
@@ -63,6 +65,8 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'services/registry/receipts': { base64url, fromBase64url },
   'services/registry/works': { getWork, workText },
   'stats/binomial': { Z95, logGamma, wilsonInterval },
+  'util/exact-runs': { GramIndex, maximalRuns },
+  'util/json-schema': { int0, intIn, object, workId },
   'util/pool': { mapLimit },
   'util/round': { round1, round4 },
   'util/sorted': { lowerBound },

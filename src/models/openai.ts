@@ -21,7 +21,8 @@
  * length of the body in the detail, never the body itself nor the API key; the server's own message
  * is in the error's `cause`, an {@link UpstreamAnswer}) or `UPSTREAM_TIMEOUT` (no answer within
  * `timeoutMs`, which bounds the whole call: every attempt and every wait between them, so a server
- * that drips failing answers cannot stretch one call to a multiple of it).
+ * that drips failing answers cannot stretch one call to a multiple of it), or `UPSTREAM_UNREACHABLE` (no
+ * connection: refused, no route, reset, a name that does not resolve, TLS — the URL only, never the socket's text).
  */
 import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
 import { TrainprintError } from '../errors.js';
@@ -259,17 +260,25 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
         if (e instanceof TrainprintError) throw e;
         if (call.signal?.aborted) throw call.signal.reason;
         if (timedOut) throw timeout(attempt + 1, e);
-        failure = new TrainprintError(
-          'UPSTREAM_ERROR',
-          `${where}: network error: ${e instanceof Error ? e.message : String(e)}`,
-          { cause: e },
-        );
+        // a connection that fails is named as such, never by the socket's text: `ECONNREFUSED 10.0.0.5:8000`
+        // against `EHOSTUNREACH` tells which ports and hosts exist (the socket's error stays the cause, for logs)
+        failure = connectionFailed(e)
+          ? new TrainprintError('UPSTREAM_UNREACHABLE', `${where}: could not connect to the model service`, {
+              cause: e,
+            })
+          : new TrainprintError(
+              'UPSTREAM_ERROR',
+              `${where}: network error: ${e instanceof Error ? e.message : String(e)}`,
+              {
+                cause: e,
+              },
+            );
       } finally {
         clearTimeout(timer);
         call.signal?.removeEventListener('abort', stop);
       }
       if (attempt >= maxRetries || (call.retry !== undefined && !call.retry()))
-        throw new TrainprintError('UPSTREAM_ERROR', `${failure.detail} (after ${attempt + 1} attempts)`, {
+        throw new TrainprintError(failure.code, `${failure.detail} (after ${attempt + 1} attempts)`, {
           cause: failure,
         });
       const backoff = random() * Math.min(maxDelay, retryBase * 2 ** attempt);
@@ -574,4 +583,20 @@ function parseRetryAfter(v: string | null): number | undefined {
   if (Number.isFinite(s) && s >= 0) return s * 1000;
   const d = Date.parse(v);
   return Number.isNaN(d) ? undefined : Math.max(0, d - Date.now());
+}
+
+/**
+ * Whether a fetch error is a failed connection (refused, no route, reset, a name that does not resolve, TLS): a system
+ * or undici error code on it or its causes, or undici's `fetch failed` wrapper. The server's fetch wrapper
+ * (src/http/upstream.ts) tells them apart the same way.
+ */
+function connectionFailed(e: unknown): boolean {
+  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+|ERR_TLS\w*|ERR_SSL\w*|CERT_\w+|\w+_CERT_\w*)$/.test(code))
+      return true;
+    if (x instanceof TypeError && x.message === 'fetch failed') return true;
+    if (x.name === 'UpstreamUnreachable') return true;
+  }
+  return false;
 }

@@ -185,6 +185,46 @@ describe('errors of the four servers: the message reaches the result, never the 
       });
 });
 
+describe('a model service that cannot be reached', () => {
+  it('is UPSTREAM_UNREACHABLE naming the URL, never the socket error, in the call and in the result', async () => {
+    const details: string[] = [];
+    for (const code of ['ECONNREFUSED', 'EHOSTUNREACH', 'ENOTFOUND', 'UND_ERR_SOCKET']) {
+      const refused = (async () => {
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error(`connect ${code} 10.9.8.7:8000`), { code }),
+        });
+      }) as typeof globalThis.fetch;
+      const e = await model(refused, { maxRetries: 1 })
+        .generate('x', { maxTokens: 16, temperature: 0 })
+        .then(
+          () => null,
+          (x: unknown) => x as { code: string; detail: string },
+        );
+      expect(e?.code).toBe('UPSTREAM_UNREACHABLE');
+      expect(e?.detail).toBe(
+        'https://models.example.org/v1/chat/completions: could not connect to the model service (after 2 attempts)',
+      );
+      const r = await runWorkExtraction(store, { text, model: model(refused, { maxRetries: 0 }), budget_calls: 10 });
+      expect(r.stopped).toBe('upstream_errors');
+      expect(r.error?.code).toBe('UPSTREAM_UNREACHABLE');
+      expect(r.record.calls.map((c) => c.error)).toEqual(Array(3).fill('UPSTREAM_UNREACHABLE'));
+      expect(JSON.stringify(r)).not.toMatch(new RegExp(`${code}|10\\.9\\.8\\.7|fetch failed`));
+      details.push(r.error?.message ?? '');
+    }
+    expect(new Set(details).size).toBe(1); // one answer whatever the socket said
+  });
+
+  it('an answer that is not a connection failure stays UPSTREAM_ERROR', async () => {
+    const broken = (async () => {
+      throw new Error('unexpected end of stream');
+    }) as typeof globalThis.fetch;
+    const e = await model(broken, { maxRetries: 0 })
+      .generate('x', { maxTokens: 16, temperature: 0 })
+      .catch((x: unknown) => x as { code: string; message: string });
+    expect((e as { code: string }).code).toBe('UPSTREAM_ERROR');
+  });
+});
+
 describe('what the servers answer when they answer', () => {
   it("OpenAI's structured refusal is counted, its completion_tokens_details ignored; llama.cpp's timings too", async () => {
     const s = stub((b, n) =>

@@ -150,7 +150,10 @@ describe('extractWork against a rate-limited API that refuses in its own field',
     expect(r.stopped).toBe('upstream_errors');
     expect(r.failed_calls).toBe(3);
     expect(r.calls).toBe(5);
-    expect(r.record.calls.slice(2).every((c) => c.error === 'UPSTREAM_ERROR' && c.response_sha256 === null)).toBe(true);
+    // the server closed: its calls fail as unreachable (the URL only, not the socket's error)
+    expect(r.record.calls.slice(2).every((c) => c.error === 'UPSTREAM_UNREACHABLE' && c.response_sha256 === null)).toBe(
+      true,
+    );
     expect(r.untried.probes.length).toBeGreaterThan(0);
   });
 });

@@ -182,4 +182,21 @@ describe('trainprint extract', () => {
       await new Promise((r) => notFound.close(r));
     }
   });
+
+  it('a refused connection is UPSTREAM_UNREACHABLE naming the URL, never the socket error (exit code 1)', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const url = `http://127.0.0.1:${port}/v1`;
+    const args = ['work.txt', '--model-url', url, '--model', 'm', '--chat', '--allow-private-model-hosts'];
+    // each call's retries count against the budget: 3 calls of 4 attempts fail in a row within 20
+    const r = await run([...args, '--budget-calls', '20', '--out', 'closed.json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`UPSTREAM_UNREACHABLE: ${url}/chat/completions: could not connect to the model service`);
+    expect(r.stderr).not.toMatch(/ECONN|fetch failed|network error/);
+    const x = JSON.parse(readFileSync(join(dir, 'closed.json'), 'utf8'));
+    expect([x.stopped, x.error.code]).toEqual(['upstream_errors', 'UPSTREAM_UNREACHABLE']);
+    expect(JSON.stringify(x)).not.toMatch(/ECONN|fetch failed/);
+  });
 });

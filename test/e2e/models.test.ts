@@ -275,7 +275,7 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
     expect((e2.cause as { message?: string }).message).toMatch(/The model `gpt-nope` does not exist/);
   });
 
-  it('a server that ignores echo is refused, not misread; network errors are retried then reported', async () => {
+  it('a server that ignores echo is refused, not misread; a refused connection is retried then reported as unreachable', async () => {
     // like llama-server issue #27174: logprobs only for generated tokens
     const stub = await serveFetchHandler(
       async () =>
@@ -317,8 +317,10 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
       },
     });
     const e = await rejection(m.generate('x', { maxTokens: 1, temperature: 0 }));
-    expect(e.code).toBe('UPSTREAM_ERROR');
-    expect(e.message).toMatch(/network error/);
+    // a closed port: UPSTREAM_UNREACHABLE naming the URL, never the socket's text (which ports and hosts exist)
+    expect(e.code).toBe('UPSTREAM_UNREACHABLE');
+    expect(e.message).toContain(`${url}/v1/completions: could not connect to the model service (after 3 attempts)`);
+    expect(e.message).not.toMatch(/ECONN|fetch failed|network error/);
     expect(before.n).toBe(2);
   });
 

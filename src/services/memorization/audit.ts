@@ -6,8 +6,14 @@
  * with `extractWork` with probes one per 20 words while half its share pays for them (the first pass's calls that
  * fall on the same positions replayed from the shared journal, not paid twice).
  *
- * Per work a verdict: `reproduced` (a near-verbatim block of ≥ 50 words, with nv_recall and the blocks) or
- * `not_found`, with how likely a work reproduced at the stated `level` would have shown no hit in the probes it got:
+ * A work under 58 words (a poem, a canary sentence) holds no 50-word block after a prompt: it is probed in splits
+ * (short-work.ts) — prompts of its first words, each a hit when the model writes out all the rest verbatim and the rest
+ * could not be written by chance (≥ 20 words, or a number of ≥ 10 digits) — in the same two passes: its first splits
+ * first, all of them once it hits.
+ *
+ * Per work a verdict: `reproduced` (a near-verbatim block of ≥ 50 words, or a short work's rest written out, with
+ * nv_recall and the blocks) or `not_found`, with how likely a work reproduced at the stated `level` would have shown no
+ * hit in the probes it got:
  * (1 − level)^probes (a work is "reproduced at level p" when the model continues it from a share p of its probe
  * positions). For the catalogue: the share of works reproduced with its 95 % Wilson interval, the calls and the cost.
  * Deterministic as `extractWork` is: the works are measured in catalogue order, each a function of its answers.
@@ -22,6 +28,7 @@ import { memoryExtractionJournal, type ExtractionJournal } from './extraction-jo
 import { HIT_WORDS } from './constants.js';
 import { runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
 import { intOption } from './inputs.js';
+import { SHORT_WORK_WORDS, shortWorkSplits } from './short-work.js';
 import { wordSpans } from './text.js';
 import { auditDigest } from './digests.js';
 
@@ -65,7 +72,10 @@ export interface CatalogueAuditRequest {
 export interface AuditedWork {
   readonly id: string;
   readonly words: number;
-  /** `too_short`: fewer words than a probe needs (prefix + 20); `untried`: the budget ended before its first pass. */
+  /**
+   * `too_short`: a work under 58 words with no split whose rest counts (under 21 words and no 10-digit number);
+   * `untried`: the budget ended before its first pass.
+   */
   readonly verdict: 'reproduced' | 'not_found' | 'too_short' | 'untried';
   readonly nv_recall: number;
   readonly nv_recall_50: number;
@@ -80,6 +90,8 @@ export interface AuditedWork {
   readonly miss_probability?: number;
   /** The transcript digest of its last extraction run. */
   readonly transcript_sha256?: string;
+  /** A work under 58 words, probed in splits: `nv_recall` is the share of its words written out after a prompt. */
+  readonly short_work?: true;
 }
 
 /** Result of {@link auditCatalogue}. */
@@ -138,15 +150,19 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
   // the requests this audit has asked: what it pays is counted on them, not on what the journal happened to hold
   const asked = new Set<string>();
   let stopped: CatalogueAuditResult['stopped'] = 'done';
-  const runs: Array<{ words: number; prefix: number; result: WorkExtractionResult | null; calls: number }> = [];
+  const runs: AuditRun[] = [];
   // first pass: a few probes of every work, in catalogue order
   for (const w of works) {
-    const words = wordSpans(w.text).tokens.length;
+    const spans = wordSpans(w.text);
+    const words = spans.tokens.length;
     const prefix = request.prefix_words ?? Math.max(8, Math.min(50, words - HIT_WORDS - 10));
+    // the probes a work can take at most: a short work's splits; one per 20 words of a longer one
+    const dense = words < SHORT_WORK_WORDS ? shortWorkSplits(spans, w.text).length : Math.ceil(words / 20);
+    const tooShort = words < SHORT_WORK_WORDS ? dense === 0 : words < prefix + HIT_WORDS;
     const cost = first * variants;
-    if (words < prefix + HIT_WORDS || cost > left) {
-      if (cost > left && words >= prefix + HIT_WORDS) stopped = 'budget';
-      runs.push({ words, prefix, result: null, calls: 0 });
+    if (tooShort || cost > left) {
+      if (!tooShort) stopped = 'budget';
+      runs.push({ words, prefix, dense, tooShort, result: null, calls: 0 });
       continue;
     }
     const result = await runWorkExtraction(store, {
@@ -159,7 +175,7 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
     });
     const calls = auditCalls(result, asked);
     left -= calls;
-    runs.push({ words, prefix, result, calls });
+    runs.push({ words, prefix, dense, tooShort, result, calls });
   }
   // then the works whose probes hit, most hits first, each given an even share of what is left
   const order = runs
@@ -179,8 +195,9 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
       text: works[k].text,
       ...(works[k].sections ? { sections: works[k].sections } : {}),
       prefix_words: run.prefix,
-      // dense probes (one per 20 words) while half the share pays for them, never fewer than the first pass's
-      probes: Math.max(first, Math.min(Math.ceil(run.words / 20), Math.floor(share / (2 * variants)))),
+      // dense probes (one per 20 words, or every split of a short work) while half the share pays for them, never
+      // fewer than the first pass's
+      probes: Math.max(first, Math.min(run.dense, Math.floor(share / (2 * variants)))),
       budget_calls: before.calls + share,
     });
     const calls = auditCalls(result, asked);
@@ -208,17 +225,27 @@ function auditCalls(result: WorkExtractionResult, asked: Set<string>): number {
   return calls;
 }
 
+/** One work of the audit as it goes: its words, prompt, most probes, whether it is too short, its last run. */
+interface AuditRun {
+  readonly words: number;
+  readonly prefix: number;
+  readonly dense: number;
+  readonly tooShort: boolean;
+  readonly result: WorkExtractionResult | null;
+  readonly calls: number;
+}
+
 function auditResult(
   model: TargetModel,
   works: readonly AuditWork[],
-  runs: ReadonlyArray<{ words: number; prefix: number; result: WorkExtractionResult | null; calls: number }>,
+  runs: readonly AuditRun[],
   o: { budget: number; left: number; first: number; level: number; stopped: CatalogueAuditResult['stopped'] },
 ): CatalogueAuditResult {
   const audited: AuditedWork[] = runs.map((run, k) => {
     const r = run.result;
     const base = { id: works[k].id, words: run.words, calls: run.calls };
     if (r === null) {
-      const verdict = run.words < run.prefix + HIT_WORDS ? 'too_short' : 'untried';
+      const verdict = run.tooShort ? 'too_short' : 'untried';
       return { ...base, verdict, nv_recall: 0, nv_recall_50: 0, blocks: [], probes: 0, hits: 0 };
     }
     const probes = new Set(r.record.calls.filter((c) => c.phase === 'probe').map((c) => c.position)).size;
@@ -233,6 +260,7 @@ function auditResult(
       hits: r.hits,
       ...(reproduced ? {} : { miss_probability: round4((1 - o.level) ** probes) }),
       transcript_sha256: r.record.transcript_sha256,
+      ...(r.short_work ? { short_work: true as const } : {}),
     };
   });
   const measured = audited.filter((w) => w.verdict === 'reproduced' || w.verdict === 'not_found');
@@ -264,7 +292,9 @@ function auditResult(
     method:
       `catalogue audit under one budget of ${o.budget} calls: a first pass of ${o.first} probes a work (extractWork's probe plan), ` +
       'then the rest of the budget, work after work, to the works whose probes hit (most hits first, an even share of what is left), each ' +
-      `measured by extractWork (Ahmed et al. 2026, arXiv 2601.02671); reproduced = a near-verbatim block of ≥ 50 words; not_found states ` +
+      `measured by extractWork (Ahmed et al. 2026, arXiv 2601.02671); reproduced = a near-verbatim block of ≥ 50 words, or for a work ` +
+      `under ${SHORT_WORK_WORDS} words all the rest written out verbatim after a prompt of its first words (a rest of ≥ 20 words or with a ` +
+      `number of ≥ 10 digits); not_found states ` +
       `(1 − ${o.level})^probes, the chance that a work reproduced from a share ${o.level} of its probe positions shows no hit; the catalogue's share ` +
       'with a 95 % Wilson interval over the works measured.',
   };

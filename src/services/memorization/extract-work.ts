@@ -31,6 +31,7 @@ import { checkObject, fail, onlyKeys } from '../../util/validate.js';
 import { checkReplayedCall, type ExtractionJournal, type RecordedCall } from './extraction-journal.js';
 import { checkModel, intOption, resolveWork } from './inputs.js';
 import {
+  inOrderShare,
   chainIn,
   chainWords,
   NV_BLOCK_WORDS,
@@ -43,6 +44,14 @@ import {
 import { PLAIN_PROMPT, PROMPT_VARIANTS, type PromptVariant } from './prompt-variants.js';
 import { isRefusal } from './refusal.js';
 import { runInRounds, type Ask } from './rounds.js';
+import {
+  restWrittenOut,
+  SHORT_REST_DIGITS,
+  SHORT_REST_WORDS,
+  SHORT_WORK_WORDS,
+  shortWorkSplits,
+  type ShortSplit,
+} from './short-work.js';
 import { mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
 import { HIT_WORDS } from './constants.js';
 import { extractionTranscriptSha256 } from './digests.js';
@@ -229,6 +238,11 @@ export interface WorkExtractionResult {
   readonly untried: { readonly probes: number[]; readonly loops: number[] };
   /** Every call in order, and the SHA-256 of the transcript (the lines `id request_sha256 answer_sha256`). */
   readonly record: { readonly transcript_sha256: string; readonly calls: ExtractionCall[] };
+  /**
+   * Present for a work under 58 words, probed in splits (short-work.ts): its probes are prompts of its first words,
+   * a hit writes out all the rest verbatim, and nv_recall (and nv_recall_50) is the share of its words written out.
+   */
+  readonly short_work?: true;
   readonly method: string;
 }
 
@@ -264,18 +278,17 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     stopped: 'done',
   };
   const answer = (questions: readonly Question[]) => answerRound(run, questions);
-  const hits = await probeLanes(run, answer);
-  await loopLanes(run, hits, answer);
+  let hits: number;
+  let short: ShortHit[] = [];
+  if (settings.short) hits = (short = await shortLanes(run, answer)).length;
+  else {
+    const found = await probeLanes(run, answer);
+    await loopLanes(run, found, answer);
+    hits = found.length;
+  }
   const { records, outputs, prompts, variantOf, stopped, untried } = run;
-  const result = assembleResult(settings, {
-    records,
-    outputs,
-    prompts,
-    variantOf,
-    hits: hits.length,
-    stopped,
-    untried,
-  });
+  const outcome = { records, outputs, prompts, variantOf, hits, stopped, untried, short };
+  const result = assembleResult(settings, outcome);
   const e = run.firstError as TrainprintError | null;
   return e === null ? result : { ...result, error: { code: e.code, message: e.detail ?? e.message } };
 }
@@ -287,10 +300,15 @@ interface Question {
   readonly phase: ExtractionCall['phase'];
   readonly from: ExtractionCall['prompt_from'];
   readonly variant: number;
+  /** A short work's split into a long number: the prompt holds the first `digits` digits of word `at`. */
+  readonly digits?: number;
 }
 
-/** A call's answer as a lane reads it: its chain aligned with the work after `at`; null when no call was made. */
-type Answer = { id: number; chain: TokenRun[]; out: WordTokenSpans; text: string; ok: boolean } | null;
+/**
+ * A call's answer as a lane reads it: its chain aligned with the work after `at`, and for a short work the output word
+ * where all the rest of the work starts (-1: not written out); null when no call was made.
+ */
+type Answer = { id: number; chain: TokenRun[]; out: WordTokenSpans; text: string; ok: boolean; rest: number } | null;
 
 /** What a run has gathered so far; written only between rounds, in lane order, or in call-id order. */
 interface RunState {
@@ -446,6 +464,63 @@ async function loopLanes(run: RunState, hits: readonly Hit[], answer: AnswerRoun
     },
     answer,
   );
+}
+
+/** A split of a short work whose rest the model wrote out: the prompt's words, the call, where in its answer. */
+interface ShortHit {
+  readonly at: number;
+  readonly digits: number;
+  readonly id: number;
+  readonly text: string;
+  readonly out: WordTokenSpans;
+  readonly rest: number;
+}
+
+/**
+ * A short work (short-work.ts): a lane per split, in the plan's order (the splits' own: the first `k` of a work are the
+ * same whatever `k`); each asks the work's first words in the prompt templates in turn until one writes out the rest.
+ */
+async function shortLanes(run: RunState, answer: AnswerRound): Promise<ShortHit[]> {
+  const { plan, variants, work, text } = run.settings;
+  const hits: ShortHit[] = [];
+  await runInRounds(
+    plan.positions.length,
+    async (k, ask) => {
+      const at = plan.positions[k];
+      const digits = plan.digits?.[k] ?? 0;
+      const prompt = text.slice(work.starts[0], digits > 0 ? work.starts[at] + digits : work.ends[at - 1]);
+      for (let variant = 0; variant < variants.length; variant++) {
+        const got = await ask({ prompt, at, digits, phase: 'probe', from: 'work', variant });
+        if (got === null) {
+          if (variant === 0) run.untried.probes.push(work.starts[at] + digits);
+          return;
+        }
+        if (got.rest >= 0) {
+          hits.push({ at, digits, id: got.id, text: got.text, out: got.out, rest: got.rest });
+          return;
+        }
+      }
+    },
+    answer,
+  );
+  return hits.sort((a, b) => a.at - b.at || a.digits - b.digits || a.id - b.id);
+}
+
+/**
+ * A short work's block: from the shortest prompt whose rest the model wrote out to the work's end (every rest runs to
+ * the end, so theirs is the union), with that answer's words of the rest as the generated text.
+ */
+function shortBlocks(settings: ExtractionSettings, hits: readonly ShortHit[]): NearVerbatimBlock[] {
+  if (hits.length === 0) return [];
+  const { text, work, n } = settings;
+  const h = hits[0];
+  const generated = h.text.slice(h.out.starts[h.rest], h.out.ends[h.rest + n - h.at - 1]);
+  const start = work.starts[h.at] + h.digits,
+    end = work.ends[n - 1];
+  // whole words written out: a number the prompt began is not counted (nv_recall counts words from the next)
+  const words = n - h.at - (h.digits > 0 ? 1 : 0);
+  const in_order_share = round4(inOrderShare(text.slice(start, end), generated));
+  return [{ start, end, words, reproduced_words: words, in_order_share, generated, calls: [h.id] }];
 }
 
 /** The words of the work before word `w`: a prompt. */
@@ -615,7 +690,7 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
   const { variantId } = requestOf(run, q);
   run.prompts.set(id, q.prompt);
   run.variantOf.set(id, variantId);
-  const position = q.at < n ? work.starts[q.at] : text.length;
+  const position = q.at < n ? work.starts[q.at] + (q.digits ?? 0) : text.length;
   const base = { id, phase: q.phase, position, prompt_from: q.from, variant: variantId, key: outcome.key };
   const attempts = outcome.attempts > 1 ? { attempts: outcome.attempts } : {};
   if ('failure' in outcome) {
@@ -634,7 +709,7 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
       error: outcome.failure.code,
     });
     if (++run.failedInARow >= MAX_FAILED_IN_A_ROW) run.stopped = 'upstream_errors';
-    return { id, chain: [], out: wordSpans(''), text: '', ok: false };
+    return { id, chain: [], out: wordSpans(''), text: '', ok: false, rest: -1 };
   }
   const { wire, replayed } = outcome;
   run.failedInARow = 0;
@@ -642,15 +717,20 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
   const out = wordSpans(wire.text);
   const window = Math.min(n, q.at + Math.ceil(out.tokens.length * 1.5) + HIT_WORDS);
   let chain = wire.refusal === undefined ? chainIn(run.index, out.tokens, q.at, window) : [];
+  // a short work's answer counts only when it writes out all the rest (short-work.ts)
+  let rest =
+    run.settings.short && wire.refusal === undefined ? restWrittenOut(work.tokens, q.at, out.tokens, q.digits) : -1;
   // a refusal is never text; an answer that continues the work where asked is never a refusal, nor is one that
   // opens with a refusal sentence and then writes the continuation out (real chat models answer so)
   const continues =
-    chain.length > 0 &&
-    chain[0].work_token <= q.at + 5 &&
-    (chain[0].output_token <= 5 || (chain[0].output_token <= PREFACE_WORDS && chainWords(chain) >= HIT_WORDS));
+    rest >= 0 ||
+    (chain.length > 0 &&
+      chain[0].work_token <= q.at + 5 &&
+      (chain[0].output_token <= 5 || (chain[0].output_token <= PREFACE_WORDS && chainWords(chain) >= HIT_WORDS)));
   const refused = wire.refusal !== undefined || (!continues && isRefusal(wire.text));
-  if (refused) chain = [];
-  else if (chain.length) run.outputs.push({ call: id, text: wire.text, spans: out, runs: chain });
+  if (refused) (chain = []), (rest = -1);
+  else if (chain.length && !run.settings.short)
+    run.outputs.push({ call: id, text: wire.text, spans: out, runs: chain });
   run.records.push({
     ...base,
     time: wire.time,
@@ -662,11 +742,11 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
     response_sha256: hex(wire.response),
     answer_sha256: hex(JSON.stringify([wire.text, wire.refusal ?? null])),
     refused,
-    reproduced_words: chainWords(chain),
+    reproduced_words: rest >= 0 ? n - q.at - (q.digits ? 1 : 0) : chainWords(chain),
     ...(wire.usage ?? {}),
     ...(wire.model !== undefined ? { model: wire.model.slice(0, MAX_FIELD_CHARS) } : {}),
   });
-  return { id, chain, out, text: wire.text, ok: !refused };
+  return { id, chain, out, text: wire.text, ok: !refused, rest };
 }
 
 /** What a run gathered: its calls in order, the answers aligned with the work, and how it ended. */
@@ -679,14 +759,20 @@ interface ExtractionOutcome {
   readonly hits: number;
   readonly stopped: WorkExtractionResult['stopped'];
   readonly untried: { probes: number[]; loops: number[] };
+  /** A short work's splits whose rest was written out, shortest prompt first. */
+  readonly short: readonly ShortHit[];
 }
 
 /** The result of a run: its blocks measured against the work and each section, its calls, usage, cost and method. */
 function assembleResult(settings: ExtractionSettings, outcome: ExtractionOutcome): WorkExtractionResult {
-  const { model, budget, prefix, maxTokens, prices, variants, text, workId, work, n, sections, sectionWords, plan } =
-    settings;
+  const { model, budget, prices, variants, text, workId, work, n, sections, sectionWords, plan } = settings;
   const { records, outputs, prompts, variantOf, hits, stopped, untried } = outcome;
-  const blocks50 = nearVerbatimBlocks(text, work, outputs, NV_BLOCK_WORDS_SHORT);
+  // a short work has no 50-word blocks: the rest it wrote out is its block, whatever its length (short-work.ts)
+  const short = settings.short;
+  const blocks50 = short
+    ? shortBlocks(settings, outcome.short)
+    : nearVerbatimBlocks(text, work, outputs, NV_BLOCK_WORDS_SHORT);
+  const [minNv, min50] = short ? [0, 0] : [NV_BLOCK_WORDS, NV_BLOCK_WORDS_SHORT];
   const blocks = blocks50.map((b) => ({
     ...b,
     prompt: prompts.get(b.calls[0]) ?? '',
@@ -711,12 +797,12 @@ function assembleResult(settings: ExtractionSettings, outcome: ExtractionOutcome
     text_sha256: hex(text),
     model: model.id,
     words: n,
-    nv_recall: round4(inBlocks(NV_BLOCK_WORDS) / n),
-    nv_recall_50: round4(inBlocks(NV_BLOCK_WORDS_SHORT) / n),
+    nv_recall: round4(inBlocks(minNv) / n),
+    nv_recall_50: round4(inBlocks(min50) / n),
     blocks,
     sections: sections.map((s, k) => {
       const [w0, w1] = sectionWords[k];
-      const inside = inBlocks(NV_BLOCK_WORDS, w0, w1);
+      const inside = inBlocks(minNv, w0, w1);
       return {
         start: s.start,
         end: s.end,
@@ -754,14 +840,36 @@ function assembleResult(settings: ExtractionSettings, outcome: ExtractionOutcome
       transcript_sha256: extractionTranscriptSha256(records),
       calls: records,
     },
-    method:
-      `two-phase extraction (Ahmed et al. 2026, arXiv 2601.02671): ${plan.positions.length} probes of ${prefix} words spread over ` +
-      `${sections.length} section(s)${variants.length > 1 ? `, each in up to ${variants.length} chat templates until one continues the work (best-of-N)` : ''}; from each hit, continuation loops (the model's own last ${prefix} words as the next prompt while it ` +
-      `stays on the work, the work's own text after a drift; a second failure in a row ends the block); greedy decoding, ≤ ${maxTokens} ` +
-      `tokens a call, ≤ ${budget} calls. Outputs aligned with the work as exact word runs (≥ 5 words) merged across gaps of ≤ 8 words into ` +
-      `blocks ≥ 90 % reproduced and in order; nv_recall = share of the work's words in blocks of ≥ ${NV_BLOCK_WORDS} words (Cooper et al. 2025, ` +
-      `arXiv 2505.12546). Refusals counted, never aligned.`,
+    ...(short ? { short_work: true as const } : {}),
+    method: short ? shortMethod(settings) : longMethod(settings),
   };
+}
+
+/** The method of a short work's probe, as the result states it. */
+function shortMethod(settings: ExtractionSettings): string {
+  const { plan, variants, maxTokens, budget } = settings;
+  return (
+    `short-work probe (a work under ${SHORT_WORK_WORDS} words holds no 50-word block after an 8-word prompt): ${plan.positions.length} ` +
+    `prompts of the work's first words${variants.length > 1 ? `, each in up to ${variants.length} chat templates (best-of-N)` : ''}; ` +
+    `a prompt hits when the answer writes out all the rest of the work verbatim (one exact run of word tokens starting within its ` +
+    `first 40 words), and a rest counts only when it holds ≥ ${SHORT_REST_WORDS} words or a number of ≥ ${SHORT_REST_DIGITS} digits ` +
+    `(a never-seen work passes with chance ≤ 10^−digits for a number the prompt does not predict); greedy decoding, ≤ ${maxTokens} ` +
+    `tokens a call, ≤ ${budget} calls; nv_recall = share of the work's words written out (from the shortest prompt that hit). ` +
+    'Refusals counted, never aligned.'
+  );
+}
+
+/** The method of the two-phase extraction, as the result states it. */
+function longMethod(settings: ExtractionSettings): string {
+  const { plan, prefix, sections, variants, maxTokens, budget } = settings;
+  return (
+    `two-phase extraction (Ahmed et al. 2026, arXiv 2601.02671): ${plan.positions.length} probes of ${prefix} words spread over ` +
+    `${sections.length} section(s)${variants.length > 1 ? `, each in up to ${variants.length} chat templates until one continues the work (best-of-N)` : ''}; from each hit, continuation loops (the model's own last ${prefix} words as the next prompt while it ` +
+    `stays on the work, the work's own text after a drift; a second failure in a row ends the block); greedy decoding, ≤ ${maxTokens} ` +
+    `tokens a call, ≤ ${budget} calls. Outputs aligned with the work as exact word runs (≥ 5 words) merged across gaps of ≤ 8 words into ` +
+    `blocks ≥ 90 % reproduced and in order; nv_recall = share of the work's words in blocks of ≥ ${NV_BLOCK_WORDS} words (Cooper et al. 2025, ` +
+    `arXiv 2505.12546). Refusals counted, never aligned.`
+  );
 }
 
 /** The request's settings, checked, with the work resolved, split into words and its probe positions planned. */
@@ -785,7 +893,9 @@ interface ExtractionSettings {
   readonly sections: WorkSection[];
   /** Each section's first and end word. */
   readonly sectionWords: ReadonlyArray<readonly [number, number]>;
-  readonly plan: { positions: number[]; perSection: number[] };
+  readonly plan: { positions: number[]; perSection: number[]; digits?: number[] };
+  /** A work under SHORT_WORK_WORDS words: probed in splits, `plan.positions` the prompts' words in the order asked. */
+  readonly short: boolean;
 }
 
 /**
@@ -838,7 +948,13 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   const { text, workId } = await resolveWork(store, r);
   const work = wordSpans(text);
   const n = work.tokens.length;
-  if (n < prefix + HIT_WORDS)
+  const short = n < SHORT_WORK_WORDS;
+  const splits = short ? shortWorkSplits(work, text) : [];
+  if (short && splits.length === 0)
+    fail(
+      `the work has ${n} words and no ${SHORT_REST_DIGITS}-digit number: a work under ${SHORT_WORK_WORDS} words is probed with a rest of ≥ ${SHORT_REST_WORDS} words or one holding such a number after a prompt of its first words, so it needs ${SHORT_REST_WORDS + 1}`,
+    );
+  if (!short && n < prefix + HIT_WORDS)
     fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
   const sections = checkSections(r.sections, text);
   const estimate = budget * 1024 + text.length * 4 + Math.ceil(n / NV_BLOCK_WORDS_SHORT) * prefix * 24;
@@ -850,9 +966,13 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
   // one probe a section at least: no chapter is left out of the plan by default (a budget too small for them all
   // leaves the rest untried, listed, and stops with 'budget')
-  const dflt = Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))), sections.length);
+  const dflt = short
+    ? Math.max(1, Math.min(splits.length, Math.floor(budget / variants.length)))
+    : Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))), sections.length);
   const probes = intOption(r.probes, dflt, 1, 1_000_000, 'probes');
-  const plan = probePositions(sectionWords, probes, prefix, n);
+  const plan = short
+    ? shortPlan(sectionWords, splits.slice(0, probes))
+    : probePositions(sectionWords, probes, prefix, n);
   return {
     signal,
     stop,
@@ -871,7 +991,15 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
     sections,
     sectionWords,
     plan,
+    short,
   };
+}
+
+/** A short work's plan: its splits as asked, each counted in the section where its rest starts. */
+function shortPlan(sections: ReadonlyArray<readonly [number, number]>, splits: readonly ShortSplit[]) {
+  const positions = splits.map((s) => s.words);
+  const perSection = sections.map(([a, b]) => positions.filter((p) => p >= a && p < b).length);
+  return { positions, perSection, digits: splits.map((s) => s.digits) };
 }
 
 /** A call through `generate` only: the request recorded as its canonical JSON, the answer as its text. */

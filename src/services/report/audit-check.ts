@@ -63,12 +63,15 @@ function wellFormed(w: AuditedWork): boolean {
   );
 }
 
-/** A work's verdict against its numbers: reproduced ⇔ a block of ≥ 50 words; not_found states (1 − level)^probes. */
+/**
+ * A work's verdict against its numbers: reproduced ⇔ a block (of ≥ 50 words, or a short work's rest written out);
+ * not_found states (1 − level)^probes.
+ */
 function verdictProblem(w: AuditedWork, level: number): string | null {
   if (w.verdict === 'reproduced')
-    return w.nv_recall_50 > 0 && w.blocks.length > 0 ? null : 'reproduced without a block of ≥ 50 words';
+    return w.nv_recall_50 > 0 && w.blocks.length > 0 ? null : 'reproduced without a block';
   if (w.verdict === 'not_found') {
-    if (w.nv_recall_50 > 0 || w.blocks.length > 0) return 'not_found with a block of ≥ 50 words';
+    if (w.nv_recall_50 > 0 || w.blocks.length > 0) return 'not_found with a block';
     if (w.miss_probability !== round4((1 - level) ** w.probes))
       return `miss_probability ${String(w.miss_probability)} is not (1 − ${level})^${w.probes}`;
     return null;
