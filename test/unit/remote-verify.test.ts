@@ -11,8 +11,10 @@ import type { Core } from '../../src/core/abi.js';
 import { ALIGNMENT_KIT } from '../../src/corpus/alignment-kit.js';
 import { estimateShare, verifiedShare, wilson } from '../../src/corpus/share.js';
 import {
+  charWindow,
   followUp,
   freeStretch,
+  MARGIN_CHARS,
   Session,
   type Region,
   type SearchContext,
@@ -184,6 +186,41 @@ describe('verified where the passage is', () => {
       await session.end();
     }
   }, 60_000);
+
+  it('infini-gram mini: the document window reaches as far as the region asks (calibration away from the find)', async () => {
+    // a sampled passage's region with the reach of ./sampling.ts: the window asked must hold the region, the margin
+    // and the reach on each side, or the calibration passages are aligned only right beside the passage found
+    const asked: Array<Record<string, unknown>> = [];
+    const post = async (body: Record<string, unknown>) => {
+      asked.push(body);
+      return { body: { doc_ix: 1, doc_len: 50_000, text: 'x'.repeat(100) }, ms: 0 };
+    };
+    const region = (reach?: number): Region => ({
+      q0: 10_000,
+      q1: 10_270,
+      reach,
+      best: {
+        start: 0,
+        end: 5,
+        q0: 10_100,
+        q1: 10_140,
+        count: 1,
+        query: 'a window',
+        found: { cnt: 1, segments: [[7, 8]] },
+      },
+      start: 0,
+      end: 0,
+    });
+    await charWindow(post, 'v2_test')(region(3_500));
+    await charWindow(post, 'v2_test')(region());
+    const [wide, near] = asked.map((b) => b.max_ctx_len as number);
+    expect(asked[0]).toMatchObject({ query_type: 'get_doc_by_rank', s: 0, rank: 7 });
+    expect(wide).toBeGreaterThanOrEqual(130 + MARGIN_CHARS + 3_500);
+    // twice the reach fits in the window (./search.ts alignRegion aligns that far only then)
+    expect(2 * wide).toBeGreaterThanOrEqual(2 * 3_500);
+    expect(near).toBeGreaterThanOrEqual(130 + MARGIN_CHARS);
+    expect(near).toBeLessThan(130 + MARGIN_CHARS + 3_500);
+  });
 
   it('freeStretch: a region aligns between the passages of its document found already', () => {
     const m = (doc: number, query_start: number, query_end: number) => ({
