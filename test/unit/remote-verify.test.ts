@@ -20,7 +20,14 @@ import {
   type SearchContext,
   type ShardWindow,
 } from '../../src/remote/search.js';
-import { alignedChains, holdsNeighbour, PASSAGE_WORDS, VERIFY_WORDS } from '../../src/remote/sampling.js';
+import {
+  alignedChains,
+  DOCUMENT_REACH_CHARS,
+  DOCUMENT_REACH_TOKENS,
+  holdsNeighbour,
+  PASSAGE_WORDS,
+  VERIFY_WORDS,
+} from '../../src/remote/sampling.js';
 
 const RAW = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
 /** The work: Persuasion's paragraphs, one a line (about 14,000 words). */
@@ -220,6 +227,13 @@ describe('verified where the passage is', () => {
     expect(2 * wide).toBeGreaterThanOrEqual(2 * 3_500);
     expect(near).toBeGreaterThanOrEqual(130 + MARGIN_CHARS);
     expect(near).toBeLessThan(130 + MARGIN_CHARS + 3_500);
+  });
+
+  it('infini-gram: the token window holds twice the reach on the densest text (1.8 characters a token)', () => {
+    // ./search.ts alignRegion aligns a region's reach only where the window holds twice it; the window is the tokens
+    // on each side of the found run, so at the density of made-up words and code-like identifiers (Llama-2) it must
+    // hold 2 × DOCUMENT_REACH_CHARS, or the calibration passages lie right beside the found one
+    expect(2 * DOCUMENT_REACH_TOKENS * 1.8).toBeGreaterThanOrEqual(2 * DOCUMENT_REACH_CHARS);
   });
 
   it('freeStretch: a region aligns between the passages of its document found already', () => {
