@@ -122,12 +122,17 @@ const PLAIN_STRATA = 10;
  * varies along a work (a paragraph of code, of names, of dialogue), so a passage right beside a found one is found
  * more often than a held passage drawn at random: a rate measured there is too high and the share too low (measured:
  * text whose kind changes every 120 words, hard-wrapped, every passage held, the estimate 0.85 with the interval
- * below 1 in 40 draws of 40, calibration passages beside the found ones).
+ * below 1 in 40 draws of 40, calibration passages beside the found ones). The work is aligned that far only where the
+ * window holds twice {@link DOCUMENT_REACH_CHARS} (./search.ts `alignRegion`), so the tokens must hold it on the densest
+ * text: made-up words and code-like identifiers run at 1.8 characters a Llama-2 token (818,030 characters in 452,396
+ * tokens), where 1,000 tokens a side held too little and the calibration passages were aligned right beside the found
+ * one (real infini-gram, such a text hard-wrapped and held whole: 0.84 [0.72, 0.98] for a truth of 1.00).
  */
-const DOCUMENT_REACH_TOKENS = 1_000;
+export const DOCUMENT_REACH_TOKENS = 2_000;
 /** Words between a found passage and a calibration passage, where the document's stretch reaches so far. */
 const CALIBRATION_GAP_WORDS = 100;
-const DOCUMENT_REACH_CHARS = 3_500;
+/** Characters of the work aligned beyond a found passage's region on each side (./search.ts `Region.reach`). */
+export const DOCUMENT_REACH_CHARS = 3_500;
 
 /** Whether a text of `words` words is sampled under a budget of `budget` calls. */
 export function sampledSearch(words: number, budget: number): boolean {

@@ -682,13 +682,18 @@ export function tokenWindow(post: SessionPost, index: string): (r: Region) => Pr
   };
 }
 
-/** infini-gram mini: the document window around the first occurrence of a region's rarest tile. */
+/**
+ * infini-gram mini: the document window around the first occurrence of a region's rarest tile, wide enough for the
+ * region, {@link MARGIN_CHARS} and the region's `reach` on each side (the bytes asked a fifth more than the characters
+ * wanted). Without its `reach` the window was never twice the reach, so a sampled search's calibration passages were
+ * always aligned right beside the passage found, where findability is like its own (./sampling.ts).
+ */
 export function charWindow(post: SessionPost, index: string): (r: Region) => Promise<ShardWindow | null> {
   return async (r) => {
     const span = r.best;
     const at = firstOccurrence(span.found!);
     if (!at) return null;
-    const reach = Math.ceil(1.2 * (Math.max(span.q0 - r.q0, r.q1 - span.q1) + MARGIN_CHARS));
+    const reach = Math.ceil(1.2 * (Math.max(span.q0 - r.q0, r.q1 - span.q1) + MARGIN_CHARS + (r.reach ?? 0)));
     // a window cut inside a multi-byte character is refused: one byte less on each side, up to three times
     for (let shrink = 0; ; shrink++) {
       try {

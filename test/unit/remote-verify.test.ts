@@ -11,14 +11,23 @@ import type { Core } from '../../src/core/abi.js';
 import { ALIGNMENT_KIT } from '../../src/corpus/alignment-kit.js';
 import { estimateShare, verifiedShare, wilson } from '../../src/corpus/share.js';
 import {
+  charWindow,
   followUp,
   freeStretch,
+  MARGIN_CHARS,
   Session,
   type Region,
   type SearchContext,
   type ShardWindow,
 } from '../../src/remote/search.js';
-import { alignedChains, holdsNeighbour, PASSAGE_WORDS, VERIFY_WORDS } from '../../src/remote/sampling.js';
+import {
+  alignedChains,
+  DOCUMENT_REACH_CHARS,
+  DOCUMENT_REACH_TOKENS,
+  holdsNeighbour,
+  PASSAGE_WORDS,
+  VERIFY_WORDS,
+} from '../../src/remote/sampling.js';
 
 const RAW = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
 /** The work: Persuasion's paragraphs, one a line (about 14,000 words). */
@@ -184,6 +193,48 @@ describe('verified where the passage is', () => {
       await session.end();
     }
   }, 60_000);
+
+  it('infini-gram mini: the document window reaches as far as the region asks (calibration away from the find)', async () => {
+    // a sampled passage's region with the reach of ./sampling.ts: the window asked must hold the region, the margin
+    // and the reach on each side, or the calibration passages are aligned only right beside the passage found
+    const asked: Array<Record<string, unknown>> = [];
+    const post = async (body: Record<string, unknown>) => {
+      asked.push(body);
+      return { body: { doc_ix: 1, doc_len: 50_000, text: 'x'.repeat(100) }, ms: 0 };
+    };
+    const region = (reach?: number): Region => ({
+      q0: 10_000,
+      q1: 10_270,
+      reach,
+      best: {
+        start: 0,
+        end: 5,
+        q0: 10_100,
+        q1: 10_140,
+        count: 1,
+        query: 'a window',
+        found: { cnt: 1, segments: [[7, 8]] },
+      },
+      start: 0,
+      end: 0,
+    });
+    await charWindow(post, 'v2_test')(region(3_500));
+    await charWindow(post, 'v2_test')(region());
+    const [wide, near] = asked.map((b) => b.max_ctx_len as number);
+    expect(asked[0]).toMatchObject({ query_type: 'get_doc_by_rank', s: 0, rank: 7 });
+    expect(wide).toBeGreaterThanOrEqual(130 + MARGIN_CHARS + 3_500);
+    // twice the reach fits in the window (./search.ts alignRegion aligns that far only then)
+    expect(2 * wide).toBeGreaterThanOrEqual(2 * 3_500);
+    expect(near).toBeGreaterThanOrEqual(130 + MARGIN_CHARS);
+    expect(near).toBeLessThan(130 + MARGIN_CHARS + 3_500);
+  });
+
+  it('infini-gram: the token window holds twice the reach on the densest text (1.8 characters a token)', () => {
+    // ./search.ts alignRegion aligns a region's reach only where the window holds twice it; the window is the tokens
+    // on each side of the found run, so at the density of made-up words and code-like identifiers (Llama-2) it must
+    // hold 2 × DOCUMENT_REACH_CHARS, or the calibration passages lie right beside the found one
+    expect(2 * DOCUMENT_REACH_TOKENS * 1.8).toBeGreaterThanOrEqual(2 * DOCUMENT_REACH_CHARS);
+  });
 
   it('freeStretch: a region aligns between the passages of its document found already', () => {
     const m = (doc: number, query_start: number, query_end: number) => ({
