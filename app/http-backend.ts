@@ -21,7 +21,7 @@ import {
 } from './backend.js';
 import { MEMORIZATION_EXTRACT, referenceSetId } from './memorization-plan.js';
 import type { StarterTexts } from './engine-backend.js';
-import { PLAN_FILE_BYTES, type AnalysisProgress } from './files.js';
+import { PLAN_FILE_BYTES } from './files.js';
 
 /** Which backend the page uses. */
 export type Mode =
@@ -36,13 +36,18 @@ const KEYS = { mode: 'trainprint.mode', baseUrl: 'trainprint.base_url', apiKey: 
  */
 const ANALYZE_BYTES = 10 * 1024 * 1024;
 
-/** A background analysis's status (`GET /api/v1/attribution/jobs/{job_id}`). */
-interface JobStatus {
-  readonly state: 'running' | 'done' | 'failed';
-  readonly progress: AnalysisProgress | null;
-  readonly analysis_id?: string;
+/** A background analysis's job (`GET /api/v1/jobs/{job_id}`): a one-item `analyze` job in the server's store. */
+interface AnalysisJob {
+  readonly state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  readonly status_url: string;
+  readonly results_url: string;
   readonly error?: { readonly code: string; readonly message: string };
 }
+
+/** The one result line of such a job: the analysis, or the error the request would have answered. */
+type AnalysisLine =
+  | { readonly success: true; readonly result: AnalysisResult }
+  | { readonly success: false; readonly error: { readonly code: string; readonly message: string } };
 
 /** The first wait between two polls of a background analysis (ms); it grows to {@link POLL_MAX_MS}. */
 const POLL_FIRST_MS = 250;
@@ -167,39 +172,38 @@ export function createHttpBackend(
   }
 
   /**
-   * A file analysed in the background (`Prefer: respond-async`), its progress polled until it is done, then the
-   * stored analysis read. A long book searched in remote corpora takes minutes: no request waits that long, and the
-   * page shows how far it has got. A server that answers at once (no background analyses) gives the result at once.
+   * A file analysed in the background (`Prefer: respond-async`): a one-item job in the server's store, polled until
+   * it has finished, then its one result line read. A long book searched in remote corpora takes minutes: no request
+   * waits that long, and the job survives a restart of the server. A server that answers at once (no background
+   * analyses) gives the result at once.
    */
   async function analyzeInBackground(request: AnalyzeRequest, options: AnalyzeCallOptions): Promise<AnalysisResult> {
     const { onProgress } = options;
     // a request whose content is bytes goes as a multipart upload (the client's): no base64, so a file a third larger
     // than JSON could carry goes, up to the plan's limit
-    const accepted = await tp.request<Ok<{ job_id?: string; status_url?: string }>>(
+    const accepted = await tp.request<Ok<Partial<AnalysisJob> & { job_id?: string }>>(
       'POST',
       '/api/v1/attribution/analyze',
       { body: request, headers: { prefer: 'respond-async' } },
     );
     if (typeof accepted.job_id !== 'string' || typeof accepted.status_url !== 'string')
       return accepted as unknown as AnalysisResult;
+    // a job reports no phase: the bar runs without a measure until the analysis is read
     onProgress?.(null);
     for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 2)) {
       await new Promise((resolve) => setTimeout(resolve, wait));
-      let job: JobStatus;
-      try {
-        job = await tp.request<Ok<JobStatus>>('GET', accepted.status_url);
-      } catch (e) {
-        if (isTrainprintApiError(e) && e.code === 'NOT_FOUND')
-          throw new BackendError(
-            'NOT_FOUND',
-            `The API at ${where} no longer knows this analysis (it restarted, or another of its processes answered): analyze the file again.`,
-          );
-        throw e;
+      const job = await tp.request<Ok<AnalysisJob>>('GET', accepted.status_url);
+      if (job.state === 'done') {
+        const text = await tp.request<string>('GET', job.results_url, {
+          responseType: 'text',
+          headers: { accept: 'application/x-ndjson' },
+        });
+        const line = JSON.parse(text.split('\n')[0]) as AnalysisLine;
+        if (line.success) return line.result;
+        throw new BackendError(line.error.code, line.error.message);
       }
-      onProgress?.(job.progress);
-      if (job.state === 'done' && job.analysis_id) return tp.getAnalysis(job.analysis_id);
-      if (job.state === 'failed')
-        throw new BackendError(job.error?.code ?? 'INTERNAL', job.error?.message ?? 'The analysis failed.');
+      if (job.state === 'failed' || job.state === 'cancelled')
+        throw new BackendError(job.error?.code ?? 'INTERNAL', job.error?.message ?? `The analysis was ${job.state}.`);
     }
   }
 

@@ -129,28 +129,24 @@ export interface TrainprintClient {
   /** `POST /api/v1/attribution/analyze` — corpus evidence, confidence, sources, risk, revenue. Spans are UTF-16 offsets into `content`. */
   analyze(body: AnalyzeBody, options?: CallOptions): Promise<Ok<AnalysisResult>>;
   /**
-   * `POST /api/v1/attribution/analyze` with `Prefer: respond-async` — the request is checked, then answered 202
-   * `{ job_id, status_url }` while the analysis goes on in the server; poll {@link TrainprintClient.getAnalysisJob}.
-   * A server that does not honour the preference answers the result at once: tell the two apart by `job_id`. An
-   * account has at most 2 analyses running this way; one more is a 429 `RATE_LIMITED`.
+   * `POST /api/v1/attribution/analyze` with `Prefer: respond-async` — the request is checked and charged, then
+   * answered 202 with a one-item `analyze` job in the server's job store (it survives a restart, and any process of
+   * the server reads it); poll {@link TrainprintClient.getJob}, then read the analysis from its one result line.
+   * A server that does not honour the preference answers the result at once: tell the two apart by `job_id`.
    *
    * @example
    * const started = await tp.analyzeAsync({ content: epubBytes, content_type: 'epub' })
    * if (!('job_id' in started)) return started // answered at once
-   * let job = await tp.getAnalysisJob(started.job_id)
-   * while (job.state === 'running') {
-   *   await new Promise((r) => setTimeout(r, 1000))
-   *   job = await tp.getAnalysisJob(started.job_id)
-   * }
-   * if (job.state === 'done') console.log((await tp.getAnalysis(job.analysis_id!)).confidence)
+   * for await (const line of tp.jobResults(started.job_id)) // waits while the job runs
+   *   if (line.success) console.log((line.result as unknown as AnalysisResult).confidence)
    */
   analyzeAsync(body: AnalyzeBody, options?: CallOptions): Promise<Ok<AnalysisAccepted> | Ok<AnalysisResult>>;
   /** `GET /api/v1/attribution/analyses/{analysis_id}` — a stored analysis of the account. */
   getAnalysis(analysisId: string, options?: CallOptions): Promise<Ok<AnalysisResult>>;
   /**
-   * `GET /api/v1/attribution/jobs/{job_id}` — a background analysis of the account (`analyzeAsync`): its state,
-   * progress and, once `done`, its `analysis_id`. Polls are not charged to the plan; 404 once the server forgot it.
-   * @example const { state, progress } = await tp.getAnalysisJob(jobId)
+   * `GET /api/v1/attribution/jobs/{job_id}` — the alias of `getJob` kept for the first background analyses: the job
+   * of an `analyzeAsync`, in the same status model. Polls are not charged to the plan.
+   * @example const { state, done, total } = await tp.getAnalysisJob(jobId)
    */
   getAnalysisJob(jobId: string, options?: CallOptions): Promise<Ok<AnalysisJob>>;
 

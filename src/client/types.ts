@@ -5,7 +5,6 @@
  * at the top level ({@link Ok}).
  */
 import type {
-  AnalyzeProgress,
   AnalyzeRequest,
   AssessRequest,
   AuditEntry,
@@ -46,16 +45,12 @@ export type JsonObject = { [key: string]: unknown };
 export type AnalyzeBody = AnalyzeRequest;
 
 /**
- * The 202 answer of `analyzeAsync` (`POST /api/v1/attribution/analyze` with `Prefer: respond-async`): the analysis
- * goes on in the server; poll its job with `getAnalysisJob(job_id)`.
- * @example const started = await client.analyzeAsync({ content, content_type: 'text' }) // { job_id, status_url }
+ * The 202 answer of `analyzeAsync` (`POST /api/v1/attribution/analyze` with `Prefer: respond-async`): a one-item
+ * `analyze` job in the server's job store. Poll it with `getJob(job_id)`; its one result line (`jobResults`) is the
+ * analysis.
+ * @example const started = await client.analyzeAsync({ content, content_type: 'text' }) // { job_id, status_url, … }
  */
-export interface AnalysisAccepted {
-  /** `job_` + 32 hex digits. */
-  readonly job_id: string;
-  /** Where the job is polled (`GET`), relative to the base URL; also the `Location` header. */
-  readonly status_url: string;
-}
+export type AnalysisAccepted = CatalogueJob;
 
 /**
  * A built-in job type: the library's `JobType`, derived from its registry of job types (a type added there is a type
@@ -132,24 +127,13 @@ export type CancelledJob =
   | { readonly job_id: string; readonly deleted: true };
 
 /**
- * `GET /api/v1/attribution/jobs/{job_id}`: how far a background analysis has got. Jobs live in the memory of the
- * server's process that took the request: a finished one is forgotten after 15 minutes (its analysis is not).
+ * `GET /api/v1/attribution/jobs/{job_id}`, the alias of `GET /api/v1/jobs/{job_id}`: the job of a background
+ * analysis, as `getJob` reads it.
  * @example
  * const job = await client.getAnalysisJob(jobId)
- * if (job.state === 'done') return client.getAnalysis(job.analysis_id!)
+ * if (job.state === 'done') for await (const line of client.jobResults(jobId)) if (line.success) return line.result
  */
-export interface AnalysisJob {
-  readonly job_id: string;
-  readonly state: 'running' | 'done' | 'failed';
-  /** The analysis's own report: phase, remote corpus calls made and their budget, corpora; null until its first. */
-  readonly progress: AnalyzeProgress | null;
-  /** `done` only: the stored analysis (`getAnalysis` reads it). */
-  readonly analysis_id?: string;
-  /** `done` only: the stored analysis's URL, relative to the base URL. */
-  readonly result_url?: string;
-  /** `failed` only: the error the request would have answered without `Prefer: respond-async`. */
-  readonly error?: { readonly code: string; readonly message: string };
-}
+export type AnalysisJob = CatalogueJob;
 
 /**
  * `GET /api/v1/attribution/analyses/{analysis_id}/report` query.
@@ -456,7 +440,6 @@ export type {
 /** The library's types the client's methods use, re-exported for callers. */
 export type {
   AnalysisResult,
-  AnalyzeProgress,
   AnalyzeRequest,
   Comparison,
   CreateMonitorRequest,

@@ -122,15 +122,19 @@ describe('TypeScript client: typed methods against a real server', () => {
     const content = `A background analysis.\n\n${MIT_GRANT}\n\nThe end.`;
     const started = await tp.analyzeAsync({ content, content_type: 'text' });
     if (!('job_id' in started)) throw new Error('expected a 202 with a job');
-    expect(started.status_url).toBe(`/api/v1/attribution/jobs/${started.job_id}`);
+    expect(started).toMatchObject({ type: 'analyze', total: 1, status_url: `/api/v1/jobs/${started.job_id}` });
     let job = await tp.getAnalysisJob(started.job_id);
-    for (let i = 0; job.state === 'running' && i < 400; i++) {
+    for (let i = 0; job.state !== 'done' && i < 400; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
       job = await tp.getAnalysisJob(started.job_id);
     }
-    expect(job).toMatchObject({ success: true, job_id: started.job_id, state: 'done' });
-    const r = await tp.getAnalysis(job.analysis_id!);
-    expect(job.result_url).toBe(`/api/v1/attribution/analyses/${r.analysis_id}`);
+    expect(job).toMatchObject({ success: true, job_id: started.job_id, state: 'done', done: 1, failed: 0 });
+    const lines = [];
+    for await (const line of tp.jobResults(started.job_id, { pollMs: 20 })) lines.push(line);
+    expect(lines).toHaveLength(1);
+    if (!lines[0].success) throw new Error('expected the analysis');
+    const r = await tp.getAnalysis(lines[0].result.analysis_id as string);
+    expect(r).toMatchObject({ success: true, ...lines[0].result });
     expect(r.matches.some((m) => m.document_id === 'MIT')).toBe(true);
     expect(await failure(tp.getAnalysisJob(`job_${'0'.repeat(32)}`))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
 

@@ -171,14 +171,15 @@ describe('HTTP API contract', () => {
     });
     expect(job.status).toBe(202);
     let polled = await call('GET', job.json.status_url, { key });
-    for (let i = 0; i < 500 && polled.json.state === 'running'; i++) {
+    for (let i = 0; i < 500 && polled.json.state !== 'done'; i++) {
       await new Promise((r) => setTimeout(r, 10));
       polled = await call('GET', job.json.status_url, { key });
     }
-    expect(polled.json).toMatchObject({
-      state: 'done',
-      result_url: expect.stringMatching(/^\/api\/v1\/attribution\/analyses\/an_/),
-    });
+    expect(polled.json).toMatchObject({ type: 'analyze', state: 'done', done: 1, failed: 0 });
+    const alias = await call('GET', `/api/v1/attribution/jobs/${job.json.job_id}`, { key });
+    expect(alias.json).toEqual(polled.json);
+    const line = JSON.parse((await call('GET', polled.json.results_url, { key })).text);
+    expect(line.result.analysis_id).toMatch(/^an_[0-9a-f]{32}$/);
     // its work report, its signed evidence bundle and the key that signs it (tested in http-work-report.test.ts)
     expect((await call('GET', `/api/v1/attribution/analyses/${id}/report`, { key })).text).toContain('<h1>Work report');
     const bundle = (await call('GET', `/api/v1/attribution/analyses/${id}/bundle`, { key })).json;

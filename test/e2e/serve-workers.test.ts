@@ -2,7 +2,8 @@
  * `trainprint serve --workers 2 --store postgres://…` (the built CLI): one primary process makes the keys once and
  * forks two worker processes that serve on one port; a worker killed with SIGKILL is replaced while the service keeps
  * answering; SIGTERM to the primary drains and stops every process. `--workers 2` without a PostgreSQL store is a
- * usage error (a file or memory store belongs to one process).
+ * usage error (a file or memory store belongs to one process). A `Prefer: respond-async` analysis submitted through
+ * one worker is polled and read through either, and through the replacement of a killed one.
  *
  * Bounded: the server must print its URL within 60 s; waits are polled at most 30 s.
  */
@@ -74,6 +75,38 @@ describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
     const first = await Promise.all(Array.from({ length: 20 }, analyze));
     expect(first.every((s) => s === 200)).toBe(true);
 
+    // a background analysis is a job in the store: submitted through one process, polled and read through either
+    // (20 requests at once go over as many connections, which the primary deals to both workers in turn)
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const grant = { content: 'Permission is hereby granted, free of charge, to any person', content_type: 'text' };
+    const accepted = await fetch(`${url}/api/v1/attribution/analyze`, {
+      method: 'POST',
+      headers: { ...headers, prefer: 'respond-async' },
+      body: JSON.stringify(grant),
+    });
+    expect(accepted.status).toBe(202);
+    const job = (await accepted.json()) as { job_id: string; status_url: string; results_url: string };
+    const status = (path: string) => fetch(`${url}${path}`, { headers }).then((r) => r.json());
+    const done = await until('the background analysis', async () => {
+      const s = (await status(job.status_url)) as { state: string };
+      return s.state === 'done' ? s : undefined;
+    });
+    const polls = await Promise.all(Array.from({ length: 20 }, () => status(`/api/v1/attribution/jobs/${job.job_id}`)));
+    for (const p of polls) expect(p).toEqual(done);
+    const resultLine = () => fetch(`${url}${job.results_url}`, { headers }).then((r) => r.text());
+    const line = await resultLine();
+    expect(JSON.parse(line)).toMatchObject({ index: 0, success: true });
+    // the analysis the synchronous request answers, the same JSON but for its own id and time
+    const sync = await fetch(`${url}/api/v1/attribution/analyze`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(grant),
+    });
+    const blank = (t: string) =>
+      t.replace(/"an_[0-9a-f]{32}"/g, '"an_"').replace(/"created_at":"[^"]+"/, '"created_at":""');
+    expect(blank(JSON.stringify({ success: true, ...JSON.parse(line).result }))).toBe(blank(await sync.text()));
+    expect(await Promise.all(Array.from({ length: 20 }, resultLine))).toEqual(Array(20).fill(line));
+
     // each process loaded the datasets itself: a change through one would be missing in the other, so none is taken
     const writer = await new Promise<string>((resolve, reject) => {
       const argv = [
@@ -118,6 +151,8 @@ describePostgres('trainprint serve --workers 2 on PostgreSQL', (db) => {
     );
     const second = await Promise.all(Array.from({ length: 20 }, analyze));
     expect(second.every((s) => s === 200)).toBe(true);
+    // the replacement, started after the analysis was submitted, reads it as well
+    expect(await Promise.all(Array.from({ length: 20 }, resultLine))).toEqual(Array(20).fill(line));
     expect(out()).toMatch(/worker \d exited \(SIGKILL\): starting another/);
 
     // SIGTERM to the primary stops everything

@@ -44,8 +44,11 @@ const statusUrl = (id: string) => `/api/v1/jobs/${id}`;
 const resultsUrl = (id: string) => `/api/v1/jobs/${id}/results`;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** A job as the API shows it. */
-function jobBody(j: JobInfo): Record<string, unknown> {
+/**
+ * A job as the API shows it (`GET /api/v1/jobs/{job_id}`), without the envelope.
+ * @example const body = jobBody(await ctx.services.jobs.status(id, { owner })) // { job_id, type, state, … }
+ */
+export function jobBody(j: JobInfo): Record<string, unknown> {
   return {
     job_id: j.id,
     type: j.type,

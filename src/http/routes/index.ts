@@ -8,8 +8,8 @@
  * here in the order of the document: attribution, content (the works registry), monitors,
  * datasets, kb (the knowledge base), marketplace, memorization, account, service. What several
  * groups use: who is calling and the caller's works (caller.ts), the refusals the routes make
- * themselves (refusals.ts). Background analyses — analyze's `Prefer: respond-async` answer and the route that
- * reports a job's progress — are woven into the table by jobs.ts ({@link withBackgroundAnalyses}); the durable
+ * themselves (refusals.ts). Background analyses — analyze's `Prefer: respond-async` answer and the alias of
+ * a job's status — are woven into the table by jobs.ts ({@link withBackgroundAnalyses}); the durable
  * catalogue jobs of many items (`/api/v1/jobs`) are catalogue-jobs.ts.
  *
  * Extending: add rows to a group's module, or a group's module spread into {@link ROUTES} (or pass
