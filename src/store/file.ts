@@ -119,6 +119,8 @@ const CHECKPOINT_IDLE_MS = 100;
 // a shared encoder that keeps no large buffer (./encoding.ts): a record may hold a value of megabytes
 const encoder = new ShrinkingEncoder();
 const decoder = new Decoder();
+/** msgpack's nil: decoded after a recovery so that the decoder keeps no reference to the files it read. */
+const NIL = Uint8Array.of(0xc0);
 
 function corrupt(file: string, why: string): TrainprintError {
   return new TrainprintError('STORE_CORRUPT', `${file}: ${why}`);
@@ -689,7 +691,11 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
   }
   const lock = await acquireLock(dir, lockStaleMs);
   try {
-    return new FileStore({ ...(await recover(dir)), dir, lock, compactEvery });
+    const recovered = await recover(dir);
+    // msgpack's Decoder keeps the last bytes it decoded: after a recovery, the whole snapshot or log file (a
+    // record's payload is a view into it). Something of one byte to decode lets it go.
+    decoder.decode(NIL);
+    return new FileStore({ ...recovered, dir, lock, compactEvery });
   } catch (error) {
     await releaseLock(lock);
     throw error;
