@@ -2,8 +2,8 @@
  * msgpack encoding for the stores without keeping memory: @msgpack/msgpack's `Encoder` grows its buffer to twice
  * what one call needed and keeps it for its life, so a shared encoder that once wrote a 300 MB file-store snapshot
  * held 600 MB from then on (and a 10 MiB stored value, 20 MiB). {@link ShrinkingEncoder} drops a grown encoder after
- * a large value; {@link snapshotChunks} writes a snapshot's msgpack as pieces that point into the stored values,
- * with no buffer of the whole.
+ * a large value; {@link snapshotChunks} writes a snapshot's msgpack as pieces (large stored values as they are,
+ * the rest in blocks), with no buffer of the whole.
  */
 import { Encoder, type EncoderOptions } from '@msgpack/msgpack';
 
@@ -64,19 +64,51 @@ function arrayHeader(n: number): Uint8Array {
 /** `{ entries: [` as msgpack: a map of one key, the string "entries". */
 const ENTRIES_KEY = Uint8Array.of(0x81, 0xa7, ...new TextEncoder().encode('entries'));
 
+/** Values at least this large are written from where they are; smaller pieces are gathered into blocks. */
+const REFERENCED_BYTES = 1 << 16;
+/** The blocks small pieces are gathered into. */
+const BLOCK_BYTES = 1 << 20;
+
 /**
  * The msgpack of `{ entries: [[key, bin], …] }` — byte for byte what `new Encoder().encode(…)` writes — as pieces:
- * the values are the stored bytes themselves, not copies, so a snapshot costs its keys and headers, not a second
- * copy of the store (and not the 2× buffer an encoder would grow and keep).
+ * values of 64 KiB or more are the stored bytes themselves, the keys, headers and smaller values are gathered into
+ * blocks of 1 MiB, so a snapshot costs at most one copy of the small values (not the 2× buffer an encoder would grow
+ * and keep, nor an object per entry).
  * @example
  * const pieces = snapshotChunks([['a', Uint8Array.of(1)]])
  * // concatenated: the bytes of new Encoder().encode({ entries: [['a', Uint8Array.of(1)]] })
  */
 export function snapshotChunks(entries: ReadonlyArray<readonly [string, Uint8Array]>): Uint8Array[] {
-  const chunks: Uint8Array[] = [ENTRIES_KEY, arrayHeader(entries.length)];
+  const chunks: Uint8Array[] = [];
+  let block = new Uint8Array(BLOCK_BYTES);
+  let used = 0;
+  const close = () => {
+    if (used > 0) chunks.push(block.subarray(0, used));
+    block = new Uint8Array(BLOCK_BYTES);
+    used = 0;
+  };
+  const push = (bytes: Uint8Array) => {
+    if (bytes.byteLength >= REFERENCED_BYTES) {
+      close();
+      chunks.push(bytes);
+      return;
+    }
+    if (used + bytes.byteLength > BLOCK_BYTES) close();
+    block.set(bytes, used);
+    used += bytes.byteLength;
+  };
+  push(ENTRIES_KEY);
+  push(arrayHeader(entries.length));
   for (const [key, value] of entries) {
     // [key, value]: a fixarray of 2 (0x92), the key as msgpack's string, the value's bin header, the value
-    chunks.push(Uint8Array.of(0x92), keys.encode(key), binHeader(value.byteLength), value);
+    push(ENTRY);
+    push(keys.encode(key));
+    push(binHeader(value.byteLength));
+    push(value);
   }
+  if (used > 0) chunks.push(block.subarray(0, used));
   return chunks;
 }
+
+/** The fixarray of 2 that opens each entry. */
+const ENTRY = Uint8Array.of(0x92);

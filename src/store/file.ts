@@ -199,9 +199,9 @@ function frameRecord(seq: number, ops: readonly EncodedOp[]): Uint8Array {
 }
 
 /**
- * A snapshot as pieces (its header, then its payload's {@link snapshotChunks}): the stored values are written from
- * where they are, so a compaction needs no copy of the store (it needed three: the encoder's buffer, which it kept,
- * the payload and the file's bytes).
+ * A snapshot as pieces (its header, then its payload's {@link snapshotChunks}): values of 64 KiB or more are written
+ * from where they are, the rest gathered into blocks, so a compaction needs at most one copy of the small values (it
+ * needed three copies of the store: the encoder's buffer, which it kept, the payload and the file's bytes).
  */
 function encodeSnapshot(generation: number, entries: Iterable<[string, Uint8Array]>): Uint8Array[] {
   const payload = snapshotChunks([...entries]);
