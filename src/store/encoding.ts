@@ -82,9 +82,15 @@ export function snapshotChunks(entries: ReadonlyArray<readonly [string, Uint8Arr
   const chunks: Uint8Array[] = [];
   let block = new Uint8Array(BLOCK_BYTES);
   let used = 0;
+  // a block mostly empty (a large value follows a few small pieces) goes out as a copy of its used part and is
+  // filled again; a block mostly full goes out as it is, and a new one is made
   const close = () => {
-    if (used > 0) chunks.push(block.subarray(0, used));
-    block = new Uint8Array(BLOCK_BYTES);
+    if (used === 0) return;
+    if (used < BLOCK_BYTES / 2) chunks.push(block.slice(0, used));
+    else {
+      chunks.push(block.subarray(0, used));
+      block = new Uint8Array(BLOCK_BYTES);
+    }
     used = 0;
   };
   const push = (bytes: Uint8Array) => {
@@ -106,7 +112,7 @@ export function snapshotChunks(entries: ReadonlyArray<readonly [string, Uint8Arr
     push(binHeader(value.byteLength));
     push(value);
   }
-  if (used > 0) chunks.push(block.subarray(0, used));
+  close();
   return chunks;
 }
 

@@ -50,6 +50,19 @@ describe('snapshotChunks', () => {
   });
 });
 
+describe('snapshotChunks memory', () => {
+  it('large values among small pieces cost no block each: the pieces beside the values hold about their own bytes', () => {
+    const values = Array.from({ length: 200 }, (_, i) => new Uint8Array(100_000).fill(i));
+    const chunks = snapshotChunks(values.map((v, i): [string, Uint8Array] => [`analysis-record/${i}`, v]));
+    const own = new Set(values);
+    const buffers = new Set(chunks.filter((c) => !own.has(c)).map((c) => c.buffer));
+    const held = [...buffers].reduce((n, b) => n + b.byteLength, 0);
+    const written = chunks.filter((c) => !own.has(c)).reduce((n, c) => n + c.byteLength, 0);
+    expect(written).toBeLessThan(200 * 40);
+    expect(held).toBeLessThan(2 * written + (1 << 20)); // at most one block beyond them
+  });
+});
+
 describe('ShrinkingEncoder', () => {
   it('encodes as msgpack and drops the buffer it grew for a value over the limit', () => {
     const e = new ShrinkingEncoder();
