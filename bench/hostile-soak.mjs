@@ -20,7 +20,13 @@
  *    the attack stopped, and the 500 lines of its log.
  *
  *   npm run build && nice node bench/hostile-soak.mjs [--duration-s 600] [--warmup-s 30]
- *     [--out bench/results/hostile-soak.json]
+ *     [--out bench/results/hostile-soak.json] [--memory-trace FILE [--heap-snapshots DIR]]
+ *
+ * Every analysis answered 200 is kept 30 days with its text (docs/analyze.md), in the server's memory on its file
+ * store: read from the store once the server has exited, the soak's analyses and their bytes are reported, and the
+ * RSS 45 s after less those bytes (`soak.kept`). `--memory-trace FILE` preloads bench/memory-probe.cjs into the
+ * server: its process.memoryUsage() a line a second, and a line after a full collection at the start of the soak and
+ * after the 45 s (with `--heap-snapshots DIR`, a heap snapshot there too: 20 s each, outside the measured times).
  *
  * The soak's RSS is taken at its start after a warm-up of the same mix (`--warmup-s`, not measured: the WebAssembly
  * core keeps the memory it grew to, pdf.js stays loaded on a document thread), at its end, and 15 s and 45 s after
@@ -52,6 +58,10 @@ const { values } = parseArgs({
     'duration-s': { type: 'string', default: '600' },
     'warmup-s': { type: 'string', default: '30' },
     cli: { type: 'string', default: resolve(ROOT, 'dist/cli.js') },
+    // the server's memory by kind, a line a second (bench/memory-probe.cjs), and a line after a full collection at
+    // the start of the soak and 45 s after; heap snapshots there too with --heap-snapshots DIR
+    'memory-trace': { type: 'string' },
+    'heap-snapshots': { type: 'string' },
   },
 });
 const CLI = resolve(values.cli);
@@ -72,10 +82,16 @@ const createKey = async (account, plan) =>
   JSON.parse(await cliRun(['keys', 'create', '--store', store, '--account', account, '--plan', plan])).key;
 
 function startServe() {
+  const trace = values['memory-trace'] ? ['--expose-gc', '--require', resolve(ROOT, 'bench/memory-probe.cjs')] : [];
+  const env = {
+    ...process.env,
+    ...(values['memory-trace'] ? { TRAINPRINT_MEMORY_TRACE: resolve(values['memory-trace']) } : {}),
+    ...(values['heap-snapshots'] ? { TRAINPRINT_HEAP_SNAPSHOT_DIR: resolve(values['heap-snapshots']) } : {}),
+  };
   const child = spawn(
     process.execPath,
-    [CLI, 'serve', '--port', '0', '--packs', 'none', '--store', store, '--allow-private-model-hosts'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    [...trace, CLI, 'serve', '--port', '0', '--packs', 'none', '--store', store, '--allow-private-model-hosts'],
+    { stdio: ['ignore', 'pipe', 'pipe'], env },
   );
   let out = '';
   const log = { text: '' };
@@ -479,6 +495,13 @@ async function honest(srv, key, until, index) {
   }
 }
 
+/** With --memory-trace: the server collects its garbage and writes its memory (and a heap snapshot) now. */
+async function markMemory(srv) {
+  if (!values['memory-trace']) return;
+  srv.child.kill('SIGUSR2');
+  await sleep(values['heap-snapshots'] ? 20_000 : 2000);
+}
+
 async function soak(srv, keys, models) {
   const loop = monitorEventLoopDelay({ resolution: 20 });
   loop.enable();
@@ -493,7 +516,9 @@ async function soak(srv, keys, models) {
   for (const side of ['attack', 'honest', 'honestByKind', 'models']) tally[side] = {};
   tally.honestMs = [];
   await sleep(3000);
+  const startedAt = new Date().toISOString();
   const start = rssMB(srv.child.pid);
+  await markMemory(srv);
   let peak = start;
   const poll = setInterval(() => (peak = Math.max(peak, rssMB(srv.child.pid))), 500);
   const until = Date.now() + DURATION_MS;
@@ -508,6 +533,7 @@ async function soak(srv, keys, models) {
   await sleep(30_000);
   clearInterval(poll);
   const after = rssMB(srv.child.pid);
+  await markMemory(srv);
   loop.disable();
   const fivexx = (side) =>
     Object.entries(tally[side])
@@ -525,6 +551,7 @@ async function soak(srv, keys, models) {
   return {
     duration_s: DURATION_MS / 1000,
     warmup_s: WARMUP_MS / 1000,
+    started_at: startedAt,
     honest: {
       statuses: tally.honest,
       calls_measured: tally.honestMs.length,
@@ -551,6 +578,44 @@ async function soak(srv, keys, models) {
     client_event_loop_max_ms: Math.round(loop.max / 1e6),
     targets: 'honest p99 ≤ 2 s, 0 errors but their own 429s, RSS back within 1.2× of the start, 0 × 5xx',
   };
+}
+
+/**
+ * What the soak's calls left in the store by contract, read from the store once the server has exited: every
+ * analysis answered 200 is kept 30 days with its text (docs/analyze.md) — on a file store, in the server's memory.
+ * Counted: the analyses made after the soak started, their results (as JSON) and kept texts and transcripts; the
+ * RSS 45 s after, less those bytes, over the RSS at the start: what the process holds beyond its data.
+ */
+async function keptBySoak(soakResult) {
+  const { openFileStore } = await import(resolve(dirname(CLI), 'node.js'));
+  const kept = await openFileStore(store);
+  try {
+    let analyses = 0;
+    let bytes = 0;
+    let before = 0;
+    for (const [key, result] of await kept.scan('analysis/')) {
+      if (result.created_at < soakResult.started_at) {
+        before++;
+        continue;
+      }
+      const record = await kept.get(`analysis-record/${key.slice('analysis/'.length)}`);
+      analyses++;
+      bytes += Buffer.byteLength(JSON.stringify(result)) + (record?.utf8?.byteLength ?? 0);
+      for (const calls of Object.values(record?.transcripts ?? {}))
+        for (const c of calls) bytes += c.request.length + c.answer.length;
+    }
+    const mb = bytes / 1048576;
+    const { at_start, after_45s } = soakResult.rss_mb;
+    return {
+      analyses_made_in_the_soak: analyses,
+      analyses_made_before: before,
+      their_results_and_texts_mb: Math.round(mb),
+      rss_after_45s_less_them_mb: Math.round(after_45s - mb),
+      rss_after_45s_less_them_over_start: Math.round(((after_45s - mb) / at_start) * 100) / 100,
+    };
+  } finally {
+    await kept.close();
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ the run
@@ -588,6 +653,7 @@ try {
   models.close();
   srv.child.kill('SIGTERM');
   await new Promise((r) => srv.child.once('exit', r));
+  if (result.soak) result.soak.kept = await keptBySoak(result.soak).catch((e) => ({ error: String(e?.stack ?? e) }));
   rmSync(dir, { recursive: true, force: true });
 }
 const out = resolve(ROOT, values.out);

@@ -38,7 +38,7 @@ export interface EngineOptions extends FingerprintEngineOptions {
   readonly packsUrl?: string | URL;
   /**
    * How long stored analyses stay (`getAnalysis`): a time to live and a cap per owner (docs/analyze.md).
-   * @default { ttlDays: 30, maxPerOwner: 10_000 }
+   * @default { ttlDays: 30, maxPerOwner: 10_000, maxBytesPerOwner: 256 MiB }
    */
   readonly analyses?: AnalysisRetention;
   /**

@@ -60,10 +60,11 @@
  */
 import { mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { Decoder, Encoder } from '@msgpack/msgpack';
+import { Decoder } from '@msgpack/msgpack';
 import { TrainprintError } from '../errors.js';
 import { crc32 } from '../util/crc32.js';
 import { SortedIndex, StoreCore, type EncodedOp } from './memory.js';
+import { ShrinkingEncoder, snapshotChunks } from './encoding.js';
 import { errno, writeFully } from './fsutil.js';
 import { acquireLock, releaseLock, type HeldLock } from './lock.js';
 
@@ -115,8 +116,11 @@ const CLAIM_EVERY_RECORDS = 64;
  */
 const CHECKPOINT_IDLE_MS = 100;
 
-const encoder = new Encoder();
+// a shared encoder that keeps no large buffer (./encoding.ts): a record may hold a value of megabytes
+const encoder = new ShrinkingEncoder();
 const decoder = new Decoder();
+/** msgpack's nil: decoded after a recovery so that the decoder keeps no reference to the files it read. */
+const NIL = Uint8Array.of(0xc0);
 
 function corrupt(file: string, why: string): TrainprintError {
   return new TrainprintError('STORE_CORRUPT', `${file}: ${why}`);
@@ -194,17 +198,25 @@ function frameRecord(seq: number, ops: readonly EncodedOp[]): Uint8Array {
   return out;
 }
 
-function encodeSnapshot(generation: number, entries: Iterable<[string, Uint8Array]>): Uint8Array {
-  const payload = encoder.encode({ entries: [...entries] });
-  const out = new Uint8Array(SNAPSHOT_HEADER + payload.length);
-  const dv = view(out);
-  out.set(SNAPSHOT_MAGIC, 0);
+/**
+ * A snapshot as pieces (its header, then its payload's {@link snapshotChunks}): values of 64 KiB or more are written
+ * from where they are, the rest gathered into blocks, so a compaction needs at most one copy of the small values (it
+ * needed three copies of the store: the encoder's buffer, which it kept, the payload and the file's bytes).
+ */
+function encodeSnapshot(generation: number, entries: Iterable<[string, Uint8Array]>): Uint8Array[] {
+  const payload = snapshotChunks([...entries]);
+  let length = 0;
+  for (const chunk of payload) length += chunk.byteLength;
+  const header = new Uint8Array(SNAPSHOT_HEADER);
+  const dv = view(header);
+  header.set(SNAPSHOT_MAGIC, 0);
   dv.setUint32(4, SNAPSHOT_VERSION, true);
   dv.setUint32(8, generation, true);
-  dv.setUint32(12, payload.length, true);
-  out.set(payload, SNAPSHOT_HEADER);
-  dv.setUint32(16, crc32(payload, crc32(out.subarray(0, 16))), true);
-  return out;
+  dv.setUint32(12, length, true);
+  let crc = crc32(header.subarray(0, 16));
+  for (const chunk of payload) crc = crc32(chunk, crc);
+  dv.setUint32(16, crc, true);
+  return [header, ...payload];
 }
 
 function decodeSnapshot(bytes: Uint8Array): { generation: number; entries: Map<string, Uint8Array> } {
@@ -421,11 +433,11 @@ async function readOptional(path: string): Promise<Uint8Array | undefined> {
 }
 
 /** Writes a whole file durably under `name` via `name.tmp` → fsync → rename → fsync dir; returns it open. */
-async function replaceFile(dir: string, name: string, bytes: Uint8Array): Promise<FileHandle> {
+async function replaceFile(dir: string, name: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<FileHandle> {
   const tmp = join(dir, `${name}.tmp`);
   const handle = await open(tmp, 'w');
   try {
-    await writeFully(handle, bytes, 0);
+    await writeChunks(handle, bytes instanceof Uint8Array ? [bytes] : bytes);
     await handle.sync();
     await rename(tmp, join(dir, name));
     await syncDir(dir);
@@ -435,6 +447,39 @@ async function replaceFile(dir: string, name: string, bytes: Uint8Array): Promis
     throw error;
   }
 }
+
+/**
+ * Writes `chunks` one after another from byte 0, gathered into writes of about {@link WRITE_BYTES} (a snapshot is
+ * millions of small pieces: a write each would cost a system call each).
+ */
+async function writeChunks(handle: FileHandle, chunks: readonly Uint8Array[]): Promise<void> {
+  let position = 0;
+  let batch: Uint8Array[] = [];
+  let batched = 0;
+  const flush = async () => {
+    if (batched === 0) return;
+    const bytes = batch.length === 1 ? batch[0] : Buffer.concat(batch, batched);
+    await writeFully(handle, bytes, position);
+    position += batched;
+    batch = [];
+    batched = 0;
+  };
+  for (const chunk of chunks) {
+    if (chunk.byteLength >= WRITE_BYTES) {
+      await flush();
+      await writeFully(handle, chunk, position);
+      position += chunk.byteLength;
+      continue;
+    }
+    batch.push(chunk);
+    batched += chunk.byteLength;
+    if (batched >= WRITE_BYTES) await flush();
+  }
+  await flush();
+}
+
+/** The size of the writes {@link writeChunks} gathers small pieces into. */
+const WRITE_BYTES = 1 << 20;
 
 async function writeManifest(dir: string, generation: number): Promise<void> {
   await (await replaceFile(dir, MANIFEST, encodeManifest(generation))).close();
@@ -646,7 +691,11 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
   }
   const lock = await acquireLock(dir, lockStaleMs);
   try {
-    return new FileStore({ ...(await recover(dir)), dir, lock, compactEvery });
+    const recovered = await recover(dir);
+    // msgpack's Decoder keeps the last bytes it decoded: after a recovery, the whole snapshot or log file (a
+    // record's payload is a view into it). Something of one byte to decode lets it go.
+    decoder.decode(NIL);
+    return new FileStore({ ...recovered, dir, lock, compactEvery });
   } catch (error) {
     await releaseLock(lock);
     throw error;

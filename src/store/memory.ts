@@ -14,10 +14,11 @@
  * returned, and only then does the write reach the committed index that `get` and `scan` read —
  * so plain reads never see a write that is not yet acknowledged.
  */
-import { Decoder, Encoder } from '@msgpack/msgpack';
+import { Decoder } from '@msgpack/msgpack';
 import { TrainprintError } from '../errors.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from './types.js';
 import { checkIncrement, incrementIn } from './counter.js';
+import { ShrinkingEncoder } from './encoding.js';
 
 /**
  * Longest key, in UTF-16 code units.
@@ -42,7 +43,8 @@ type Layer = ReadonlyMap<string, Uint8Array | null>;
 
 // Encoding is synchronous, so one encoder/decoder pair serves every store. maxDepth sits above our
 // own MAX_DEPTH check so that check (with its clear message) is the one that fires.
-const encoder = new Encoder({ maxDepth: MAX_DEPTH + 8 });
+// a ShrinkingEncoder (./encoding.ts): msgpack's own keeps twice the largest value it ever wrote
+const encoder = new ShrinkingEncoder({ maxDepth: MAX_DEPTH + 8 });
 const decoder = new Decoder();
 
 /** Matches a lone surrogate: msgpack writes UTF-8, which would turn it into U+FFFD. */

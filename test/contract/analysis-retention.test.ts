@@ -1,8 +1,8 @@
 /**
  * Retention of stored analyses on every store (memory, file, PostgreSQL), with a clock the test
  * moves: an analysis is read back until its time to live ends, then NOT_FOUND and deleted by later
- * analyses with its records; an owner keeps at most `maxPerOwner`, the oldest going first; options
- * are checked.
+ * analyses with its records; an owner keeps at most `maxPerOwner` analyses and `maxBytesPerOwner` bytes of kept
+ * text, the oldest going first; options are checked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -59,6 +59,7 @@ function retention(name: string, open: () => Promise<Store>): void {
       expect(await store.get(`analysis-by/${first.analysis_id}`)).toBeUndefined();
       expect(await store.scan('analysis-owner/')).toEqual([]);
       expect(await store.get('analysis-owner-count/acme')).toBeUndefined();
+      expect(await store.get('analysis-owner-bytes/acme')).toBeUndefined();
       expect((await store.scan('analysis/')).map(([k]) => k).sort()).toEqual(
         [`analysis/${second.analysis_id}`, `analysis/${third.analysis_id}`].sort(),
       );
@@ -95,6 +96,41 @@ function retention(name: string, open: () => Promise<Store>): void {
       expect((await store.scan('analysis-owner/a/')).length).toBe(3);
       await store.close();
     });
+
+    it('at most maxBytesPerOwner of kept text per owner: the oldest go first, never the one just made', async () => {
+      const store = await open();
+      const e = await createEngine({ store, analyses: { ttlDays: 30, maxPerOwner: 100, maxBytesPerOwner: 300, now } });
+      const bytes = new TextEncoder().encode(TEXT).byteLength; // 93: the analysed text, no remote transcripts
+      const made: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        clock += 1_000;
+        made.push((await analyze(e, 'acme')).analysis_id);
+      }
+      // 4 × 93 > 300: the oldest went, down to 300 less a hundredth (297), so 3 are kept
+      for (const id of made.slice(0, 2)) expect(await notFound(e.getAnalysis(id))).toBe(true);
+      for (const id of made.slice(2)) expect((await e.getAnalysis(id)).analysis_id).toBe(id);
+      expect(await store.get('analysis-record/' + made[0])).toBeUndefined();
+      expect(await store.get('analysis-owner-bytes/acme')).toBe(3 * bytes);
+      expect(await store.get('analysis-owner-count/acme')).toBe(3);
+      // one text larger than the cap alone: every older one goes, it stays (the owner one analysis over)
+      clock += 1_000;
+      const large = await e.analyze({ content: `${TEXT} `.repeat(5), content_type: 'text' }, { owner: 'acme' });
+      for (const id of made) expect(await notFound(e.getAnalysis(id))).toBe(true);
+      expect((await e.getAnalysis(large.analysis_id)).analysis_id).toBe(large.analysis_id);
+      const largeBytes = (await store.get('analysis-owner-bytes/acme')) as number;
+      expect(largeBytes).toBeGreaterThan(300);
+      expect(await store.get('analysis-owner-count/acme')).toBe(1);
+      // the next one pushes it out; another owner's count is its own
+      clock += 1_000;
+      const next = await analyze(e, 'acme');
+      await analyze(e, 'other');
+      expect(await notFound(e.getAnalysis(large.analysis_id))).toBe(true);
+      expect((await e.getAnalysis(next.analysis_id)).analysis_id).toBe(next.analysis_id);
+      expect(await store.get('analysis-owner-bytes/acme')).toBe(bytes);
+      expect(await store.get('analysis-owner-bytes/other')).toBe(bytes);
+      expect((await store.scan('analysis-record/')).length).toBe(2);
+      await store.close();
+    });
   });
 }
 
@@ -118,6 +154,7 @@ describePostgres('PostgreSQL', (pg) => {
     const owned = await stores[0].scan('analysis-owner/acme/');
     expect(owned.length).toBe(5);
     expect(await stores[0].get('analysis-owner-count/acme')).toBe(owned.length);
+    expect(await stores[0].get('analysis-owner-bytes/acme')).toBe(owned.length * new TextEncoder().encode(TEXT).length);
     for (const store of stores) await store.close();
   });
 });
@@ -130,6 +167,8 @@ describe('retention options', () => {
       { ttlDays: Infinity },
       { maxPerOwner: 0 },
       { maxPerOwner: 1.5 },
+      { maxBytesPerOwner: 0 },
+      { maxBytesPerOwner: 2.5 },
       { now: 5 },
       null,
       'x',

@@ -537,7 +537,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
   getAnalysis: {
     description:
       'An analysis the account ran, exactly as `POST /api/v1/attribution/analyze` answered it. ' +
-      'Kept 30 days, at most 10,000 per account (the oldest go first).',
+      'Kept 30 days, at most 10,000 per account and 256 MiB of their analysed texts (the oldest go first).',
     errorCases: [{ code: 'NOT_FOUND', when: 'the account has no analysis with this id, or it is older than 30 days' }],
     examples: [
       {

@@ -7,7 +7,16 @@ import { TrainprintError } from '../../errors.js';
 import type { Store } from '../../store/types.js';
 import type { KnowledgeBase } from '../kb/kb.js';
 import { type AnalysisRecord, type KeptRecord, runAnalysis } from './analyze.js';
-import { isExpired, retainAfter, retentionOps, Sweeper, type RetentionRules } from './retention.js';
+import {
+  countBytes,
+  isExpired,
+  keptBytes,
+  releaseBytes,
+  retainAfter,
+  retentionOps,
+  Sweeper,
+  type RetentionRules,
+} from './retention.js';
 import type { AnalysisResult, AnalyzeOptions, AnalyzeRequest } from './types.js';
 
 /** `analyze` and `getAnalysis` over one corpus and store. */
@@ -71,16 +80,23 @@ export function createAnalysisService(deps: {
       const recordKey = `${ANALYSIS_RECORD_PREFIX}${result.analysis_id}`;
       // one atomic batch: the result, its owner and the retention records; then the count and the deletions it
       // causes (retention.ts says why these are not in the same transaction)
-      const stored = { id: result.analysis_id, createdMs, order: made++ };
-      await store.batch([
-        { type: 'put', key: `analysis/${result.analysis_id}`, value: result },
-        { type: 'put', key: recordKey, value: record },
-        ...(owner === undefined
-          ? []
-          : [{ type: 'put' as const, key: `${ANALYSIS_OWNER_PREFIX}${result.analysis_id}`, value: owner }]),
-        ...retentionOps(retention, stored, owner, [recordKey]),
-      ]);
-      await retainAfter(store, retention, sweeper, stored, owner);
+      const stored = { id: result.analysis_id, createdMs, order: made++, bytes: keptBytes(record) };
+      // its bytes are counted first: a deletion never meets an analysis whose bytes are not (retention.ts)
+      const bytes = await countBytes(store, stored, owner);
+      try {
+        await store.batch([
+          { type: 'put', key: `analysis/${result.analysis_id}`, value: result },
+          { type: 'put', key: recordKey, value: record },
+          ...(owner === undefined
+            ? []
+            : [{ type: 'put' as const, key: `${ANALYSIS_OWNER_PREFIX}${result.analysis_id}`, value: owner }]),
+          ...retentionOps(retention, stored, owner, [recordKey]),
+        ]);
+      } catch (error) {
+        await releaseBytes(store, stored, owner);
+        throw error;
+      }
+      await retainAfter(store, retention, sweeper, stored, owner, bytes);
       return result;
     },
     async record(id, options) {

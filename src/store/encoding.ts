@@ -1,0 +1,120 @@
+/**
+ * msgpack encoding for the stores without keeping memory: @msgpack/msgpack's `Encoder` grows its buffer to twice
+ * what one call needed and keeps it for its life, so a shared encoder that once wrote a 300 MB file-store snapshot
+ * held 600 MB from then on (and a 10 MiB stored value, 20 MiB). {@link ShrinkingEncoder} drops a grown encoder after
+ * a large value; {@link snapshotChunks} writes a snapshot's msgpack as pieces (large stored values as they are,
+ * the rest in blocks), with no buffer of the whole.
+ */
+import { Encoder, type EncoderOptions } from '@msgpack/msgpack';
+
+/** An encoder whose output passed this many bytes is replaced by a fresh one (its buffer ≈ 2× the output). */
+export const KEEP_ENCODER_BYTES = 1 << 20;
+
+/**
+ * One msgpack `Encoder` (synchronous, so one serves a module), replaced after an output over
+ * {@link KEEP_ENCODER_BYTES} or a failed call, so it never keeps more than about twice that.
+ * @example
+ * const encoder = new ShrinkingEncoder()
+ * encoder.encode({ a: 1 }) // Uint8Array [0x81, 0xa1, 0x61, 0x01]
+ */
+export class ShrinkingEncoder {
+  readonly #options: EncoderOptions | undefined;
+  #encoder: Encoder;
+
+  constructor(options?: EncoderOptions) {
+    this.#options = options;
+    this.#encoder = new Encoder(options);
+  }
+
+  /** The bytes of the buffer the encoder holds between calls (read from msgpack's Encoder: for tests and probes). */
+  get heldBytes(): number {
+    return (this.#encoder as unknown as { bytes?: Uint8Array }).bytes?.byteLength ?? 0;
+  }
+
+  /** `value` as msgpack, in a buffer of its own (as `Encoder.encode`). */
+  encode(value: unknown): Uint8Array {
+    let out: Uint8Array;
+    try {
+      out = this.#encoder.encode(value);
+    } catch (error) {
+      this.#encoder = new Encoder(this.#options); // it may have grown before it failed
+      throw error;
+    }
+    if (out.byteLength > KEEP_ENCODER_BYTES) this.#encoder = new Encoder(this.#options);
+    return out;
+  }
+}
+
+const keys = new ShrinkingEncoder();
+
+/** msgpack's header of a byte string (bin 8/16/32) of `size` bytes. */
+function binHeader(size: number): Uint8Array {
+  if (size < 0x100) return Uint8Array.of(0xc4, size);
+  if (size < 0x10000) return Uint8Array.of(0xc5, size >>> 8, size & 0xff);
+  return Uint8Array.of(0xc6, size >>> 24, (size >>> 16) & 0xff, (size >>> 8) & 0xff, size & 0xff);
+}
+
+/** msgpack's header of an array (fixarray, array 16/32) of `n` items. */
+function arrayHeader(n: number): Uint8Array {
+  if (n < 16) return Uint8Array.of(0x90 | n);
+  if (n < 0x10000) return Uint8Array.of(0xdc, n >>> 8, n & 0xff);
+  return Uint8Array.of(0xdd, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+}
+
+/** `{ entries: [` as msgpack: a map of one key, the string "entries". */
+const ENTRIES_KEY = Uint8Array.of(0x81, 0xa7, ...new TextEncoder().encode('entries'));
+
+/** Values at least this large are written from where they are; smaller pieces are gathered into blocks. */
+const REFERENCED_BYTES = 1 << 16;
+/** The blocks small pieces are gathered into. */
+const BLOCK_BYTES = 1 << 20;
+
+/**
+ * The msgpack of `{ entries: [[key, bin], …] }` — byte for byte what `new Encoder().encode(…)` writes — as pieces:
+ * values of 64 KiB or more are the stored bytes themselves, the keys, headers and smaller values are gathered into
+ * blocks of 1 MiB, so a snapshot costs at most one copy of the small values (not the 2× buffer an encoder would grow
+ * and keep, nor an object per entry).
+ * @example
+ * const pieces = snapshotChunks([['a', Uint8Array.of(1)]])
+ * // concatenated: the bytes of new Encoder().encode({ entries: [['a', Uint8Array.of(1)]] })
+ */
+export function snapshotChunks(entries: ReadonlyArray<readonly [string, Uint8Array]>): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  let block = new Uint8Array(BLOCK_BYTES);
+  let used = 0;
+  // a block mostly empty (a large value follows a few small pieces) goes out as a copy of its used part and is
+  // filled again; a block mostly full goes out as it is, and a new one is made
+  const close = () => {
+    if (used === 0) return;
+    if (used < BLOCK_BYTES / 2) chunks.push(block.slice(0, used));
+    else {
+      chunks.push(block.subarray(0, used));
+      block = new Uint8Array(BLOCK_BYTES);
+    }
+    used = 0;
+  };
+  const push = (bytes: Uint8Array) => {
+    if (bytes.byteLength >= REFERENCED_BYTES) {
+      close();
+      chunks.push(bytes);
+      return;
+    }
+    if (used + bytes.byteLength > BLOCK_BYTES) close();
+    block.set(bytes, used);
+    used += bytes.byteLength;
+  };
+  push(ENTRIES_KEY);
+  push(arrayHeader(entries.length));
+  for (const [key, value] of entries) {
+    // [key, value]: a fixarray of 2 (0x92), the key as msgpack's string, the value's bin header, the value
+    push(ENTRY);
+    push(keys.encode(key));
+    push(binHeader(value.byteLength));
+    push(value);
+  }
+  close();
+  return chunks;
+}
+
+/** The fixarray of 2 that opens each entry. */
+const ENTRY = Uint8Array.of(0x92);
