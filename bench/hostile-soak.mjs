@@ -62,6 +62,9 @@ const { values } = parseArgs({
     // the start of the soak and 45 s after; heap snapshots there too with --heap-snapshots DIR
     'memory-trace': { type: 'string' },
     'heap-snapshots': { type: 'string' },
+    // the service's store: a directory (the default, a fresh one) or a PostgreSQL URL (postgres://…), where the
+    // analyses every 200 answer keeps by contract live in the database, not in the server's memory
+    store: { type: 'string' },
   },
 });
 const CLI = resolve(values.cli);
@@ -73,7 +76,8 @@ const rssMB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 
 // ------------------------------------------------------------------------------------------------ the server
 const dir = mkdtempSync(join(tmpdir(), 'hostile-soak-'));
-const store = join(dir, 'store');
+const store = values.store ?? join(dir, 'store');
+const storeIsPostgres = /^postgres(ql)?:\/\//.test(store);
 const cliRun = (args) =>
   new Promise((res, rej) =>
     execFile(process.execPath, [CLI, ...args], (err, stdout, stderr) => (err ? rej(new Error(stderr)) : res(stdout))),
@@ -653,7 +657,9 @@ try {
   models.close();
   srv.child.kill('SIGTERM');
   await new Promise((r) => srv.child.once('exit', r));
-  if (result.soak) result.soak.kept = await keptBySoak(result.soak).catch((e) => ({ error: String(e?.stack ?? e) }));
+  result.store = storeIsPostgres ? 'postgres' : 'file';
+  if (result.soak && !storeIsPostgres)
+    result.soak.kept = await keptBySoak(result.soak).catch((e) => ({ error: String(e?.stack ?? e) }));
   rmSync(dir, { recursive: true, force: true });
 }
 const out = resolve(ROOT, values.out);

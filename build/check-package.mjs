@@ -86,12 +86,12 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // market-work.js, report-work.js: tsup.config.ts, src/on-demand-shared.ts), loaded on their first call, and the scalar
 // build of the core (core-scalar.js) is loaded only where SIMD is missing or off. The budget is lowered to 1,300 KiB;
 // each on-demand file has a budget of its own below, so the cost moved there stays in sight.
-// Looked at 1,338,162 B (+23 KB): a job type as one module (src/services/jobs/types/) brought the request schemas the
+// Looked at 1,341,563 B (+26 KB): a job type as one module (src/services/jobs/types/) brought the request schemas the
 // types validate with (score, the model spec, the extract and audit items) from the HTTP bundle into the library, with
-// the registry, the job list and the short-work probe's plan. 1,306.8 KiB, 6.8 KiB over the 1,300 KiB aimed at: the
-// budget is 1,310 KiB until a part of the main entry moves out (the monitors' webhook delivery and the KB tables are
-// the next candidates).
-const MAIN_BUDGET = 1310 * 1024;
+// the registry and the job list; the stores' encoder that gives back its buffer (src/store/encoding.ts) 3 KB more.
+// 1,310.1 KiB, 10.1 KiB over the 1,300 KiB aimed at: the budget is 1,312 KiB until a part of the main entry moves out
+// (the monitors' webhook delivery and the KB tables are the next candidates).
+const MAIN_BUDGET = 1312 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -100,7 +100,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1316,
+  'library.cjs': 1318,
   'fingerprint.js': 211,
   'fingerprint.cjs': 213,
   'http.js': 400,
@@ -116,8 +116,9 @@ const BUDGETS_KIB = {
   'synonyms.cjs': 583,
   'core-scalar.js': 37,
   'core-scalar.cjs': 38,
-  'memorization-work.js': 92,
-  'memorization-work.cjs': 94,
+  // +5 KB: the short-work probe (src/services/memorization/short-work.ts), works under 58 words asked in splits
+  'memorization-work.js': 96,
+  'memorization-work.cjs': 98,
   'market-work.js': 45,
   'market-work.cjs': 46,
   'report-work.js': 29,

@@ -54,7 +54,7 @@ describe('snapshotChunks memory', () => {
   it('large values among small pieces cost no block each: the pieces beside the values hold about their own bytes', () => {
     const values = Array.from({ length: 200 }, (_, i) => new Uint8Array(100_000).fill(i));
     const chunks = snapshotChunks(values.map((v, i): [string, Uint8Array] => [`analysis-record/${i}`, v]));
-    const own = new Set(values);
+    const own = new Set<Uint8Array>(values);
     const buffers = new Set(chunks.filter((c) => !own.has(c)).map((c) => c.buffer));
     const held = [...buffers].reduce((n, b) => n + b.byteLength, 0);
     const written = chunks.filter((c) => !own.has(c)).reduce((n, c) => n + c.byteLength, 0);
