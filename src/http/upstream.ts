@@ -6,7 +6,7 @@
  * message, the original kept as its cause for the server's own log), the adapter retries it as any network error,
  * and the model's calls then fail with `UPSTREAM_UNREACHABLE`.
  */
-import { TrainprintError, type TargetModel } from '../library.js';
+import { connectionFailed, TrainprintError, type TargetModel } from '../library.js';
 
 /**
  * A connection to a model service that failed (refused, no route, reset, a name that does not resolve, TLS): its
@@ -20,17 +20,6 @@ export class UpstreamUnreachable extends Error {
   }
 }
 
-/** Whether `e` (or its cause) is a failure of the connection: a system or undici error code, or undici's wrapper. */
-function connectionFailure(e: unknown): boolean {
-  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
-    const code = (x as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+|ERR_TLS\w*|ERR_SSL\w*|CERT_\w+|\w+_CERT_\w*)$/.test(code))
-      return true;
-    if (x instanceof TypeError && x.message === 'fetch failed') return true;
-  }
-  return false;
-}
-
 /**
  * `fetchFn` whose connection failures reject with {@link UpstreamUnreachable}; an abort, an answer and any other
  * error are passed on as they are.
@@ -41,7 +30,7 @@ export function unreachableAsTyped(fetchFn: typeof fetch): typeof fetch {
     try {
       return await fetchFn(input, init);
     } catch (e) {
-      if (init?.signal?.aborted || !connectionFailure(e)) throw e;
+      if (init?.signal?.aborted || !connectionFailed(e)) throw e;
       throw new UpstreamUnreachable({ cause: e });
     }
   };

@@ -588,9 +588,10 @@ function parseRetryAfter(v: string | null): number | undefined {
 /**
  * Whether a fetch error is a failed connection (refused, no route, reset, a name that does not resolve, TLS): a system
  * or undici error code on it or its causes, or undici's `fetch failed` wrapper. The server's fetch wrapper
- * (src/http/upstream.ts) tells them apart the same way.
+ * (src/http/upstream.ts) uses it too. Internal (the library module exports it for the HTTP adapter alone).
+ * @example connectionFailed(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) // true
  */
-function connectionFailed(e: unknown): boolean {
+export function connectionFailed(e: unknown): boolean {
   for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
     const code = (x as { code?: unknown }).code;
     if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+|ERR_TLS\w*|ERR_SSL\w*|CERT_\w+|\w+_CERT_\w*)$/.test(code))

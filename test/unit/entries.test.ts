@@ -16,7 +16,8 @@ const MAIN_AT_MOST = 120;
 // names the library module holds for the outer ring alone (src/http, src/cli): the pieces of a policy whose public
 // face is elsewhere — the egress check's answer (public: isInternalHost, egressFetch) and an idempotent request's key
 // (public: Idempotency), the check of a positive integer option, a wait that an abort ends, the chunks of a body in one
-// array, the id a dataset file declares, and the mark of a request body the HTTP adapter's validator accepted —
+// array, the id a dataset file declares, the mark of a request body the HTTP adapter's validator accepted, and whether a
+// fetch error is a failed connection —
 // exported by no entry, so a user does not build on them; the JSON Schema fragments and request schemas the
 // services share with the HTTP API's schemas (public through the OpenAPI document and a job type's `itemSchema`); and
 // what the on-demand files built on the library take from it (src/on-demand-shared.ts), which no entry exports either
@@ -29,6 +30,7 @@ const OUTER_RING_ONLY = [
   'SCAN_HIT_FIELDS',
   'declaredDatasetId',
   'markSchemaChecked',
+  'connectionFailed',
   'idPattern',
   'int0',
   'intIn',
