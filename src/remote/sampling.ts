@@ -9,7 +9,9 @@
  * 1. *Draw.* {@link PASSAGE_WORDS}-word passages, stratified by section (a file's chapters; else ten equal parts)
  *    with allocation proportional to each section's words, placed systematically from a random start within each
  *    section. The random numbers are seeded by the SHA-256 of the text: the same work draws the same passages, so a
- *    second search answers from the cache and gives the same result.
+ *    second search answers from the cache and gives the same result. As many as the budget pays for with each asked
+ *    all its calls, less the controls and a reserve for steps 3–4 (infini-gram a quarter of the budget; mini
+ *    {@link CHAR_RESERVE_CALLS}): with none found, the share's upper end falls with their number (0.05 from 120).
  * 2. *Search*, a call after another until found, at most {@link TOKEN_QUERIES} (infini-gram) or {@link CHAR_WINDOWS}
  *    (mini) calls a passage, of short windows of it that a copy in another form most likely holds verbatim: inside
  *    one line of the work, free of quotes, dashes and sentence ends (./forms.ts `quietWindows`), so that their only
@@ -89,14 +91,23 @@ export const PASSAGE_WORDS = 48;
  */
 export const TOKEN_QUERIES = 2;
 /**
- * infini-gram mini: windows at most per passage, one call each — as many calls a passage as infini-gram's
- * {@link TOKEN_QUERIES}, so that mini searches as many passages within a budget (149 at 400 calls). With four, it
- * searched 74, and with none found the share's upper end was the Wilson upper end of 0 of 74 (0.049) over the least
- * detection rate measured (0.627): 0.079, above the 0.05 a corpus holding nothing of the work must stay under; with
- * two, 0.025 / 0.627 = 0.040. The windows are the passage's first two of the four ({@link quietWindows} takes them in
- * order), and the detection rate is measured with the same two (step 4), so the estimate counts what they miss.
+ * infini-gram mini: windows at most per passage, one call each. A corpus holding nothing of the work answers every
+ * window of every passage not found, so the passages a budget pays for are its calls over this: with none found, the
+ * share's upper end is the Wilson upper end of 0 of n over the least detection rate measured (0.627), and it stays at
+ * or under 0.05 from n = 120. With four (74 passages at 400 calls, the follow-up reserve of infini-gram kept back) it
+ * was 0.079; with two (149 passages) 0.040, but the detection rate on dense text hard-wrapped fell to 0.70 and, at
+ * 600-character documents, the estimate at half held to 0.30 (calibration passages beside found ones are found more
+ * often than a held passage at random: the fewer windows, the more the difference counts). The windows are the
+ * passage's first of its quiet windows in order ({@link quietWindows}); the detection rate is measured with as many.
  */
-export const CHAR_WINDOWS = 2;
+export const CHAR_WINDOWS = 3;
+/**
+ * infini-gram mini: calls kept back from the draw for the follow-up (documents, detection rate). Less than
+ * infini-gram's quarter of the budget: a passage found costs fewer windows than one not found (most are found at the
+ * first), and what it leaves pays for its follow-up; a corpus holding nothing needs none. 124 passages at 400 calls:
+ * none found, 374 calls and an upper end of 0.048.
+ */
+export const CHAR_RESERVE_CALLS = 24;
 /** Words of a passage its document must align with for it to count (a stock phrase found by chance does not). */
 export const VERIFY_WORDS = 20;
 /** Words of the work beyond a verified passage its document must hold too (not only the text that was sent). */
@@ -279,8 +290,8 @@ export async function sampleRemote(
   const plan = planOf(text);
   const seed = plan.once('seed', () => ctx.kit.sha256Text(text).slice(0, 16));
   const sections = options.sections?.length ? options.sections : plainStrata(text.length);
-  const reserve = followUpReserve(limit);
   const tokens = ctx.config.kind === 'infini-gram';
+  const reserve = tokens ? followUpReserve(limit) : Math.min(limit, CHAR_RESERVE_CALLS);
   const perPassage = tokens ? TOKEN_QUERIES : CHAR_WINDOWS;
   const n = Math.max(0, Math.floor((limit - reserve - CANARY_CALLS) / perPassage));
   const drawn = plan.once(`drawn ${n} ${seed} ${sections.map((s) => `${s.start}-${s.end}`).join(',')}`, () =>
