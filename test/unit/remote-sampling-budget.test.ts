@@ -2,7 +2,7 @@
  * The sampled search's passages within its call budget (src/remote/sampling.ts): infini-gram mini, one window a
  * call, draws as many passages as its budget pays for at all their windows (less a small follow-up reserve), so that
  * a corpus holding nothing of the work gives a share whose upper end stays at or under 0.05 on both kinds, within
- * 400 calls.
+ * 400 calls; and where the calls left pay for it, a fourth window of every passage not found.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
   CANARY_CALLS,
   CHAR_RESERVE_CALLS,
   CHAR_WINDOWS,
+  CHAR_WINDOWS_MOST,
   sampleRemote,
   TOKEN_QUERIES,
 } from '../../src/remote/sampling.js';
@@ -87,5 +88,16 @@ describe('sampled search: passages within the call budget', () => {
     expect(ts.share.ci_95[1]).toBeLessThanOrEqual(0.05);
     expect(mini.length).toBeLessThanOrEqual(400);
     expect(mini.length).toBeLessThanOrEqual(2 + ms.passages * CHAR_WINDOWS);
+  }, 60_000);
+
+  it('mini: a fourth window for every passage not found, where the calls left pay for all of them', async () => {
+    // 40 calls: 4 passages of 3 windows (14 calls with the controls) leave 26, of which 16 are kept back for the
+    // follow-up: 10 pay for the fourth window of the 4 passages not found; at 400 (above) they do not
+    const asked: Array<Record<string, unknown>> = [];
+    const { report } = await sampleRemote(emptyCorpus('infini-gram-mini', asked), WORK, { maxCalls: 40 });
+    const n = report.sampling!.passages;
+    expect(n).toBe(Math.floor((40 - CANARY_CALLS - CHAR_RESERVE_CALLS) / CHAR_WINDOWS));
+    const finds = asked.filter((b) => b.query_type === 'find').length;
+    expect(finds).toBe(CANARY_CALLS + n * CHAR_WINDOWS_MOST);
   }, 60_000);
 });
