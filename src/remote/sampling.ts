@@ -9,7 +9,9 @@
  * 1. *Draw.* {@link PASSAGE_WORDS}-word passages, stratified by section (a file's chapters; else ten equal parts)
  *    with allocation proportional to each section's words, placed systematically from a random start within each
  *    section. The random numbers are seeded by the SHA-256 of the text: the same work draws the same passages, so a
- *    second search answers from the cache and gives the same result.
+ *    second search answers from the cache and gives the same result. As many as the budget pays for with each asked
+ *    all its calls, less the controls and a reserve for steps 3–4 (infini-gram a quarter of the budget; mini
+ *    {@link CHAR_RESERVE_CALLS}): with none found, the share's upper end falls with their number (0.05 from 120).
  * 2. *Search*, a call after another until found, at most {@link TOKEN_QUERIES} (infini-gram) or {@link CHAR_WINDOWS}
  *    (mini) calls a passage, of short windows of it that a copy in another form most likely holds verbatim: inside
  *    one line of the work, free of quotes, dashes and sentence ends (./forms.ts `quietWindows`), so that their only
@@ -88,8 +90,33 @@ export const PASSAGE_WORDS = 48;
  * {@link TOKEN_QUERIES} × {@link MAX_OR_TERMS} windows in all).
  */
 export const TOKEN_QUERIES = 2;
-/** infini-gram mini: windows at most per passage. */
-export const CHAR_WINDOWS = 4;
+/**
+ * infini-gram mini: windows at most per passage, one call each. A corpus holding nothing of the work answers every
+ * window of every passage not found, so the passages a budget pays for are its calls over this: with none found, the
+ * share's upper end is the Wilson upper end of 0 of n over the least detection rate measured (0.627), and it stays at
+ * or under 0.05 from n = 120. With four (74 passages at 400 calls, the follow-up reserve of infini-gram kept back) it
+ * was 0.079; with two (149 passages) 0.040, but the detection rate on dense text hard-wrapped fell to 0.70 and, at
+ * 600-character documents, the estimate at half held to 0.30 (calibration passages beside found ones are found more
+ * often than a held passage at random: the fewer windows, the more the difference counts). The windows are the
+ * passage's first of its quiet windows in order ({@link quietWindows}); the detection rate is measured with as many.
+ */
+export const CHAR_WINDOWS = 3;
+/**
+ * infini-gram mini: windows at most per passage where the calls pay for one more window of every passage not found
+ * after {@link CHAR_WINDOWS}, with infini-gram's follow-up reserve still left (./search.ts `followUpReserve`): where
+ * most of the work is found, so that few windows are asked. The detection rate is then measured with as many. Fewer
+ * windows miss more of the passages that are hard to find (dense text hard-wrapped), and the calibration passages,
+ * beside found ones in short documents, are found more often than those: with 3 windows, dense text held whole in
+ * 2,000-character documents on the real mini read 0.82–0.89 and its interval missed the truth in 2 draws of 10.
+ */
+export const CHAR_WINDOWS_MOST = 4;
+/**
+ * infini-gram mini: calls kept back from the draw for the follow-up (documents, detection rate). Less than
+ * infini-gram's quarter of the budget: a passage found costs fewer windows than one not found (most are found at the
+ * first), and what it leaves pays for its follow-up; a corpus holding nothing needs none. 124 passages at 400 calls:
+ * none found, 374 calls and an upper end of 0.048.
+ */
+export const CHAR_RESERVE_CALLS = 24;
 /** Words of a passage its document must align with for it to count (a stock phrase found by chance does not). */
 export const VERIFY_WORDS = 20;
 /** Words of the work beyond a verified passage its document must hold too (not only the text that was sent). */
@@ -272,8 +299,8 @@ export async function sampleRemote(
   const plan = planOf(text);
   const seed = plan.once('seed', () => ctx.kit.sha256Text(text).slice(0, 16));
   const sections = options.sections?.length ? options.sections : plainStrata(text.length);
-  const reserve = followUpReserve(limit);
   const tokens = ctx.config.kind === 'infini-gram';
+  const reserve = tokens ? followUpReserve(limit) : Math.min(limit, CHAR_RESERVE_CALLS);
   const perPassage = tokens ? TOKEN_QUERIES : CHAR_WINDOWS;
   const n = Math.max(0, Math.floor((limit - reserve - CANARY_CALLS) / perPassage));
   const drawn = plan.once(`drawn ${n} ${seed} ${sections.map((s) => `${s.start}-${s.end}`).join(',')}`, () =>
@@ -293,6 +320,10 @@ export async function sampleRemote(
     const order = shuffled(drawn, seed).map((p) => startProbe(text, p, tokens));
     const control = await askCanaries(ctx, session, post, text, drawn);
     await probeRounds(ctx, session, order, probe, perPassage);
+    // mini: a window more for every passage not found, where the calls pay for it with the follow-up reserve left
+    const depth = tokens
+      ? perPassage
+      : await oneWindowMore(ctx, session, order, probe, limit - asked - followUpReserve(limit));
     const answered = order
       .filter((p) => p.calls > 0 && p.done && !p.failed)
       .sort((a, b) => a.passage.q0 - b.passage.q0);
@@ -346,7 +377,7 @@ export async function sampleRemote(
       ? { hits: 0, trials: 0 }
       : await measureDetection(ctx, session, text, checked, probe, {
           left: () => limit - asked,
-          perPassage,
+          perPassage: depth,
           tokens,
         });
     const rejected = new Set(checked.filter((c) => !c.verified).map((c) => c.probed));
@@ -699,7 +730,7 @@ function startProbe(text: string, passage: DrawnPassage, tokens: boolean): Probe
     calls: 0,
     done: false,
     failed: false,
-    windows: tokens ? [] : windowsOf(text, passage, CHAR_WINDOWS),
+    windows: tokens ? [] : windowsOf(text, passage, CHAR_WINDOWS_MOST),
     batches: tokens ? termBatches(text, passage) : [],
     terms: null,
   };
@@ -723,6 +754,26 @@ function termBatches(text: string, passage: DrawnPassage): Term[][] {
   }
   if (batch.length > 0 && batches.length < TOKEN_QUERIES) batches.push(batch);
   return batches;
+}
+
+/**
+ * infini-gram mini: the passages searched {@link CHAR_WINDOWS} windows deep and not found asked one window more each
+ * ({@link CHAR_WINDOWS_MOST}), all of them or none: only where `left` calls pay for every one. Returns the windows a
+ * passage was searched with at most, for the detection rate to be measured with as many.
+ */
+async function oneWindowMore(
+  ctx: SearchContext,
+  session: Session,
+  order: Probed[],
+  probe: (p: Probed) => Promise<void>,
+  left: number,
+): Promise<number> {
+  const missed = order.filter((p) => !p.found && !p.failed && p.done && p.calls === CHAR_WINDOWS);
+  const more = missed.filter((p) => p.windows.length > CHAR_WINDOWS);
+  if (more.length > left || session.stopped) return CHAR_WINDOWS;
+  for (const p of more) p.done = false;
+  await probeRounds(ctx, session, more, probe, CHAR_WINDOWS_MOST);
+  return CHAR_WINDOWS_MOST;
 }
 
 /**
