@@ -94,7 +94,20 @@ function startServe() {
   };
   const child = spawn(
     process.execPath,
-    [...trace, CLI, 'serve', '--port', '0', '--packs', 'none', '--store', store, '--allow-private-model-hosts'],
+    [
+      ...trace,
+      CLI,
+      'serve',
+      '--port',
+      '0',
+      '--packs',
+      'none',
+      '--store',
+      store,
+      '--allow-private-model-hosts',
+      // one process on PostgreSQL too (its default is one a core under a primary): the RSS read is the serving one's
+      ...(storeIsPostgres ? ['--workers', '1'] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env },
   );
   let out = '';
@@ -156,7 +169,13 @@ async function hostileModels() {
 // ------------------------------------------------------------------------------------------------ requests
 /** Every answer of the run by who sent it: status counts, and each honest call's time. */
 const tally = { attack: {}, honest: {}, honestMs: [], honestByKind: {}, models: {} };
-const count = (side, status) => (tally[side][status] = (tally[side][status] ?? 0) + 1);
+/** The 5xx answers' bodies (the first 20, 300 characters each): which error code a 5xx was, where one comes. */
+const fivexxSeen = [];
+const count = (side, status, what, text) => {
+  if (status >= 500 && fivexxSeen.length < 20)
+    fivexxSeen.push({ side, status, what, body: String(text ?? '').slice(0, 300) });
+  tally[side][status] = (tally[side][status] ?? 0) + 1;
+};
 
 /** A fetch timed to its whole body; status 0 for a failure of the connection (counted, never thrown). */
 async function timed(url, init = {}, limitMs = 120_000) {
@@ -392,7 +411,7 @@ async function attacker(srv, key, models, until, index) {
       open.add(s);
       s.ended.then((status) => {
         open.delete(s);
-        count('attack', status);
+        count('attack', status, 'slow body');
       });
     }
   };
@@ -403,7 +422,7 @@ async function attacker(srv, key, models, until, index) {
         headers: auth(key, FILES.flateBomb.type),
         body: FILES.flateBomb.body,
       });
-      count('attack', r.status);
+      count('attack', r.status, 'flate-bomb PDF', r.text);
     },
     async () => {
       const r = await timed(`${srv.url}/api/v1/attribution/analyze`, {
@@ -411,9 +430,9 @@ async function attacker(srv, key, models, until, index) {
         headers: auth(key, FILES.spineRepeat.type),
         body: FILES.spineRepeat.body,
       });
-      count('attack', r.status);
+      count('attack', r.status, 'spine EPUB', r.text);
     },
-    async () => count('attack', (await millionLineJob(srv.url, key)).status),
+    async () => count('attack', (await millionLineJob(srv.url, key)).status, 'million-line job'),
     async () => {
       const base = models.urls[Math.floor(Math.random() * models.urls.length)];
       // the client gives up after 20 s (the server sees it go: 499); the hanging host would hold it 60 s
@@ -436,7 +455,7 @@ async function attacker(srv, key, models, until, index) {
       const mode = /127\.0\.0\.1:\d+\/(\w+)\/v1/.exec(base)?.[1] ?? 'closed-port';
       const m = (tally.models[mode] ??= {});
       m[r.status] = (m[r.status] ?? 0) + 1;
-      if (r.status !== 502 && r.status !== 504) count('attack', r.status);
+      if (r.status !== 502 && r.status !== 504) count('attack', r.status, `model host ${mode}`, r.text);
     },
     async () => {
       // a flood: 60 small requests at once
@@ -451,7 +470,7 @@ async function attacker(srv, key, models, until, index) {
               }),
         ),
       );
-      for (const r of rs) count('attack', r.status);
+      for (const r of rs) count('attack', r.status, 'flood', r.text);
     },
   ];
   for (let k = index; Date.now() < until; k++) {
@@ -465,7 +484,7 @@ async function attacker(srv, key, models, until, index) {
 /** An honest account: text analyses, a PDF or EPUB file, a small scan job polled to its end, in turn. */
 async function honest(srv, key, until, index) {
   const record = (kind, r) => {
-    count('honest', r.status);
+    count('honest', r.status, kind, r.text);
     if (r.status === 429) return; // the account's own plan: not the service's failure
     tally.honestMs.push(r.ms);
     (tally.honestByKind[kind] ??= []).push(r.ms);
@@ -519,6 +538,7 @@ async function soak(srv, keys, models) {
   ]);
   for (const side of ['attack', 'honest', 'honestByKind', 'models']) tally[side] = {};
   tally.honestMs = [];
+  fivexxSeen.length = 0;
   await sleep(3000);
   const startedAt = new Date().toISOString();
   const start = rssMB(srv.child.pid);
@@ -567,6 +587,7 @@ async function soak(srv, keys, models) {
     },
     attack: { statuses: tally.attack, answers_5xx: fivexx('attack') },
     answers_5xx: fivexx('attack') + fivexx('honest'),
+    answers_5xx_seen: fivexxSeen,
     server_log_500_lines: (srv.log.text.match(/"msg":"request failed: 500"/g) ?? []).length,
     hostile_model_hosts: tally.models,
     rss_mb: {
