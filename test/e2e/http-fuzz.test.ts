@@ -971,9 +971,11 @@ function checkResponse(
   doc: Record<string, any>,
   validatorFor: (pointer: string) => Validator,
 ): string | null {
-  // a hostile model's answer is passed on as 502 UPSTREAM_ERROR / 504 UPSTREAM_TIMEOUT, and only so
+  // a hostile model's answer is passed on as 502 UPSTREAM_ERROR / 504 UPSTREAM_TIMEOUT, a socket it closes as 502
+  // UPSTREAM_UNREACHABLE (no socket text), and only so
   const upstream =
-    (status === 502 || status === 504) && /"code":"UPSTREAM_(ERROR|TIMEOUT)"/.test(new TextDecoder().decode(bytes));
+    (status === 502 || status === 504) &&
+    /"code":"UPSTREAM_(ERROR|TIMEOUT|UNREACHABLE)"/.test(new TextDecoder().decode(bytes));
   if (status >= 500 && !upstream) return `server error: ${new TextDecoder().decode(bytes).slice(0, 400)}`;
   if (!/^[A-Za-z0-9._:-]+$/.test(headers.get('x-request-id') ?? '')) return 'no X-Request-Id';
   if (method === 'HEAD') return null;
