@@ -11,10 +11,8 @@ import { KeyStore, type Handler } from '../../src/http/index.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import { verifyEvidenceBundle } from '../../src/services/report/index.js';
+import { keyedCall, type Call } from '../fixtures/http/keyed-call.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
-
-type Answer = { status: number; json: Record<string, any>; text: string };
-type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
 
 const SECRET = 'sk-audit-fixture-4b1d';
 const { words } = syntheticWork(3, 300, 13);
@@ -28,24 +26,8 @@ let engine: Engine;
 let keys: KeyStore;
 let server: MemorisedServer;
 
-async function caller(handler: Handler, account: string, plan = 'pro'): Promise<Call> {
-  const key = (await keys.createKey({ account, plan, scopes: ['analyze'] })).key;
-  return async (method, path, body) => {
-    const res = await handler(
-      new Request(`http://api.test${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    const t = await res.text();
-    let json: Record<string, any> = {};
-    try {
-      json = JSON.parse(t);
-    } catch {}
-    return { status: res.status, json, text: t };
-  };
-}
+const caller = (handler: Handler, account: string, plan = 'pro'): Promise<Call> =>
+  keyedCall(handler, keys, account, plan);
 
 async function result(call: Call, job: Record<string, any>): Promise<Record<string, any>> {
   for (let i = 0; i < 3000; i++) {

@@ -18,10 +18,8 @@ import { runWorkExtraction } from '../../src/services/memorization/extract-work.
 import { memoryExtractionJournal } from '../../src/services/memorization/extraction-journal.js';
 import { verifyEvidenceBundle } from '../../src/services/report/index.js';
 import { HOLDER_TTL_MS } from '../../src/services/jobs/hand-back.js';
+import { keyedCall, type Call } from '../fixtures/http/keyed-call.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
-
-type Answer = { status: number; json: Record<string, any>; text: string };
-type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
 
 const SECRET = 'sk-fixture-secret-7f3a9c';
 const { text, words } = syntheticWork(2, 600, 11);
@@ -29,24 +27,8 @@ let engine: Engine;
 let keys: KeyStore;
 let server: MemorisedServer;
 
-async function caller(handler: Handler, account: string, keyStore = keys): Promise<Call> {
-  const key = (await keyStore.createKey({ account, plan: 'pro', scopes: ['analyze'] })).key;
-  return async (method, path, body) => {
-    const res = await handler(
-      new Request(`http://api.test${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    const t = await res.text();
-    let json: Record<string, any> = {};
-    try {
-      json = JSON.parse(t);
-    } catch {}
-    return { status: res.status, json, text: t };
-  };
-}
+const caller = (handler: Handler, account: string, keyStore = keys): Promise<Call> =>
+  keyedCall(handler, keyStore, account);
 
 async function finished(call: Call, url: string): Promise<Record<string, any>> {
   for (let i = 0; i < 3000; i++) {
