@@ -75,13 +75,15 @@ const formatsExternal = onDemand('formats', '../../formats/index.js', /[\\/]src[
 const coreScalarExternal = onDemand('core-scalar', './wasm-scalar.generated.js', /[\\/]src[\\/]core$/);
 /**
  * The library's own on-demand files, built on it (below): the memorization operations (src/services/memorization/
- * memorization.ts imports them on a first call), the marketplace's (src/services/market/marketplace.ts) and the
- * evidence bundle's verifier (src/services/report/verify-on-demand.ts).
+ * memorization.ts imports them on a first call), the marketplace's (src/services/market/marketplace.ts), the
+ * evidence bundle's verifier (src/services/report/verify-on-demand.ts) and the webhook delivery loop
+ * (src/services/monitors/webhook.ts, on a deliverer's first run or read).
  */
 const libraryOnDemand = [
   onDemand('memorization-work', './operations.js', /[\\/]src[\\/]services[\\/]memorization$/),
   onDemand('market-work', './operations.js', /[\\/]src[\\/]services[\\/]market$/),
   onDemand('report-work', './operations.js', /[\\/]src[\\/]services[\\/]report$/),
+  onDemand('webhook-work', './operations.js', /[\\/]src[\\/]services[\\/]monitors$/),
 ];
 
 /**
@@ -186,7 +188,8 @@ const core: Options[] = [
   neutral({ synonyms: 'src/align/synonyms.generated.ts' }, { dts: false }),
   // the scalar build of the core, imported on demand where SIMD is missing or off (coreScalarExternal above)
   neutral({ 'core-scalar': 'src/core/wasm-scalar.generated.ts' }, { dts: false }),
-  // the memorization operations, the marketplace's and the bundle verifier, built on the library (builtOnLibrary above)
+  // the memorization operations, the marketplace's, the bundle verifier and the webhook delivery loop, built on the
+  // library (builtOnLibrary above)
   neutral(
     { 'memorization-work': 'src/services/memorization/operations.ts' },
     { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]memorization[\\/]/)] },
@@ -198,6 +201,10 @@ const core: Options[] = [
   neutral(
     { 'report-work': 'src/services/report/operations.ts' },
     { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]report[\\/]/)] },
+  ),
+  neutral(
+    { 'webhook-work': 'src/services/monitors/operations.ts' },
+    { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]monitors[\\/]/)] },
   ),
   // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
   // services). TrainprintError is recognised across the two bundles by a registered symbol

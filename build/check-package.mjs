@@ -91,7 +91,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // the registry and the job list; the stores' encoder that gives back its buffer (src/store/encoding.ts) 3 KB more.
 // 1,310.1 KiB, 10.1 KiB over the 1,300 KiB aimed at: the budget is 1,312 KiB until a part of the main entry moves out
 // (the monitors' webhook delivery and the KB tables are the next candidates).
-const MAIN_BUDGET = 1312 * 1024;
+// Looked at 1,328,226 B (−13.5 KB): the webhook delivery loop (runs, signing, retries, leases, the log's reads) is a
+// file of its own built on the library (webhook-work.js: src/services/monitors/delivery-loop.ts), loaded on a
+// deliverer's first run or read; the library keeps the deliverer's options, enqueue and stage. 1,297.1 KiB: the
+// budget is lowered to 1,298 KiB (webhook-work has a budget of its own below).
+const MAIN_BUDGET = 1298 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -100,7 +104,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1318,
+  'library.cjs': 1304,
   'fingerprint.js': 211,
   'fingerprint.cjs': 213,
   'http.js': 400,
@@ -123,6 +127,9 @@ const BUDGETS_KIB = {
   'market-work.cjs': 46,
   'report-work.js': 29,
   'report-work.cjs': 31,
+  // the webhook delivery loop, out of the library since 1,297 KiB (above)
+  'webhook-work.js': 22,
+  'webhook-work.cjs': 23,
   'offload-worker.js': 1100,
   'cli.js': 91,
 };
@@ -147,7 +154,7 @@ for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
 }
 // The on-demand files built on the library take what they share with it from ./library.js (src/on-demand-shared.ts):
 // each imports it, and none holds a second copy of the error table (a marker of what the library holds).
-for (const name of ['memorization-work', 'market-work', 'report-work']) {
+for (const name of ['memorization-work', 'market-work', 'report-work', 'webhook-work']) {
   for (const [f, library] of [
     [`${name}.js`, /from\s*"\.\/library\.js"/],
     [`${name}.cjs`, /require\("\.\/library\.cjs"\)/],
@@ -158,11 +165,25 @@ for (const name of ['memorization-work', 'market-work', 'report-work']) {
     }
   }
 }
+// The webhook delivery loop (src/services/monitors/delivery-loop.ts: the runs, each attempt's request and signature,
+// the retries and leases, the log's reads) is webhook-work's alone: the library keeps the deliverer's options and its
+// enqueue/stage, and loads the loop on a deliverer's first run or read (a marker of the loop's code: its redirect
+// verdict).
+for (const [main, work] of [
+  ['library.js', 'webhook-work.js'],
+  ['library.cjs', 'webhook-work.cjs'],
+]) {
+  const marker = 'redirect not followed';
+  if (!read(main).includes(`"./${work}"`) || read(main).includes(marker) || !read(work).includes(marker)) {
+    console.error(`package check: dist/${main} must load the webhook delivery loop from ./${work}, not hold it`);
+    process.exit(1);
+  }
+}
 // No file of the library's bundle set may import node:* (they run in browsers); only trainprint/node and the CLI may.
 for (const f of [
   'library.js',
   'library.cjs',
-  ...['memorization-work', 'market-work', 'report-work', 'core-scalar'].flatMap((name) => [
+  ...['memorization-work', 'market-work', 'report-work', 'webhook-work', 'core-scalar'].flatMap((name) => [
     `${name}.js`,
     `${name}.cjs`,
   ]),

@@ -1,7 +1,7 @@
 /**
  * What the library shares with its on-demand files built on it (tsup.config.ts): dist/memorization-work.js, the
  * memorization operations; dist/market-work.js, the marketplace's; dist/report-work.js, the evidence bundle's
- * verifier. Such a file bundles its own folder's modules; every name it imports from the rest of the library comes
+ * verifier; dist/webhook-work.js, the webhook delivery loop. Such a file bundles its own folder's modules; every name it imports from the rest of the library comes
  * from this table, through './library.js', so each class, registry and cache exists once in a program and its bytes
  * are not shipped twice. The build reads the table (one line a module): an on-demand file that imports a module from
  * outside its folder that is not here, or a name its line lacks, fails to build. Internal: the library module exports
@@ -41,6 +41,7 @@ import { int0, intIn, object, workId } from './util/json-schema.js';
 import { mapLimit } from './util/pool.js';
 import { round1, round4 } from './util/round.js';
 import { lowerBound } from './util/sorted.js';
+import { unrefTimer } from './util/timers.js';
 import { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate } from './util/validate.js';
 
 /** The names shared, by their module's path under src/ (without the extension). */
@@ -70,5 +71,6 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'util/pool': { mapLimit },
   'util/round': { round1, round4 },
   'util/sorted': { lowerBound },
+  'util/timers': { unrefTimer },
   'util/validate': { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate },
 });

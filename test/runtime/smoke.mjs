@@ -224,8 +224,8 @@ export async function oneLibrary(entries) {
       checks.push(['TrainprintError', e instanceof main.TrainprintError && e.code === 'NOT_FOUND']);
     }
     for (const [name, ok] of checks) if (!ok) problems.push(`instanceof ${name} fails across entries`);
-    // the on-demand files built on the library (memorization-work, market-work, report-work) load on a first call
-    // and share its classes: an error they throw is the library's TrainprintError
+    // the on-demand files built on the library (memorization-work, market-work, report-work, webhook-work) load on a
+    // first call and share its classes: an error they throw is the library's TrainprintError
     const rejection = async (promise) =>
       promise.then(
         () => null,
@@ -242,6 +242,8 @@ export async function oneLibrary(entries) {
         (await rejection(engine.marketplace.getListing('lst_none'))) instanceof main.TrainprintError,
       ],
       ['report-work', (await entries['trainprint/evidence'].verifyEvidenceBundle('not a bundle')).valid === false],
+      ['webhook-work', (await engine.webhooks.list()).length === 0],
+      ['webhook-work error', (await rejection(engine.webhooks.retry('dlv_none'))) instanceof main.TrainprintError],
     ];
     for (const [name, ok] of loaded) if (!ok) problems.push(`the on-demand file ${name} fails`);
   } finally {

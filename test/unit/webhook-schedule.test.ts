@@ -104,4 +104,22 @@ describe('WebhookDeliverer: retries on their backoff schedule while started', ()
     expect(slept).toBe(0);
     expect((await deliverer.list())[0]).toMatchObject({ state: 'pending', last_error: 'secret unavailable' });
   });
+
+  it('a stop() while the loop loads cancels the start: no timer, no request; a second start() is CONFLICT', async () => {
+    vi.useFakeTimers({ now: T0, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const { fetch, calls } = scriptedFetch(() => Date.now(), []);
+    const deliverer = new WebhookDeliverer({ store: new MemoryStore(), fetch });
+    await deliverer.enqueue(SUBSCRIPTION, EVENT);
+    deliverer.start(60_000); // the loop's module loads on this first call
+    expect(() => deliverer.start(60_000)).toThrow(/already started/);
+    await deliverer.stop();
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r)); // room for a late start, were there one
+    expect(vi.getTimerCount()).toBe(0);
+    expect(calls).toEqual([]);
+    expect((await deliverer.list())[0]).toMatchObject({ state: 'pending', attempts: [] });
+    deliverer.start(60_000); // loaded now: starts at once, as before
+    await until(() => calls.length === 1);
+    await deliverer.stop();
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

@@ -12,28 +12,29 @@
  * that still have an attempt scheduled, so `runDue` reads only what is due instead of scanning every
  * delivery ever made (the log grows without bound; the due set stays small).
  *
- * Only `fetch`, `AbortController` and WebCrypto are used: Node ≥ 20, Deno and browsers alike.
+ * Only `fetch`, `AbortController` and WebCrypto are used: Node ≥ 20, Deno and browsers alike. The runs, the loop and
+ * the log's reads (./delivery-loop.ts) load on the first of them: a file of its own in the package, so a program
+ * that never delivers a webhook carries none of it; the store layout is ./delivery-records.ts.
  */
 import type { Store, Transaction } from '../../store/types.js';
-import { TrainprintError, isTrainprintError } from '../../errors.js';
-import { SIGNATURE_HEADER, signPayload } from './signature.js';
+import { TrainprintError } from '../../errors.js';
 import { readRequest } from '../../util/schema-check.js';
-import { unrefTimer } from '../../util/timers.js';
+import type { DeliveryLoop } from './delivery-loop.js';
+import {
+  RECORD_PREFIX,
+  dueKey,
+  intOption,
+  invalid,
+  numberOption,
+  type Delivery,
+  type DeliverySettings,
+  type ListDeliveriesOptions,
+} from './delivery-records.js';
 
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, signPayload, verifySignature } from './signature.js';
 export type { VerifyOptions } from './signature.js';
-
-/** Header naming the event type, e.g. `match.found`. */
-export const EVENT_HEADER = 'Trainprint-Event';
-/** Header carrying the delivery id (stable across retries of one delivery). */
-export const DELIVERY_HEADER = 'Trainprint-Delivery';
-/** `user-agent` of every delivery. */
-export const WEBHOOK_USER_AGENT = 'trainprint-webhooks/1';
-
-/** Where a delivery is in its life. */
-export type DeliveryState = 'pending' | 'delivered' | 'failed_retrying' | 'dead_letter';
-
-const STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed_retrying', 'dead_letter'];
+export { DELIVERY_HEADER, EVENT_HEADER, WEBHOOK_USER_AGENT } from './delivery-records.js';
+export type { Delivery, DeliveryAttempt, DeliveryState, ListDeliveriesOptions } from './delivery-records.js';
 
 /** Where to send events, and the secret they are signed with. */
 export interface WebhookSubscription {
@@ -49,40 +50,6 @@ export interface WebhookEvent {
   readonly type: string;
   readonly created_at: string;
   readonly data: unknown;
-}
-
-/** One entry of a delivery's log. */
-export interface DeliveryAttempt {
-  /** ISO time the request was sent. */
-  readonly at: string;
-  /** HTTP status, when the receiver answered. */
-  readonly status?: number;
-  /** Why the attempt failed without a usable answer (network, timeout, redirect). */
-  readonly error?: string;
-  readonly duration_ms: number;
-}
-
-/** The stored delivery record (`delivery/<id>`). Never contains the secret. */
-export interface Delivery {
-  /** `dlv_` + 12 hex digits of creation time (ms) + 20 random hex digits: lists come out in creation order. */
-  readonly id: string;
-  readonly subscription_id: string;
-  readonly event_id: string;
-  readonly event_type: string;
-  readonly url: string;
-  readonly state: DeliveryState;
-  /** Every attempt ever made, oldest first (kept across {@link WebhookDeliverer.retry}). */
-  readonly attempts: readonly DeliveryAttempt[];
-  /** ISO time of the next attempt; null once delivered or dead-lettered. */
-  readonly next_attempt_at: string | null;
-  /** Index into `attempts` where the current retry cycle began (0, or where `retry()` restarted it). */
-  readonly cycle_start: number;
-  /** The latest failure, including ones that made no request (`secret unavailable`). */
-  readonly last_error?: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  /** The exact JSON body posted, fixed at enqueue so every retry sends identical bytes. */
-  readonly body: string;
 }
 
 /** Options of {@link WebhookDeliverer}. Times are milliseconds unless named otherwise. */
@@ -115,34 +82,9 @@ export interface WebhookDelivererOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** Filter of {@link WebhookDeliverer.list}. */
-export interface ListDeliveriesOptions {
-  readonly state?: DeliveryState;
-  readonly subscription_id?: string;
-}
-
-type Outcome =
-  | { readonly kind: 'delivered' }
-  | { readonly kind: 'retry'; readonly retryAfterMs?: number }
-  | { readonly kind: 'dead' };
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-const RECORD_PREFIX = 'delivery/';
-const DUE_PREFIX = 'delivery-due/';
-/**
- * `delivery-lease/<id>` → { until, by }: the runner sending an attempt now. Several processes on one
- * store (PostgreSQL) each run their deliverer; the lease, taken in a transaction before the request
- * and removed with its result (or released when stop() cuts the request off), makes each attempt go
- * out from one of them only. It lapses after the request timeout plus this margin, so an attempt of
- * a runner that died is made again by another.
- */
-const LEASE_PREFIX = 'delivery-lease/';
-const LEASE_MARGIN_MS = 30_000;
-/** Abort reason of a request cut off by {@link WebhookDeliverer.stop}: its lease is handed back, no attempt logged. */
-const HANDED_BACK = Object.freeze({ reason: 'handed back at stop' });
-const DUE_PAGE = 256;
-const SECRET_UNAVAILABLE = 'secret unavailable';
+/** The delivery loop's module, imported once, on the first run or read of any deliverer (a file of its own). */
+let loading: Promise<typeof import('./operations.js')> | undefined;
+const operations = () => (loading ??= import('./operations.js'));
 
 /**
  * Signs and delivers webhook events with retries, keeping a per-delivery attempt log in the store.
@@ -167,55 +109,40 @@ const SECRET_UNAVAILABLE = 'secret unavailable';
  * await deliverer.stop()
  */
 export class WebhookDeliverer {
-  readonly #store: Store;
-  readonly #fetch: typeof fetch;
-  readonly #maxAttempts: number;
-  readonly #baseDelayMs: number;
-  readonly #maxDelayMs: number;
-  readonly #timeoutMs: number;
-  readonly #concurrency: number;
-  readonly #now: () => number;
-  readonly #sleep: (ms: number) => Promise<void>;
-  readonly #random: () => number;
-  readonly #resolveSecret?: (subscriptionId: string) => Promise<string | undefined>;
-  readonly #onError: (error: unknown) => void;
-  /** Secrets of subscriptions seen by `enqueue` in this process; never persisted. */
-  readonly #secrets = new Map<string, string>();
-  /** Tail of the chain that serialises runs, so two runs never send the same delivery twice. */
-  #tail: Promise<unknown> = Promise.resolve();
-  #running = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  /** While started: the wake-up for the earliest scheduled attempt, and its generation (stale ones do nothing). */
-  #dueTimer: ReturnType<typeof setTimeout> | undefined;
-  #dueToken = 0;
-  readonly #customSleep: boolean;
-  /** Requests sent by the last run: 0 means what is due cannot progress now (e.g. no secret yet). */
-  #lastRunSent = 0;
-  /** Names this deliverer in the leases it takes (for people reading the store). */
-  readonly #runner = `run_${Math.random().toString(36).slice(2, 12)}`;
-  /** Calls of stop() under way: while any is, runs start no new attempt. */
-  #stopping = 0;
-  /** The requests in flight, aborted with {@link HANDED_BACK} when a stop's grace ends. */
-  readonly #inFlight = new Set<AbortController>();
+  readonly #settings: DeliverySettings;
+  /** The loop, once its module has loaded (its first run or read); until then, the promise of it. */
+  #loop: DeliveryLoop | undefined;
+  #loading: Promise<DeliveryLoop> | undefined;
+  /** A start() whose loop is still loading: its generation (a stop() before the load cancels it). */
+  #pendingStart: number | undefined;
+  #starts = 0;
 
   constructor(options: WebhookDelivererOptions) {
     if (!options || typeof options !== 'object' || !options.store) {
       throw new TrainprintError('INVALID_OPTIONS', 'store is required');
     }
-    this.#store = options.store;
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#maxAttempts = intOption('maxAttempts', options.maxAttempts, 6, 1);
-    this.#baseDelayMs = numberOption('baseDelayMs', options.baseDelayMs, 1000);
-    this.#maxDelayMs = numberOption('maxDelayMs', options.maxDelayMs, 60_000);
-    this.#timeoutMs = numberOption('timeoutMs', options.timeoutMs, 10_000);
-    if (this.#timeoutMs === 0) throw new TrainprintError('INVALID_OPTIONS', 'timeoutMs must be positive');
-    this.#concurrency = intOption('concurrency', options.concurrency, 8, 1);
-    this.#now = options.now ?? Date.now;
-    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.#customSleep = options.sleep !== undefined;
-    this.#random = options.random ?? Math.random;
-    this.#resolveSecret = options.resolveSecret;
-    this.#onError = options.onError ?? (() => {});
+    // checked in this order: the first option out of range is the one reported
+    const maxAttempts = intOption('maxAttempts', options.maxAttempts, 6, 1);
+    const baseDelayMs = numberOption('baseDelayMs', options.baseDelayMs, 1000);
+    const maxDelayMs = numberOption('maxDelayMs', options.maxDelayMs, 60_000);
+    const timeoutMs = numberOption('timeoutMs', options.timeoutMs, 10_000);
+    if (timeoutMs === 0) throw new TrainprintError('INVALID_OPTIONS', 'timeoutMs must be positive');
+    this.#settings = {
+      store: options.store,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      maxAttempts,
+      baseDelayMs,
+      maxDelayMs,
+      timeoutMs,
+      concurrency: intOption('concurrency', options.concurrency, 8, 1),
+      now: options.now ?? Date.now,
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      customSleep: options.sleep !== undefined,
+      random: options.random ?? Math.random,
+      resolveSecret: options.resolveSecret,
+      onError: options.onError ?? (() => {}),
+      secrets: new Map<string, string>(),
+    };
   }
 
   /**
@@ -229,11 +156,11 @@ export class WebhookDeliverer {
    */
   async enqueue(subscription: WebhookSubscription, event: WebhookEvent): Promise<Delivery> {
     const { delivery, dueMs } = this.#newDelivery(subscription, event);
-    await this.#store.batch([
+    await this.#settings.store.batch([
       { type: 'put', key: RECORD_PREFIX + delivery.id, value: delivery },
       { type: 'put', key: dueKey(dueMs, delivery.id), value: delivery.id },
     ]);
-    this.#armDue(false);
+    this.#loop?.armDue(false);
     return delivery;
   }
 
@@ -277,7 +204,7 @@ export class WebhookDeliverer {
       throw new TrainprintError('INVALID_INPUT', 'event data must be JSON-serialisable', { cause });
     }
 
-    const now = this.#now();
+    const now = this.#settings.now();
     const iso = new Date(now).toISOString();
     const delivery: Delivery = {
       id: newDeliveryId(now),
@@ -293,7 +220,7 @@ export class WebhookDeliverer {
       updated_at: iso,
       body,
     };
-    this.#secrets.set(subscription.id, subscription.secret);
+    this.#settings.secrets.set(subscription.id, subscription.secret);
     return { delivery, dueMs: now };
   }
 
@@ -305,20 +232,12 @@ export class WebhookDeliverer {
    * const sent = await deliverer.runDue()
    */
   runDue(): Promise<number> {
-    const run = this.#tail.then(() => this.#runDueNow());
-    this.#tail = run.catch(() => {});
-    this.#running++;
-    void run
-      .finally(() => {
-        this.#running--;
-        this.#armDue(true);
-      })
-      .catch(() => {});
-    return run;
+    return this.#work().then((loop) => loop.runDue());
   }
 
   /**
-   * Call {@link runDue} every `intervalMs` (the first run starts at once), and in between at the due time
+   * Call {@link runDue} every `intervalMs` (the first run starts at once: on a first call, as soon as the loop's code
+   * has loaded), and in between at the due time
    * of the earliest scheduled attempt, so retries keep to their backoff (and a receiver's Retry-After)
    * whatever the interval. A tick is skipped while a run is still going, so runs never overlap. The
    * timers are unref'd where the runtime allows, so an idle deliverer does not keep a Node or Deno
@@ -328,13 +247,27 @@ export class WebhookDeliverer {
    * deliverer.start(1000)
    */
   start(intervalMs: number): void {
-    if (this.#timer !== undefined) throw new TrainprintError('CONFLICT', 'the deliverer is already started');
+    if (this.#pendingStart !== undefined) throw new TrainprintError('CONFLICT', 'the deliverer is already started');
+    if (this.#loop) {
+      this.#loop.start(intervalMs);
+      return;
+    }
     if (typeof intervalMs !== 'number' || !Number.isFinite(intervalMs) || intervalMs <= 0) {
       throw new TrainprintError('INVALID_OPTIONS', 'intervalMs must be a positive number');
     }
-    this.#timer = setInterval(() => this.#tick(), intervalMs);
-    unrefTimer(this.#timer);
-    this.#tick();
+    const start = ++this.#starts;
+    this.#pendingStart = start;
+    this.#work().then(
+      (loop) => {
+        if (this.#pendingStart !== start) return; // stopped while the loop loaded
+        this.#pendingStart = undefined;
+        loop.start(intervalMs);
+      },
+      (error: unknown) => {
+        if (this.#pendingStart === start) this.#pendingStart = undefined;
+        this.#settings.onError(error);
+      },
+    );
   }
 
   /**
@@ -350,23 +283,10 @@ export class WebhookDeliverer {
    * await deliverer.stop({ graceMs: 5_000 }) // e.g. the drain of a server taken out of its load balancer
    */
   async stop(options: { readonly graceMs?: number } = {}): Promise<void> {
-    const graceMs = numberOption('graceMs', options.graceMs, this.#timeoutMs);
-    this.#clearTimer();
-    this.#stopping++;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const tail = this.#tail;
-      const late = new Promise<'late'>((resolve) => {
-        timer = setTimeout(() => resolve('late'), graceMs);
-      });
-      if ((await Promise.race([tail.then(() => 'done' as const), late])) === 'late') {
-        for (const request of this.#inFlight) request.abort(HANDED_BACK);
-        await tail;
-      }
-    } finally {
-      clearTimeout(timer);
-      this.#stopping--;
-    }
+    numberOption('graceMs', options.graceMs, this.#settings.timeoutMs);
+    this.#pendingStart = undefined;
+    // never run or read: nothing is started or in flight, and nothing need load
+    if (this.#loading) await (await this.#loading).stop(options);
   }
 
   /**
@@ -379,21 +299,7 @@ export class WebhookDeliverer {
    * await deliverer.drain()   // delivered or dead-lettered, every retry included
    */
   async drain(options: { readonly maxRuns?: number } = {}): Promise<number> {
-    const maxRuns = intOption('maxRuns', options.maxRuns, 1000, 1);
-    let total = 0;
-    for (let run = 0; run < maxRuns; run++) {
-      const sent = await this.runDue();
-      total += sent;
-      const next = await this.#nextDueMs();
-      if (next === undefined) break;
-      const wait = next - this.#now();
-      if (wait <= 0) {
-        if (sent === 0) break; // due but stuck (secret unavailable): sleeping would not help
-        continue;
-      }
-      await this.#sleep(wait);
-    }
-    return total;
+    return (await this.#work()).drain(options);
   }
 
   /**
@@ -403,16 +309,7 @@ export class WebhookDeliverer {
    * const dead = await deliverer.list({ state: 'dead_letter' })
    */
   async list(filter: ListDeliveriesOptions = {}): Promise<Delivery[]> {
-    if (filter.state !== undefined && !STATES.includes(filter.state))
-      throw invalid(`unknown state ${String(filter.state)}`);
-    const out: Delivery[] = [];
-    for (const [, value] of await this.#store.scan(RECORD_PREFIX)) {
-      const d = value as Delivery;
-      if (filter.state !== undefined && d.state !== filter.state) continue;
-      if (filter.subscription_id !== undefined && d.subscription_id !== filter.subscription_id) continue;
-      out.push(d);
-    }
-    return out;
+    return (await this.#work()).list(filter);
   }
 
   /**
@@ -422,8 +319,7 @@ export class WebhookDeliverer {
    * d?.attempts.at(-1)?.status
    */
   async get(id: string): Promise<Delivery | undefined> {
-    if (typeof id !== 'string') throw invalid('id must be a string');
-    return (await this.#store.get(RECORD_PREFIX + id)) as Delivery | undefined;
+    return (await this.#work()).get(id);
   }
 
   /**
@@ -434,347 +330,17 @@ export class WebhookDeliverer {
    * for (const d of await deliverer.list({ state: 'dead_letter' })) await deliverer.retry(d.id)
    */
   async retry(id: string): Promise<Delivery> {
-    if (typeof id !== 'string') throw invalid('id must be a string');
-    return this.#store
-      .transaction(async (tx) => {
-        const current = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
-        if (!current) throw new TrainprintError('NOT_FOUND', `delivery ${id}`);
-        if (current.state === 'delivered')
-          throw new TrainprintError('CONFLICT', `delivery ${id} was already delivered`);
-        const now = this.#now();
-        const next: Mutable<Delivery> = { ...current };
-        if (current.state === 'dead_letter') {
-          next.state = 'pending';
-          next.cycle_start = current.attempts.length;
-        }
-        reschedule(tx, current, next, now);
-        next.updated_at = new Date(now).toISOString();
-        tx.put(RECORD_PREFIX + id, next);
-        return next;
-      })
-      .then((next) => {
-        this.#armDue(false);
-        return next;
-      });
+    return (await this.#work()).retry(id);
   }
 
-  // ---------------------------------------------------------------------------------------------
-
-  #clearTimer(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
-    this.#dueToken++; // a pending wake-up (timer or sleep) is now stale
-    if (this.#dueTimer !== undefined) clearTimeout(this.#dueTimer);
-    this.#dueTimer = undefined;
-  }
-
-  /** A run from the loop (interval tick or due wake-up); skipped while one is going (it re-arms when done). */
-  #tick(): void {
-    if (this.#running > 0) return;
-    this.runDue().catch((error) => this.#loopError(error));
-  }
-
-  #loopError(error: unknown): void {
-    if (isTrainprintError(error, 'STORE_CLOSED')) this.#clearTimer();
-    this.#onError(error);
-  }
-
-  /**
-   * While started, wake up when the earliest scheduled attempt is due. `afterRun`: re-armed by a run that
-   * has just ended; when that run sent nothing and something is already due, it cannot progress (no
-   * secret yet), so the interval retries it rather than a tight loop.
-   */
-  #armDue(afterRun: boolean): void {
-    if (this.#timer === undefined) return;
-    const token = ++this.#dueToken;
-    if (this.#dueTimer !== undefined) clearTimeout(this.#dueTimer);
-    this.#dueTimer = undefined;
-    const stuck = afterRun && this.#lastRunSent === 0;
-    this.#nextDueMs().then(
-      (next) => {
-        if (next === undefined || token !== this.#dueToken) return;
-        const wait = next - this.#now();
-        if (wait <= 0 && stuck) return;
-        const wake = () => {
-          if (token !== this.#dueToken || this.#timer === undefined) return;
-          if (this.#now() >= next) this.#tick();
-          // A timer may fire a little early: wait again. A sleep that left the clock where it was (a
-          // frozen fake clock) would loop for ever: the interval takes over instead.
-          else if (!this.#customSleep) this.#armDue(false);
-        };
-        if (this.#customSleep) {
-          this.#sleep(Math.max(0, wait)).then(wake, (error: unknown) => this.#onError(error));
-          return;
-        }
-        this.#dueTimer = setTimeout(wake, Math.min(Math.max(0, wait), MAX_TIMER_MS));
-        unrefTimer(this.#dueTimer);
-      },
-      (error: unknown) => this.#loopError(error),
-    );
-  }
-
-  async #runDueNow(): Promise<number> {
-    this.#lastRunSent = 0;
-    if (this.#stopping > 0) return 0;
-    const due = await this.#dueIds(this.#now());
-    let sent = 0;
-    let cursor = 0;
-    const worker = async () => {
-      while (cursor < due.length && this.#stopping === 0) {
-        const [key, id] = due[cursor++];
-        if (await this.#attempt(key, id)) sent++;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.#concurrency, due.length) }, worker));
-    this.#lastRunSent = sent;
-    return sent;
-  }
-
-  /** Index entries due at `now`, read page by page until the first one in the future. */
-  async #dueIds(now: number): Promise<Array<[string, string]>> {
-    const out: Array<[string, string]> = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await this.#store.scan(DUE_PREFIX, { after, limit: DUE_PAGE });
-      for (const [key, id] of page) {
-        if (dueMsOfKey(key) > now) return out;
-        out.push([key, id as string]);
-      }
-      if (page.length < DUE_PAGE) return out;
-      after = page[page.length - 1][0];
-    }
-  }
-
-  async #nextDueMs(): Promise<number | undefined> {
-    const [first] = await this.#store.scan(DUE_PREFIX, { limit: 1 });
-    return first ? dueMsOfKey(first[0]) : undefined;
-  }
-
-  /** One attempt of one delivery. True when a request was sent. */
-  async #attempt(indexKey: string, id: string): Promise<boolean> {
-    const record = (await this.#store.get(RECORD_PREFIX + id)) as Delivery | undefined;
-    if (!record || !isScheduled(record) || dueKey(Date.parse(record.next_attempt_at!), id) !== indexKey) {
-      // The index entry outlived its record's schedule (e.g. retry() moved it): drop it.
-      await this.#store.transaction(async (tx) => {
-        const fresh = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
-        if (!fresh || !isScheduled(fresh) || dueKey(Date.parse(fresh.next_attempt_at!), id) !== indexKey)
-          tx.delete(indexKey);
-      });
-      return false;
-    }
-
-    const secret = await this.#secretFor(record.subscription_id);
-    if (secret === undefined) {
-      // Stay due, so the next run sends it as soon as a secret appears (enqueue or resolveSecret).
-      if (record.last_error !== SECRET_UNAVAILABLE) {
-        await this.#update(id, (_tx, current, next) => {
-          if (!isScheduled(current)) return false;
-          next.last_error = SECRET_UNAVAILABLE;
-          return true;
-        });
-      }
-      return false;
-    }
-
-    if (this.#stopping > 0) return false; // stopping: no new attempt
-    if (!(await this.#lease(indexKey, id))) return false; // another runner is sending it, or sent it
-
-    let sent: { attempt: DeliveryAttempt; outcome: Outcome } | null;
-    try {
-      sent = await this.#send(record, secret);
-    } catch (error) {
-      await this.#release(id).catch(() => {});
-      throw error;
-    }
-    if (sent === null) {
-      await this.#release(id); // cut off by stop(): due as it was, for any runner, now
-      return false;
-    }
-    const { attempt, outcome } = sent;
-    await this.#update(id, (tx, current, next) => {
-      tx.delete(LEASE_PREFIX + id); // with the result: the next attempt may go from any runner
-      next.attempts = [...current.attempts, attempt];
-      const now = this.#now();
-      if (attempt.error !== undefined) next.last_error = attempt.error;
-      else if (outcome.kind !== 'delivered') next.last_error = `HTTP ${attempt.status}`;
-      const inCycle = next.attempts.length - current.cycle_start;
-      if (outcome.kind === 'delivered') {
-        next.state = 'delivered';
-        reschedule(tx, current, next, undefined);
-      } else if (outcome.kind === 'dead' || inCycle >= this.#maxAttempts) {
-        next.state = 'dead_letter';
-        reschedule(tx, current, next, undefined);
-      } else {
-        next.state = 'failed_retrying';
-        reschedule(tx, current, next, now + this.#delayMs(inCycle, outcome.retryAfterMs));
-      }
-      return true;
-    });
-    return true;
-  }
-
-  /**
-   * Takes the lease of one attempt: true when the delivery is still due at `indexKey` and no other
-   * runner holds a lease that has not lapsed.
-   */
-  async #lease(indexKey: string, id: string): Promise<boolean> {
-    return this.#store.transaction(async (tx) => {
-      const current = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
-      const due = current && isScheduled(current) && dueKey(Date.parse(current.next_attempt_at!), id) === indexKey;
-      if (!due) return false;
-      const now = this.#now();
-      const held = (await tx.get(LEASE_PREFIX + id)) as { until?: unknown } | undefined;
-      if (held && typeof held.until === 'number' && held.until > now) return false;
-      tx.put(LEASE_PREFIX + id, { until: now + this.#timeoutMs + LEASE_MARGIN_MS, by: this.#runner });
-      return true;
-    });
-  }
-
-  /** Remove this runner's lease of a delivery (a lease another runner took since is left alone). */
-  async #release(id: string): Promise<void> {
-    await this.#store.transaction(async (tx) => {
-      const held = (await tx.get(LEASE_PREFIX + id)) as { by?: unknown } | undefined;
-      if (held?.by === this.#runner) tx.delete(LEASE_PREFIX + id);
-    });
-  }
-
-  /** Read-modify-write of one record inside a transaction; `change` returns false to write nothing. */
-  async #update(
-    id: string,
-    change: (tx: Transaction, current: Delivery, next: Mutable<Delivery>) => boolean,
-  ): Promise<void> {
-    await this.#store.transaction(async (tx) => {
-      const current = (await tx.get(RECORD_PREFIX + id)) as Delivery | undefined;
-      if (!current) return; // deleted while the request was in flight
-      const next: Mutable<Delivery> = { ...current };
-      if (!change(tx, current, next)) return;
-      next.updated_at = new Date(this.#now()).toISOString();
-      tx.put(RECORD_PREFIX + id, next);
-    });
-  }
-
-  async #secretFor(subscriptionId: string): Promise<string | undefined> {
-    const known = this.#secrets.get(subscriptionId);
-    if (known !== undefined) return known;
-    if (!this.#resolveSecret) return undefined;
-    try {
-      const secret = await this.#resolveSecret(subscriptionId);
-      return typeof secret === 'string' && secret.length > 0 ? secret : undefined;
-    } catch (error) {
-      this.#onError(error);
-      return undefined;
-    }
-  }
-
-  /** POST the body once; classify the answer, or null when stop() cut the request off. Never throws. */
-  async #send(record: Delivery, secret: string): Promise<{ attempt: DeliveryAttempt; outcome: Outcome } | null> {
-    const startedAt = this.#now();
-    const started = performance.now();
-    const at = new Date(startedAt).toISOString();
-    const elapsed = () => Math.round(performance.now() - started);
-    // in flight from here: a stop() whose grace ends while this signs makes the fetch below fail at once
-    const controller = new AbortController();
-    this.#inFlight.add(controller);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let response: Response;
-    try {
-      // Sign at send time, not at enqueue: a retry hours later must carry a timestamp inside the
-      // receiver's replay window.
-      const signature = await signPayload(secret, record.body, Math.floor(startedAt / 1000));
-      timer = setTimeout(() => controller.abort(), this.#timeoutMs);
-      response = await this.#fetch(record.url, {
-        method: 'POST',
-        body: record.body,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': WEBHOOK_USER_AGENT,
-          [SIGNATURE_HEADER]: signature,
-          [EVENT_HEADER]: record.event_type,
-          [DELIVERY_HEADER]: record.id,
-        },
-        // A redirect could carry the signed payload to a host the subscriber never registered.
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-    } catch (error) {
-      if (controller.signal.reason === HANDED_BACK) return null;
-      const message = controller.signal.aborted ? `timeout after ${this.#timeoutMs} ms` : networkError(error);
-      return { attempt: { at, error: message, duration_ms: elapsed() }, outcome: { kind: 'retry' } };
-    } finally {
-      clearTimeout(timer);
-      this.#inFlight.delete(controller);
-    }
-    // The answer's body is not used; cancel it so the connection is released now rather than at GC.
-    await response.body?.cancel().catch(() => {});
-    const status = response.status;
-    const duration_ms = elapsed();
-    // Browsers report a manual redirect as an opaque response with status 0.
-    if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
-      return { attempt: { at, status, error: 'redirect not followed', duration_ms }, outcome: { kind: 'dead' } };
-    }
-    if (status >= 200 && status < 300) return { attempt: { at, status, duration_ms }, outcome: { kind: 'delivered' } };
-    if (status === 408 || status === 429 || status >= 500) {
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#now());
-      return {
-        attempt: { at, status, duration_ms },
-        outcome: retryAfterMs === undefined ? { kind: 'retry' } : { kind: 'retry', retryAfterMs },
-      };
-    }
-    return { attempt: { at, status, duration_ms }, outcome: { kind: 'dead' } };
-  }
-
-  /** Wait before the next attempt after `failures` failures in this cycle. */
-  #delayMs(failures: number, retryAfterMs: number | undefined): number {
-    if (retryAfterMs !== undefined) return Math.min(this.#maxDelayMs, retryAfterMs);
-    const ceiling = Math.min(this.#maxDelayMs, this.#baseDelayMs * 2 ** (failures - 1));
-    return Math.floor(this.#random() * ceiling);
+  /** The delivery loop, its module loaded on the first call. */
+  #work(): Promise<DeliveryLoop> {
+    this.#loading ??= operations().then((m) => (this.#loop = new m.DeliveryLoop(this.#settings)));
+    return this.#loading;
   }
 }
 
 // ---------------------------------------------------------------------------------------------------
-
-/** Longest delay a timer takes (setTimeout fires at once beyond 2^31 − 1 ms); a later wake-up re-arms. */
-const MAX_TIMER_MS = 0x7fffffff;
-
-/** Move `next` to a new due time (or off the schedule), keeping the due index in step. */
-function reschedule(tx: Transaction, current: Delivery, next: Mutable<Delivery>, dueMs: number | undefined): void {
-  if (isScheduled(current)) tx.delete(dueKey(Date.parse(current.next_attempt_at!), current.id));
-  if (dueMs === undefined) {
-    next.next_attempt_at = null;
-    return;
-  }
-  next.next_attempt_at = new Date(dueMs).toISOString();
-  tx.put(dueKey(dueMs, current.id), current.id);
-}
-
-function isScheduled(d: Delivery): boolean {
-  return (d.state === 'pending' || d.state === 'failed_retrying') && d.next_attempt_at !== null;
-}
-
-// Zero-padded so that string order (the store's key order) is time order.
-function dueKey(ms: number, id: string): string {
-  return `${DUE_PREFIX}${String(Math.max(0, Math.floor(ms))).padStart(15, '0')}/${id}`;
-}
-
-function dueMsOfKey(key: string): number {
-  return Number(key.slice(DUE_PREFIX.length, DUE_PREFIX.length + 15));
-}
-
-/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `now`. */
-function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function networkError(error: unknown): string {
-  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, ENOTFOUND…) is in the cause.
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  const detail = cause?.code ?? cause?.message ?? (error as { message?: unknown } | undefined)?.message ?? error;
-  return `network error: ${String(detail)}`;
-}
 
 function newDeliveryId(now: number): string {
   const random = new Uint8Array(10);
@@ -800,24 +366,4 @@ function checkUrl(value: unknown): string {
 
 function nonEmpty(name: string, value: unknown): void {
   if (typeof value !== 'string' || value.length === 0) throw invalid(`${name} must be a non-empty string`);
-}
-
-function invalid(detail: string): TrainprintError {
-  return new TrainprintError('INVALID_INPUT', detail);
-}
-
-function numberOption(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new TrainprintError('INVALID_OPTIONS', `${name} must be a non-negative finite number`);
-  }
-  return value;
-}
-
-function intOption(name: string, value: unknown, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || (value as number) < min) {
-    throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer ≥ ${min}`);
-  }
-  return value as number;
 }
