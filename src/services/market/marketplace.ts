@@ -9,6 +9,7 @@
 import { isTrainprintError, TrainprintError } from '../../errors.js';
 import type { ReceiptKey } from '../registry/receipts.js';
 import type { Store } from '../../store/types.js';
+import { loadOnce } from '../../util/load-once.js';
 import { unrefTimer } from '../../util/timers.js';
 import type { MarketContext } from './records.js';
 import type {
@@ -29,8 +30,7 @@ import type {
 } from './types.js';
 
 /** The marketplace's operations, imported once, on the first call (a file of its own in the package). */
-let loading: Promise<typeof import('./operations.js')> | undefined;
-const operations = () => (loading ??= import('./operations.js'));
+const operations = loadOnce(() => import('./operations.js'));
 
 /**
  * Options of {@link createMarketplace}.

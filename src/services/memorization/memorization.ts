@@ -6,6 +6,7 @@
  */
 import type { MemorizationDeps } from './deps.js';
 import type { Store } from '../../store/types.js';
+import { loadOnce } from '../../util/load-once.js';
 import { workText } from '../registry/works.js';
 import type { ExtractWorkRequest, WorkExtractionResult } from './extract-work.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
@@ -26,8 +27,7 @@ import type {
 } from './types.js';
 
 /** The operations, imported once, on the first call (a file of their own in the package). */
-let loading: Promise<typeof import('./operations.js')> | undefined;
-const operations = () => (loading ??= import('./operations.js'));
+const operations = loadOnce(() => import('./operations.js'));
 
 /**
  * Which works of a catalogue the model writes out, under one call budget for the whole catalogue (./audit.ts); its

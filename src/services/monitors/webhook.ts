@@ -18,6 +18,7 @@
  */
 import type { Store, Transaction } from '../../store/types.js';
 import { TrainprintError } from '../../errors.js';
+import { loadOnce } from '../../util/load-once.js';
 import { readRequest } from '../../util/schema-check.js';
 import type { DeliveryLoop } from './delivery-loop.js';
 import {
@@ -83,8 +84,7 @@ export interface WebhookDelivererOptions {
 }
 
 /** The delivery loop's module, imported once, on the first run or read of any deliverer (a file of its own). */
-let loading: Promise<typeof import('./operations.js')> | undefined;
-const operations = () => (loading ??= import('./operations.js'));
+const operations = loadOnce(() => import('./operations.js'));
 
 /**
  * Signs and delivers webhook events with retries, keeping a per-delivery attempt log in the store.

@@ -3,8 +3,9 @@
  */
 import type { EvidenceBundle } from './types.js';
 import type { BundleVerification, VerifyOptions } from './verify.js';
+import { loadOnce } from '../../util/load-once.js';
 
-let loading: Promise<typeof import('./operations.js')> | undefined;
+const operations = loadOnce(() => import('./operations.js'));
 
 /**
  * Verify an evidence bundle: the object, or its serialized JSON text or bytes as served (then the bytes must be the
@@ -18,5 +19,5 @@ export async function verifyEvidenceBundle(
   bundle: EvidenceBundle | string | Uint8Array,
   options: VerifyOptions = {},
 ): Promise<BundleVerification> {
-  return (await (loading ??= import('./operations.js'))).verifyEvidenceBundle(bundle, options);
+  return (await operations()).verifyEvidenceBundle(bundle, options);
 }
