@@ -2,7 +2,7 @@
  * JSON Schemas of the account routes: API keys (the caller's and the operators' `admin/keys`),
  * OAuth clients, the token request and response (form fields, RFC 6749 §4.4), the day's usage.
  */
-import { SCOPES } from '../context.js';
+import { SCOPES, type JsonSchema } from '../context.js';
 import {
   bool,
   dateTime,
@@ -25,6 +25,17 @@ export const CREATE_KEY_REQUEST_SCHEMA = partialObject({
   mode: { enum: ['live', 'test'] },
 });
 
+/** Whether a credential (an API key, an OAuth client) is revoked, and when. */
+const REVOCATION = { revoked: bool, revoked_at: dateTimeOrNull } as const;
+
+/**
+ * The answer of a credential's creation: its secret (`field`, of the `pattern`), shown this once, then the credential
+ * as its info shows it.
+ */
+function createdWithSecret(field: string, pattern: string, info: Record<string, JsonSchema>): JsonSchema {
+  return ok({ [field]: { type: 'string', pattern, description: 'Shown once; store it now' }, ...info });
+}
+
 const KEY_INFO_PROPS = {
   key_id: prefixedId('key', 16),
   name: strOrNull,
@@ -36,13 +47,9 @@ const KEY_INFO_PROPS = {
   mode: { enum: ['live', 'test'] },
   created_at: dateTime,
   expires_at: { ...dateTimeOrNull, description: 'When the key stops working; null: it does not expire' },
-  revoked: bool,
-  revoked_at: dateTimeOrNull,
+  ...REVOCATION,
 } as const;
-export const KEY_CREATED_SCHEMA = ok({
-  key: { type: 'string', pattern: '^tp_(live|test)_[0-9A-Za-z]{32}$', description: 'Shown once; store it now' },
-  ...KEY_INFO_PROPS,
-});
+export const KEY_CREATED_SCHEMA = createdWithSecret('key', '^tp_(live|test)_[0-9A-Za-z]{32}$', KEY_INFO_PROPS);
 export const [KEY_INFO_SCHEMA, KEY_RESPONSE_SCHEMA, KEY_LIST_SCHEMA] = resourceSchemas(KEY_INFO_PROPS, 'keys');
 
 /** `POST /api/v1/admin/keys`: a key for any account (the plan is checked against the server's plans). */
@@ -80,13 +87,9 @@ const CLIENT_INFO_PROPS = {
   plan: str,
   scopes,
   created_at: dateTime,
-  revoked: bool,
-  revoked_at: dateTimeOrNull,
+  ...REVOCATION,
 } as const;
-export const CLIENT_CREATED_SCHEMA = ok({
-  client_secret: { type: 'string', pattern: '^tp_cs_[0-9A-Za-z]{40}$', description: 'Shown once; store it now' },
-  ...CLIENT_INFO_PROPS,
-});
+export const CLIENT_CREATED_SCHEMA = createdWithSecret('client_secret', '^tp_cs_[0-9A-Za-z]{40}$', CLIENT_INFO_PROPS);
 export const [CLIENT_INFO_SCHEMA, CLIENT_RESPONSE_SCHEMA, CLIENT_LIST_SCHEMA] = resourceSchemas(
   CLIENT_INFO_PROPS,
   'clients',

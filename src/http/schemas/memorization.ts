@@ -47,6 +47,9 @@ const refSetId = {
   description: 'Reference set id of the account',
 } as const;
 
+/** The close of an extraction's and a probe's result: what bore on it and limits it (codes), and its method. */
+const RESULT_NOTES = { factors: codes, limitations: codes, method: str } as const;
+
 // ------------------------------------------------------------------ register-work, reference sets
 
 /** `POST /api/v1/memorization/register-work`: a work of the account (`work_id`) or one to register now (`work`). */
@@ -167,9 +170,7 @@ const EXTRACTION_PROPS = {
     longest_match_tokens: int0,
     mean_exact_continuation_tokens: { type: 'number', minimum: 0 },
   }),
-  factors: codes,
-  limitations: codes,
-  method: str,
+  ...RESULT_NOTES,
 } as const;
 export const EXTRACTION_RESULT_SCHEMA = object(EXTRACTION_PROPS);
 export const EXTRACTION_RESPONSE_SCHEMA = ok(EXTRACTION_PROPS);
@@ -272,9 +273,7 @@ const PROBE_PROPS = {
     }),
   },
   chunks: object({ suspect: { type: 'array', items: PROBE_CHUNK }, reference: { type: 'array', items: PROBE_CHUNK } }),
-  factors: codes,
-  limitations: codes,
-  method: str,
+  ...RESULT_NOTES,
 } as const;
 export const PROBE_RESULT_SCHEMA = object(PROBE_PROPS);
 export const PROBE_RESPONSE_SCHEMA = ok(PROBE_PROPS);
