@@ -7,9 +7,9 @@
 import { TrainprintError } from '../../errors.js';
 import type { Store } from '../../store/types.js';
 import type { CatalogueAuditResult } from './audit.js';
+import { HEX64, keepNewest, keptOfText, keptStamp } from './kept-by-text.js';
 
 const PREFIX = 'catalogue-audits/';
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /** Audits that measured one text an account keeps indexed at most: the newest replace the oldest past it. */
 export const STORED_AUDITS_PER_TEXT = 16;
@@ -34,17 +34,11 @@ export async function storeCatalogueAudit(
   const digest = result?.audit_sha256;
   if (typeof digest !== 'string' || !HEX64.test(digest) || !textSha256s.every((t) => HEX64.test(t)))
     throw new TrainprintError('INVALID_INPUT', 'an audit to keep needs its audit_sha256 and its texts’ SHA-256');
-  const stamp = String(Date.now()).padStart(15, '0');
+  const stamp = keptStamp();
   await store.transaction(async (tx) => {
     tx.put(recordKey(account, digest), result);
-    for (const text of new Set(textSha256s)) {
-      // keyed by the time kept, then the digest: a scan lists them oldest first
-      const kept = await tx.scan(textPrefix(account, text));
-      for (const [k] of kept) if (k.endsWith(`/${digest}`)) tx.delete(k);
-      const others = kept.filter(([k]) => !k.endsWith(`/${digest}`));
-      for (const [k] of others.slice(0, Math.max(0, others.length - (STORED_AUDITS_PER_TEXT - 1)))) tx.delete(k);
-      tx.put(`${textPrefix(account, text)}${stamp}/${digest}`, 1);
-    }
+    for (const text of new Set(textSha256s))
+      await keepNewest(tx, textPrefix(account, text), digest, 1, STORED_AUDITS_PER_TEXT, stamp);
   });
 }
 
@@ -57,9 +51,8 @@ export async function catalogueAuditsOfText(
   account: string,
   textSha256: string,
 ): Promise<CatalogueAuditResult[]> {
-  if (!HEX64.test(textSha256)) return [];
   const audits: CatalogueAuditResult[] = [];
-  for (const [k] of await store.scan(textPrefix(account, textSha256))) {
+  for (const [k] of await keptOfText(store, textSha256, (text) => textPrefix(account, text))) {
     const record = await store.get(recordKey(account, k.slice(k.lastIndexOf('/') + 1)));
     if (record !== undefined && record !== null) audits.push(record as CatalogueAuditResult);
   }

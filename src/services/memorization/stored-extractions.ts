@@ -7,9 +7,9 @@
 import { TrainprintError } from '../../errors.js';
 import type { Store } from '../../store/types.js';
 import type { WorkExtractionResult } from './extract-work.js';
+import { HEX64, keepNewest, keptOfText } from './kept-by-text.js';
 
 const PREFIX = 'work-extractions/';
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /** Extractions of one text an account keeps at most: the newest replace the oldest past it. */
 export const STORED_EXTRACTIONS_PER_TEXT = 16;
@@ -28,15 +28,7 @@ export async function storeWorkExtraction(store: Store, account: string, result:
   const digest = result?.record?.transcript_sha256;
   if (typeof text !== 'string' || !HEX64.test(text) || typeof digest !== 'string' || !HEX64.test(digest))
     throw new TrainprintError('INVALID_INPUT', 'an extraction to keep needs its text_sha256 and transcript digest');
-  const prefix = prefixOf(account, text);
-  await store.transaction(async (tx) => {
-    // keyed by the time kept, then the digest: a scan lists them oldest first
-    const kept = await tx.scan(prefix);
-    for (const [k] of kept) if (k.endsWith(`/${digest}`)) tx.delete(k);
-    const others = kept.filter(([k]) => !k.endsWith(`/${digest}`));
-    for (const [k] of others.slice(0, Math.max(0, others.length - (STORED_EXTRACTIONS_PER_TEXT - 1)))) tx.delete(k);
-    tx.put(`${prefix}${String(Date.now()).padStart(15, '0')}/${digest}`, result);
-  });
+  await store.transaction((tx) => keepNewest(tx, prefixOf(account, text), digest, result, STORED_EXTRACTIONS_PER_TEXT));
 }
 
 /**
@@ -48,6 +40,6 @@ export async function workExtractions(
   account: string,
   textSha256: string,
 ): Promise<WorkExtractionResult[]> {
-  if (!HEX64.test(textSha256)) return [];
-  return (await store.scan(prefixOf(account, textSha256))).map(([, v]) => v as WorkExtractionResult);
+  const kept = await keptOfText(store, textSha256, (text) => prefixOf(account, text));
+  return kept.map(([, v]) => v as WorkExtractionResult);
 }

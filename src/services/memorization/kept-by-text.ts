@@ -1,0 +1,46 @@
+/**
+ * Results an account keeps by the text they measured (./stored-extractions.ts, ./stored-audits.ts): under one text's
+ * prefix, one key a result, `<prefix><15-digit ms kept>/<digest>`, so a scan lists them oldest first and the same
+ * result kept twice is one entry.
+ *
+ * @example
+ * await store.transaction((tx) => keepNewest(tx, prefix, digest, result, 16))
+ * const kept = await keptOfText(store, textSha256, (text) => `work-extractions/acme/${text}/`)
+ */
+import type { Store, Transaction } from '../../store/types.js';
+
+/** A SHA-256 as the keys hold it: 64 lowercase hex digits. */
+export const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The key part of the time a result is kept: ms, zero-padded so that key order is time order. */
+export function keptStamp(ms: number = Date.now()): string {
+  return String(ms).padStart(15, '0');
+}
+
+/**
+ * Keeps `value` under `prefix` as `<stamp>/<digest>` (the stamp now, unless given): an entry of the same digest is
+ * replaced, and past `most` entries the oldest go.
+ */
+export async function keepNewest(
+  tx: Transaction,
+  prefix: string,
+  digest: string,
+  value: unknown,
+  most: number,
+  stamp: string = keptStamp(),
+): Promise<void> {
+  const kept = await tx.scan(prefix);
+  for (const [k] of kept) if (k.endsWith(`/${digest}`)) tx.delete(k);
+  const others = kept.filter(([k]) => !k.endsWith(`/${digest}`));
+  for (const [k] of others.slice(0, Math.max(0, others.length - (most - 1)))) tx.delete(k);
+  tx.put(`${prefix}${stamp}/${digest}`, value);
+}
+
+/** The entries kept for the text whose SHA-256 is `textSha256`, oldest first: none for what is not a SHA-256. */
+export async function keptOfText(
+  store: Store,
+  textSha256: string,
+  prefixOf: (textSha256: string) => string,
+): Promise<Array<[string, unknown]>> {
+  return HEX64.test(textSha256) ? store.scan(prefixOf(textSha256)) : [];
+}
