@@ -237,9 +237,8 @@ export class WebhookDeliverer {
 
   /**
    * Call {@link runDue} every `intervalMs` (the first run starts at once: on a first call, as soon as the loop's code
-   * has loaded), and in between at the due time
-   * of the earliest scheduled attempt, so retries keep to their backoff (and a receiver's Retry-After)
-   * whatever the interval. A tick is skipped while a run is still going, so runs never overlap. The
+   * has loaded), and in between at the due time of the earliest scheduled attempt, so retries keep to their backoff
+   * (and a receiver's Retry-After) whatever the interval. A tick is skipped while a run is still going, so runs never overlap. The
    * timers are unref'd where the runtime allows, so an idle deliverer does not keep a Node or Deno
    * process alive. A closed store stops the loop.
    * @throws CONFLICT when already started; INVALID_OPTIONS for a non-positive interval.
