@@ -185,6 +185,9 @@ async function main() {
         true_share: round(median(ok.map((x) => x.truth)) ?? 0),
         estimate_median: median(ok.map((x) => x.estimate)),
         estimate_max_error: round(Math.max(0, ...ok.map((x) => Math.abs(x.estimate - x.truth)))),
+        // every draw's estimate (seeded: the same on every run), and how many are further from the truth than the target
+        estimates: ok.map((x) => x.estimate),
+        errors_over_target: ok.filter((x) => Math.abs(x.estimate - x.truth) > TARGETS.estimate_at_half).length,
         lower_median: median(ok.map((x) => x.ci_95[0])),
         upper_median: median(ok.map((x) => x.ci_95[1])),
         upper_max: Math.max(0, ...ok.map((x) => x.ci_95[1])),
