@@ -66,6 +66,8 @@ export interface JobRunnerOptions extends JobExecutors {
    * unexpected as INTERNAL: what an API's caller may read)
    */
   readonly errorOf?: (error: unknown) => JobError;
+  /** Jobs this runner leaves to others, by account, id and type (a scan worker runs scan jobs only). @default none */
+  readonly skip?: (account: string, job: string | undefined, type: string | undefined) => boolean;
   /** Told after each chunk this runner completed (the items' results written). */
   readonly onChunk?: (claim: JobClaim, results: readonly JobResult[]) => void;
 }
@@ -126,7 +128,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** See the module's documentation. */
 export class JobRunner {
-  readonly #o: Required<Omit<JobRunnerOptions, 'onError' | 'fatal' | 'onChunk' | 'finishChunks' | 'errorOf'>> &
+  readonly #o: Required<Omit<JobRunnerOptions, 'onError' | 'fatal' | 'onChunk' | 'finishChunks' | 'errorOf' | 'skip'>> &
     JobRunnerOptions;
   #running = false;
   #stopped = false;
@@ -212,6 +214,12 @@ export class JobRunner {
     this.#o.concurrency > 1 && (this.#perAccount.get(account) ?? 0) >= this.#o.concurrency - 1;
 
   async #loop(): Promise<void> {
+    // faults in a row (the store away: a restart): the wait before the next try doubles, up to 10 s
+    let faults = 0;
+    const fault = (err: unknown) => {
+      this.#o.onError?.(err);
+      return this.#idle(Math.min(10_000, this.#o.pollMs * 2 ** Math.min(faults++, 10)));
+    };
     while (!this.#stopped) {
       let claim: JobClaim | null = null;
       try {
@@ -219,8 +227,10 @@ export class JobRunner {
         claim = await this.#claim();
       } catch (err) {
         if (this.#final(err)) break;
-        this.#o.onError?.(err);
+        await fault(err);
+        continue;
       }
+      faults = 0;
       if (!claim) {
         await this.#idle();
         continue;
@@ -229,8 +239,7 @@ export class JobRunner {
         await this.#run(claim).finally(() => this.#uncount(claim));
       } catch (err) {
         if (this.#final(err)) break;
-        this.#o.onError?.(err);
-        await this.#idle(); // a fault of this process (the store unreachable …): not at once again
+        await fault(err); // a fault of this process (the store unreachable …): not at once again
       }
     }
     this.#stopped = true;
@@ -256,8 +265,10 @@ export class JobRunner {
       if (this.#stopped) return null;
       const now = Date.now();
       for (const [id, until] of this.#leftToOthers) if (until <= now) this.#leftToOthers.delete(id);
-      const skip = (account: string, job?: string) =>
-        this.#atCap(account) || (job !== undefined && this.#leftToOthers.has(job));
+      const skip = (account: string, job?: string, type?: string) =>
+        this.#atCap(account) ||
+        (job !== undefined && this.#leftToOthers.has(job)) ||
+        this.#o.skip?.(account, job, type) === true;
       const claim = await this.#o.jobs.claim(this.#o.leaseMs, { skip });
       if (claim) this.#perAccount.set(claim.job.account, (this.#perAccount.get(claim.job.account) ?? 0) + 1);
       return claim;
@@ -281,8 +292,8 @@ export class JobRunner {
     await this.#o.jobs.expire();
   }
 
-  /** Waits `pollMs`, or until {@link wake} (every idle loop wakes). */
-  #idle(): Promise<void> {
+  /** Waits `ms` (`pollMs`), or until {@link wake} (every idle loop wakes). */
+  #idle(ms = this.#o.pollMs): Promise<void> {
     if (this.#stopped) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
@@ -290,7 +301,7 @@ export class JobRunner {
         this.#wakers.delete(done);
         resolve();
       };
-      const t = unrefTimer(setTimeout(done, this.#o.pollMs));
+      const t = unrefTimer(setTimeout(done, ms));
       this.#wakers.add(done);
     });
   }

@@ -10,7 +10,7 @@
  * Keys (ordered by string, numbers zero-padded):
  *  - `job/<id>` the job record;
  *  - `job-open/<created>/<id>` one per unfinished job, what runners scan for work;
- *  - `job-items/<id>/<chunk>` a chunk's items, kept until the chunk is done (or the job cancelled);
+ *  - `job-items/<id>/<chunk>` a chunk's items (a streamed job's: `{ first, items }`), kept until the chunk is done;
  *  - `job-lease/<id>/<chunk>` a claimed chunk's lease `{ token, until, attempts }`;
  *  - `job-result/<id>/<index>` one item's result;
  *  - `job-finished/<finished>/<id>` one per finished job, for the retention;
@@ -18,6 +18,7 @@
  */
 import { TrainprintError } from '../../errors.js';
 import type { Store, Transaction } from '../../store/types.js';
+import { unrefTimer } from '../../util/timers.js';
 import type {
   ClaimWatch,
   JobClaim,
@@ -68,6 +69,10 @@ interface JobRecord {
   next: number;
   context: Record<string, unknown>;
   error?: JobError;
+  /** A streamed submission still reading its input ({@link JobService.submitStream}): absent once sealed. */
+  sealed?: false;
+  /** Until when the submitter of an unsealed job holds it (ms): past it, the job reads `failed`. */
+  submit_until?: number;
 }
 
 interface Lease {
@@ -88,6 +93,13 @@ const LAST_MS = 999_999_999_999_999;
 const accountPrefix = (account: string) => `job-by-account/${encodeURIComponent(account)}/`;
 const accountKey = (j: JobRecord) => `${accountPrefix(j.account)}${pad(LAST_MS - j.created, 15)}/${j.id}`;
 const FINISHED: ReadonlySet<JobState> = new Set(['done', 'failed', 'cancelled']);
+/** Whether `j` is a streamed submission whose submitter stopped before sealing it (its lease expired). */
+const abandoned = (j: JobRecord, now: number) =>
+  j.sealed === false && (j.submit_until ?? 0) < now && !FINISHED.has(j.state);
+const ABANDONED: JobError = {
+  code: 'INTERNAL',
+  message: 'the submission stopped before its input ended (its process stopped): the job is incomplete',
+};
 
 /** `job_` + 32 random hex digits (WebCrypto, every runtime): the same form as the background analyses' ids. */
 function newId(prefix: string): string {
@@ -95,8 +107,30 @@ function newId(prefix: string): string {
   return `${prefix}${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
 }
 
+/** A chunk's items and the index of its first (a streamed job's chunks differ in size: they carry it). */
+async function chunkOf(tx: Transaction, j: JobRecord, chunk: number): Promise<{ first: number; items: unknown[] }> {
+  const v = (await tx.get(itemsKey(j.id, chunk))) as unknown[] | { first: number; items: unknown[] } | undefined;
+  return Array.isArray(v) || !v ? { first: chunk * j.chunk_items, items: v ?? [] } : v;
+}
+
+/**
+ * Options of {@link JobService.submitStream}.
+ * @example await jobs.submitStream(submission, items, { chunkBytes: 1 << 20, signal })
+ */
+export interface StreamSubmitOptions {
+  /** JSON bytes of items a chunk holds at most (a larger item is a chunk of its own). @default 4 MiB */
+  readonly chunkBytes?: number;
+  /** How long the job waits for its submitter (ms) before it reads `failed`; renewed every third. @default 60_000 */
+  readonly leaseMs?: number;
+  /** Stops reading the input: the job is deleted and the call rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Told of the job once it exists and after each chunk stored. */
+  readonly onChunk?: (job: JobInfo) => void;
+}
+
 /** The public view of a record at `now`. */
 function info(j: JobRecord, now: number): JobInfo {
+  if (abandoned(j, now)) return info({ ...j, state: 'failed', finished: j.submit_until ?? now, error: ABANDONED }, now);
   const running = j.state === 'running' && j.started !== null && j.done > 0;
   const eta = running ? Math.round(((now - (j.started as number)) / j.done) * (j.total - j.done)) : null;
   return {
@@ -165,43 +199,140 @@ export class JobService implements JobStore {
    * @throws INVALID_INPUT for no type or no items, INVALID_OPTIONS for a bad chunk size
    */
   async submit(s: JobSubmission): Promise<JobInfo> {
-    if (typeof s.type !== 'string' || s.type === '')
-      throw new TrainprintError('INVALID_INPUT', 'type: a job needs the name of its type');
     if (!Array.isArray(s.items) || s.items.length === 0)
       throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
+    const job = this.#record(s, this.#clock());
+    const n = job.chunk_items;
+    job.total = s.items.length;
+    job.chunks = Math.ceil(s.items.length / n);
+    // the items first, the job and its open marker last and together: a runner never sees a job without its items
+    const ops: Array<{ type: 'put'; key: string; value: unknown }> = [];
+    for (let c = 0; c < job.chunks; c++)
+      ops.push({ type: 'put', key: itemsKey(job.id, c), value: s.items.slice(c * n, (c + 1) * n) });
+    for (let i = 0; i < ops.length; i += 500) await this.#store.batch(ops.slice(i, i + 500));
+    await this.#store.batch(this.#entries(job));
+    return info(job, job.created);
+  }
+
+  /**
+   * Stores a job whose items are read as they come (a file of millions of lines): the job first, unsealed, then its
+   * items a chunk at a time (at most `chunkItems` items and `chunkBytes` of JSON; a larger item alone), each chunk in a
+   * transaction of its own — runners start on the first chunks while the rest is read — and the job sealed at the
+   * end. While it reads, the submitter holds a lease on the job, renewed every third of `leaseMs`: a submission whose
+   * process stopped half-way reads `failed` once the lease expired, and its chunks are never run. A submission cut
+   * short (bad input, `signal`, the store away) deletes the job.
+   * @throws INVALID_INPUT for no items; CONFLICT when the job was cancelled or deleted meanwhile
+   * @example const job = await jobs.submitStream({ account: '', type: 'scan', chunkItems: 500 }, readDocuments(files))
+   */
+  async submitStream(
+    s: Omit<JobSubmission, 'items'>,
+    items: Iterable<unknown> | AsyncIterable<unknown>,
+    options: StreamSubmitOptions = {},
+  ): Promise<JobInfo> {
+    const leaseMs = options.leaseMs ?? 60_000;
+    const maxBytes = options.chunkBytes ?? 4 * 1024 * 1024;
+    const job = this.#record(s, this.#clock());
+    Object.assign(job, { sealed: false, submit_until: job.created + leaseMs });
+    await this.#store.batch(this.#entries(job));
+    options.onChunk?.(info(job, job.created));
+    const renew = unrefTimer(setInterval(() => void this.#append(job.id, null, leaseMs).catch(() => {}), leaseMs / 3));
+    try {
+      let chunk: unknown[] = [];
+      let bytes = 0;
+      const flush = async () => {
+        const j = await this.#append(job.id, chunk, leaseMs);
+        [chunk, bytes] = [[], 0];
+        options.onChunk?.(j);
+      };
+      for await (const item of items) {
+        options.signal?.throwIfAborted();
+        const size = JSON.stringify(item ?? null).length;
+        if (chunk.length > 0 && (chunk.length >= job.chunk_items || bytes + size > maxBytes)) await flush();
+        chunk.push(item);
+        bytes += size;
+      }
+      if (chunk.length > 0) await flush();
+      return await this.#append(job.id, null, 0);
+    } catch (error) {
+      await this.purge(job.id).catch(() => false);
+      throw error;
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  /**
+   * One transaction of a streamed submission: a chunk appended (`items`), the submitter's lease renewed (`null`),
+   * or the job sealed (`leaseMs` 0).
+   */
+  async #append(id: string, items: unknown[] | null, leaseMs: number): Promise<JobInfo> {
     const now = this.#clock();
+    return this.#store.transaction(async (tx) => {
+      const j = (await tx.get(jobKey(id))) as JobRecord | undefined;
+      if (j?.sealed !== false || abandoned(j, now) || FINISHED.has(j.state))
+        throw new TrainprintError('CONFLICT', `job ${id} was cancelled, deleted or given up while it was submitted`);
+      if (items) {
+        tx.put(itemsKey(id, j.chunks++), { first: j.total, items });
+        j.total += items.length;
+      }
+      j.submit_until = now + leaseMs;
+      if (leaseMs === 0) {
+        if (j.total === 0) throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
+        delete j.sealed;
+        delete j.submit_until;
+        if (j.done >= j.total) this.#finish(tx, j, 'done', now); // the runners were done before the seal
+      }
+      tx.put(jobKey(id), j);
+      return info(j, now);
+    });
+  }
+
+  /** A new job's record, its items not counted yet. @throws INVALID_INPUT, INVALID_OPTIONS */
+  #record(s: Omit<JobSubmission, 'items'>, now: number): JobRecord {
+    if (typeof s.type !== 'string' || s.type === '')
+      throw new TrainprintError('INVALID_INPUT', 'type: a job needs the name of its type');
     // the type's chunk size (one item for a long one: an extraction runs across time slices), else the store's
     const n = s.chunkItems ?? this.#chunkItems;
     if (!(Number.isSafeInteger(n) && n >= 1 && n <= 10_000))
       throw new TrainprintError('INVALID_OPTIONS', 'chunkItems must be an integer from 1 to 10,000');
-    const chunks = Math.ceil(s.items.length / n);
-    const job: JobRecord = {
+    const [account, type, context] = [s.account, s.type, { ...(s.context ?? {}) }];
+    return {
       id: newId('job_'),
-      account: s.account,
-      type: s.type,
+      account,
+      type,
       state: 'queued',
-      total: s.items.length,
+      total: 0,
       done: 0,
       failed: 0,
       created: now,
       started: null,
       finished: null,
-      chunks,
+      chunks: 0,
       chunk_items: n,
       next: 0,
-      context: { ...(s.context ?? {}) },
+      context,
     };
-    // the items first, the job and its open marker last and together: a runner never sees a job without its items
-    const ops: Array<{ type: 'put'; key: string; value: unknown }> = [];
-    for (let c = 0; c < chunks; c++)
-      ops.push({ type: 'put', key: itemsKey(job.id, c), value: s.items.slice(c * n, (c + 1) * n) });
-    for (let i = 0; i < ops.length; i += 500) await this.#store.batch(ops.slice(i, i + 500));
-    await this.#store.batch([
-      { type: 'put', key: jobKey(job.id), value: job },
-      { type: 'put', key: openKey(job), value: job.id },
-      { type: 'put', key: accountKey(job), value: job.id },
-    ]);
-    return info(job, now);
+  }
+
+  /** The record of a new job and its index entries (the runners' open list, its account's list). */
+  #entries(j: JobRecord): Array<{ type: 'put'; key: string; value: unknown }> {
+    return [
+      { type: 'put', key: jobKey(j.id), value: j },
+      { type: 'put', key: openKey(j), value: j.id },
+      { type: 'put', key: accountKey(j), value: j.id },
+    ];
+  }
+
+  /** Ends `j` in `tx` as `state`: off the open list, on the retention's; its items not run yet deleted. */
+  #finish(tx: Transaction, j: JobRecord, state: JobState, now: number, error?: JobError): void {
+    tx.delete(openKey(j));
+    if (state !== 'done') for (let c = 0; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
+    j.next = j.chunks;
+    j.state = state;
+    j.finished = now;
+    if (error) j.error = error;
+    tx.put(jobKey(j.id), j);
+    tx.put(finishedKey(j), j.id);
   }
 
   /** The record of the owner's job, or NOT_FOUND (another account's job is not found either). */
@@ -279,14 +410,8 @@ export class JobService implements JobStore {
     const now = this.#clock();
     const r = await this.#store.transaction(async (tx) => {
       const j = await this.#own(id, options.owner, tx);
-      if (FINISHED.has(j.state)) return { j, cancelled: false };
-      tx.delete(openKey(j));
-      for (let c = j.next; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
-      j.next = j.chunks;
-      j.state = 'cancelled';
-      j.finished = now;
-      tx.put(jobKey(j.id), j);
-      tx.put(finishedKey(j), j.id);
+      if (FINISHED.has(j.state) || abandoned(j, now)) return { j, cancelled: false };
+      this.#finish(tx, j, 'cancelled', now);
       return { j, cancelled: true };
     });
     return { job: info(r.j, now), cancelled: r.cancelled };
@@ -343,7 +468,7 @@ export class JobService implements JobStore {
    */
   async claim(
     leaseMs: number,
-    options: { readonly skip?: (account: string, job?: string) => boolean } = {},
+    options: { readonly skip?: (account: string, job?: string, type?: string) => boolean } = {},
   ): Promise<JobClaim | null> {
     // most polls find nothing: a plain read first, no transaction
     if ((await this.#store.scan('job-open/', { limit: 1 })).length === 0) return null;
@@ -362,7 +487,11 @@ export class JobService implements JobStore {
             tx.delete(openAt); // left by a purge that crashed
             continue;
           }
-          if (skip(j.account, j.id)) continue;
+          if (abandoned(j, now)) {
+            this.#finish(tx, j, 'failed', now, ABANDONED);
+            continue;
+          }
+          if (skip(j.account, j.id, j.type)) continue;
           const claim = await this.#claimIn(tx, j, leaseMs, now);
           if (claim) return claim;
         }
@@ -399,15 +528,7 @@ export class JobService implements JobStore {
     }
     tx.put(jobKey(j.id), j);
     tx.put(leaseKey(j.id, chunk), lease);
-    const items = ((await tx.get(itemsKey(j.id, chunk))) as unknown[] | undefined) ?? [];
-    return {
-      job: info(j, now),
-      context: j.context,
-      chunk,
-      first: chunk * j.chunk_items,
-      items,
-      token: lease.token,
-    };
+    return { job: info(j, now), context: j.context, chunk, ...(await chunkOf(tx, j, chunk)), token: lease.token };
   }
 
   /**
@@ -467,19 +588,13 @@ export class JobService implements JobStore {
     tx.delete(leaseKey(j.id, chunk));
     j.done += results.length;
     j.failed += results.filter((r) => !r.success).length;
-    if (j.done >= j.total && !FINISHED.has(j.state)) {
-      tx.delete(openKey(j));
-      j.state = 'done';
-      j.finished = now;
-      tx.put(finishedKey(j), j.id);
-    }
-    tx.put(jobKey(j.id), j);
+    if (j.done >= j.total && j.sealed !== false && !FINISHED.has(j.state)) this.#finish(tx, j, 'done', now);
+    else tx.put(jobKey(j.id), j);
   }
 
   /** A chunk whose runners died {@link JOB_MAX_ATTEMPTS} times: each item gets a failed result. */
   async #abandon(tx: Transaction, j: JobRecord, chunk: number, now: number): Promise<void> {
-    const items = ((await tx.get(itemsKey(j.id, chunk))) as unknown[] | undefined) ?? [];
-    const first = chunk * j.chunk_items;
+    const { first, items } = await chunkOf(tx, j, chunk);
     const error = {
       code: 'INTERNAL',
       message: `the item's chunk was claimed ${JOB_MAX_ATTEMPTS} times and its runner stopped each time`,
@@ -499,15 +614,8 @@ export class JobService implements JobStore {
     await this.#store.transaction(async (tx) => {
       const j = (await tx.get(jobKey(claim.job.id))) as JobRecord | undefined;
       if (!j || FINISHED.has(j.state)) return;
-      tx.delete(openKey(j));
-      for (let c = 0; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
       tx.delete(leaseKey(j.id, claim.chunk));
-      j.next = j.chunks;
-      j.state = 'failed';
-      j.finished = now;
-      j.error = error;
-      tx.put(jobKey(j.id), j);
-      tx.put(finishedKey(j), j.id);
+      this.#finish(tx, j, 'failed', now, error);
     });
   }
 }

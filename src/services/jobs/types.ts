@@ -129,13 +129,12 @@ export interface JobStore {
   submit(submission: JobSubmission): Promise<JobInfo>;
   /**
    * A chunk of an open job leased for `leaseMs`, or null when there is none to take. `skip` passes over the jobs of
-   * the accounts it names (the runner's fairness between accounts), and over the jobs it names by id where the
-   * backend gives it (a job left to another process).
-   * @throws CONFLICT when this process cannot run a job it would take (the scan queue: other datasets)
+   * the accounts it names (the runner's fairness between accounts), and over the jobs it names by id or type where
+   * the backend gives them (a job left to another process; a type this runner does not run).
    */
   claim(
     leaseMs: number,
-    options?: { readonly skip?: (account: string, job?: string) => boolean },
+    options?: { readonly skip?: (account: string, job?: string, type?: string) => boolean },
   ): Promise<JobClaim | null>;
   /** Extends a held lease; false when it is no longer the claim's (stop: another runner has the chunk). */
   renew(claim: JobClaim, leaseMs: number): Promise<boolean>;
