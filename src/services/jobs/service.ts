@@ -96,10 +96,7 @@ const FINISHED: ReadonlySet<JobState> = new Set(['done', 'failed', 'cancelled'])
 /** Whether `j` is a streamed submission whose submitter stopped before sealing it (its lease expired). */
 const abandoned = (j: JobRecord, now: number) =>
   j.sealed === false && (j.submit_until ?? 0) < now && !FINISHED.has(j.state);
-const ABANDONED: JobError = {
-  code: 'INTERNAL',
-  message: 'the submission stopped before its input ended (its process stopped): the job is incomplete',
-};
+const ABANDONED: JobError = { code: 'INTERNAL', message: 'the submission stopped before its input ended' };
 
 /** `job_` + 32 random hex digits (WebCrypto, every runtime): the same form as the background analyses' ids. */
 function newId(prefix: string): string {
@@ -107,7 +104,7 @@ function newId(prefix: string): string {
   return `${prefix}${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** A chunk's items and the index of its first (a streamed job's chunks differ in size: they carry it). */
+/** A chunk's items and its first item's index (a streamed job's chunks carry it). */
 async function chunkOf(tx: Transaction, j: JobRecord, chunk: number): Promise<{ first: number; items: unknown[] }> {
   const v = (await tx.get(itemsKey(j.id, chunk))) as unknown[] | { first: number; items: unknown[] } | undefined;
   return Array.isArray(v) || !v ? { first: chunk * j.chunk_items, items: v ?? [] } : v;
@@ -215,14 +212,11 @@ export class JobService implements JobStore {
   }
 
   /**
-   * Stores a job whose items are read as they come (a file of millions of lines): the job first, unsealed, then its
-   * items a chunk at a time (at most `chunkItems` items and `chunkBytes` of JSON; a larger item alone), each chunk in a
-   * transaction of its own — runners start on the first chunks while the rest is read — and the job sealed at the
-   * end. While it reads, the submitter holds a lease on the job, renewed every third of `leaseMs`: a submission whose
-   * process stopped half-way reads `failed` once the lease expired, and its chunks are never run. A submission cut
-   * short (bad input, `signal`, the store away) deletes the job.
+   * Stores a job whose items are read as they come: unsealed, a chunk per transaction (runners start on the first),
+   * sealed at the end. The submitter's lease (`leaseMs`) is renewed while it reads: a job whose submitter died reads
+   * `failed` once it expired, and never runs. A submission cut short deletes the job.
    * @throws INVALID_INPUT for no items; CONFLICT when the job was cancelled or deleted meanwhile
-   * @example const job = await jobs.submitStream({ account: '', type: 'scan', chunkItems: 500 }, readDocuments(files))
+   * @example const job = await jobs.submitStream({ account: '', type: 'scan' }, readDocuments(files))
    */
   async submitStream(
     s: Omit<JobSubmission, 'items'>,
@@ -261,10 +255,7 @@ export class JobService implements JobStore {
     }
   }
 
-  /**
-   * One transaction of a streamed submission: a chunk appended (`items`), the submitter's lease renewed (`null`),
-   * or the job sealed (`leaseMs` 0).
-   */
+  /** A chunk appended (`items`), the submitter's lease renewed (null) or the job sealed (`leaseMs` 0). */
   async #append(id: string, items: unknown[] | null, leaseMs: number): Promise<JobInfo> {
     const now = this.#clock();
     return this.#store.transaction(async (tx) => {
@@ -314,7 +305,7 @@ export class JobService implements JobStore {
     };
   }
 
-  /** The record of a new job and its index entries (the runners' open list, its account's list). */
+  /** A new job's record and index entries. */
   #entries(j: JobRecord): Array<{ type: 'put'; key: string; value: unknown }> {
     return [
       { type: 'put', key: jobKey(j.id), value: j },
@@ -323,7 +314,7 @@ export class JobService implements JobStore {
     ];
   }
 
-  /** Ends `j` in `tx` as `state`: off the open list, on the retention's; its items not run yet deleted. */
+  /** Ends `j` as `state`: off the open list, on the retention's, its items not run deleted. */
   #finish(tx: Transaction, j: JobRecord, state: JobState, now: number, error?: JobError): void {
     tx.delete(openKey(j));
     if (state !== 'done') for (let c = 0; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));

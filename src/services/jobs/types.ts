@@ -1,6 +1,6 @@
 /**
  * The one job model (docs/architecture.md, "Jobs"): a job of many items of one type, kept by a {@link JobStore}
- * (the engine's store: src/services/jobs/service.ts; PostgreSQL with pg-boss: the scan queue of src/node/queue),
+ * (on any store: src/services/jobs/service.ts; the scan queue of src/node/queue is it on the PostgreSQL store),
  * claimed in chunks with a lease by the one runner (./runner.ts), each item run by its type's executor (a type is one
  * module: ./job-type.ts, ./registry.ts), its results one per item in item order. The store and the runner know a
  * type by its name only.
@@ -114,9 +114,8 @@ export interface JobClaim {
 export type ClaimWatch = 'held' | 'lost' | 'finished';
 
 /**
- * Where jobs are kept: the one job model's storage, with two backends — every {@link Store} (`createJobService`) and
- * PostgreSQL with pg-boss (`openScanQueue` in `trainprint/node`). The one runner ({@link JobRunner}) claims chunks
- * of it with a lease, renews the lease while the chunk runs, and completes the chunk with its results — exactly once:
+ * Where jobs are kept: the one job model's storage — `createJobService` on any store (memory, file, PostgreSQL: the
+ * scan queue's `openScanQueue` in `trainprint/node` is it). The one runner ({@link JobRunner}) claims chunks of it with a lease, renews the lease while the chunk runs, and completes the chunk with its results — exactly once:
  * a completion whose lease is no longer the claim's writes nothing, and a chunk whose runner died is claimed again
  * after its lease. Jobs are read, cancelled and deleted by their account (`owner`); a job of another account is
  * NOT_FOUND.

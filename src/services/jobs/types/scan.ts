@@ -1,9 +1,8 @@
 /**
  * The `scan` job type: an item is `{ id, text }`, scanned against the exact datasets the job's options name; its
  * result `{ id, hits }`, the item's `ScanHit`s in the order `engine.scan` yields them. The scan queue
- * (`trainprint worker`) runs the same executor ({@link scanExecutor}). A job whose context names its datasets with
- * their SHA-256 (`{ id, sha256 }`: the queue's) runs only where each is held with that digest: elsewhere its items are
- * handed back, neither run nor failed — hits of another version of a dataset would be wrong, not merely different.
+ * (`trainprint worker`) runs the same executor. A job naming its datasets as `{ id, sha256 }` (the queue's) runs only
+ * where each is held with that digest; elsewhere its items are handed back, neither run nor failed.
  */
 import { ItemHandedBack } from '../hand-back.js';
 import type { JobExecutor } from '../job-type.js';
@@ -27,49 +26,29 @@ function scanOptions(claim: JobClaim, signal: AbortSignal): ScanOptions {
   };
 }
 
-/** How long a process that lacks a job's datasets leaves the job to the others before it looks again (ms). */
-const OTHER_DATASETS_RETRY_MS = 60_000;
-
-/**
- * Why this process must not run `claim`'s scan job (a dataset it lacks or holds in another version), or null.
- * Each digest is computed once per process.
- */
-function datasetsRefused(
-  claim: JobClaim,
-  digest: (id: string) => Promise<string | undefined>,
-): Promise<string | null> | null {
-  const want = claim.context.datasets;
-  if (!Array.isArray(want) || !want.every((d) => typeof d?.sha256 === 'string')) return null;
-  return (async () => {
-    for (const d of want as { id: string; sha256: string }[]) {
-      const have = await digest(d.id);
-      if (have === d.sha256) continue;
-      return have === undefined
-        ? `refusing scan job ${claim.job.id}: it scans against dataset "${d.id}" (SHA-256 ${d.sha256}), which this process has not loaded`
-        : `refusing scan job ${claim.job.id}: its dataset "${d.id}" has SHA-256 ${d.sha256}, this process's has ${have}`;
-    }
-    return null;
-  })();
-}
-
 /**
  * The scan executor over a scan of one item: `{ id, hits }` with the datasets and options of the job's context.
- * With `digest` (a held dataset's SHA-256, undefined for one not held), a job whose context names its datasets'
- * digests is handed back where they differ ({@link ItemHandedBack}, `elsewhere`; its message says why).
- * @example const run = scanExecutor((item, o) => engine.scanItem(item, o), (id) => engine.datasetDigest(id).catch(() => undefined))
+ * With `digest` (a held dataset's SHA-256), a job that names its datasets' digests is handed back where one differs.
+ * @example const run = scanExecutor((item, o) => engine.scanItem(item, o))
  */
 export function scanExecutor(
   scanItem: (item: ScanItem, options: ScanOptions) => Promise<readonly ScanHit[]>,
   digest?: (id: string) => Promise<string | undefined>,
 ): JobExecutor {
-  const digests = new Map<string, Promise<string | undefined>>();
-  const cached = (id: string) => {
-    if (!digests.has(id)) digests.set(id, (digest as (id: string) => Promise<string | undefined>)(id));
-    return digests.get(id) as Promise<string | undefined>;
-  };
+  const held = new Map<string, Promise<string | undefined>>();
   return async (item, claim, signal) => {
-    const refused = digest ? await datasetsRefused(claim, cached) : null;
-    if (refused) throw new ItemHandedBack('elsewhere', refused, OTHER_DATASETS_RETRY_MS);
+    const want = digest && Array.isArray(claim.context.datasets) ? claim.context.datasets : [];
+    for (const d of want as { id: string; sha256?: string }[]) {
+      if (typeof d.sha256 !== 'string') continue;
+      if (!held.has(d.id)) held.set(d.id, (digest as (id: string) => Promise<string | undefined>)(d.id));
+      const have = await held.get(d.id);
+      if (have !== d.sha256)
+        throw new ItemHandedBack(
+          'elsewhere',
+          `refusing scan job ${claim.job.id}: its dataset "${d.id}" has SHA-256 ${d.sha256}, ${have ? `this process's has ${have}` : 'which this process has not loaded'}`,
+          60_000,
+        );
+    }
     const { id, text } = item as ScanItem;
     return { id, hits: await scanItem({ id, text }, scanOptions(claim, signal)) };
   };
