@@ -1,23 +1,11 @@
 /**
- * The one runner of the job model: claims chunks of a {@link JobStore} (the engine's store, or the PostgreSQL scan
- * queue), runs their items one after another with their type's executor (./executors.ts), renews the chunk's lease
- * while it runs, and writes the chunk's results with its completion. `serve`, `trainprint worker` and
- * `scan --queue` each run one; the HTTP handler only submits and reads jobs. An item that throws gets a failed result with its typed error; a fault of the process itself
- * (the engine disposed, the store closed or unreachable, the worker pool gone) leaves the chunk to be claimed again —
- * released at once when the runner is stopped, else when its lease expires.
- *
- * No job can hold the runner for long, nor one account all of it:
- *  - each item runs under an abort signal and a time limit (`itemTimeoutMs`): past it the item's result is a failed
- *    one naming the limit, and the runner goes on with the next item whether or not the work has heeded the signal;
- *  - an account holds at most `concurrency − 1` of the runner's loops (all of them when it has one), so one loop is
- *    always left for the other accounts' jobs;
- *  - a cancelled job is seen within `watchMs`: the item running is aborted, the results so far are kept;
- *  - {@link JobRunner.stop} aborts the items running (after `graceMs`) and gives their chunks back;
- *  - an item may give itself back rather than take a result (`ItemHandedBack`, ./hand-back.ts): an extraction whose
- *    time slice ended before its limit (its chunk claimed again at once, the next slice going on from its journal), or
- *    one whose model only another live process holds (this runner leaves that job to the others for a while).
- *
- * Timers are unreferenced where the runtime allows it (Node, Bun, Deno): an idle runner never keeps a process alive.
+ * The one runner of the job model: claims chunks of a {@link JobStore}, runs their items one after another with their
+ * type's executor, renews the chunk's lease while it runs, and writes the chunk's results with its completion
+ * (`serve`, `trainprint worker` and `scan --queue` each run one). An item that throws gets a failed result with its
+ * typed error; a fault of the process itself (the engine disposed, the store away) leaves the chunk to be claimed
+ * again. No job holds it for long, nor one account all of it ({@link JobRunnerOptions}: `itemTimeoutMs`,
+ * `concurrency`, `watchMs`); an item may give itself back (`ItemHandedBack`, ./hand-back.ts). Its timers never keep
+ * a process alive.
  */
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../../errors.js';
 import type { JobExecutors } from './executors.js';
@@ -215,31 +203,17 @@ export class JobRunner {
 
   async #loop(): Promise<void> {
     // faults in a row (the store away: a restart): the wait before the next try doubles, up to 10 s
-    let faults = 0;
-    const fault = (err: unknown) => {
-      this.#o.onError?.(err);
-      return this.#idle(Math.min(10_000, this.#o.pollMs * 2 ** Math.min(faults++, 10)));
-    };
-    while (!this.#stopped) {
-      let claim: JobClaim | null = null;
+    for (let faults = 0; !this.#stopped; ) {
       try {
         await this.#maybeSweep();
-        claim = await this.#claim();
+        const claim = await this.#claim();
+        if (claim) await this.#run(claim).finally(() => this.#uncount(claim));
+        else await this.#idle();
+        faults = 0;
       } catch (err) {
         if (this.#final(err)) break;
-        await fault(err);
-        continue;
-      }
-      faults = 0;
-      if (!claim) {
-        await this.#idle();
-        continue;
-      }
-      try {
-        await this.#run(claim).finally(() => this.#uncount(claim));
-      } catch (err) {
-        if (this.#final(err)) break;
-        await fault(err); // a fault of this process (the store unreachable …): not at once again
+        this.#o.onError?.(err);
+        await this.#idle(Math.min(10_000, this.#o.pollMs * 2 ** Math.min(faults++, 10)));
       }
     }
     this.#stopped = true;
@@ -256,10 +230,7 @@ export class JobRunner {
     return true;
   }
 
-  /**
-   * One claim at a time in this runner, counted for its account before the next claim starts: two loops claiming
-   * at once would each see the account under its cap.
-   */
+  /** One claim at a time, counted for its account before the next (two at once would both see it under its cap). */
   #claim(): Promise<JobClaim | null> {
     const next = this.#claiming.then(async () => {
       if (this.#stopped) return null;

@@ -19,6 +19,7 @@
 import { TrainprintError } from '../../errors.js';
 import type { Store, Transaction } from '../../store/types.js';
 import { unrefTimer } from '../../util/timers.js';
+import { newId } from '../../util/validate.js';
 import type {
   ClaimWatch,
   JobClaim,
@@ -98,12 +99,6 @@ const abandoned = (j: JobRecord, now: number) =>
   j.sealed === false && (j.submit_until ?? 0) < now && !FINISHED.has(j.state);
 const ABANDONED: JobError = { code: 'INTERNAL', message: 'the submission stopped before its input ended' };
 
-/** `job_` + 32 random hex digits (WebCrypto, every runtime): the same form as the background analyses' ids. */
-function newId(prefix: string): string {
-  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  return `${prefix}${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
-}
-
 /** A chunk's items and its first item's index (a streamed job's chunks carry it). */
 async function chunkOf(tx: Transaction, j: JobRecord, chunk: number): Promise<{ first: number; items: unknown[] }> {
   const v = (await tx.get(itemsKey(j.id, chunk))) as unknown[] | { first: number; items: unknown[] } | undefined;
@@ -111,8 +106,11 @@ async function chunkOf(tx: Transaction, j: JobRecord, chunk: number): Promise<{ 
 }
 
 /**
- * Options of {@link JobService.submitStream}.
- * @example await jobs.submitStream(submission, items, { chunkBytes: 1 << 20, signal })
+ * Options of `JobService.submitStream`, which stores a job whose items are read as they come: unsealed, a chunk per
+ * transaction (runners start on the first), sealed at the end. The submitter's lease is renewed while it reads: a job
+ * whose submitter died reads `failed` once it expired, and never runs. A submission cut short deletes the job
+ * (INVALID_INPUT for no items; CONFLICT when the job was cancelled or deleted meanwhile).
+ * @example await jobs.submitStream({ account: '', type: 'scan' }, readDocuments(files), { chunkBytes: 1 << 20 })
  */
 export interface StreamSubmitOptions {
   /** JSON bytes of items a chunk holds at most (a larger item is a chunk of its own). @default 4 MiB */
@@ -191,10 +189,7 @@ export class JobService implements JobStore {
     this.retentionMs = r;
   }
 
-  /**
-   * Stores a job and its items (the caller has checked the items and charged them to the plan).
-   * @throws INVALID_INPUT for no type or no items, INVALID_OPTIONS for a bad chunk size
-   */
+  /** See {@link JobStore.submit}. */
   async submit(s: JobSubmission): Promise<JobInfo> {
     if (!Array.isArray(s.items) || s.items.length === 0)
       throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
@@ -211,13 +206,7 @@ export class JobService implements JobStore {
     return info(job, job.created);
   }
 
-  /**
-   * Stores a job whose items are read as they come: unsealed, a chunk per transaction (runners start on the first),
-   * sealed at the end. The submitter's lease (`leaseMs`) is renewed while it reads: a job whose submitter died reads
-   * `failed` once it expired, and never runs. A submission cut short deletes the job.
-   * @throws INVALID_INPUT for no items; CONFLICT when the job was cancelled or deleted meanwhile
-   * @example const job = await jobs.submitStream({ account: '', type: 'scan' }, readDocuments(files))
-   */
+  /** A job whose items are read as they come: see {@link StreamSubmitOptions}. @example jobs.submitStream(s, lines) */
   async submitStream(
     s: Omit<JobSubmission, 'items'>,
     items: Iterable<unknown> | AsyncIterable<unknown>,
@@ -255,13 +244,13 @@ export class JobService implements JobStore {
     }
   }
 
-  /** A chunk appended (`items`), the submitter's lease renewed (null) or the job sealed (`leaseMs` 0). */
+  /** Appends `items` (null: renews the lease; `leaseMs` 0: seals). */
   async #append(id: string, items: unknown[] | null, leaseMs: number): Promise<JobInfo> {
     const now = this.#clock();
     return this.#store.transaction(async (tx) => {
       const j = (await tx.get(jobKey(id))) as JobRecord | undefined;
       if (j?.sealed !== false || abandoned(j, now) || FINISHED.has(j.state))
-        throw new TrainprintError('CONFLICT', `job ${id} was cancelled, deleted or given up while it was submitted`);
+        throw new TrainprintError('CONFLICT', `job ${id} ended while it was submitted`);
       if (items) {
         tx.put(itemsKey(id, j.chunks++), { first: j.total, items });
         j.total += items.length;
@@ -278,7 +267,7 @@ export class JobService implements JobStore {
     });
   }
 
-  /** A new job's record, its items not counted yet. @throws INVALID_INPUT, INVALID_OPTIONS */
+  /** A new job's record, no items counted. */
   #record(s: Omit<JobSubmission, 'items'>, now: number): JobRecord {
     if (typeof s.type !== 'string' || s.type === '')
       throw new TrainprintError('INVALID_INPUT', 'type: a job needs the name of its type');
@@ -286,26 +275,23 @@ export class JobService implements JobStore {
     const n = s.chunkItems ?? this.#chunkItems;
     if (!(Number.isSafeInteger(n) && n >= 1 && n <= 10_000))
       throw new TrainprintError('INVALID_OPTIONS', 'chunkItems must be an integer from 1 to 10,000');
-    const [account, type, context] = [s.account, s.type, { ...(s.context ?? {}) }];
+    const [account, type, context, id] = [s.account, s.type, { ...(s.context ?? {}) }, newId('job_')];
+    const counts = { total: 0, done: 0, failed: 0, chunks: 0, next: 0 };
     return {
-      id: newId('job_'),
+      id,
       account,
       type,
       state: 'queued',
-      total: 0,
-      done: 0,
-      failed: 0,
+      ...counts,
       created: now,
       started: null,
       finished: null,
-      chunks: 0,
       chunk_items: n,
-      next: 0,
       context,
     };
   }
 
-  /** A new job's record and index entries. */
+  /** Its record and index entries. */
   #entries(j: JobRecord): Array<{ type: 'put'; key: string; value: unknown }> {
     return [
       { type: 'put', key: jobKey(j.id), value: j },
@@ -314,7 +300,7 @@ export class JobService implements JobStore {
     ];
   }
 
-  /** Ends `j` as `state`: off the open list, on the retention's, its items not run deleted. */
+  /** Ends `j` as `state`. */
   #finish(tx: Transaction, j: JobRecord, state: JobState, now: number, error?: JobError): void {
     tx.delete(openKey(j));
     if (state !== 'done') for (let c = 0; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
@@ -326,7 +312,7 @@ export class JobService implements JobStore {
     tx.put(finishedKey(j), j.id);
   }
 
-  /** The record of the owner's job, or NOT_FOUND (another account's job is not found either). */
+  /** The owner's job's record. @throws NOT_FOUND */
   async #own(id: string, owner: string, tx?: Transaction): Promise<JobRecord> {
     const j = (await (tx ?? this.#store).get(jobKey(id))) as JobRecord | undefined;
     if (!j || j.account !== owner)
@@ -337,7 +323,7 @@ export class JobService implements JobStore {
     return j;
   }
 
-  /** The owner's jobs, newest first (see {@link JobStore.list}). */
+  /** See {@link JobStore.list}. */
   async list(options: { owner: string; after?: string; limit?: number }): Promise<JobList> {
     const limit = Math.max(1, Math.min(options.limit ?? 20, 100));
     let after: string | undefined;
@@ -359,15 +345,12 @@ export class JobService implements JobStore {
     return { jobs, next: rows.length > limit ? (rows[limit - 1][1] as string) : null };
   }
 
-  /** @throws NOT_FOUND */
+  /** See {@link JobStore.status}. */
   async status(id: string, options: { owner: string }): Promise<JobInfo> {
     return info(await this.#own(id, options.owner), this.#clock());
   }
 
-  /**
-   * The owner's job's results from the item after `after` (-1: from the first), at most `limit`.
-   * @throws NOT_FOUND
-   */
+  /** See {@link JobStore.results}. */
   async results(id: string, options: { owner: string; after?: number; limit?: number }): Promise<JobResultPage> {
     const job = await this.#own(id, options.owner);
     const after = options.after ?? -1;
@@ -391,12 +374,7 @@ export class JobService implements JobStore {
     return { results, next: more ? last : null };
   }
 
-  /**
-   * Cancels the owner's unfinished job (its unclaimed chunks never run; the runners of chunks running see it at
-   * their next {@link watch}, stop the item running and keep the results so far); a finished job is left as it is
-   * (`cancelled: false`).
-   * @throws NOT_FOUND
-   */
+  /** See {@link JobStore.cancel}. */
   async cancel(id: string, options: { owner: string }): Promise<{ job: JobInfo; cancelled: boolean }> {
     const now = this.#clock();
     const r = await this.#store.transaction(async (tx) => {
@@ -408,14 +386,14 @@ export class JobService implements JobStore {
     return { job: info(r.j, now), cancelled: r.cancelled };
   }
 
-  /** Deletes the owner's job with its results (a running one stops at its runners' next watch). */
+  /** See {@link JobStore.delete}. */
   async delete(id: string, options: { owner: string }): Promise<boolean> {
     const j = (await this.#store.get(jobKey(id))) as JobRecord | undefined;
     if (!j || j.account !== options.owner) return false;
     return this.purge(id);
   }
 
-  /** Deletes a job with everything it stored, whoever its owner (the retention; an operator). True when it existed. */
+  /** Deletes a job and all it stored, whoever its owner. */
   async purge(id: string): Promise<boolean> {
     const j = (await this.#store.get(jobKey(id))) as JobRecord | undefined;
     if (!j) return false;
@@ -437,7 +415,7 @@ export class JobService implements JobStore {
     return true;
   }
 
-  /** Deletes the jobs finished more than the retention ago (at most `limit` per call); returns how many. */
+  /** See {@link JobStore.expire}. */
   async expire(limit = 100): Promise<number> {
     const cutoff = this.#clock() - this.retentionMs;
     const rows = await this.#store.scan('job-finished/', { limit });
@@ -451,12 +429,7 @@ export class JobService implements JobStore {
     return n;
   }
 
-  /**
-   * Claims a chunk for `leaseMs`: the next never-claimed chunk of the oldest open job, else a chunk whose lease has
-   * expired; null when there is none. One store transaction. `skip` passes over the jobs of accounts it names (a
-   * runner's fairness: an account that holds as many of its loops as it may gets none more there), so the job of
-   * another account behind many of theirs is found — up to {@link CLAIM_SCAN_JOBS} open jobs are looked at.
-   */
+  /** See {@link JobStore.claim}: one store transaction over up to {@link CLAIM_SCAN_JOBS} open jobs. */
   async claim(
     leaseMs: number,
     options: { readonly skip?: (account: string, job?: string, type?: string) => boolean } = {},
@@ -491,7 +464,7 @@ export class JobService implements JobStore {
     });
   }
 
-  /** A chunk of `j` claimed in `tx` (one given back or whose runner died first, else a new one), or null. */
+  /** A chunk of `j`: one given back or expired first, else a new one. */
   async #claimIn(tx: Transaction, j: JobRecord, leaseMs: number, now: number): Promise<JobClaim | null> {
     let chunk = -1;
     let lease: Lease | undefined;
@@ -522,11 +495,7 @@ export class JobService implements JobStore {
     return { job: info(j, now), context: j.context, chunk, ...(await chunkOf(tx, j, chunk)), token: lease.token };
   }
 
-  /**
-   * Whether a runner should go on with a claimed chunk: `held` (the job is open and the lease is the claim's),
-   * `lost` (another runner has the chunk: its results are the ones kept) or `finished` (the job was cancelled,
-   * failed or deleted: stop). A plain read, cheap enough to ask every second or so.
-   */
+  /** See {@link JobStore.watch}. */
   async watch(claim: JobClaim): Promise<ClaimWatch> {
     const j = (await this.#store.get(jobKey(claim.job.id))) as JobRecord | undefined;
     if (!j || FINISHED.has(j.state)) return 'finished';
@@ -534,7 +503,7 @@ export class JobService implements JobStore {
     return lease && lease.token === claim.token ? 'held' : 'lost';
   }
 
-  /** Extends a held lease; false when it is no longer the claim's (then stop: another runner has the chunk). */
+  /** See {@link JobStore.renew}. */
   async renew(claim: JobClaim, leaseMs: number): Promise<boolean> {
     const now = this.#clock();
     return this.#store.transaction(async (tx) => {
@@ -546,7 +515,7 @@ export class JobService implements JobStore {
     });
   }
 
-  /** Gives a held chunk back, to be claimed again at once (not counted as an attempt). */
+  /** See {@link JobStore.release}: not counted as an attempt. */
   async release(claim: JobClaim): Promise<void> {
     await this.#store.transaction(async (tx) => {
       const key = leaseKey(claim.job.id, claim.chunk);
@@ -556,10 +525,7 @@ export class JobService implements JobStore {
     });
   }
 
-  /**
-   * Writes a claimed chunk's results (one per item, in item order) with its completion, in one transaction; false
-   * (nothing written) when the lease is no longer the claim's.
-   */
+  /** See {@link JobStore.complete}: one transaction. */
   async complete(claim: JobClaim, results: readonly JobResult[]): Promise<boolean> {
     const now = this.#clock();
     return this.#store.transaction(async (tx) => {
@@ -572,7 +538,7 @@ export class JobService implements JobStore {
     });
   }
 
-  /** A chunk's results written, its items and lease deleted, the job's counts moved on (and the job done at the end). */
+  /** A chunk's results written, its items and lease deleted. */
   #finishChunk(tx: Transaction, j: JobRecord, chunk: number, results: readonly JobResult[], now: number): void {
     for (const r of results) tx.put(resultKey(j.id, r.index), r);
     tx.delete(itemsKey(j.id, chunk));
@@ -599,7 +565,7 @@ export class JobService implements JobStore {
     );
   }
 
-  /** Marks a job failed as a whole (the server cannot run its type), keeping the results it has. */
+  /** See {@link JobStore.fail}. */
   async fail(claim: JobClaim, error: JobError): Promise<void> {
     const now = this.#clock();
     await this.#store.transaction(async (tx) => {

@@ -45,7 +45,7 @@ export function scanExecutor(
       if (have !== d.sha256)
         throw new ItemHandedBack(
           'elsewhere',
-          `refusing scan job ${claim.job.id}: its dataset "${d.id}" has SHA-256 ${d.sha256}, ${have ? `this process's has ${have}` : 'which this process has not loaded'}`,
+          `refusing scan job ${claim.job.id}: its dataset "${d.id}" has SHA-256 ${d.sha256}, ${have ? `this process's has ${have}` : 'not loaded here'}`,
           60_000,
         );
     }
