@@ -30,25 +30,23 @@ import { isOutage, parseTarget } from '../../store/node-kit.js';
 import type { JobDataset, QueueHit, QueueItem, QueueScanner } from './types.js';
 import { waitOut } from './wait.js';
 
+const codeOf = (e: unknown) => (e instanceof TrainprintError ? e.code : undefined);
+/** Whether `e` says the database is away (a restart, a failover): waited for, never the end of a worker. */
+const away = (e: unknown) => isOutage(e) || codeOf(e) === 'STORE_UNAVAILABLE';
+
 /** Options of {@link openScanQueue}. */
 export interface ScanQueueOptions {
   /** The schema of the store's tables; the URL's `schema` parameter too. @default 'trainprint' (the store's) */
   readonly schema?: string;
-  /**
-   * Seconds a worker holds a chunk without renewing it (renewed every third while it runs): a chunk whose worker
-   * died is claimed again at most this long later. @default 60
-   */
+  /** Seconds a chunk (and an enqueue) is held unrenewed: a dead worker's is claimed again after it. @default 60 */
   readonly leaseSeconds?: number;
   /** How long an idle worker waits before it looks for a chunk again, in ms. @default 1000 */
   readonly pollIntervalMs?: number;
-  /** Finished jobs (their results) are deleted this many days after they finished. @default 7 */
+  /** Days a finished job and its results are kept. @default 7 */
   readonly retentionDays?: number;
   /** Connections of the pool. @default 10 */
   readonly maxConnections?: number;
-  /**
-   * How long opening the queue waits for a database that is away — refused or broken connections, a server shutting
-   * down or starting up — trying again with a back-off, before STORE_UNAVAILABLE. @default 0 (one try)
-   */
+  /** How long opening waits for a database that is away (./wait.ts), then STORE_UNAVAILABLE. @default 0 (one try) */
   readonly waitForDatabaseMs?: number;
   /** Ends the wait of `waitForDatabaseMs` early (the last failure is thrown). */
   readonly signal?: AbortSignal;
@@ -66,7 +64,7 @@ export interface EnqueueOptions {
   readonly paraphrase?: boolean;
   /** Items per chunk at most. @default 500 */
   readonly chunkItems?: number;
-  /** Bytes of items per chunk at most (a single larger item is a chunk of its own). @default 4 MiB */
+  /** Bytes of items per chunk at most (a larger item alone). @default 4 MiB */
   readonly chunkBytes?: number;
   /** Stop reading the input: the job is deleted and the call rejects with `signal.reason`. */
   readonly signal?: AbortSignal;
@@ -86,13 +84,12 @@ export interface WorkOptions {
   readonly concurrency?: number;
   /** Work on this job only, and return when it has finished. Without it: every scan job, until `signal` aborts. */
   readonly job?: string;
-  /** Stop: no new chunk is taken; the chunks being scanned are finished, or given back when `abortChunks` aborts. */
+  /** Stop taking chunks; those being scanned are finished, or given back at once when `abortChunks` aborts. */
   readonly signal?: AbortSignal;
-  /** Give back the chunks being scanned now (claimed again at once, by this worker's next start or another). */
   readonly abortChunks?: AbortSignal;
   /** A job this worker refuses (other datasets): it is left to the others. @default ignored */
   readonly onRefuse?: (job: string, why: string) => void;
-  /** The database could not be reached for a moment (the worker waits and goes on). @default ignored */
+  /** The database away for a moment (the worker waits and goes on). @default ignored */
   readonly onError?: (error: unknown) => void;
   /** Called after each chunk this worker wrote. */
   readonly onChunk?: (done: { readonly job: string; readonly items: number; readonly hits: number }) => void;
@@ -106,8 +103,7 @@ export interface WorkSummary {
 }
 
 /**
- * Opens the scan queue on the database at `url`: the PostgreSQL store there (its tables created or upgraded) and
- * the job service on it.
+ * Opens the scan queue on the database at `url`: the PostgreSQL store there and the job service on it.
  * @throws INVALID_OPTIONS for a bad URL, schema or option; STORE_UNAVAILABLE when the database cannot be reached
  * @example
  * const queue = await openScanQueue('postgres://localhost/db')
@@ -206,22 +202,18 @@ export class ScanQueue {
       paraphrase: options.paraphrase === true,
     };
     const scanItems = async function* () {
-      for await (const item of items) {
-        if (typeof item?.id !== 'string' || typeof item.text !== 'string')
+      for await (const { id, text } of items) {
+        if (typeof id !== 'string' || typeof text !== 'string')
           throw new TrainprintError('INVALID_INPUT', 'a scan item needs string id and text');
-        yield { id: item.id, text: item.text };
+        yield { id, text };
       }
     };
-    const job = await this.jobs.submitStream(
-      { account: '', type: SCAN_JOB.name, chunkItems: options.chunkItems ?? 500, context },
-      scanItems(),
-      {
-        leaseMs: this.#o.leaseMs,
-        ...(options.chunkBytes ? { chunkBytes: options.chunkBytes } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onChunk ? { onChunk: options.onChunk } : {}),
-      },
-    );
+    const { chunkItems = 500, chunkBytes, signal, onChunk } = options;
+    const submission = { account: '', type: SCAN_JOB.name, chunkItems, context };
+    const job = await this.jobs.submitStream(submission, scanItems(), {
+      leaseMs: this.#o.leaseMs,
+      ...{ chunkBytes, signal, onChunk },
+    });
     return { job: job.id, items: job.total };
   }
 
@@ -233,8 +225,7 @@ export class ScanQueue {
   /**
    * Works as one worker: the one job runner over the queue's scan jobs with the scan executor, until `signal`
    * aborts — or, with `options.job`, until that job has finished.
-   * @throws CONFLICT when `options.job`'s datasets differ from the scanner's (nothing written); NOT_FOUND for
-   *   `options.job` unknown
+   * @throws CONFLICT when `options.job`'s datasets differ from the scanner's (nothing run); NOT_FOUND for no such job
    */
   async work(scanner: QueueScanner, options: WorkOptions = {}): Promise<WorkSummary> {
     const only = options.job;
@@ -265,12 +256,8 @@ export class ScanQueue {
       leaseMs: this.#o.leaseMs,
       finishChunks: true,
       // a worker's log names the scanner's own error (an HTTP job's result would not)
-      errorOf: (e) => ({
-        code: e instanceof TrainprintError ? e.code : 'INTERNAL',
-        message: String((e as Error)?.message ?? e),
-      }),
-      // the database away is waited for (a doubling wait); anything else ends the worker
-      fatal: (e) => !isOutage(e) && !(e instanceof TrainprintError && e.code === 'STORE_UNAVAILABLE'),
+      errorOf: (e) => ({ code: codeOf(e) ?? 'INTERNAL', message: String((e as Error)?.message ?? e) }),
+      fatal: (e) => !away(e), // the database away is waited for (a doubling wait); anything else ends the worker
       ...(options.onError ? { onError: options.onError } : {}),
       onChunk: (claim, results) => {
         const hits = results.reduce((n, r) => n + (r.success ? (r.result as { hits: unknown[] }).hits.length : 0), 0);
@@ -285,10 +272,8 @@ export class ScanQueue {
     try {
       runner.start();
       let ended = false;
-      runner.settled.then(
-        () => (ended = true),
-        () => (ended = true),
-      );
+      const end = () => (ended = true);
+      runner.settled.then(end, end);
       while (!ended && !options.signal?.aborted && refused === undefined) {
         await sleep(this.#o.pollMs, options.signal).catch(() => undefined);
         if (only !== undefined && (await this.#finished(only))) break;
@@ -308,7 +293,7 @@ export class ScanQueue {
       const { state } = await this.jobs.status(job, { owner: '' });
       return state !== 'queued' && state !== 'running';
     } catch (e) {
-      if (isOutage(e) || (e instanceof TrainprintError && e.code === 'STORE_UNAVAILABLE')) return false;
+      if (away(e)) return false;
       throw e;
     }
   }
