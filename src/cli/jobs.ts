@@ -9,7 +9,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createJobService, TrainprintError, type JobInfo, type JobService } from '../library.js';
-import { exportHits, hitLine, isPostgresUrl } from '../node/index.js';
+import { exportHits, hitLine, isPostgresUrl, jobResults } from '../node/index.js';
 import { fmt, openStore, options, parse, QUIET, UsageError } from './shared.js';
 
 const ACTIONS = ['status', 'export', 'cancel', 'delete'] as const;
@@ -104,7 +104,9 @@ async function exportJob(jobs: JobService, id: string, o: JobsActionOptions): Pr
   const owner = { owner: o.account };
   const job = await jobs.status(id, owner);
   const lines =
-    job.type === 'scan' ? mapLines(exportHits(jobs, id, o.account), hitLine) : resultLines(jobs, id, o.account);
+    job.type === 'scan'
+      ? mapLines(exportHits(jobs, id, o.account), hitLine)
+      : mapLines(jobResults(jobs, id, o.account), (r) => `${JSON.stringify(r)}\n`);
   const out = o.out === '-' ? process.stdout : createWriteStream(o.out);
   let failed: unknown;
   out.on('error', (e) => {
@@ -128,15 +130,4 @@ async function exportJob(jobs: JobService, id: string, o: JobsActionOptions): Pr
 
 async function* mapLines<T>(items: AsyncIterable<T>, line: (item: T) => string): AsyncGenerator<string> {
   for await (const item of items) yield line(item);
-}
-
-/** A finished job's results as JSON lines, in item order. @throws CONFLICT while it runs */
-async function* resultLines(jobs: JobService, id: string, owner: string): AsyncGenerator<string> {
-  const { state } = await jobs.status(id, { owner });
-  if (state === 'queued' || state === 'running') await exportHits(jobs, id, owner).next(); // its CONFLICT
-  for (let after: number | null = -1; after !== null; ) {
-    const page = await jobs.results(id, { owner, after, limit: 1000 });
-    for (const r of page.results) yield `${JSON.stringify(r)}\n`;
-    after = page.next;
-  }
 }

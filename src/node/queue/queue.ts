@@ -17,6 +17,7 @@ import {
   createJobService,
   JobRunner,
   type JobInfo,
+  type JobResult,
   type JobService,
   type JobStore,
   ItemHandedBack,
@@ -155,20 +156,28 @@ export async function jobDatasets(scanner: QueueScanner, ids?: readonly string[]
 }
 
 /**
- * The hits of a finished scan job in job order — item, then hit — as `scan --out` writes them; failed items have
- * none (the job's `failed` counts them).
+ * The results of a finished job in item order, a page at a time (any type, any store).
  * @throws NOT_FOUND for no such job of `owner`; CONFLICT while the job is queued or running
- * @example for await (const hit of exportHits(jobs, id)) out.write(hitLine(hit))
+ * @example for await (const r of jobResults(jobs, id)) out.write(`${JSON.stringify(r)}\n`)
  */
-export async function* exportHits(jobs: JobStore, id: string, owner = ''): AsyncGenerator<QueueHit, void, undefined> {
+export async function* jobResults(jobs: JobStore, id: string, owner = ''): AsyncGenerator<JobResult, void, undefined> {
   const job = await jobs.status(id, { owner });
   if (job.state === 'queued' || job.state === 'running')
     throw new TrainprintError('CONFLICT', `job ${id} is ${job.state}: export it once it has finished`);
   for (let after: number | null = -1; after !== null; ) {
     const page = await jobs.results(id, { owner, after, limit: 1000 });
-    for (const r of page.results) if (r.success) yield* (r.result as { hits: QueueHit[] }).hits;
+    yield* page.results;
     after = page.next;
   }
+}
+
+/**
+ * The hits of a finished scan job in job order — item, then hit — as `scan --out` writes them; failed items have
+ * none (the job's `failed` counts them). @throws as {@link jobResults}
+ * @example for await (const hit of exportHits(jobs, id)) out.write(hitLine(hit))
+ */
+export async function* exportHits(jobs: JobStore, id: string, owner = ''): AsyncGenerator<QueueHit, void, undefined> {
+  for await (const r of jobResults(jobs, id, owner)) if (r.success) yield* (r.result as { hits: QueueHit[] }).hits;
 }
 
 /** The scan queue of one database schema. Made by {@link openScanQueue}. */

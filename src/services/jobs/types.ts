@@ -7,9 +7,9 @@
  */
 
 /**
- * Where a job is: `queued` (no chunk claimed yet), `running`, `done` (every item has its result), `failed` (the
- * server cannot run its type, e.g. a scan on an engine without exact datasets' scan), `cancelled` (by its account:
- * chunks not yet claimed never run).
+ * Where a job is: `queued` (no chunk claimed yet), `running`, `done` (every item has its result, failed items
+ * included), `failed` (the server cannot run its type, or its streamed submission stopped before its input ended),
+ * `cancelled` (by its account: chunks not yet claimed never run; the results so far stay).
  * @example if (job.state === 'done') read(job.id)
  */
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
