@@ -254,6 +254,8 @@ export const HELP = `usage:
       --lease-seconds S       a chunk's lease, renewed while it is scanned (default 60): a worker
                               killed with kill -9 loses nothing, its chunk is taken again after it
       --concurrency N         chunks this process scans at once (default 1)
+      --account A             the job's account (default the operator's, ''): 'serve --store URL'
+                              lists it in GET /api/v1/jobs to the keys of account A
   trainprint scan --queue URL --status [--json] | --export HITS.jsonl | --cancel | --delete [--job ID]
       the old names of 'trainprint jobs status|export|cancel|delete [ID] --queue URL'
   trainprint worker --queue URL [--dataset ARCHIVE[,…]] [--concurrency N] [--job ID]
@@ -263,7 +265,7 @@ export const HELP = `usage:
       workers, nothing written (with --job ID: exit code 1). --job ID: that job only, exit when it
       has finished. A database that is away (a restart, a failover) is waited for: up to 5 min
       while the worker starts, then for as long as it runs
-      --lease-seconds S       as 'scan --queue'
+      --lease-seconds S, --account A   as 'scan --queue' (the jobs of account A only)
       --retention-days D      finished jobs and their results are deleted D days after (default 7)
   trainprint jobs status|export|cancel|delete [JOB] (--store LOCATION | --queue URL) [options]
       a store's jobs, whoever submitted them (the scan queue, the HTTP API): JOB defaults to the

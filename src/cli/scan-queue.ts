@@ -55,6 +55,7 @@ export function queueOptions(values: Record<string, unknown>): ScanQueueOptions 
   return {
     ...(lease === undefined ? {} : { leaseSeconds: lease }),
     ...(retention === undefined ? {} : { retentionDays: retention }),
+    ...(typeof values.account === 'string' ? { account: values.account } : {}),
     onError: debug,
   };
 }
@@ -155,7 +156,8 @@ export async function scanQueueCommand(args: string[]): Promise<number> {
   const quiet = values.quiet === true;
   if (action !== undefined) {
     const out = typeof values.export === 'string' ? values.export : '-';
-    return jobsAction(action, url, { job, account: '', json: values.json === true, out, quiet });
+    const account = typeof values.account === 'string' ? values.account : '';
+    return jobsAction(action, url, { job, account, json: values.json === true, out, quiet });
   }
   const minWords = intOption(values, 'min-words', 1, 100_000);
   const chunkItems = intOption(values, 'chunk-items', 1, 10_000);
@@ -228,7 +230,7 @@ async function enqueueAndWork(
       onChunk: () => progress(() => 'scanning…'),
       onError: debug,
     });
-    const st = await queue.jobs.status(enqueued.job, { owner: '' });
+    const st = await queue.jobs.status(enqueued.job, { owner: queue.account });
     if (!quiet) console.error(statusLine(st));
     if (signals.interrupted && st.state !== 'done') return 130;
     return st.state === 'done' && st.failed === 0 ? 0 : 1;

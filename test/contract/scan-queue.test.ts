@@ -6,7 +6,10 @@
  * mid-chunk, the refusal of a job whose datasets differ, and an enqueue cut short leaving no job.
  */
 import { expect, it } from 'vitest';
+import { createEngine } from '../../src/index.js';
+import { createHandler, KeyStore } from '../../src/http/index.js';
 import { createJobService } from '../../src/library.js';
+import { keyedCall } from '../fixtures/http/keyed-call.js';
 import { openScanQueue, type QueueHit, type QueueItem, type QueueScanner } from '../../src/node/queue/index.js';
 import { openPostgresStore } from '../../src/store/node.js';
 import { describePostgres } from '../pg/postgres.js';
@@ -189,6 +192,33 @@ describePostgres('scan queue', (db) => {
       await queue.work(fakeScanner(), { job }); // a worker with the same dataset does it
       expect((await queue.jobs.status(job, { owner: '' })).state).toBe('done');
     } finally {
+      await queue.close();
+    }
+  });
+
+  it("a queue of an account: its jobs are that account's in GET /api/v1/jobs of a server on the same store", async () => {
+    const schema = db.schema();
+    const queue = await openScanQueue(db.url, { schema, ...FAST, account: 'ops' });
+    const store = await openPostgresStore(db.url, { schema });
+    const engine = await createEngine({ store });
+    try {
+      const { job } = await queue.enqueue(makeItems(25), { datasets: DATASETS, chunkItems: 10 });
+      await queue.work(fakeScanner(), { job });
+      const keys = new KeyStore(engine.store);
+      const ops = await keyedCall(createHandler(engine, { keys }), keys, 'ops');
+      const listed = await ops('GET', '/api/v1/jobs');
+      expect(listed.status).toBe(200);
+      expect(listed.json.jobs).toEqual([
+        expect.objectContaining({ job_id: job, type: 'scan', state: 'done', total: 25 }),
+      ]);
+      const results = await ops('GET', `/api/v1/jobs/${job}/results`);
+      expect(results.text.trim().split('\n')).toHaveLength(25);
+      const other = await keyedCall(createHandler(engine, { keys }), keys, 'acme');
+      expect((await other('GET', `/api/v1/jobs/${job}`)).status).toBe(404);
+      expect((await queue.jobs.list({ owner: '' })).jobs).toEqual([]); // not the operator's
+    } finally {
+      engine.dispose();
+      await store.close();
       await queue.close();
     }
   });

@@ -53,6 +53,12 @@ export interface ScanQueueOptions {
   readonly signal?: AbortSignal;
   /** Told of each failure of the database waited out. @default ignored */
   readonly onError?: (error: Error) => void;
+  /**
+   * The account whose scan jobs the queue enqueues and works on: `''` is the operator's; an account of the API's keys
+   * (`trainprint keys create --account A`) sees them in `GET /api/v1/jobs` of `serve --store` on the same database.
+   * @default ''
+   */
+  readonly account?: string;
 }
 
 /** Options of {@link ScanQueue.enqueue}. */
@@ -134,7 +140,8 @@ export async function openScanQueue(url: string, options: ScanQueueOptions = {})
       ...(options.onError ? { onError: options.onError } : {}),
     },
   );
-  return new ScanQueue(store, { leaseMs: lease * 1000, pollMs: poll, retentionMs: days * 86_400_000 });
+  const account = options.account ?? '';
+  return new ScanQueue(store, { leaseMs: lease * 1000, pollMs: poll, retentionMs: days * 86_400_000, account });
 }
 
 /**
@@ -186,11 +193,14 @@ export class ScanQueue {
   readonly jobs: JobService;
   readonly #store: PostgresStore;
   readonly #o: { readonly leaseMs: number; readonly pollMs: number };
+  /** The account whose scan jobs these are (`''`: the operator's). */
+  readonly account: string;
 
   /** @internal use {@link openScanQueue} */
-  constructor(store: PostgresStore, o: { leaseMs: number; pollMs: number; retentionMs: number }) {
+  constructor(store: PostgresStore, o: { leaseMs: number; pollMs: number; retentionMs: number; account: string }) {
     this.#store = store;
     this.#o = o;
+    this.account = o.account;
     this.jobs = createJobService({ store, retentionMs: o.retentionMs, chunkItems: 500 });
   }
 
@@ -218,7 +228,7 @@ export class ScanQueue {
       }
     };
     const { chunkItems = 500, chunkBytes, signal, onChunk } = options;
-    const submission = { account: '', type: SCAN_JOB.name, chunkItems, context };
+    const submission = { account: this.account, type: SCAN_JOB.name, chunkItems, context };
     const job = await this.jobs.submitStream(submission, scanItems(), {
       leaseMs: this.#o.leaseMs,
       ...{ chunkBytes, signal, onChunk },
@@ -228,7 +238,7 @@ export class ScanQueue {
 
   /** The hits of a finished job in job order (see {@link exportHits}). */
   exportHits(job: string): AsyncGenerator<QueueHit, void, undefined> {
-    return exportHits(this.jobs, job);
+    return exportHits(this.jobs, job, this.account);
   }
 
   /**
@@ -238,7 +248,7 @@ export class ScanQueue {
    */
   async work(scanner: QueueScanner, options: WorkOptions = {}): Promise<WorkSummary> {
     const only = options.job;
-    if (only !== undefined) await this.jobs.status(only, { owner: '' });
+    if (only !== undefined) await this.jobs.status(only, { owner: this.account });
     const totals = { chunks: 0, items: 0, hits: 0 };
     let refused: string | undefined;
     const scan = scanExecutor(
@@ -258,8 +268,9 @@ export class ScanQueue {
           }),
       },
       unsupported: {},
-      // the queue's jobs only: the operator's scans (a serving process on the same store runs the others)
-      skip: (account, job, type) => type !== SCAN_JOB.name || account !== '' || (only !== undefined && job !== only),
+      // the queue's jobs only: its account's scans (a serving process on the same store runs the others)
+      skip: (account, job, type) =>
+        type !== SCAN_JOB.name || account !== this.account || (only !== undefined && job !== only),
       concurrency: options.concurrency ?? 1,
       pollMs: this.#o.pollMs,
       leaseMs: this.#o.leaseMs,
@@ -299,7 +310,7 @@ export class ScanQueue {
   /** Whether `job` has finished (false while the database is away). */
   async #finished(job: string): Promise<boolean> {
     try {
-      const { state } = await this.jobs.status(job, { owner: '' });
+      const { state } = await this.jobs.status(job, { owner: this.account });
       return state !== 'queued' && state !== 'running';
     } catch (e) {
       if (away(e)) return false;
