@@ -5,17 +5,16 @@ export interface KillScanResult {
   job: string;
   kills: number;
   restarts: number;
-  killed: { at_ms: number; chunks_done: number; of: number }[];
-  chunks: number;
-  chunks_done: number;
-  chunks_failed: number;
-  chunks_handed_out_again: number;
+  killed: { at_ms: number; items_done: number; of: number }[];
+  kills_mid_job: number;
   items_done: number;
-  status: { job: string; state: string; items_done: number; items_total: number; hits: number };
+  items_failed: number;
+  /** `trainprint jobs status --json` at the end. */
+  status: { id: string; type: string; state: string; total: number; done: number; failed: number };
   hits: number;
   duplicate_hit_lines: number;
   export_equals_local_scan: boolean;
-  texts_left_after_export: number;
+  chunk_items_left: number;
   enqueue_ms: number;
   scan_ms: number;
 }
@@ -25,10 +24,8 @@ export function killScan(options: {
   kills: number;
   chunkItems: number;
   lease: number;
-  maintenance?: number;
   reference: string;
   seed?: number;
-  pg: unknown;
   /** Milliseconds after a worker's start line before it is killed: [min, max]. @default [300, 2300] */
   killAfterMs?: [number, number];
   /** Stop (SIGSTOP) the second worker until the kills of the first are done. @default false */

@@ -8,7 +8,7 @@
  *   2. the reference: `trainprint scan --dataset books.tpds items.jsonl --out local.jsonl` (one process);
  *   3. per scan: `trainprint scan --queue … --enqueue-only`, two `trainprint worker --job ID` processes, and one of
  *      them killed with SIGKILL at a random moment while it scans (then restarted), KILLS times per scan;
- *   4. `--export`: byte for byte the reference; every chunk done once, items done = items enqueued.
+ *   4. `jobs export`: byte for byte the reference; items done = items enqueued, none failed, no chunk's items left.
  *
  *   node bench/scan-queue-kill.mjs [--items 100000] [--scans 2] [--kills 10] [--chunk-items 200] [--lease 10]
  *
@@ -110,16 +110,13 @@ export async function killScan({
   kills,
   chunkItems,
   lease,
-  maintenance = 1,
   reference,
   seed = 1,
-  pg,
   killAfterMs = [300, 2300],
   pauseOther = false,
 }) {
   const rnd = prng(seed);
-  const schema = new URL(url).searchParams.get('schema');
-  const queueArgs = ['--lease-seconds', String(lease), '--maintenance-seconds', String(maintenance)];
+  const queueArgs = ['--lease-seconds', String(lease)];
   const t0 = performance.now();
   const enq = await run([
     'scan',
@@ -136,17 +133,13 @@ export async function killScan({
   if (enq.code !== 0) throw new Error(`enqueue failed (${enq.code}): ${enq.stderr}`);
   const job = enq.stdout.trim().split('\n').at(-1);
   const enqueueMs = performance.now() - t0;
-  const client = new pg.Client({ connectionString: url.replace(/[?&]schema=[^&]*/, '') });
-  await client.connect();
-  const progress = async () =>
-    (
-      await client.query(
-        `SELECT count(*)::int AS chunks, count(done_at)::int AS done, count(failed)::int AS failed,
-           coalesce(sum(items) FILTER (WHERE done_at IS NOT NULL), 0)::int AS items_done
-         FROM "${schema}".chunks WHERE job_id = $1`,
-        [job],
-      )
-    ).rows[0];
+  // the job as every process on the store reads it (the built library: what ships)
+  const { openPostgresStore, openScanQueue } = await import(pathToFileURL(join(ROOT, 'dist', 'node.js')).href);
+  const queue = await openScanQueue(url);
+  const progress = async () => {
+    const j = await queue.jobs.status(job, { owner: '' });
+    return { done: j.done, total: j.total, failed: j.failed };
+  };
   const t1 = performance.now();
   const workers = [startWorker(url, job, dir, queueArgs), startWorker(url, job, dir, queueArgs)];
   const killed = [];
@@ -164,24 +157,24 @@ export async function killScan({
     }
     while (killed.length < kills) {
       const p = await progress();
-      if (p.done === p.chunks || p.failed > 0) break;
+      if (p.done === p.total || p.failed > 0) break;
       const victim = pauseOther ? 0 : Math.floor(rnd() * 2);
       const w = workers[victim];
       await w.ready;
       // a random moment of its scanning: killAfterMs[0]..killAfterMs[1] after it started taking chunks
       await new Promise((r) => setTimeout(r, killAfterMs[0] + rnd() * (killAfterMs[1] - killAfterMs[0])));
       const before = await progress();
-      if (before.done === before.chunks) break;
+      if (before.done === before.total) break;
       if (w.child.exitCode !== null || w.child.signalCode !== null) {
         // it stopped by itself: the job is done (it exits 0 then), or something broke
         const e = await w.exited;
         if (e.code !== 0) throw new Error(`a worker exited with ${e.code ?? e.signal}: ${e.err}`);
-        if ((await progress()).done === before.chunks) break;
+        if ((await progress()).done === before.total) break;
         throw new Error(`a worker exited (0) before the job was done: ${e.err}`);
       }
       w.child.kill('SIGKILL');
       await w.exited;
-      killed.push({ at_ms: Math.round(performance.now() - t1), chunks_done: before.done, of: before.chunks });
+      killed.push({ at_ms: Math.round(performance.now() - t1), items_done: before.done, of: before.total });
       workers[victim] = startWorker(url, job, dir, queueArgs);
       restarts++;
     }
@@ -195,25 +188,18 @@ export async function killScan({
   }
   const scanMs = performance.now() - t1;
   const end = await progress();
-  const boss = `${schema}_boss`;
-  // chunks that pg-boss handed out more than once (their worker was killed, the lease ran out)
-  const retried = (
-    await client.query(
-      `SELECT count(*)::int AS n FROM (SELECT id, retry_count FROM "${boss}".job WHERE name = $1
-         UNION ALL SELECT id, retry_count FROM "${boss}".archive WHERE name = $1) j WHERE retry_count > 0`,
-      [`scan-${job}`],
-    )
-  ).rows[0].n;
-  const status = await run(['scan', '--queue', url, '--status', '--json', '--job', job]);
+  const status = await run(['jobs', 'status', job, '--queue', url, '--json']);
   if (status.code !== 0) throw new Error(`status failed (${status.code}): ${status.stderr}`);
   const st = JSON.parse(status.stdout);
   const out = join(dir, `export-${job}.jsonl`);
-  const exp = await run(['scan', '--queue', url, '--export', out, '--job', job, '--quiet']);
+  const exp = await run(['jobs', 'export', job, '--queue', url, '--out', out, '--quiet']);
   if (exp.code !== 0) throw new Error(`export failed: ${exp.stderr}`);
   const exported = readFileSync(out, 'utf8');
-  const texts = (await client.query(`SELECT count(texts)::int AS n FROM "${schema}".chunks WHERE job_id = $1`, [job]))
-    .rows[0].n;
-  await client.end();
+  // a chunk's items are deleted with its completion: none may be left once the job is done
+  await queue.close();
+  const store = await openPostgresStore(url);
+  const itemsLeft = (await store.scan(`job-items/${job}/`)).length;
+  await store.close();
   const lines = exported.split('\n').filter(Boolean);
   const keys = new Set(lines);
   return {
@@ -221,16 +207,15 @@ export async function killScan({
     kills: killed.length,
     restarts,
     killed,
-    chunks: end.chunks,
-    chunks_done: end.done,
-    chunks_failed: end.failed,
-    chunks_handed_out_again: retried,
-    items_done: end.items_done,
+    // kills that landed while the job had items left (each took the chunk it was scanning with it)
+    kills_mid_job: killed.filter((k) => k.items_done < k.of).length,
+    items_done: end.done,
+    items_failed: end.failed,
     status: st,
     hits: lines.length,
     duplicate_hit_lines: lines.length - keys.size,
     export_equals_local_scan: exported === reference,
-    texts_left_after_export: texts,
+    chunk_items_left: itemsLeft,
     enqueue_ms: Math.round(enqueueMs),
     scan_ms: Math.round(scanMs),
   };
@@ -280,7 +265,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       lease: { type: 'string', default: '10' },
     },
   });
-  const { default: pg } = await import('pg');
   const { startCluster } = await import('../test/pg/cluster.mjs');
   let base = process.env.TRAINPRINT_TEST_PG_URL;
   const cluster = base ? undefined : await startCluster();
@@ -302,7 +286,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
         lease: Number(values.lease),
         reference: prep.reference,
         seed: 100 + s,
-        pg,
       });
       console.error(JSON.stringify({ scan: s, ...r, killed: undefined }));
       scans.push(r);

@@ -282,7 +282,6 @@ const EXTERNAL_LIBRARIES = [
   ['fzstd', 'esm/index.mjs', 'invalid zstd data'],
   ['hyparquet', 'src/metadata.js', 'parquet file invalid (footer != PAR1)'],
   ['pg', 'lib/client.js', 'Client was closed and is not queryable'],
-  ['pg-boss', 'src/manager.js', 'pg-boss shut down while active'],
 ];
 {
   const { readdirSync } = await import('node:fs');

@@ -17,6 +17,7 @@
  *   trainprint audit DIR|LIST --model-url URL --model NAME  which works of a catalogue a model writes out, one budget
  *   trainprint scan --dataset A INPUT… --out HITS.jsonl   scan model outputs or documents against datasets (hits as JSON lines)
  *   trainprint worker --queue URL …         a worker of the scan queue on PostgreSQL (scan --queue enqueues)
+ *   trainprint jobs status|export|cancel|delete [JOB] --store L|--queue URL   a store's jobs, whoever submitted them
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
  *
  * This file is the dispatch only: each command is a module of src/cli/, and src/cli/shared.ts holds what several
@@ -44,6 +45,7 @@ import { serveCommand } from './cli/serve.js';
 import { type Command, HelpAsked, UsageError } from './cli/shared.js';
 import { verifyCommand } from './cli/verify.js';
 import { workerCommand } from './cli/worker.js';
+import { jobsCommand } from './cli/jobs.js';
 
 /**
  * A command of subcommands (`index build|push|info`, `pack build`): the subcommand runs with the arguments after
@@ -93,6 +95,7 @@ const COMMANDS = new Map<string, Command>([
   ['audit', auditCommand],
   ['scan', scanCommand],
   ['worker', workerCommand],
+  ['jobs', jobsCommand],
 ]);
 
 /** The command line to an exit code: no command is `demo`; a usage error is thrown, and printed below. */

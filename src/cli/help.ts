@@ -243,34 +243,43 @@ export const HELP = `usage:
       exit code 0 done, 1 failure, 2 usage, 130 interrupted (Ctrl-C/SIGTERM; checkpoint written)
   trainprint scan --queue URL [--dataset ARCHIVE[,…]] INPUT... [--enqueue-only] [options]
       scan over workers that share one PostgreSQL (docs/scan.md "Workers over PostgreSQL"): enqueue
-      INPUT (as 'scan' reads it) in chunks as a job, print its id, then work on it as one worker
-      until it is done (exit code 0 done, 1 failed, 130 interrupted: other workers go on)
-      --queue URL             postgres://…[?schema=S] (default schema trainprint_scan; pg-boss's
-                              tables in S_boss)
+      INPUT (as 'scan' reads it) in chunks as a scan job of the operator in the store at URL, print
+      its id, then work on it as one worker until it has finished (exit code 0 done, 1 failed or an
+      item failed, 130 interrupted: other workers go on)
+      --queue URL             postgres://…[?schema=S] (default schema trainprint, the store's: the
+                              jobs show in 'serve --store URL' and 'trainprint jobs')
       --enqueue-only          enqueue, print the job id and exit; 'trainprint worker' does the rest
       --min-words N, --paraphrase, --text-field F, --id-field F   as 'scan'
       --chunk-items N         items per chunk (default 500); --chunk-mb N: text per chunk (default 4)
-      --lease-seconds S       a chunk's lease (default 120): a worker killed with kill -9 loses
-                              nothing, its chunk goes back to the queue after the lease
-      --retry-limit N         retries of a chunk before the job fails (default 10)
+      --lease-seconds S       a chunk's lease, renewed while it is scanned (default 60): a worker
+                              killed with kill -9 loses nothing, its chunk is taken again after it
       --concurrency N         chunks this process scans at once (default 1)
-  trainprint scan --queue URL --status [--json] [--job ID]
-      the job's progress (default: the newest job); --json: {"job","state":"queued|running|done|failed",
-      "items_done","items_total","hits"}
-  trainprint scan --queue URL --export HITS.jsonl [--job ID]
-      the hits of a done (or failed) job as JSON lines in input order, as 'scan --out' writes
-      them ('-': standard output); then the job's input texts are deleted from the database
-  trainprint scan --queue URL --cancel|--delete [--job ID]
-      cancel: its pending chunks and input texts go, its hits stay; delete: everything goes
+      --account A             the job's account (default the operator's, ''): 'serve --store URL'
+                              lists it in GET /api/v1/jobs to the keys of account A
+  trainprint scan --queue URL --status [--json] | --export HITS.jsonl | --cancel | --delete [--job ID]
+      the old names of 'trainprint jobs status|export|cancel|delete [ID] --queue URL'
   trainprint worker --queue URL [--dataset ARCHIVE[,…]] [--concurrency N] [--job ID]
-      a worker of the scan queue, on any machine: takes chunks of the open jobs, scans them and
-      writes the hits, until SIGINT/SIGTERM (the first finishes its chunk, a second gives it
-      back; exit code 0). A job whose datasets differ from the worker's by SHA-256 is refused:
-      exit code 1, nothing written. --job ID: that job only, exit when it is done. A database
-      that is away (a restart, a failover) is waited for: up to 5 min while the worker starts,
-      then for as long as it runs
-      --retention-days D      delete the input texts of jobs older than D days (default 7)
-      --maintenance-seconds S how often expired leases go back to the queue (default 30)
+      a worker of the scan queue, on any machine: takes chunks of the open scan jobs, scans them and
+      writes the hits, until SIGINT/SIGTERM (the first finishes its chunk, a second gives it back;
+      exit code 0). A job whose datasets differ from the worker's by SHA-256 is left to the other
+      workers, nothing written (with --job ID: exit code 1). --job ID: that job only, exit when it
+      has finished. A database that is away (a restart, a failover) is waited for: up to 5 min
+      while the worker starts, then for as long as it runs
+      --lease-seconds S, --account A   as 'scan --queue' (the jobs of account A only)
+      --retention-days D      finished jobs and their results are deleted D days after (default 7)
+  trainprint jobs status|export|cancel|delete [JOB] (--store LOCATION | --queue URL) [options]
+      a store's jobs, whoever submitted them (the scan queue, the HTTP API): JOB defaults to the
+      account's newest job
+      --store LOCATION        a store directory or postgres://… URL, as 'serve --store'
+      --queue URL             the scan queue's postgres://… URL (the same store)
+      --account A             the jobs of account A (default: the operator's, '')
+      status [--json]         where the job stands; --json: {"id","type","state":"queued|running|
+                              done|failed|cancelled","total","done","failed",…}
+      export [--out FILE]     a finished job's results as JSON lines in item order (default standard
+                              output): a scan job's hits as 'scan --out' writes them, any other
+                              type's { index, success, result|error } per item
+      cancel                  chunks not yet claimed never run; the results so far stay
+      delete                  the job and everything it stored
   trainprint --help
 
 exit codes: 0 ok, 1 runtime error, 2 usage error`;

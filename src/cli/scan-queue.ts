@@ -1,30 +1,27 @@
 /**
  * `trainprint scan --queue URL …` and `trainprint worker --queue URL …`: scans spread over workers on any number of
- * machines that share one PostgreSQL (the scan queue of trainprint/node, on pg-boss: the PostgreSQL backend of the
- * job model, each worker the one job runner with the scan executor; docs/scan.md "Workers over PostgreSQL"). `scan --queue` enqueues an input as a job and, without --enqueue-only, works on it as one worker
- * until it is done; `--status`, `--export`, `--cancel` and `--delete` take `--job ID` (default: the newest job).
- * Exit codes: 0 done, 1 runtime failure (a refused job, a failed job, bad input), 2 usage, 130 interrupted.
+ * machines that share one PostgreSQL (the scan queue of trainprint/node: scan jobs of the job model on the PostgreSQL
+ * store, each worker the one job runner with the scan executor; docs/scan.md "Workers over PostgreSQL"). `scan
+ * --queue` enqueues an input as a job and, without --enqueue-only, works on it as one worker until it has finished;
+ * `--status`, `--export`, `--cancel` and `--delete` (with `--job ID`, default the newest job) are the names of
+ * `trainprint jobs status|export|cancel|delete --queue URL` kept from before it (./jobs.ts).
+ * Exit codes: 0 done, 1 runtime failure (a refused job, a failed job or item, bad input), 2 usage, 130 interrupted.
  */
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { createEngine, type Engine } from '../library.js';
 import {
-  hitLine,
   jobDatasets,
   openScanQueue,
   readDocuments,
-  type ScanJobStatus,
+  type EnqueueResult,
   type ScanQueue,
   type ScanQueueOptions,
 } from '../node/index.js';
-import { DATASETS, fmt, loadDatasets, options, parse, QUIET, redact, UsageError, type ParseOptions } from './shared.js';
+import { jobsAction, statusLine } from './jobs.js';
+import { DATASETS, loadDatasets, options, parse, QUIET, redact, UsageError, type ParseOptions } from './shared.js';
 
 /** The options `scan --queue` and `worker` share: where the queue is, the datasets, the lease and retention. */
 export const QUEUE_OPTIONS: ParseOptions = {
-  ...options(
-    ['queue', 'job', 'concurrency', 'lease-seconds', 'retry-limit', 'maintenance-seconds', 'retention-days'],
-    ['starter'],
-  ),
+  ...options(['queue', 'job', 'concurrency', 'lease-seconds', 'retention-days'], ['starter']),
   ...DATASETS,
   ...QUIET,
 };
@@ -46,11 +43,9 @@ export function intOption(values: Record<string, unknown>, name: string, lo: num
   return n;
 }
 
-/** The queue's options from the command line (`--lease-seconds`, `--retry-limit`, …). */
+/** The queue's options from the command line (`--lease-seconds`, `--retention-days`). */
 export function queueOptions(values: Record<string, unknown>): ScanQueueOptions {
   const lease = intOption(values, 'lease-seconds', 1, 86_000);
-  const retries = intOption(values, 'retry-limit', 0, 1000);
-  const maintenance = intOption(values, 'maintenance-seconds', 1, 3600);
   let retention: number | undefined;
   if (values['retention-days'] !== undefined) {
     retention = Number(values['retention-days']);
@@ -59,14 +54,16 @@ export function queueOptions(values: Record<string, unknown>): ScanQueueOptions 
   }
   return {
     ...(lease === undefined ? {} : { leaseSeconds: lease }),
-    ...(retries === undefined ? {} : { retryLimit: retries }),
-    ...(maintenance === undefined ? {} : { maintenanceIntervalSeconds: maintenance }),
     ...(retention === undefined ? {} : { retentionDays: retention }),
-    onError: (e) => {
-      if (process.env.TRAINPRINT_DEBUG) console.error(`queue: ${e.message}`);
-    },
+    ...(typeof values.account === 'string' ? { account: values.account } : {}),
+    onError: debug,
   };
 }
+
+/** A failure of the database waited out, said on stderr with TRAINPRINT_DEBUG set. */
+export const debug = (e: unknown): void => {
+  if (process.env.TRAINPRINT_DEBUG) console.error(`queue: ${(e as Error)?.message ?? String(e)}`);
+};
 
 /** `--queue URL`, checked. */
 export function queueUrl(values: Record<string, unknown>): string {
@@ -126,18 +123,6 @@ export function stopSignals(): { stop: AbortSignal; abort: AbortSignal; done(): 
   };
 }
 
-/** A status as one line for people. */
-function statusLine(st: ScanJobStatus): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  const pct = st.items_total > 0 ? ` (${fmt((100 * st.items_done) / st.items_total)} %)` : '';
-  return (
-    `job ${st.job}: ${st.state}, ${n(st.items_done)} of ${n(st.items_total)}${st.sealed ? '' : '+'} items${pct}, ` +
-    `${n(st.hits)} hits; chunks ${n(st.chunks_done)}/${n(st.chunks_total)}` +
-    `${st.chunks_failed ? `, ${n(st.chunks_failed)} failed` : ''}${st.exported ? ', exported' : ''}` +
-    `${st.error ? ` — ${st.error}` : ''}`
-  );
-}
-
 /** A line on stderr at most every `ms` (none with --quiet). */
 function throttled(quiet: boolean, ms = 5000): (line: () => string) => void {
   let last = 0;
@@ -149,13 +134,13 @@ function throttled(quiet: boolean, ms = 5000): (line: () => string) => void {
 }
 
 /**
- * `trainprint scan --queue URL …`: enqueue (and work), `--status`, `--export`, `--cancel`, `--delete`.
+ * `trainprint scan --queue URL …`: enqueue (and work); `--status`, `--export`, `--cancel`, `--delete` as `jobs`.
  * @example process.exitCode = await scanQueueCommand(['--queue', 'postgres://localhost/db', '--status', '--json'])
  */
 export async function scanQueueCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, SCAN_QUEUE_OPTIONS);
   const url = queueUrl(values);
-  const actions = ['status', 'export', 'cancel', 'delete'].filter(
+  const actions = (['status', 'export', 'cancel', 'delete'] as const).filter(
     (a) => values[a] !== undefined && values[a] !== false,
   );
   if (actions.length > 1) throw new UsageError(`--${actions.join(', --')} are exclusive`);
@@ -168,122 +153,89 @@ export async function scanQueueCommand(args: string[]): Promise<number> {
   const job = values.job as string | undefined;
   if (action === undefined && job !== undefined)
     throw new UsageError('--job goes with --status, --export, --cancel, --delete');
+  const quiet = values.quiet === true;
+  if (action !== undefined) {
+    const out = typeof values.export === 'string' ? values.export : '-';
+    const account = typeof values.account === 'string' ? values.account : '';
+    return jobsAction(action, url, { job, account, json: values.json === true, out, quiet });
+  }
   const minWords = intOption(values, 'min-words', 1, 100_000);
-  const chunkItems = intOption(values, 'chunk-items', 1, 1_000_000);
+  const chunkItems = intOption(values, 'chunk-items', 1, 10_000);
   const chunkMb = intOption(values, 'chunk-mb', 1, 1024);
   const concurrency = intOption(values, 'concurrency', 1, 256);
-  const quiet = values.quiet === true;
 
   const queue = await openScanQueue(url, queueOptions(values));
   try {
-    if (action === 'status') {
-      const st = await queue.status(job);
-      if (values.json) {
-        const { state, items_done, items_total, hits, error } = st;
-        console.log(JSON.stringify({ job: st.job, state, items_done, items_total, hits, ...(error ? { error } : {}) }));
-      } else console.log(statusLine(st));
-      return 0;
-    }
-    if (action === 'export') return await exportJob(queue, values.export as string, job, quiet);
-    if (action === 'cancel' || action === 'delete') {
-      const id = await queue.resolveJob(job);
-      await (action === 'cancel' ? queue.cancel(id) : queue.delete(id));
-      if (!quiet) console.error(`${action === 'cancel' ? 'cancelled' : 'deleted'} job ${id}`);
-      return 0;
-    }
-
-    const { engine, close } = await workerEngine(values);
-    try {
-      const datasets = await jobDatasets(engine);
-      const progress = throttled(quiet);
-      const textField = values['text-field'] as string | undefined;
-      const idField = values['id-field'] as string | undefined;
-      // as the local scan reads them: ids from --id-field (default id), PATH:LINE for a record without one
-      const items = readDocuments(positionals, {
-        ...(textField === undefined ? {} : { textField }),
-        idField: idField ?? 'id',
-        missingId: 'position',
-      });
-      const signals = stopSignals(); // Ctrl-C while enqueuing: the job is deleted, exit code 130
-      let enqueued: Awaited<ReturnType<ScanQueue['enqueue']>>;
-      try {
-        enqueued = await queue.enqueue(items, {
-          signal: signals.stop,
-          datasets,
-          ...(minWords === undefined ? {} : { minWords }),
-          paraphrase: values.paraphrase === true,
-          ...(chunkItems === undefined ? {} : { chunkItems }),
-          ...(chunkMb === undefined ? {} : { chunkBytes: chunkMb * 1024 * 1024 }),
-          onJob: (id) => {
-            if (!quiet) console.error(`job ${id} in ${redact(url)}: enqueuing…`);
-          },
-          onChunk: (p) => progress(() => `enqueued ${p.items.toLocaleString('en-US')} items (${p.chunks} chunks)`),
-        });
-      } catch (error) {
-        signals.done();
-        if (signals.interrupted) {
-          if (!quiet) console.error('interrupted: the job is deleted');
-          return 130;
-        }
-        throw error;
-      }
-      console.log(enqueued.job);
-      if (!quiet) {
-        console.error(
-          `job ${enqueued.job}: ${enqueued.items.toLocaleString('en-US')} items in ${enqueued.chunks} chunks ` +
-            `(${fmt(enqueued.bytes / 1e6)} MB) against ${datasets.map((d) => `${d.id} (${d.sha256.slice(0, 12)}…)`).join(', ')}`,
-        );
-      }
-      if (values['enqueue-only']) {
-        signals.done();
-        return 0;
-      }
-      try {
-        await queue.work(engine, {
-          job: enqueued.job,
-          ...(concurrency === undefined ? {} : { concurrency }),
-          signal: signals.stop,
-          abortChunks: signals.abort,
-          onChunk: () => progress(() => 'scanning…'),
-          onChunkError: (e, c) => console.error(`chunk ${c.seq}: ${(e as Error)?.message ?? String(e)} (retried)`),
-        });
-      } finally {
-        signals.done();
-      }
-      const st = await queue.status(enqueued.job);
-      if (!quiet) console.error(statusLine(st));
-      if (signals.interrupted && st.state !== 'done') return 130;
-      return st.state === 'done' ? 0 : 1;
-    } finally {
-      await close();
-    }
+    return await enqueueAndWork(queue, url, values, positionals, { minWords, chunkItems, chunkMb, concurrency });
   } finally {
     await queue.close();
   }
 }
 
-/** `--export FILE` (`-`: stdout): the job's hits as JSON lines, then its input texts are deleted. */
-async function exportJob(queue: ScanQueue, file: string, job: string | undefined, quiet: boolean): Promise<number> {
-  const out = file === '-' ? process.stdout : createWriteStream(file);
-  let failed: unknown;
-  out.on('error', (e) => {
-    failed = e;
-  });
-  let n = 0;
-  const it = queue.exportHits(job);
-  for (;;) {
-    const r = await it.next();
-    if (r.done) break;
-    if (failed) throw failed;
-    if (!out.write(hitLine(r.value))) await once(out, 'drain'); // the local scan's hit line, byte for byte
-    n++;
+/** `scan --queue URL INPUT…`: the input enqueued as a job, then (without --enqueue-only) worked on until it ends. */
+async function enqueueAndWork(
+  queue: ScanQueue,
+  url: string,
+  values: Record<string, unknown>,
+  positionals: string[],
+  n: Record<'minWords' | 'chunkItems' | 'chunkMb' | 'concurrency', number | undefined>,
+): Promise<number> {
+  const { minWords, chunkItems, chunkMb, concurrency } = n;
+  const quiet = values.quiet === true;
+  const { engine, close } = await workerEngine(values);
+  const signals = stopSignals(); // Ctrl-C while enqueuing: the job is deleted, exit code 130
+  try {
+    const datasets = await jobDatasets(engine);
+    const progress = throttled(quiet);
+    const textField = values['text-field'] as string | undefined;
+    const idField = values['id-field'] as string | undefined;
+    // as the local scan reads them: ids from --id-field (default id), PATH:LINE for a record without one
+    const items = readDocuments(positionals, {
+      ...(textField === undefined ? {} : { textField }),
+      idField: idField ?? 'id',
+      missingId: 'position',
+    });
+    let announced = false;
+    let enqueued: EnqueueResult;
+    try {
+      enqueued = await queue.enqueue(items, {
+        signal: signals.stop,
+        datasets,
+        ...(minWords === undefined ? {} : { minWords }),
+        paraphrase: values.paraphrase === true,
+        ...(chunkItems === undefined ? {} : { chunkItems }),
+        ...(chunkMb === undefined ? {} : { chunkBytes: chunkMb * 1024 * 1024 }),
+        onChunk: (j) => {
+          if (!announced && !quiet) console.error(`job ${j.id} in ${redact(url)}: enqueuing…`);
+          announced = true;
+          progress(() => `enqueued ${j.total.toLocaleString('en-US')} items`);
+        },
+      });
+    } catch (error) {
+      if (!signals.interrupted) throw error;
+      if (!quiet) console.error('interrupted: the job is deleted');
+      return 130;
+    }
+    console.log(enqueued.job);
+    if (!quiet) {
+      const against = datasets.map((d) => `${d.id} (${d.sha256.slice(0, 12)}…)`).join(', ');
+      console.error(`job ${enqueued.job}: ${enqueued.items.toLocaleString('en-US')} items against ${against}`);
+    }
+    if (values['enqueue-only']) return 0;
+    await queue.work(engine, {
+      job: enqueued.job,
+      ...(concurrency === undefined ? {} : { concurrency }),
+      signal: signals.stop,
+      abortChunks: signals.abort,
+      onChunk: () => progress(() => 'scanning…'),
+      onError: debug,
+    });
+    const st = await queue.jobs.status(enqueued.job, { owner: queue.account });
+    if (!quiet) console.error(statusLine(st));
+    if (signals.interrupted && st.state !== 'done') return 130;
+    return st.state === 'done' && st.failed === 0 ? 0 : 1;
+  } finally {
+    signals.done();
+    await close();
   }
-  if (out !== process.stdout) {
-    await new Promise<void>((resolve, reject) =>
-      (out as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())),
-    );
-  }
-  if (failed) throw failed;
-  if (!quiet) console.error(`exported ${n.toLocaleString('en-US')} hits to ${file}; the job's input texts are deleted`);
-  return 0;
 }

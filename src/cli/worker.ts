@@ -2,11 +2,12 @@
  * `trainprint worker --queue URL --dataset …`: one worker of the scan queue (docs/scan.md "Workers over
  * PostgreSQL"): takes chunks of the open scan jobs, scans them against its datasets and writes the hits, until
  * SIGINT / SIGTERM (the first finishes the chunk being scanned, a second gives it back); exit code 0. A job whose
- * datasets differ from the worker's (by SHA-256) is refused: exit code 1, nothing written. A database that is away
+ * datasets differ from the worker's (by SHA-256) is refused — left to the other workers, nothing written; with
+ * `--job ID`, that job refused is exit code 1. A database that is away
  * when the worker starts is waited for, up to {@link WORKER_DATABASE_WAIT_MS}; once it works, for as long as it runs.
  */
 import { openScanQueue } from '../node/index.js';
-import { intOption, QUEUE_OPTIONS, queueOptions, queueUrl, stopSignals, workerEngine } from './scan-queue.js';
+import { debug, intOption, QUEUE_OPTIONS, queueOptions, queueUrl, stopSignals, workerEngine } from './scan-queue.js';
 import { parse, redact, UsageError } from './shared.js';
 
 /** How long a worker waits at its start for a database that is away (a restart, a failover): 5 minutes. */
@@ -23,6 +24,7 @@ export async function workerCommand(args: string[]): Promise<number> {
   const concurrency = intOption(values, 'concurrency', 1, 256);
   const quiet = values.quiet === true;
   const job = values.job as string | undefined;
+  const refused = new Set<string>();
   const signals = stopSignals(); // from the start: a signal while the datasets load stops the worker before any chunk
   try {
     const { engine, close } = await workerEngine(values);
@@ -46,13 +48,16 @@ export async function workerCommand(args: string[]): Promise<number> {
           ...(job === undefined ? {} : { job }),
           signal: signals.stop,
           abortChunks: signals.abort,
-          onChunkError: (e, c) =>
-            console.error(`job ${c.job} chunk ${c.seq}: ${(e as Error)?.message ?? String(e)} (back to the queue)`),
+          onError: debug,
+          onRefuse: (id, why) => {
+            if (!refused.has(id)) console.error(`${why} (left to the other workers)`);
+            refused.add(id);
+          },
         });
         if (!quiet) {
           console.error(
             `worker ${process.pid} stopped: ${summary.chunks} chunks, ${summary.items.toLocaleString('en-US')} items, ` +
-              `${summary.hits.toLocaleString('en-US')} hits${summary.abandoned ? `, ${summary.abandoned} given back` : ''}`,
+              `${summary.hits.toLocaleString('en-US')} hits`,
           );
         }
         return 0;

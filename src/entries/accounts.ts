@@ -56,6 +56,7 @@ export {
   BUILT_IN_JOB_TYPES,
   SCAN_JOB,
   type JobServiceOptions,
+  type StreamSubmitOptions,
   type JobTypeDefinition,
   type JobTypeRegistry,
   type JobTypeHost,

@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import { MemoryStore } from '../../src/store/index.js';
 import { openFileStore, openPostgresStore } from '../../src/store/node.js';
 import type { Store } from '../../src/store/types.js';
-import { createJobService, JobRunner, type JobClaim, type JobResult, type JobStore } from '../../src/library.js';
+import {
+  createJobService,
+  JobRunner,
+  type JobClaim,
+  type JobInfo,
+  type JobResult,
+  type JobService,
+} from '../../src/library.js';
 import { describePostgres } from '../pg/postgres.js';
 
 let tmpRoot: string;
@@ -28,7 +35,8 @@ const ok = (c: JobClaim): JobResult[] =>
   c.items.map((item, i) => ({ index: c.first + i, success: true as const, result: { item } }));
 
 /** A job store on a fresh store, with a clock the test moves; `close` closes the store. */
-type Open = (clock: () => number) => Promise<{ jobs: JobStore; close: () => Promise<void> }>;
+type Open = (clock: () => number) => Promise<{ jobs: JobService; close: () => Promise<void> }>;
+const tick = () => new Promise((r) => setTimeout(r, 5));
 
 function contract(name: string, openStore: () => Promise<Store>): void {
   const open: Open = async (clock) => {
@@ -86,6 +94,80 @@ function contract(name: string, openStore: () => Promise<Store>): void {
         { index: 2, success: true, result: { item: 3 } },
       ]);
       expect(page.next).toBeNull();
+      await close();
+    });
+
+    it('a streamed submission: chunks by items and bytes, run while it is read, done only once sealed', async () => {
+      const { jobs, close } = await open(Date.now);
+      let letIn!: () => void;
+      const gate = new Promise<void>((r) => {
+        letIn = r;
+      });
+      async function* items() {
+        yield* [{ t: 'a' }, { t: 'b' }, { t: 'c' }];
+        await gate;
+        yield* [{ t: 'x'.repeat(100) }, { t: 'd' }];
+      }
+      const seen: JobInfo[] = [];
+      const submitted = jobs.submitStream({ account: '', type: 'scan', chunkItems: 2 }, items(), {
+        chunkBytes: 60,
+        onChunk: (j) => seen.push(j),
+      });
+      while (!seen.some((j) => j.total >= 2)) await tick();
+      const first = (await jobs.claim(60_000))!;
+      expect(first).toMatchObject({ first: 0, items: [{ t: 'a' }, { t: 'b' }] });
+      expect(await jobs.claim(60_000)).toBeNull(); // the rest is not stored yet
+      expect(await jobs.complete(first, ok(first))).toBe(true);
+      expect((await jobs.status(first.job.id, { owner: '' })).state).toBe('running'); // not sealed: not done
+      letIn();
+      expect(await submitted).toMatchObject({ id: first.job.id, total: 5, state: 'running' });
+      const firsts: number[] = [];
+      for (let c = await jobs.claim(60_000); c; c = await jobs.claim(60_000)) {
+        firsts.push(c.first);
+        await jobs.complete(c, ok(c));
+      }
+      expect(firsts).toEqual([2, 3, 4]); // [c], the large item alone, [d]
+      expect(await jobs.status(first.job.id, { owner: '' })).toMatchObject({ state: 'done', done: 5 });
+      const page = await jobs.results(first.job.id, { owner: '' });
+      expect(page.results.map((r) => r.index)).toEqual([0, 1, 2, 3, 4]);
+      await close();
+    });
+
+    it('a streamed submission whose submitter stopped reads failed after its lease; one cut short leaves no job', async () => {
+      let now = 1_000;
+      const { jobs, close } = await open(() => now);
+      let broken!: (e: Error) => void;
+      const hang = new Promise<never>((_, reject) => {
+        broken = reject;
+      });
+      async function* items() {
+        yield* [1, 2, 3];
+        await hang;
+      }
+      const seen: JobInfo[] = [];
+      const submitted = jobs.submitStream({ account: '', type: 'scan', chunkItems: 2 }, items(), {
+        leaseMs: 60_000,
+        onChunk: (j) => seen.push(j),
+      });
+      while (!seen.some((j) => j.total >= 2)) await tick();
+      const id = seen[0].id;
+      expect((await jobs.status(id, { owner: '' })).state).toBe('queued');
+      now += 60_001; // the submitter's lease ran out (its process died)
+      expect(await jobs.status(id, { owner: '' })).toMatchObject({ state: 'failed', error: { code: 'INTERNAL' } });
+      expect(await jobs.claim(60_000)).toBeNull(); // never run
+      expect((await jobs.list({ owner: '' })).jobs).toEqual([expect.objectContaining({ id, state: 'failed' })]);
+      broken(new Error('the input broke'));
+      await expect(submitted).rejects.toThrow('the input broke');
+      await expect(jobs.status(id, { owner: '' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(jobs.submitStream({ account: '', type: 'scan' }, [])).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
+      const stop = new AbortController();
+      stop.abort(new Error('stopped'));
+      await expect(jobs.submitStream({ account: '', type: 'scan' }, [1], { signal: stop.signal })).rejects.toThrow(
+        'stopped',
+      );
+      expect((await jobs.list({ owner: '' })).jobs).toEqual([]);
       await close();
     });
 

@@ -1,18 +1,14 @@
 /**
- * A scan worker's wait for a database that is away (src/node/queue/wait.ts), without a database: a stand-in pool
- * whose statements fail as the `pg` driver's do while PostgreSQL stops (ECONNREFUSED, 57P01 "terminating connection
- * due to administrator command", pg-pool's "timeout exceeded when trying to connect") for a number of calls, then
- * answer. A worker's start waits such an outage out; a refused login or a missing database is not waited for; the
- * wait of `waitOut` is bounded and ends in STORE_UNAVAILABLE naming it.
+ * A scan worker's wait for a database that is away, without a database: the failures of the `pg` driver while
+ * PostgreSQL stops (ECONNREFUSED, 57P01 "terminating connection due to administrator command", pg-pool's "timeout
+ * exceeded when trying to connect") are an outage, a refused login or a missing database not; the wait of the queue's
+ * opening (`waitOut`, src/node/queue/wait.ts) is bounded and ends in STORE_UNAVAILABLE naming it; and the one runner
+ * over a store that is away for a while waits it out (a doubling wait) and then runs the job.
  */
-import type { Pool } from 'pg';
-import type PgBoss from 'pg-boss';
 import { describe, expect, it } from 'vitest';
-import { TrainprintError } from '../../src/library.js';
-import { QueueDb } from '../../src/node/queue/db.js';
-import type { QueueScanner } from '../../src/node/queue/types.js';
+import { createJobService, JobRunner, TrainprintError, type JobStore } from '../../src/library.js';
 import { waitOut } from '../../src/node/queue/wait.js';
-import { work } from '../../src/node/queue/worker.js';
+import { MemoryStore } from '../../src/store/index.js';
 import { isOutage, parseTarget, unavailable } from '../../src/store/node-kit.js';
 
 const target = parseTarget('postgres://app:secret@127.0.0.1:1/db');
@@ -21,29 +17,6 @@ const target = parseTarget('postgres://app:secret@127.0.0.1:1/db');
 const pgError = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
 const refused = () => pgError('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED');
 const shuttingDown = () => pgError('terminating connection due to administrator command', '57P01');
-
-/** A pool whose first `failures.length` statements fail with those errors, then answer `rows`. */
-function flakyPool(failures: (() => Error)[], rows: Record<string, unknown>[] = []) {
-  const calls: string[] = [];
-  const pool = {
-    async query(text: string) {
-      calls.push(text);
-      const fail = failures[calls.length - 1];
-      if (fail) throw fail();
-      return { rows };
-    },
-  };
-  return { pool: pool as unknown as Pool, calls };
-}
-
-const scanner: QueueScanner = {
-  datasets: () => [{ id: 'ds', kind: 'exact' }],
-  datasetDigest: async () => 'a'.repeat(64),
-  scanItem: async () => [],
-};
-
-const queueDb = (pool: Pool) =>
-  new QueueDb(pool, {} as PgBoss, target, 'q', { lease: 30, retryLimit: 1, poll: 1, retentionDays: 7 });
 
 describe('which failures are an outage', () => {
   it('the server away, broken, shutting down or starting up, or no free connection in time: waited for', () => {
@@ -73,35 +46,45 @@ describe('which failures are an outage', () => {
   });
 });
 
-describe('a worker started while the database is away', () => {
-  it('waits the outage out: its job is looked up once the database answers', async () => {
-    // the job's lookup fails three times (refused, cut, refused), then the database answers: no such job
-    const { pool, calls } = flakyPool([refused, shuttingDown, refused]);
-    const told: string[] = [];
-    const worked = work(queueDb(pool), scanner, { job: 'f00', onError: (e) => told.push(e.message) });
-    await expect(worked).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('f00') });
-    expect(calls).toHaveLength(4);
-    expect(told).toHaveLength(3);
-    for (const m of told) expect(m).toContain('postgres://app@127.0.0.1:1/db');
-    expect(told.join('\n')).not.toContain('secret');
-  });
-
-  it('a refused login is not waited for', async () => {
-    const { pool, calls } = flakyPool([() => pgError('password authentication failed for user "app"', '28P01')]);
-    await expect(work(queueDb(pool), scanner, { job: 'f00' })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
-    expect(calls).toHaveLength(1);
-  });
-
-  it('a stop while it waits ends the wait: nothing done, no error', async () => {
-    const { pool, calls } = flakyPool(Array.from({ length: 100 }, () => refused));
-    const stop = new AbortController();
-    const summary = await work(queueDb(pool), scanner, {
-      job: 'f00',
-      signal: stop.signal,
-      onError: () => stop.abort(),
+describe('a runner whose store goes away (a database restart)', () => {
+  it('waits the outage out, a doubling wait between tries, then runs the job: nothing failed', async () => {
+    const inner = createJobService({ store: new MemoryStore() });
+    let outages = 3;
+    const away = () => new TrainprintError('STORE_UNAVAILABLE', 'cannot reach the server (ECONNREFUSED)');
+    const jobs: JobStore = {
+      submit: (s) => inner.submit(s),
+      claim: async (ms, o) => {
+        if (outages-- > 0) throw away();
+        return inner.claim(ms, o);
+      },
+      renew: (c, ms) => inner.renew(c, ms),
+      watch: (c) => inner.watch(c),
+      release: (c) => inner.release(c),
+      complete: (c, r) => inner.complete(c, r),
+      fail: (c, e) => inner.fail(c, e),
+      list: (o) => inner.list(o),
+      status: (id, o) => inner.status(id, o),
+      results: (id, o) => inner.results(id, o),
+      cancel: (id, o) => inner.cancel(id, o),
+      delete: (id, o) => inner.delete(id, o),
+      expire: (n) => inner.expire(n),
+    };
+    const job = await jobs.submit({ account: '', type: 'scan', items: [1, 2] });
+    const told: unknown[] = [];
+    const runner = new JobRunner({
+      jobs,
+      pollMs: 5,
+      concurrency: 1,
+      executors: { scan: async (item) => ({ item }) },
+      unsupported: {},
+      onError: (e) => told.push(e),
     });
-    expect(summary).toEqual({ chunks: 0, items: 0, hits: 0, abandoned: 0 });
-    expect(calls).toHaveLength(1);
+    runner.start();
+    for (let i = 0; i < 300 && (await inner.status(job.id, { owner: '' })).state !== 'done'; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    await runner.stop();
+    expect(told).toEqual([away(), away(), away()].map((e) => expect.objectContaining({ code: e.code })));
+    expect(await inner.status(job.id, { owner: '' })).toMatchObject({ state: 'done', done: 2, failed: 0 });
   });
 });
 

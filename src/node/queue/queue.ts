@@ -1,104 +1,116 @@
 /**
- * The scan queue on PostgreSQL: a scan of many items spread over workers on any number of machines that share one
- * database. The input is stored in chunks (./schema.ts), and each chunk is one pg-boss job in the scan's own pg-boss
- * queue (`scan-<job id>`), so pg-boss hands each chunk to one worker at a time for a lease (`leaseSeconds`) and
- * gives a chunk whose worker died back to the queue when the lease runs out. The queue is the PostgreSQL backend of the
- * job model ({@link ScanQueue.jobStore}: a `JobStore`), and a worker ({@link ScanQueue.work}) is the one `JobRunner`
- * over it with the scan executor — the runner and the executor `serve` runs for the jobs of the store.
+ * The scan queue: a scan of many items spread over workers on any number of machines that share one PostgreSQL —
+ * the job model's jobs (`JobService`) on the PostgreSQL store at the queue's URL, so a queue's job is a `scan` job of
+ * the operator (account `''`) that `serve --store` on the same database lists and controls as any other, and a
+ * worker is the one `JobRunner` over them with the scan executor.
  *
- * Exactly once: a worker scans a chunk's items, then writes the hits and marks the chunk done in ONE transaction that
- * first locks the chunk's row and does nothing if it is done already (and the hits' key — job, chunk, item, hit —
- * takes each hit once anyway: ON CONFLICT DO NOTHING). A worker killed before that commit wrote nothing; one killed
- * after it left a done chunk that the next worker only acknowledges. Scans are deterministic, so a redone chunk has
- * the same hits.
- *
- * A worker refuses (CONFLICT) a job whose datasets it does not hold with the same SHA-256, before it takes a
- * chunk: hits of another version of a dataset would be wrong, not merely different.
- *
- * An enqueue holds a session advisory lock on its job until the job is sealed: the database releases it when the
- * enqueuer's connection ends, however the process ended (kill -9 included). A job not sealed whose lock nobody
- * holds was abandoned half-way: it reads as `failed` and workers never take its chunks.
- *
- * A worker outlives its database: a connection that breaks (a restart, a failover) is an error of the statement
- * that used it, never an unheard `'error'` event; the worker waits with a growing back-off and carries on, and a
- * chunk scanned while the database was away is written once it is back (or given back, past 90 % of its lease).
+ * - Enqueue: the input is read as it comes and stored a chunk at a time (`JobService.submitStream`); a submission
+ *   whose process died half-way reads `failed` once its lease expired, and no worker runs it.
+ * - Exactly once: a chunk's results are written with its completion in one store transaction that does nothing
+ *   once the chunk's lease is no longer the claim's; a worker killed mid-chunk leaves it to be claimed again after
+ *   its lease (`leaseSeconds`). Scans are deterministic, so a redone chunk has the same hits.
+ * - Datasets: a job names its datasets by id and SHA-256; a worker (or a `serve` process) that lacks one or holds
+ *   another version hands the job's items back, neither run nor failed.
+ * - A database that goes away (a restart, a failover) is waited for: the runner tries again with a doubling wait.
  */
-import type { Pool } from 'pg';
-import type PgBoss from 'pg-boss';
 import {
-  positiveInt,
-  TrainprintError,
+  createJobService,
+  JobRunner,
   type JobInfo,
-  type JobList,
-  type JobResultPage,
+  type JobResult,
+  type JobService,
   type JobStore,
-  type JobSubmission,
+  ItemHandedBack,
+  SCAN_JOB,
+  scanExecutor,
+  sleep,
+  TrainprintError,
 } from '../../library.js';
-import {
-  applyMigrations,
-  checkSchema,
-  openPool,
-  parseTarget,
-  unavailable,
-  type PostgresTarget,
-} from '../../store/node-kit.js';
-import { startBoss } from './boss.js';
-import { DEAD_LETTERS, QueueDb, type QueueSettings } from './db.js';
-import { enqueue, type EnqueueOptions, type EnqueueResult, submit } from './enqueue.js';
-import { QUEUE_LOCK_CLASS, QUEUE_MIGRATIONS } from './schema.js';
+import { openPostgresStore, type PostgresStore } from '../../store/node.js';
+import { isOutage, parseTarget } from '../../store/node-kit.js';
+import type { JobDataset, QueueHit, QueueItem, QueueScanner } from './types.js';
 import { waitOut } from './wait.js';
-import {
-  cancelJob,
-  deleteJob,
-  exportHits,
-  jobInfo,
-  latestJob,
-  listJobs,
-  resolveJob,
-  results,
-  status,
-} from './status.js';
-import type { QueueHit, QueueItem, QueueScanner, ScanJobStatus } from './types.js';
-import { jobStore, work, type WorkOptions, type WorkSummary } from './worker.js';
+
+const codeOf = (e: unknown) => (e instanceof TrainprintError ? e.code : undefined);
+/** Whether `e` says the database is away (a restart, a failover): waited for, never the end of a worker. */
+const away = (e: unknown) => isOutage(e) || codeOf(e) === 'STORE_UNAVAILABLE';
 
 /** Options of {@link openScanQueue}. */
 export interface ScanQueueOptions {
-  /** The schema of the queue's tables; pg-boss's are in `<schema>_boss`. The URL's `schema` parameter too. @default 'trainprint_scan' */
+  /** The schema of the store's tables; the URL's `schema` parameter too. @default 'trainprint' (the store's) */
   readonly schema?: string;
-  /**
-   * Seconds a worker holds a chunk (pg-boss's `expireInSeconds`): a chunk whose worker died goes back to the queue
-   * at most this long plus `maintenanceIntervalSeconds` later. A chunk must be scanned well within it (a worker
-   * gives up a chunk at 90 % of the lease). Applies to jobs enqueued with these options.
-   * @default 120
-   */
+  /** Seconds a chunk (and an enqueue) is held unrenewed: a dead worker's is claimed again after it. @default 60 */
   readonly leaseSeconds?: number;
-  /** How often a chunk is retried (worker error, expired lease) before the job fails. @default 10 */
-  readonly retryLimit?: number;
-  /** Seconds between pg-boss maintenance runs (expired leases back to the queue). @default 30 */
-  readonly maintenanceIntervalSeconds?: number;
-  /** How long an idle worker waits before it asks for a chunk again, in ms. @default 1000 */
+  /** How long an idle worker waits before it looks for a chunk again, in ms. @default 1000 */
   readonly pollIntervalMs?: number;
-  /** Input texts of jobs older than this many days are deleted (workers check every hour). @default 7 */
+  /** Days a finished job and its results are kept. @default 7 */
   readonly retentionDays?: number;
-  /** Connections of the pool (the queue's tables and pg-boss's share it). @default 10 */
+  /** Connections of the pool. @default 10 */
   readonly maxConnections?: number;
-  /** Background errors (pg-boss maintenance, a lost connection): they do not stop the queue. @default ignored */
-  readonly onError?: (error: Error) => void;
-  /**
-   * How long opening the queue waits for a database that is away — refused or broken connections, a server shutting
-   * down or starting up: a restart, a failover — trying again with a back-off (doubled after each try, at most
-   * 10 s), before STORE_UNAVAILABLE. A refused login or a missing database fails at once. `trainprint worker` waits
-   * 300 s. @default 0 (one try)
-   */
+  /** How long opening waits for a database that is away (./wait.ts), then STORE_UNAVAILABLE. @default 0 (one try) */
   readonly waitForDatabaseMs?: number;
   /** Ends the wait of `waitForDatabaseMs` early (the last failure is thrown). */
   readonly signal?: AbortSignal;
+  /** Told of each failure of the database waited out. @default ignored */
+  readonly onError?: (error: Error) => void;
+  /**
+   * The account whose scan jobs the queue enqueues and works on: `''` is the operator's; an account of the API's keys
+   * (`trainprint keys create --account A`) sees them in `GET /api/v1/jobs` of `serve --store` on the same database.
+   * @default ''
+   */
+  readonly account?: string;
 }
 
-const DEFAULT_SCHEMA = 'trainprint_scan';
+/** Options of {@link ScanQueue.enqueue}. */
+export interface EnqueueOptions {
+  /** The datasets the job scans against, by id and SHA-256 ({@link jobDatasets}). */
+  readonly datasets: readonly JobDataset[];
+  /** @default 50 */
+  readonly minWords?: number;
+  /** @default false */
+  readonly paraphrase?: boolean;
+  /** Items per chunk at most. @default 500 */
+  readonly chunkItems?: number;
+  /** Bytes of items per chunk at most (a larger item alone). @default 4 MiB */
+  readonly chunkBytes?: number;
+  /** Stop reading the input: the job is deleted and the call rejects with `signal.reason`. */
+  readonly signal?: AbortSignal;
+  /** Told of the job as soon as it exists, and after each chunk stored. */
+  readonly onChunk?: (job: JobInfo) => void;
+}
+
+/** What {@link ScanQueue.enqueue} stored. */
+export interface EnqueueResult {
+  readonly job: string;
+  readonly items: number;
+}
+
+/** Options of {@link ScanQueue.work}. */
+export interface WorkOptions {
+  /** Chunks this process scans at once. @default 1 */
+  readonly concurrency?: number;
+  /** Work on this job only, and return when it has finished. Without it: every scan job, until `signal` aborts. */
+  readonly job?: string;
+  /** Stop taking chunks; those being scanned are finished, or given back at once when `abortChunks` aborts. */
+  readonly signal?: AbortSignal;
+  readonly abortChunks?: AbortSignal;
+  /** A job this worker refuses (other datasets): it is left to the others. @default ignored */
+  readonly onRefuse?: (job: string, why: string) => void;
+  /** The database away for a moment (the worker waits and goes on). @default ignored */
+  readonly onError?: (error: unknown) => void;
+  /** Called after each chunk this worker wrote. */
+  readonly onChunk?: (done: { readonly job: string; readonly items: number; readonly hits: number }) => void;
+}
+
+/** What a worker did. */
+export interface WorkSummary {
+  readonly chunks: number;
+  readonly items: number;
+  readonly hits: number;
+}
 
 /**
- * Opens (creating or upgrading its tables and pg-boss's) the scan queue on the database at `url`.
+ * Opens the scan queue on the database at `url`: the PostgreSQL store there and the job service on it.
  * @throws INVALID_OPTIONS for a bad URL, schema or option; STORE_UNAVAILABLE when the database cannot be reached
  * @example
  * const queue = await openScanQueue('postgres://localhost/db')
@@ -108,236 +120,206 @@ const DEFAULT_SCHEMA = 'trainprint_scan';
  */
 export async function openScanQueue(url: string, options: ScanQueueOptions = {}): Promise<ScanQueue> {
   const target = parseTarget(url);
-  const schema = options.schema ?? target.schema ?? DEFAULT_SCHEMA;
-  checkSchema(schema);
-  if (schema.length > 45)
-    throw new TrainprintError('INVALID_OPTIONS', `schema name too long for the queue (45): ${schema}`);
-  const lease = positiveInt('leaseSeconds', options.leaseSeconds, 120, 86_000);
-  const retryLimit = options.retryLimit ?? 10;
-  if (!Number.isInteger(retryLimit) || retryLimit < 0 || retryLimit > 1000) {
-    throw new TrainprintError('INVALID_OPTIONS', `retryLimit must be an integer in 0..1000, got ${String(retryLimit)}`);
-  }
-  const maintenance = positiveInt('maintenanceIntervalSeconds', options.maintenanceIntervalSeconds, 30, 3600);
-  const poll = positiveInt('pollIntervalMs', options.pollIntervalMs, 1000, 3_600_000);
-  const retentionDays = options.retentionDays ?? 7;
-  if (!(retentionDays > 0) || !Number.isFinite(retentionDays)) {
-    throw new TrainprintError(
-      'INVALID_OPTIONS',
-      `retentionDays must be a positive number, got ${String(retentionDays)}`,
-    );
-  }
-  const waitMs = options.waitForDatabaseMs ?? 0;
-  if (!(waitMs >= 0)) {
-    throw new TrainprintError('INVALID_OPTIONS', `waitForDatabaseMs must be ≥ 0, got ${String(waitMs)}`);
-  }
-  const open = () => connect(target, url, schema, { ...options, maintenance, lease, retryLimit });
-  const { pool, boss } = await waitOut(target, open, {
-    waitMs,
-    pollMs: poll,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onError ? { onError: options.onError } : {}),
-  });
-  return new ScanQueue(pool, boss, target, schema, { lease, retryLimit, poll, retentionDays });
-}
-
-/**
- * One try at the queue's hold on its database: the pool, the queue's tables and pg-boss's (created or upgraded),
- * pg-boss started. A failure closes what was opened.
- */
-async function connect(
-  target: PostgresTarget,
-  url: string,
-  schema: string,
-  options: ScanQueueOptions & { readonly maintenance: number; readonly lease: number; readonly retryLimit: number },
-): Promise<{ pool: Pool; boss: PgBoss }> {
-  const pool = await openPool(target, { maxConnections: options.maxConnections ?? 10 });
-  let boss: PgBoss | undefined;
-  try {
-    await applyMigrations(pool, schema, {
-      migrations: QUEUE_MIGRATIONS,
-      table: 'queue_migrations',
-      lockClass: QUEUE_LOCK_CLASS,
-    });
-    boss = await startBoss(url, {
-      schema: `${schema}_boss`,
-      pool,
-      maintenanceIntervalSeconds: options.maintenance,
-      expireInSeconds: options.lease,
-      retryLimit: options.retryLimit,
+  const days = options.retentionDays ?? 7;
+  const lease = options.leaseSeconds ?? 60;
+  const poll = options.pollIntervalMs ?? 1000;
+  if (!(days > 0 && Number.isFinite(days)) || !(Number.isInteger(lease) && lease >= 1 && lease <= 86_000))
+    throw new TrainprintError('INVALID_OPTIONS', 'retentionDays must be > 0 and leaseSeconds an integer 1..86000');
+  if (!(poll > 0)) throw new TrainprintError('INVALID_OPTIONS', 'pollIntervalMs must be > 0');
+  const store = await waitOut(
+    target,
+    () =>
+      openPostgresStore(url, {
+        ...(options.schema ? { schema: options.schema } : {}),
+        ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+      }),
+    {
+      waitMs: options.waitForDatabaseMs ?? 0,
+      pollMs: poll,
+      ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
-    });
-    await boss.createQueue(DEAD_LETTERS);
-    return { pool, boss };
-  } catch (error) {
-    await boss?.stop({ graceful: false, close: false, wait: true }).catch(() => undefined);
-    await pool.end().catch(() => undefined);
-    throw unavailable(error, target) ?? error;
+    },
+  );
+  const account = options.account ?? '';
+  return new ScanQueue(store, { leaseMs: lease * 1000, pollMs: poll, retentionMs: days * 86_400_000, account });
+}
+
+/**
+ * The datasets a job scans against, as workers check them: `ids` (default: every exact dataset the scanner holds)
+ * with their SHA-256.
+ * @throws NOT_FOUND for an id the scanner does not hold; INVALID_INPUT for none
+ * @example await queue.enqueue(items, { datasets: await jobDatasets(engine) })
+ */
+export async function jobDatasets(scanner: QueueScanner, ids?: readonly string[]): Promise<JobDataset[]> {
+  const held = scanner.datasets();
+  const wanted = ids ?? held.filter((d) => d.kind === 'exact').map((d) => d.id);
+  const out: JobDataset[] = [];
+  for (const id of wanted) {
+    if (!held.some((d) => d.id === id)) throw new TrainprintError('NOT_FOUND', `dataset "${id}" is not loaded`);
+    out.push({ id, sha256: await scanner.datasetDigest(id) });
+  }
+  if (out.length === 0) throw new TrainprintError('INVALID_INPUT', 'a scan needs at least one exact dataset');
+  return out;
+}
+
+/**
+ * The results of a finished job in item order, a page at a time (any type, any store).
+ * @throws NOT_FOUND for no such job of `owner`; CONFLICT while the job is queued or running
+ * @example for await (const r of jobResults(jobs, id)) out.write(`${JSON.stringify(r)}\n`)
+ */
+export async function* jobResults(jobs: JobStore, id: string, owner = ''): AsyncGenerator<JobResult, void, undefined> {
+  const job = await jobs.status(id, { owner });
+  if (job.state === 'queued' || job.state === 'running')
+    throw new TrainprintError('CONFLICT', `job ${id} is ${job.state}: export it once it has finished`);
+  for (let after: number | null = -1; after !== null; ) {
+    const page = await jobs.results(id, { owner, after, limit: 1000 });
+    yield* page.results;
+    after = page.next;
   }
 }
 
 /**
- * The scan queue of one database schema: enqueue (./enqueue.ts), status, results and export (./status.ts), work
- * (./worker.ts), cancel and delete (./db.ts). Made by {@link openScanQueue}.
+ * The hits of a finished scan job in job order — item, then hit — as `scan --out` writes them; failed items have
+ * none (the job's `failed` counts them). @throws as {@link jobResults}
+ * @example for await (const hit of exportHits(jobs, id)) out.write(hitLine(hit))
  */
+export async function* exportHits(jobs: JobStore, id: string, owner = ''): AsyncGenerator<QueueHit, void, undefined> {
+  for await (const r of jobResults(jobs, id, owner)) if (r.success) yield* (r.result as { hits: QueueHit[] }).hits;
+}
+
+/** The scan queue of one database schema. Made by {@link openScanQueue}. */
 export class ScanQueue {
-  readonly #db: QueueDb;
-  #closed = false;
+  /** The queue's jobs: the job model's store backend on the PostgreSQL store (read, cancel, delete them here). */
+  readonly jobs: JobService;
+  readonly #store: PostgresStore;
+  readonly #o: { readonly leaseMs: number; readonly pollMs: number };
+  /** The account whose scan jobs these are (`''`: the operator's). */
+  readonly account: string;
 
   /** @internal use {@link openScanQueue} */
-  constructor(pool: Pool, boss: PgBoss, target: PostgresTarget, schema: string, settings: QueueSettings) {
-    this.#db = new QueueDb(pool, boss, target, schema, settings);
-  }
-
-  /** Days after which a job's input texts are deleted. */
-  get retentionDays(): number {
-    return this.#db.retentionDays;
-  }
-
-  /** The lease of a chunk, in seconds. */
-  get leaseSeconds(): number {
-    return this.#db.lease;
+  constructor(store: PostgresStore, o: { leaseMs: number; pollMs: number; retentionMs: number; account: string }) {
+    this.#store = store;
+    this.#o = o;
+    this.account = o.account;
+    this.jobs = createJobService({ store, retentionMs: o.retentionMs, chunkItems: 500 });
   }
 
   /**
-   * Stores `items` as a new job, in chunks (each chunk one pg-boss job, committed with it), and seals it when the
-   * input ends: workers may start on the first chunks while the rest is read. Resolves to the job's id and size.
-   * @throws INVALID_OPTIONS for a bad chunk size; INVALID_INPUT for an item that is not `{ id, text }` strings
+   * Stores `items` as a new scan job of the operator, a chunk at a time, and seals it when the input ends: workers
+   * may start on the first chunks while the rest is read. The enqueue holds the job for `leaseSeconds` at a time
+   * (renewed while it reads): an enqueue whose process died leaves a job that reads `failed` after it.
+   * @throws INVALID_INPUT for no datasets or no items
    */
   async enqueue(
     items: Iterable<QueueItem> | AsyncIterable<QueueItem>,
     options: EnqueueOptions,
   ): Promise<EnqueueResult> {
-    return enqueue(this.#db, items, options);
+    if (options.datasets.length === 0) throw new TrainprintError('INVALID_INPUT', 'a job needs at least one dataset');
+    const context = {
+      datasets: options.datasets.map((d) => ({ id: d.id, sha256: d.sha256 })),
+      min_words: options.minWords ?? 50,
+      paraphrase: options.paraphrase === true,
+    };
+    const scanItems = async function* () {
+      for await (const { id, text } of items) {
+        if (typeof id !== 'string' || typeof text !== 'string')
+          throw new TrainprintError('INVALID_INPUT', 'a scan item needs string id and text');
+        yield { id, text };
+      }
+    };
+    const { chunkItems = 500, chunkBytes, signal, onChunk } = options;
+    const submission = { account: this.account, type: SCAN_JOB.name, chunkItems, context };
+    const job = await this.jobs.submitStream(submission, scanItems(), {
+      leaseMs: this.#o.leaseMs,
+      ...{ chunkBytes, signal, onChunk },
+    });
+    return { job: job.id, items: job.total };
+  }
+
+  /** The hits of a finished job in job order (see {@link exportHits}). */
+  exportHits(job: string): AsyncGenerator<QueueHit, void, undefined> {
+    return exportHits(this.jobs, job, this.account);
   }
 
   /**
-   * A scan job of the job model: `context.datasets` the datasets by id and SHA-256 ({@link jobDatasets}),
-   * `context.min_words` and `context.paraphrase` its options. The queue's jobs are the operator's (account `''`).
-   * @throws INVALID_INPUT for another type or account, no items, or no datasets
-   */
-  async submit(s: JobSubmission): Promise<JobInfo> {
-    return submit(this.#db, s);
-  }
-
-  /**
-   * The jobs as the job model lists them: the operator's (account `''`; another account has none), newest first,
-   * from the job after `after`. @throws INVALID_INPUT for an `after` that is no job
-   */
-  async listJobs(options: {
-    readonly owner: string;
-    readonly after?: string;
-    readonly limit?: number;
-  }): Promise<JobList> {
-    return listJobs(this.#db, options);
-  }
-
-  /** A job as the job model shows it ({@link status} has the queue's own counts). @throws NOT_FOUND */
-  async jobInfo(id: string, options: { readonly owner: string }): Promise<JobInfo> {
-    return jobInfo(this.#db, id, options);
-  }
-
-  /**
-   * A job's results as the job model gives them: one `{ id, hits }` per item scanned, in item order from the item
-   * after `after` (the same shape as a scan item's result over HTTP). While the job runs a page ends before the
-   * first item not yet scanned. @throws NOT_FOUND
-   */
-  async results(
-    id: string,
-    options: { readonly owner: string; readonly after?: number; readonly limit?: number },
-  ): Promise<JobResultPage> {
-    return results(this.#db, id, options);
-  }
-
-  /** Cancels the job (as {@link cancel}) unless it has finished. @throws NOT_FOUND */
-  async cancelJob(id: string, options: { readonly owner: string }): Promise<{ job: JobInfo; cancelled: boolean }> {
-    return cancelJob(this.#db, id, options);
-  }
-
-  /** Deletes the job (as {@link delete}); false when the owner has none by this id. */
-  async deleteJob(id: string, options: { readonly owner: string }): Promise<boolean> {
-    return deleteJob(this.#db, id, options);
-  }
-
-  /** The newest job's id, or undefined when there is none. */
-  async latestJob(): Promise<string | undefined> {
-    return latestJob(this.#db);
-  }
-
-  /** `job`, or the newest job when undefined. @throws NOT_FOUND when there is no such job (or none at all) */
-  async resolveJob(job?: string): Promise<string> {
-    return resolveJob(this.#db, job);
-  }
-
-  /**
-   * Where `job` (default: the newest) stands.
-   * @throws NOT_FOUND when there is no such job
-   */
-  async status(job?: string): Promise<ScanJobStatus> {
-    return status(this.#db, job);
-  }
-
-  /**
-   * The hits of a done (or failed) job in job order — chunk, item, hit — then, once every hit was read, its input
-   * texts are deleted (and its pending chunks with them). Stop iterating early and nothing is deleted.
-   * @throws NOT_FOUND for no such job; CONFLICT while the job is queued or running
-   */
-  exportHits(job?: string): AsyncGenerator<QueueHit, { hits: number }, undefined> {
-    return exportHits(this.#db, job);
-  }
-
-  /**
-   * Cancels a job: its pending chunks leave the queue and its input texts are deleted; its hits stay (status
-   * `failed`, "cancelled") until it is deleted. Resolves to false when there is no such job.
-   */
-  async cancel(job: string): Promise<boolean> {
-    return this.#db.cancel(job);
-  }
-
-  /** Deletes a job: its pending chunks, input texts and hits. Resolves to false when there is no such job. */
-  async delete(job: string): Promise<boolean> {
-    return this.#db.delete(job);
-  }
-
-  /**
-   * Retention: deletes the input texts (and pending chunks) of jobs created more than `retentionDays` ago. Workers
-   * run it when they start and every hour. Resolves to the jobs whose texts it deleted.
-   */
-  async deleteExpiredTexts(): Promise<string[]> {
-    return this.#db.deleteExpiredTexts();
-  }
-
-  /**
-   * Works as one worker: the one job runner (`JobRunner`) over {@link jobStore} with the scan executor — it takes
-   * chunks of the open jobs (oldest job first), scans their items with `scanner` and writes their hits, until
-   * `signal` aborts — or, with `options.job`, until that job is done or failed.
-   * @throws CONFLICT (before anything is written) when a job's datasets differ from the scanner's by
-   *   id or SHA-256; NOT_FOUND for `options.job` unknown
+   * Works as one worker: the one job runner over the queue's scan jobs with the scan executor, until `signal`
+   * aborts — or, with `options.job`, until that job has finished.
+   * @throws CONFLICT when `options.job`'s datasets differ from the scanner's (nothing run); NOT_FOUND for no such job
    */
   async work(scanner: QueueScanner, options: WorkOptions = {}): Promise<WorkSummary> {
-    return work(this.#db, scanner, options);
+    const only = options.job;
+    if (only !== undefined) await this.jobs.status(only, { owner: this.account });
+    const totals = { chunks: 0, items: 0, hits: 0 };
+    let refused: string | undefined;
+    const scan = scanExecutor(
+      (item, o) => scanner.scanItem(item, o),
+      (id) => scanner.datasetDigest(id).catch(() => undefined),
+    );
+    const runner = new JobRunner({
+      jobs: this.jobs,
+      executors: {
+        [SCAN_JOB.name]: (item, claim, signal) =>
+          scan(item, claim, signal).catch((e: unknown) => {
+            if (e instanceof ItemHandedBack) {
+              options.onRefuse?.(claim.job.id, e.message);
+              if (claim.job.id === only) refused ??= e.message;
+            }
+            throw e;
+          }),
+      },
+      unsupported: {},
+      // the queue's jobs only: its account's scans (a serving process on the same store runs the others)
+      skip: (account, job, type) =>
+        type !== SCAN_JOB.name || account !== this.account || (only !== undefined && job !== only),
+      concurrency: options.concurrency ?? 1,
+      pollMs: this.#o.pollMs,
+      leaseMs: this.#o.leaseMs,
+      finishChunks: true,
+      // a worker's log names the scanner's own error (an HTTP job's result would not)
+      errorOf: (e) => ({ code: codeOf(e) ?? 'INTERNAL', message: String((e as Error)?.message ?? e) }),
+      fatal: (e) => !away(e), // the database away is waited for (a doubling wait); anything else ends the worker
+      ...(options.onError ? { onError: options.onError } : {}),
+      onChunk: (claim, results) => {
+        const hits = results.reduce((n, r) => n + (r.success ? (r.result as { hits: unknown[] }).hits.length : 0), 0);
+        totals.chunks++;
+        totals.items += results.length;
+        totals.hits += hits;
+        options.onChunk?.({ job: claim.job.id, items: results.length, hits });
+      },
+    });
+    const giveBack = () => void runner.stop({ graceMs: 0 });
+    options.abortChunks?.addEventListener('abort', giveBack, { once: true });
+    try {
+      runner.start();
+      let ended = false;
+      const end = () => (ended = true);
+      runner.settled.then(end, end);
+      while (!ended && !options.signal?.aborted && refused === undefined) {
+        await sleep(this.#o.pollMs, options.signal).catch(() => undefined);
+        if (only !== undefined && (await this.#finished(only))) break;
+      }
+      await runner.stop({ graceMs: options.abortChunks?.aborted ? 0 : this.#o.leaseMs });
+      await runner.settled;
+    } finally {
+      options.abortChunks?.removeEventListener('abort', giveBack);
+    }
+    if (refused !== undefined) throw new TrainprintError('CONFLICT', refused);
+    return totals;
   }
 
-  /**
-   * The PostgreSQL backend of the job model for one worker: a {@link JobStore} whose jobs are this queue's scans
-   * (of no account: the operator's, `''`), claimed through pg-boss. A claim checks the job's datasets against
-   * `scanner`'s by SHA-256 first (CONFLICT otherwise); a lease is pg-boss's `expireInSeconds`, which cannot be
-   * extended, so a chunk is given back at 90 % of it (`renew` and `watch` say `lost`); a completion writes the
-   * chunk's hits and its done mark in one transaction that does nothing for a chunk done already — exactly once.
-   * A chunk with a failed item goes back to pg-boss as a retry (after `retryLimit`, the job fails).
-   * @example const runner = new JobRunner({ jobs: queue.jobStore(engine), executors: { scan: scanExecutor((i, o) => engine.scanItem(i, o)) }, unsupported: {} })
-   */
-  jobStore(
-    scanner: QueueScanner,
-    options: Pick<WorkOptions, 'job' | 'onChunkError' | 'onError'> = {},
-  ): JobStore & { readonly abandoned: number } {
-    return jobStore(this.#db, scanner, options);
+  /** Whether `job` has finished (false while the database is away). */
+  async #finished(job: string): Promise<boolean> {
+    try {
+      const { state } = await this.jobs.status(job, { owner: this.account });
+      return state !== 'queued' && state !== 'running';
+    } catch (e) {
+      if (away(e)) return false;
+      throw e;
+    }
   }
 
-  /** Stops pg-boss (its maintenance) and closes the pool. */
+  /** Closes the store's pool. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.#db.boss.stop({ graceful: false, close: false, wait: true }).catch(() => undefined);
-    await this.#db.pool.end();
+    await this.#store.close();
   }
 }

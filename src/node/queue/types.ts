@@ -1,7 +1,6 @@
 /**
- * The types of the scan queue: what a job holds, what its status says, and the one thing a worker needs of an
- * engine ({@link QueueScanner}: `Engine` is one). Items and hits are the scan's (`ScanItem`, `ScanHit` of
- * `engine.scan`); a hit travels as one JSON line with exactly these fields in this order.
+ * The types of the scan queue: the one thing a worker needs of an engine ({@link QueueScanner}: `Engine` is one) and
+ * a dataset as a job names it. Items and hits are the scan's (`ScanItem`, `ScanHit` of `engine.scan`).
  */
 
 import type { ScanHit, ScanItem, ScanOptions } from '../../library.js';
@@ -24,38 +23,8 @@ export interface QueueScanner {
   datasets(): readonly { readonly id: string; readonly kind: string }[];
 }
 
-/** A dataset a job scans against, by id and content. */
+/** A dataset a job scans against, by id and content: a worker runs the job only where both match. */
 export interface JobDataset {
   readonly id: string;
   readonly sha256: string;
-}
-
-/** The scan options a job carries to every worker. */
-export interface JobScanOptions {
-  /** @default 50 */
-  readonly min_words: number;
-  /** @default false */
-  readonly paraphrase: boolean;
-}
-
-/** A job's state: nothing started, under way, every item scanned, or stopped short (a chunk out of retries, cancelled, texts expired). */
-export type ScanJobState = 'queued' | 'running' | 'done' | 'failed';
-
-/** Where a job stands (`trainprint scan --queue … --status --json` prints it). */
-export interface ScanJobStatus {
-  readonly job: string;
-  readonly state: ScanJobState;
-  readonly items_done: number;
-  /** Items enqueued so far: the job's size once `sealed`. */
-  readonly items_total: number;
-  readonly hits: number;
-  readonly chunks_done: number;
-  readonly chunks_total: number;
-  readonly chunks_failed: number;
-  /** Every chunk enqueued (the input was read to its end). */
-  readonly sealed: boolean;
-  readonly created: string;
-  readonly exported: boolean;
-  /** Why the job failed, when it did. */
-  readonly error?: string;
 }

@@ -1,8 +1,7 @@
 /**
- * The scan queue's wait for a database that is away — a restart, a failover: a step tried again, with a back-off
- * doubled after each failure (at most 10 s), while its failure is an outage ({@link isOutage}: refused or broken
- * connections, a server shutting down or starting up), for a bounded time; then STORE_UNAVAILABLE saying how long it
- * waited. A refused login, a missing database or any other error is thrown at once: waiting does not mend them.
+ * The wait of a worker's start for a database that is away (a restart, a failover): a step tried again, the wait
+ * doubled after each outage ({@link isOutage}), for a bounded time; then STORE_UNAVAILABLE saying how long it waited.
+ * A refused login, a missing database or any other error is thrown at once: waiting does not mend them.
  */
 import { sleep, TrainprintError } from '../../library.js';
 import { isOutage, unavailable, type PostgresTarget } from '../../store/node-kit.js';
@@ -10,11 +9,7 @@ import { isOutage, unavailable, type PostgresTarget } from '../../store/node-kit
 /** The longest wait between two tries while the database cannot be reached (ms). */
 export const MAX_BACKOFF_MS = 10_000;
 
-/**
- * The wait before try `failures + 1` while the database is away: `pollMs` (at least 250 ms), doubled each time, at
- * most {@link MAX_BACKOFF_MS}.
- * @example backoff(1000, 3) // 8000
- */
+/** The wait before try `failures + 1`: `pollMs` (at least 250 ms) doubled each time, at most 10 s. @example backoff(1000, 3) // 8000 */
 export const backoff = (pollMs: number, failures: number): number =>
   Math.min(MAX_BACKOFF_MS, Math.max(pollMs, 250) * 2 ** Math.min(failures, 16));
 
@@ -34,9 +29,8 @@ export interface WaitOutOptions {
 
 /**
  * `attempt`, tried again while it fails with an outage of the database at `target`, for at most `waitMs` in all.
- * Its errors are thrown as STORE_UNAVAILABLE where they mean the database is not available (`unavailable`).
  * @throws STORE_UNAVAILABLE naming the wait when the database was still away after it; any other error of `attempt`
- * @example const pool = await waitOut(target, () => openQueueDb(target), { waitMs: 300_000, pollMs: 1000 })
+ * @example const store = await waitOut(target, () => openPostgresStore(url), { waitMs: 300_000, pollMs: 1000 })
  */
 export async function waitOut<T>(
   target: PostgresTarget,

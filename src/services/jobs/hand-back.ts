@@ -33,17 +33,11 @@ export class ItemHandedBack extends Error {
 const HOLDER_PREFIX = 'extract-model-holder/';
 
 /**
- * How long a holder reads as alive after its last beat (ms): a process killed without a clean stop reads as gone this
- * long after it died, at most. It beats every third of it ({@link HOLDER_BEAT_MS}), so two beats may be lost or late
- * (a slow store, a busy event loop) before a live holder reads as gone. `until` is the holder's clock read by the
- * others', as the job leases are: hosts on one store keep their clocks within a few seconds (NTP does, to
- * milliseconds).
+ * How long a holder reads as alive after its last beat (ms): the longest a killed process reads as alive. Beaten every
+ * third of it, so two beats may be lost; `until` is read by the others' clocks, as job leases are (NTP keeps them close).
  */
 export const HOLDER_TTL_MS = 15_000;
-/**
- * How often a holder beats (ms): one `put` of a few bytes per process that holds models — 12 a minute, beside the 6
- * of the instance's availability heartbeat (every 10 s) and the claims of an idle runner (one a second per loop).
- */
+/** How often a holder beats (ms): one small `put` per process that holds models. */
 export const HOLDER_BEAT_MS = HOLDER_TTL_MS / 3;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The one job model: a {@link JobStore} (the engine's store here; PostgreSQL with pg-boss in `trainprint/node`), the
+ * The one job model: a {@link JobStore} (on any store: memory, file, PostgreSQL — the scan queue of `trainprint/node` is it on PostgreSQL), the
  * one runner, and the job types — one module each, registered in ./registry.ts — whose executors it runs
  * (docs/architecture.md, "Jobs").
  */

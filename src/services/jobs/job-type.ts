@@ -30,6 +30,8 @@ export interface JobEngine {
   /** @throws NOT_FOUND when the owner has no such work */
   findWork(workHash: string, options: { readonly owner: string }): Promise<unknown>;
   scanItem?(item: ScanItem, options?: ScanOptions): Promise<readonly ScanHit[]>;
+  /** A loaded dataset's SHA-256 (a scan job made against a dataset's digest runs only where it matches). */
+  datasetDigest?(id: string): Promise<string>;
   readonly memorization: {
     extractWork(request: ExtractWorkRequest): Promise<unknown>;
     /** The catalogue audit; without it audit jobs fail with NOT_SUPPORTED. */

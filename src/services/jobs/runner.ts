@@ -1,23 +1,11 @@
 /**
- * The one runner of the job model: claims chunks of a {@link JobStore} (the engine's store, or the PostgreSQL scan
- * queue), runs their items one after another with their type's executor (./executors.ts), renews the chunk's lease
- * while it runs, and writes the chunk's results with its completion. `serve`, `trainprint worker` and
- * `scan --queue` each run one; the HTTP handler only submits and reads jobs. An item that throws gets a failed result with its typed error; a fault of the process itself
- * (the engine disposed, the store closed or unreachable, the worker pool gone) leaves the chunk to be claimed again —
- * released at once when the runner is stopped, else when its lease expires.
- *
- * No job can hold the runner for long, nor one account all of it:
- *  - each item runs under an abort signal and a time limit (`itemTimeoutMs`): past it the item's result is a failed
- *    one naming the limit, and the runner goes on with the next item whether or not the work has heeded the signal;
- *  - an account holds at most `concurrency − 1` of the runner's loops (all of them when it has one), so one loop is
- *    always left for the other accounts' jobs;
- *  - a cancelled job is seen within `watchMs`: the item running is aborted, the results so far are kept;
- *  - {@link JobRunner.stop} aborts the items running (after `graceMs`) and gives their chunks back;
- *  - an item may give itself back rather than take a result (`ItemHandedBack`, ./hand-back.ts): an extraction whose
- *    time slice ended before its limit (its chunk claimed again at once, the next slice going on from its journal), or
- *    one whose model only another live process holds (this runner leaves that job to the others for a while).
- *
- * Timers are unreferenced where the runtime allows it (Node, Bun, Deno): an idle runner never keeps a process alive.
+ * The one runner of the job model: claims chunks of a {@link JobStore}, runs their items one after another with their
+ * type's executor, renews the chunk's lease while it runs, and writes the chunk's results with its completion
+ * (`serve`, `trainprint worker` and `scan --queue` each run one). An item that throws gets a failed result with its
+ * typed error; a fault of the process itself (the engine disposed, the store away) leaves the chunk to be claimed
+ * again. No job holds it for long, nor one account all of it ({@link JobRunnerOptions}: `itemTimeoutMs`,
+ * `concurrency`, `watchMs`); an item may give itself back (`ItemHandedBack`, ./hand-back.ts). Its timers never keep
+ * a process alive.
  */
 import { HTTP_STATUS, MESSAGES, TrainprintError, type ErrorCode } from '../../errors.js';
 import type { JobExecutors } from './executors.js';
@@ -66,6 +54,8 @@ export interface JobRunnerOptions extends JobExecutors {
    * unexpected as INTERNAL: what an API's caller may read)
    */
   readonly errorOf?: (error: unknown) => JobError;
+  /** Jobs this runner leaves to others, by account, id and type (a scan worker runs scan jobs only). @default none */
+  readonly skip?: (account: string, job: string | undefined, type: string | undefined) => boolean;
   /** Told after each chunk this runner completed (the items' results written). */
   readonly onChunk?: (claim: JobClaim, results: readonly JobResult[]) => void;
 }
@@ -101,21 +91,13 @@ export function jobError(err: unknown): JobError {
  * (a third-party parser between two checks) cannot hold the runner past its limit. Its late outcome is dropped.
  */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
   });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 /** Why a chunk's items were aborted: the runner stopping, the job finished meanwhile, or the chunk lost. */
@@ -126,7 +108,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** See the module's documentation. */
 export class JobRunner {
-  readonly #o: Required<Omit<JobRunnerOptions, 'onError' | 'fatal' | 'onChunk' | 'finishChunks' | 'errorOf'>> &
+  readonly #o: Required<Omit<JobRunnerOptions, 'onError' | 'fatal' | 'onChunk' | 'finishChunks' | 'errorOf' | 'skip'>> &
     JobRunnerOptions;
   #running = false;
   #stopped = false;
@@ -212,25 +194,18 @@ export class JobRunner {
     this.#o.concurrency > 1 && (this.#perAccount.get(account) ?? 0) >= this.#o.concurrency - 1;
 
   async #loop(): Promise<void> {
-    while (!this.#stopped) {
-      let claim: JobClaim | null = null;
+    // faults in a row (the store away: a restart): the wait before the next try doubles, up to 10 s
+    for (let faults = 0; !this.#stopped; ) {
       try {
         await this.#maybeSweep();
-        claim = await this.#claim();
+        const claim = await this.#claim();
+        if (claim) await this.#run(claim).finally(() => this.#uncount(claim));
+        else await this.#idle();
+        faults = 0;
       } catch (err) {
         if (this.#final(err)) break;
         this.#o.onError?.(err);
-      }
-      if (!claim) {
-        await this.#idle();
-        continue;
-      }
-      try {
-        await this.#run(claim).finally(() => this.#uncount(claim));
-      } catch (err) {
-        if (this.#final(err)) break;
-        this.#o.onError?.(err);
-        await this.#idle(); // a fault of this process (the store unreachable …): not at once again
+        await this.#idle(Math.min(10_000, this.#o.pollMs * 2 ** Math.min(faults++, 10)));
       }
     }
     this.#stopped = true;
@@ -247,17 +222,16 @@ export class JobRunner {
     return true;
   }
 
-  /**
-   * One claim at a time in this runner, counted for its account before the next claim starts: two loops claiming
-   * at once would each see the account under its cap.
-   */
+  /** One claim at a time, counted for its account before the next (two at once would both see it under its cap). */
   #claim(): Promise<JobClaim | null> {
     const next = this.#claiming.then(async () => {
       if (this.#stopped) return null;
       const now = Date.now();
       for (const [id, until] of this.#leftToOthers) if (until <= now) this.#leftToOthers.delete(id);
-      const skip = (account: string, job?: string) =>
-        this.#atCap(account) || (job !== undefined && this.#leftToOthers.has(job));
+      const skip = (account: string, job?: string, type?: string) =>
+        this.#atCap(account) ||
+        (job !== undefined && this.#leftToOthers.has(job)) ||
+        this.#o.skip?.(account, job, type) === true;
       const claim = await this.#o.jobs.claim(this.#o.leaseMs, { skip });
       if (claim) this.#perAccount.set(claim.job.account, (this.#perAccount.get(claim.job.account) ?? 0) + 1);
       return claim;
@@ -281,8 +255,8 @@ export class JobRunner {
     await this.#o.jobs.expire();
   }
 
-  /** Waits `pollMs`, or until {@link wake} (every idle loop wakes). */
-  #idle(): Promise<void> {
+  /** Waits `ms` (`pollMs`), or until {@link wake} (every idle loop wakes). */
+  #idle(ms = this.#o.pollMs): Promise<void> {
     if (this.#stopped) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
@@ -290,7 +264,7 @@ export class JobRunner {
         this.#wakers.delete(done);
         resolve();
       };
-      const t = unrefTimer(setTimeout(done, this.#o.pollMs));
+      const t = unrefTimer(setTimeout(done, ms));
       this.#wakers.add(done);
     });
   }

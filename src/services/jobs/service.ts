@@ -10,7 +10,7 @@
  * Keys (ordered by string, numbers zero-padded):
  *  - `job/<id>` the job record;
  *  - `job-open/<created>/<id>` one per unfinished job, what runners scan for work;
- *  - `job-items/<id>/<chunk>` a chunk's items, kept until the chunk is done (or the job cancelled);
+ *  - `job-items/<id>/<chunk>` a chunk's items (a streamed job's: `{ first, items }`), kept until the chunk is done;
  *  - `job-lease/<id>/<chunk>` a claimed chunk's lease `{ token, until, attempts }`;
  *  - `job-result/<id>/<index>` one item's result;
  *  - `job-finished/<finished>/<id>` one per finished job, for the retention;
@@ -18,6 +18,8 @@
  */
 import { TrainprintError } from '../../errors.js';
 import type { Store, Transaction } from '../../store/types.js';
+import { unrefTimer } from '../../util/timers.js';
+import { newId } from '../../util/validate.js';
 import type {
   ClaimWatch,
   JobClaim,
@@ -68,6 +70,10 @@ interface JobRecord {
   next: number;
   context: Record<string, unknown>;
   error?: JobError;
+  /** A streamed submission still reading its input ({@link JobService.submitStream}): absent once sealed. */
+  sealed?: false;
+  /** Until when the submitter of an unsealed job holds it (ms): past it, the job reads `failed`. */
+  submit_until?: number;
 }
 
 interface Lease {
@@ -88,15 +94,38 @@ const LAST_MS = 999_999_999_999_999;
 const accountPrefix = (account: string) => `job-by-account/${encodeURIComponent(account)}/`;
 const accountKey = (j: JobRecord) => `${accountPrefix(j.account)}${pad(LAST_MS - j.created, 15)}/${j.id}`;
 const FINISHED: ReadonlySet<JobState> = new Set(['done', 'failed', 'cancelled']);
+/** Whether `j` is a streamed submission whose submitter stopped before sealing it (its lease expired). */
+const abandoned = (j: JobRecord, now: number) =>
+  j.sealed === false && (j.submit_until ?? 0) < now && !FINISHED.has(j.state);
+const ABANDONED: JobError = { code: 'INTERNAL', message: 'the submission stopped before its input ended' };
 
-/** `job_` + 32 random hex digits (WebCrypto, every runtime): the same form as the background analyses' ids. */
-function newId(prefix: string): string {
-  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  return `${prefix}${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
+/** A chunk's items and its first item's index (a streamed job's chunks carry it). */
+async function chunkOf(tx: Transaction, j: JobRecord, chunk: number): Promise<{ first: number; items: unknown[] }> {
+  const v = (await tx.get(itemsKey(j.id, chunk))) as unknown[] | { first: number; items: unknown[] } | undefined;
+  return Array.isArray(v) || !v ? { first: chunk * j.chunk_items, items: v ?? [] } : v;
+}
+
+/**
+ * Options of `JobService.submitStream`, which stores a job whose items are read as they come: unsealed, a chunk per
+ * transaction (runners start on the first), sealed at the end. The submitter's lease is renewed while it reads: a job
+ * whose submitter died reads `failed` once it expired, and never runs. A submission cut short deletes the job
+ * (INVALID_INPUT for no items; CONFLICT when the job was cancelled or deleted meanwhile).
+ * @example await jobs.submitStream({ account: '', type: 'scan' }, readDocuments(files), { chunkBytes: 1 << 20 })
+ */
+export interface StreamSubmitOptions {
+  /** JSON bytes of items a chunk holds at most (a larger item is a chunk of its own). @default 4 MiB */
+  readonly chunkBytes?: number;
+  /** How long the job waits for its submitter (ms) before it reads `failed`; renewed every third. @default 60_000 */
+  readonly leaseMs?: number;
+  /** Stops reading the input: the job is deleted and the call rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Told of the job once it exists and after each chunk stored. */
+  readonly onChunk?: (job: JobInfo) => void;
 }
 
 /** The public view of a record at `now`. */
 function info(j: JobRecord, now: number): JobInfo {
+  if (abandoned(j, now)) return info({ ...j, state: 'failed', finished: j.submit_until ?? now, error: ABANDONED }, now);
   const running = j.state === 'running' && j.started !== null && j.done > 0;
   const eta = running ? Math.round(((now - (j.started as number)) / j.done) * (j.total - j.done)) : null;
   return {
@@ -160,51 +189,130 @@ export class JobService implements JobStore {
     this.retentionMs = r;
   }
 
-  /**
-   * Stores a job and its items (the caller has checked the items and charged them to the plan).
-   * @throws INVALID_INPUT for no type or no items, INVALID_OPTIONS for a bad chunk size
-   */
+  /** See {@link JobStore.submit}. */
   async submit(s: JobSubmission): Promise<JobInfo> {
-    if (typeof s.type !== 'string' || s.type === '')
-      throw new TrainprintError('INVALID_INPUT', 'type: a job needs the name of its type');
     if (!Array.isArray(s.items) || s.items.length === 0)
       throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
+    const job = this.#record(s, this.#clock());
+    const n = job.chunk_items;
+    job.total = s.items.length;
+    job.chunks = Math.ceil(s.items.length / n);
+    // the items first, the job and its open marker last and together: a runner never sees a job without its items
+    const ops: Array<{ type: 'put'; key: string; value: unknown }> = [];
+    for (let c = 0; c < job.chunks; c++)
+      ops.push({ type: 'put', key: itemsKey(job.id, c), value: s.items.slice(c * n, (c + 1) * n) });
+    for (let i = 0; i < ops.length; i += 500) await this.#store.batch(ops.slice(i, i + 500));
+    await this.#store.batch(this.#entries(job));
+    return info(job, job.created);
+  }
+
+  /** A job whose items are read as they come: see {@link StreamSubmitOptions}. @example jobs.submitStream(s, lines) */
+  async submitStream(
+    s: Omit<JobSubmission, 'items'>,
+    items: Iterable<unknown> | AsyncIterable<unknown>,
+    options: StreamSubmitOptions = {},
+  ): Promise<JobInfo> {
+    const leaseMs = options.leaseMs ?? 60_000;
+    const maxBytes = options.chunkBytes ?? 4 * 1024 * 1024;
+    const job = this.#record(s, this.#clock());
+    Object.assign(job, { sealed: false, submit_until: job.created + leaseMs });
+    await this.#store.batch(this.#entries(job));
+    options.onChunk?.(info(job, job.created));
+    const renew = unrefTimer(setInterval(() => void this.#append(job.id, null, leaseMs).catch(() => {}), leaseMs / 3));
+    try {
+      let chunk: unknown[] = [];
+      let bytes = 0;
+      const flush = async () => {
+        const j = await this.#append(job.id, chunk, leaseMs);
+        [chunk, bytes] = [[], 0];
+        options.onChunk?.(j);
+      };
+      for await (const item of items) {
+        options.signal?.throwIfAborted();
+        const size = JSON.stringify(item ?? null).length;
+        if (chunk.length > 0 && (chunk.length >= job.chunk_items || bytes + size > maxBytes)) await flush();
+        chunk.push(item);
+        bytes += size;
+      }
+      if (chunk.length > 0) await flush();
+      return await this.#append(job.id, null, 0);
+    } catch (error) {
+      await this.purge(job.id).catch(() => false);
+      throw error;
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  /** Appends `items` (null: renews the lease; `leaseMs` 0: seals). */
+  async #append(id: string, items: unknown[] | null, leaseMs: number): Promise<JobInfo> {
     const now = this.#clock();
+    return this.#store.transaction(async (tx) => {
+      const j = (await tx.get(jobKey(id))) as JobRecord | undefined;
+      if (j?.sealed !== false || abandoned(j, now) || FINISHED.has(j.state))
+        throw new TrainprintError('CONFLICT', `job ${id} ended while it was submitted`);
+      if (items) {
+        tx.put(itemsKey(id, j.chunks++), { first: j.total, items });
+        j.total += items.length;
+      }
+      j.submit_until = now + leaseMs;
+      if (leaseMs === 0) {
+        if (j.total === 0) throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
+        delete j.sealed;
+        delete j.submit_until;
+        if (j.done >= j.total) this.#finish(tx, j, 'done', now); // the runners were done before the seal
+      }
+      tx.put(jobKey(id), j);
+      return info(j, now);
+    });
+  }
+
+  /** A new job's record, no items counted. */
+  #record(s: Omit<JobSubmission, 'items'>, now: number): JobRecord {
+    if (typeof s.type !== 'string' || s.type === '')
+      throw new TrainprintError('INVALID_INPUT', 'type: a job needs the name of its type');
     // the type's chunk size (one item for a long one: an extraction runs across time slices), else the store's
     const n = s.chunkItems ?? this.#chunkItems;
     if (!(Number.isSafeInteger(n) && n >= 1 && n <= 10_000))
       throw new TrainprintError('INVALID_OPTIONS', 'chunkItems must be an integer from 1 to 10,000');
-    const chunks = Math.ceil(s.items.length / n);
-    const job: JobRecord = {
-      id: newId('job_'),
-      account: s.account,
-      type: s.type,
+    const [account, type, context, id] = [s.account, s.type, { ...(s.context ?? {}) }, newId('job_')];
+    const counts = { total: 0, done: 0, failed: 0, chunks: 0, next: 0 };
+    return {
+      id,
+      account,
+      type,
       state: 'queued',
-      total: s.items.length,
-      done: 0,
-      failed: 0,
+      ...counts,
       created: now,
       started: null,
       finished: null,
-      chunks,
       chunk_items: n,
-      next: 0,
-      context: { ...(s.context ?? {}) },
+      context,
     };
-    // the items first, the job and its open marker last and together: a runner never sees a job without its items
-    const ops: Array<{ type: 'put'; key: string; value: unknown }> = [];
-    for (let c = 0; c < chunks; c++)
-      ops.push({ type: 'put', key: itemsKey(job.id, c), value: s.items.slice(c * n, (c + 1) * n) });
-    for (let i = 0; i < ops.length; i += 500) await this.#store.batch(ops.slice(i, i + 500));
-    await this.#store.batch([
-      { type: 'put', key: jobKey(job.id), value: job },
-      { type: 'put', key: openKey(job), value: job.id },
-      { type: 'put', key: accountKey(job), value: job.id },
-    ]);
-    return info(job, now);
   }
 
-  /** The record of the owner's job, or NOT_FOUND (another account's job is not found either). */
+  /** Its record and index entries. */
+  #entries(j: JobRecord): Array<{ type: 'put'; key: string; value: unknown }> {
+    return [
+      { type: 'put', key: jobKey(j.id), value: j },
+      { type: 'put', key: openKey(j), value: j.id },
+      { type: 'put', key: accountKey(j), value: j.id },
+    ];
+  }
+
+  /** Ends `j` as `state`. */
+  #finish(tx: Transaction, j: JobRecord, state: JobState, now: number, error?: JobError): void {
+    tx.delete(openKey(j));
+    if (state !== 'done') for (let c = 0; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
+    j.next = j.chunks;
+    j.state = state;
+    j.finished = now;
+    if (error) j.error = error;
+    tx.put(jobKey(j.id), j);
+    tx.put(finishedKey(j), j.id);
+  }
+
+  /** The owner's job's record. @throws NOT_FOUND */
   async #own(id: string, owner: string, tx?: Transaction): Promise<JobRecord> {
     const j = (await (tx ?? this.#store).get(jobKey(id))) as JobRecord | undefined;
     if (!j || j.account !== owner)
@@ -215,7 +323,7 @@ export class JobService implements JobStore {
     return j;
   }
 
-  /** The owner's jobs, newest first (see {@link JobStore.list}). */
+  /** See {@link JobStore.list}. */
   async list(options: { owner: string; after?: string; limit?: number }): Promise<JobList> {
     const limit = Math.max(1, Math.min(options.limit ?? 20, 100));
     let after: string | undefined;
@@ -237,15 +345,12 @@ export class JobService implements JobStore {
     return { jobs, next: rows.length > limit ? (rows[limit - 1][1] as string) : null };
   }
 
-  /** @throws NOT_FOUND */
+  /** See {@link JobStore.status}. */
   async status(id: string, options: { owner: string }): Promise<JobInfo> {
     return info(await this.#own(id, options.owner), this.#clock());
   }
 
-  /**
-   * The owner's job's results from the item after `after` (-1: from the first), at most `limit`.
-   * @throws NOT_FOUND
-   */
+  /** See {@link JobStore.results}. */
   async results(id: string, options: { owner: string; after?: number; limit?: number }): Promise<JobResultPage> {
     const job = await this.#own(id, options.owner);
     const after = options.after ?? -1;
@@ -269,37 +374,26 @@ export class JobService implements JobStore {
     return { results, next: more ? last : null };
   }
 
-  /**
-   * Cancels the owner's unfinished job (its unclaimed chunks never run; the runners of chunks running see it at
-   * their next {@link watch}, stop the item running and keep the results so far); a finished job is left as it is
-   * (`cancelled: false`).
-   * @throws NOT_FOUND
-   */
+  /** See {@link JobStore.cancel}. */
   async cancel(id: string, options: { owner: string }): Promise<{ job: JobInfo; cancelled: boolean }> {
     const now = this.#clock();
     const r = await this.#store.transaction(async (tx) => {
       const j = await this.#own(id, options.owner, tx);
-      if (FINISHED.has(j.state)) return { j, cancelled: false };
-      tx.delete(openKey(j));
-      for (let c = j.next; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
-      j.next = j.chunks;
-      j.state = 'cancelled';
-      j.finished = now;
-      tx.put(jobKey(j.id), j);
-      tx.put(finishedKey(j), j.id);
+      if (FINISHED.has(j.state) || abandoned(j, now)) return { j, cancelled: false };
+      this.#finish(tx, j, 'cancelled', now);
       return { j, cancelled: true };
     });
     return { job: info(r.j, now), cancelled: r.cancelled };
   }
 
-  /** Deletes the owner's job with its results (a running one stops at its runners' next watch). */
+  /** See {@link JobStore.delete}. */
   async delete(id: string, options: { owner: string }): Promise<boolean> {
     const j = (await this.#store.get(jobKey(id))) as JobRecord | undefined;
     if (!j || j.account !== options.owner) return false;
     return this.purge(id);
   }
 
-  /** Deletes a job with everything it stored, whoever its owner (the retention; an operator). True when it existed. */
+  /** Deletes a job and all it stored, whoever its owner. */
   async purge(id: string): Promise<boolean> {
     const j = (await this.#store.get(jobKey(id))) as JobRecord | undefined;
     if (!j) return false;
@@ -321,7 +415,7 @@ export class JobService implements JobStore {
     return true;
   }
 
-  /** Deletes the jobs finished more than the retention ago (at most `limit` per call); returns how many. */
+  /** See {@link JobStore.expire}. */
   async expire(limit = 100): Promise<number> {
     const cutoff = this.#clock() - this.retentionMs;
     const rows = await this.#store.scan('job-finished/', { limit });
@@ -335,15 +429,10 @@ export class JobService implements JobStore {
     return n;
   }
 
-  /**
-   * Claims a chunk for `leaseMs`: the next never-claimed chunk of the oldest open job, else a chunk whose lease has
-   * expired; null when there is none. One store transaction. `skip` passes over the jobs of accounts it names (a
-   * runner's fairness: an account that holds as many of its loops as it may gets none more there), so the job of
-   * another account behind many of theirs is found — up to {@link CLAIM_SCAN_JOBS} open jobs are looked at.
-   */
+  /** See {@link JobStore.claim}: one store transaction over up to {@link CLAIM_SCAN_JOBS} open jobs. */
   async claim(
     leaseMs: number,
-    options: { readonly skip?: (account: string, job?: string) => boolean } = {},
+    options: { readonly skip?: (account: string, job?: string, type?: string) => boolean } = {},
   ): Promise<JobClaim | null> {
     // most polls find nothing: a plain read first, no transaction
     if ((await this.#store.scan('job-open/', { limit: 1 })).length === 0) return null;
@@ -362,7 +451,11 @@ export class JobService implements JobStore {
             tx.delete(openAt); // left by a purge that crashed
             continue;
           }
-          if (skip(j.account, j.id)) continue;
+          if (abandoned(j, now)) {
+            this.#finish(tx, j, 'failed', now, ABANDONED);
+            continue;
+          }
+          if (skip(j.account, j.id, j.type)) continue;
           const claim = await this.#claimIn(tx, j, leaseMs, now);
           if (claim) return claim;
         }
@@ -371,7 +464,7 @@ export class JobService implements JobStore {
     });
   }
 
-  /** A chunk of `j` claimed in `tx` (one given back or whose runner died first, else a new one), or null. */
+  /** A chunk of `j`: one given back or expired first, else a new one. */
   async #claimIn(tx: Transaction, j: JobRecord, leaseMs: number, now: number): Promise<JobClaim | null> {
     let chunk = -1;
     let lease: Lease | undefined;
@@ -399,22 +492,10 @@ export class JobService implements JobStore {
     }
     tx.put(jobKey(j.id), j);
     tx.put(leaseKey(j.id, chunk), lease);
-    const items = ((await tx.get(itemsKey(j.id, chunk))) as unknown[] | undefined) ?? [];
-    return {
-      job: info(j, now),
-      context: j.context,
-      chunk,
-      first: chunk * j.chunk_items,
-      items,
-      token: lease.token,
-    };
+    return { job: info(j, now), context: j.context, chunk, ...(await chunkOf(tx, j, chunk)), token: lease.token };
   }
 
-  /**
-   * Whether a runner should go on with a claimed chunk: `held` (the job is open and the lease is the claim's),
-   * `lost` (another runner has the chunk: its results are the ones kept) or `finished` (the job was cancelled,
-   * failed or deleted: stop). A plain read, cheap enough to ask every second or so.
-   */
+  /** See {@link JobStore.watch}. */
   async watch(claim: JobClaim): Promise<ClaimWatch> {
     const j = (await this.#store.get(jobKey(claim.job.id))) as JobRecord | undefined;
     if (!j || FINISHED.has(j.state)) return 'finished';
@@ -422,7 +503,7 @@ export class JobService implements JobStore {
     return lease && lease.token === claim.token ? 'held' : 'lost';
   }
 
-  /** Extends a held lease; false when it is no longer the claim's (then stop: another runner has the chunk). */
+  /** See {@link JobStore.renew}. */
   async renew(claim: JobClaim, leaseMs: number): Promise<boolean> {
     const now = this.#clock();
     return this.#store.transaction(async (tx) => {
@@ -434,7 +515,7 @@ export class JobService implements JobStore {
     });
   }
 
-  /** Gives a held chunk back, to be claimed again at once (not counted as an attempt). */
+  /** See {@link JobStore.release}: not counted as an attempt. */
   async release(claim: JobClaim): Promise<void> {
     await this.#store.transaction(async (tx) => {
       const key = leaseKey(claim.job.id, claim.chunk);
@@ -444,10 +525,7 @@ export class JobService implements JobStore {
     });
   }
 
-  /**
-   * Writes a claimed chunk's results (one per item, in item order) with its completion, in one transaction; false
-   * (nothing written) when the lease is no longer the claim's.
-   */
+  /** See {@link JobStore.complete}: one transaction. */
   async complete(claim: JobClaim, results: readonly JobResult[]): Promise<boolean> {
     const now = this.#clock();
     return this.#store.transaction(async (tx) => {
@@ -460,26 +538,20 @@ export class JobService implements JobStore {
     });
   }
 
-  /** A chunk's results written, its items and lease deleted, the job's counts moved on (and the job done at the end). */
+  /** A chunk's results written, its items and lease deleted. */
   #finishChunk(tx: Transaction, j: JobRecord, chunk: number, results: readonly JobResult[], now: number): void {
     for (const r of results) tx.put(resultKey(j.id, r.index), r);
     tx.delete(itemsKey(j.id, chunk));
     tx.delete(leaseKey(j.id, chunk));
     j.done += results.length;
     j.failed += results.filter((r) => !r.success).length;
-    if (j.done >= j.total && !FINISHED.has(j.state)) {
-      tx.delete(openKey(j));
-      j.state = 'done';
-      j.finished = now;
-      tx.put(finishedKey(j), j.id);
-    }
-    tx.put(jobKey(j.id), j);
+    if (j.done >= j.total && j.sealed !== false && !FINISHED.has(j.state)) this.#finish(tx, j, 'done', now);
+    else tx.put(jobKey(j.id), j);
   }
 
   /** A chunk whose runners died {@link JOB_MAX_ATTEMPTS} times: each item gets a failed result. */
   async #abandon(tx: Transaction, j: JobRecord, chunk: number, now: number): Promise<void> {
-    const items = ((await tx.get(itemsKey(j.id, chunk))) as unknown[] | undefined) ?? [];
-    const first = chunk * j.chunk_items;
+    const { first, items } = await chunkOf(tx, j, chunk);
     const error = {
       code: 'INTERNAL',
       message: `the item's chunk was claimed ${JOB_MAX_ATTEMPTS} times and its runner stopped each time`,
@@ -493,21 +565,14 @@ export class JobService implements JobStore {
     );
   }
 
-  /** Marks a job failed as a whole (the server cannot run its type), keeping the results it has. */
+  /** See {@link JobStore.fail}. */
   async fail(claim: JobClaim, error: JobError): Promise<void> {
     const now = this.#clock();
     await this.#store.transaction(async (tx) => {
       const j = (await tx.get(jobKey(claim.job.id))) as JobRecord | undefined;
       if (!j || FINISHED.has(j.state)) return;
-      tx.delete(openKey(j));
-      for (let c = 0; c < j.chunks; c++) tx.delete(itemsKey(j.id, c));
       tx.delete(leaseKey(j.id, claim.chunk));
-      j.next = j.chunks;
-      j.state = 'failed';
-      j.finished = now;
-      j.error = error;
-      tx.put(jobKey(j.id), j);
-      tx.put(finishedKey(j), j.id);
+      this.#finish(tx, j, 'failed', now, error);
     });
   }
 }

@@ -1,15 +1,15 @@
 /**
  * The one job model (docs/architecture.md, "Jobs"): a job of many items of one type, kept by a {@link JobStore}
- * (the engine's store: src/services/jobs/service.ts; PostgreSQL with pg-boss: the scan queue of src/node/queue),
+ * (on any store: src/services/jobs/service.ts; the scan queue of src/node/queue is it on the PostgreSQL store),
  * claimed in chunks with a lease by the one runner (./runner.ts), each item run by its type's executor (a type is one
  * module: ./job-type.ts, ./registry.ts), its results one per item in item order. The store and the runner know a
  * type by its name only.
  */
 
 /**
- * Where a job is: `queued` (no chunk claimed yet), `running`, `done` (every item has its result), `failed` (the
- * server cannot run its type, e.g. a scan on an engine without exact datasets' scan), `cancelled` (by its account:
- * chunks not yet claimed never run).
+ * Where a job is: `queued` (no chunk claimed yet), `running`, `done` (every item has its result, failed items
+ * included), `failed` (the server cannot run its type, or its streamed submission stopped before its input ended),
+ * `cancelled` (by its account: chunks not yet claimed never run; the results so far stay).
  * @example if (job.state === 'done') read(job.id)
  */
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -114,9 +114,8 @@ export interface JobClaim {
 export type ClaimWatch = 'held' | 'lost' | 'finished';
 
 /**
- * Where jobs are kept: the one job model's storage, with two backends — every {@link Store} (`createJobService`) and
- * PostgreSQL with pg-boss (`openScanQueue` in `trainprint/node`). The one runner ({@link JobRunner}) claims chunks
- * of it with a lease, renews the lease while the chunk runs, and completes the chunk with its results — exactly once:
+ * Where jobs are kept: the one job model's storage — `createJobService` on any store (memory, file, PostgreSQL: the
+ * scan queue's `openScanQueue` in `trainprint/node` is it). The one runner ({@link JobRunner}) claims chunks of it with a lease, renews the lease while the chunk runs, and completes the chunk with its results — exactly once:
  * a completion whose lease is no longer the claim's writes nothing, and a chunk whose runner died is claimed again
  * after its lease. Jobs are read, cancelled and deleted by their account (`owner`); a job of another account is
  * NOT_FOUND.
@@ -129,13 +128,12 @@ export interface JobStore {
   submit(submission: JobSubmission): Promise<JobInfo>;
   /**
    * A chunk of an open job leased for `leaseMs`, or null when there is none to take. `skip` passes over the jobs of
-   * the accounts it names (the runner's fairness between accounts), and over the jobs it names by id where the
-   * backend gives it (a job left to another process).
-   * @throws CONFLICT when this process cannot run a job it would take (the scan queue: other datasets)
+   * the accounts it names (the runner's fairness between accounts), and over the jobs it names by id or type where
+   * the backend gives them (a job left to another process; a type this runner does not run).
    */
   claim(
     leaseMs: number,
-    options?: { readonly skip?: (account: string, job?: string) => boolean },
+    options?: { readonly skip?: (account: string, job?: string, type?: string) => boolean },
   ): Promise<JobClaim | null>;
   /** Extends a held lease; false when it is no longer the claim's (stop: another runner has the chunk). */
   renew(claim: JobClaim, leaseMs: number): Promise<boolean>;

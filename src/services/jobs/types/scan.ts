@@ -1,8 +1,10 @@
 /**
  * The `scan` job type: an item is `{ id, text }`, scanned against the exact datasets the job's options name; its
- * result `{ id, hits }`, the item's `ScanHit`s in the order `engine.scan` yields them. The PostgreSQL scan queue
- * (`trainprint worker`) runs the same executor ({@link scanExecutor}).
+ * result `{ id, hits }`, the item's `ScanHit`s in the order `engine.scan` yields them. The scan queue
+ * (`trainprint worker`) runs the same executor. A job naming its datasets as `{ id, sha256 }` (the queue's) runs only
+ * where each is held with that digest; elsewhere its items are handed back, neither run nor failed.
  */
+import { ItemHandedBack } from '../hand-back.js';
 import type { JobExecutor } from '../job-type.js';
 import { defineJobType } from '../job-type.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../../scan/types.js';
@@ -16,7 +18,9 @@ function scanOptions(claim: JobClaim, signal: AbortSignal): ScanOptions {
     // a job without an account is the operator's (the scan queue's, enqueued from the command line)
     ...(account === '' ? {} : { account }),
     signal,
-    ...(Array.isArray(c.datasets) ? { datasets: c.datasets as string[] } : {}),
+    ...(Array.isArray(c.datasets)
+      ? { datasets: c.datasets.map((d: string | { id: string }) => (typeof d === 'string' ? d : d.id)) }
+      : {}),
     ...(typeof c.min_words === 'number' ? { minWords: c.min_words } : {}),
     ...(typeof c.paraphrase === 'boolean' ? { paraphrase: c.paraphrase } : {}),
   };
@@ -24,12 +28,27 @@ function scanOptions(claim: JobClaim, signal: AbortSignal): ScanOptions {
 
 /**
  * The scan executor over a scan of one item: `{ id, hits }` with the datasets and options of the job's context.
+ * With `digest` (a held dataset's SHA-256), a job that names its datasets' digests is handed back where one differs.
  * @example const run = scanExecutor((item, o) => engine.scanItem(item, o))
  */
 export function scanExecutor(
   scanItem: (item: ScanItem, options: ScanOptions) => Promise<readonly ScanHit[]>,
+  digest?: (id: string) => Promise<string | undefined>,
 ): JobExecutor {
+  const held = new Map<string, Promise<string | undefined>>();
   return async (item, claim, signal) => {
+    const want = digest && Array.isArray(claim.context.datasets) ? claim.context.datasets : [];
+    for (const d of want as { id: string; sha256?: string }[]) {
+      if (typeof d.sha256 !== 'string') continue;
+      if (!held.has(d.id)) held.set(d.id, (digest as (id: string) => Promise<string | undefined>)(d.id));
+      const have = await held.get(d.id);
+      if (have !== d.sha256)
+        throw new ItemHandedBack(
+          'elsewhere',
+          `refusing scan job ${claim.job.id}: its dataset "${d.id}" has SHA-256 ${d.sha256}, ${have ? `this process's has ${have}` : 'not loaded here'}`,
+          60_000,
+        );
+    }
     const { id, text } = item as ScanItem;
     return { id, hits: await scanItem({ id, text }, scanOptions(claim, signal)) };
   };
@@ -70,6 +89,9 @@ export const SCAN_JOB = defineJobType<ScanItem>({
   },
   executor: ({ engine }) => {
     const scanItem = engine.scanItem?.bind(engine);
-    return scanItem ? scanExecutor(scanItem) : 'this server has no scan';
+    const digest = engine.datasetDigest?.bind(engine);
+    return scanItem
+      ? scanExecutor(scanItem, digest && ((id) => digest(id).catch(() => undefined)))
+      : 'this server has no scan';
   },
 });

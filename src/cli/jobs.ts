@@ -1,0 +1,133 @@
+/**
+ * `trainprint jobs status|export|cancel|delete [JOB] --store LOCATION | --queue URL`: the jobs of a store read and
+ * controlled from the command line through the one job model's face (`JobStore`), whatever submitted them — the
+ * scan queue (`scan --queue`), `serve`'s HTTP API — on any backend (a directory, a PostgreSQL database). JOB
+ * defaults to the account's newest job; the account is the operator's (`''`, the scan queue's) unless `--account`.
+ * `scan --queue URL --status|--export FILE|--cancel|--delete [--job ID]` are the same commands under their old names.
+ * Exit codes: 0 done, 1 runtime failure (no such job, a job still running for export), 2 usage.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createJobService, TrainprintError, type JobInfo, type JobService } from '../library.js';
+import { exportHits, hitLine, isPostgresUrl, jobResults } from '../node/index.js';
+import { fmt, openStore, options, parse, QUIET, UsageError } from './shared.js';
+
+const ACTIONS = ['status', 'export', 'cancel', 'delete'] as const;
+/** One of the `jobs` subcommands. */
+export type JobsAction = (typeof ACTIONS)[number];
+
+/** The options of `trainprint jobs`. */
+export const JOBS_OPTIONS = { ...options(['store', 'queue', 'account', 'out'], ['json']), ...QUIET };
+
+/**
+ * `trainprint jobs ACTION [JOB] …`.
+ * @example process.exitCode = await jobsCommand(['status', '--queue', 'postgres://localhost/db', '--json'])
+ */
+export async function jobsCommand(args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  if (!ACTIONS.includes(action as JobsAction)) {
+    parse(args, JOBS_OPTIONS); // --help: the help
+    throw new UsageError(
+      `jobs needs a subcommand: ${ACTIONS.join(', ')}${action ? ` (not ${JSON.stringify(action)})` : ''}`,
+    );
+  }
+  const { values, positionals } = parse(rest, JOBS_OPTIONS);
+  if (positionals.length > 1) throw new UsageError(`jobs ${action} takes one JOB at most`);
+  const where = values.store ?? values.queue;
+  if (typeof where !== 'string' || (values.store !== undefined && values.queue !== undefined))
+    throw new UsageError('jobs needs --store LOCATION or --queue URL (one of them)');
+  if (values.queue !== undefined && !isPostgresUrl(where))
+    throw new UsageError('--queue needs a postgres:// or postgresql:// URL');
+  if (values.json && action !== 'status') throw new UsageError('--json goes with status');
+  if (values.out !== undefined && action !== 'export') throw new UsageError('--out goes with export');
+  return jobsAction(action as JobsAction, where, {
+    job: positionals[0],
+    account: typeof values.account === 'string' ? values.account : '',
+    json: values.json === true,
+    out: typeof values.out === 'string' ? values.out : '-',
+    quiet: values.quiet === true,
+  });
+}
+
+/** What {@link jobsAction} is given besides the action and the store. */
+export interface JobsActionOptions {
+  /** @default the account's newest job */
+  readonly job?: string | undefined;
+  readonly account: string;
+  readonly json: boolean;
+  /** export: the file, `-` for standard output */
+  readonly out: string;
+  readonly quiet: boolean;
+}
+
+/**
+ * One action on a job of the store at `location` (`jobs`, and `scan --queue`'s aliases).
+ * @example await jobsAction('cancel', 'postgres://localhost/db', { account: '', json: false, out: '-', quiet: false })
+ */
+export async function jobsAction(action: JobsAction, location: string, o: JobsActionOptions): Promise<number> {
+  const store = await openStore(location);
+  try {
+    const jobs = createJobService({ store });
+    const owner = { owner: o.account };
+    const id = o.job ?? (await jobs.list({ ...owner, limit: 1 })).jobs[0]?.id;
+    if (id === undefined)
+      throw new TrainprintError('NOT_FOUND', `no jobs of account ${JSON.stringify(o.account)} in the store`);
+    if (action === 'status') {
+      const job = await jobs.status(id, owner);
+      console.log(o.json ? JSON.stringify(job) : statusLine(job));
+    } else if (action === 'export') await exportJob(jobs, id, o);
+    else {
+      const done = action === 'cancel' ? (await jobs.cancel(id, owner)).cancelled : await jobs.delete(id, owner);
+      if (action === 'delete' && !done) await jobs.status(id, owner); // NOT_FOUND, as the others say it
+      if (!o.quiet) console.error(`${done ? '' : 'not '}${action === 'cancel' ? 'cancelled' : 'deleted'} job ${id}`);
+    }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** A job as one line for people. */
+export function statusLine(j: JobInfo): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const pct = j.total > 0 ? ` (${fmt((100 * j.done) / j.total)} %)` : '';
+  const failed = j.failed ? `, ${n(j.failed)} failed` : '';
+  const error = j.error ? ` — ${j.error.code}: ${j.error.message}` : '';
+  return `job ${j.id} (${j.type}): ${j.state}, ${n(j.done)} of ${n(j.total)} items${pct}${failed}${error}`;
+}
+
+/**
+ * The results of a finished job as JSON lines in item order: a scan job's hits as `scan --out` writes them, any
+ * other type's results one per item (`{ index, success, result | error }`).
+ */
+async function exportJob(jobs: JobService, id: string, o: JobsActionOptions): Promise<void> {
+  const owner = { owner: o.account };
+  const job = await jobs.status(id, owner);
+  const lines =
+    job.type === 'scan'
+      ? mapLines(exportHits(jobs, id, o.account), hitLine)
+      : mapLines(jobResults(jobs, id, o.account), (r) => `${JSON.stringify(r)}\n`);
+  const out = o.out === '-' ? process.stdout : createWriteStream(o.out);
+  let failed: unknown;
+  out.on('error', (e) => {
+    failed = e;
+  });
+  let count = 0;
+  for await (const line of lines) {
+    if (failed) throw failed;
+    if (!out.write(line)) await once(out, 'drain');
+    count++;
+  }
+  if (out !== process.stdout)
+    await new Promise<void>((resolve, reject) =>
+      (out as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())),
+    );
+  if (failed) throw failed;
+  const what = job.type === 'scan' ? 'hits' : 'results';
+  const note = job.failed ? ` (${job.failed.toLocaleString('en-US')} items failed)` : '';
+  if (!o.quiet) console.error(`exported ${count.toLocaleString('en-US')} ${what} of job ${id} to ${o.out}${note}`);
+}
+
+async function* mapLines<T>(items: AsyncIterable<T>, line: (item: T) => string): AsyncGenerator<string> {
+  for await (const item of items) yield line(item);
+}
