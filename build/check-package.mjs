@@ -95,7 +95,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // file of its own built on the library (webhook-work.js: src/services/monitors/delivery-loop.ts), loaded on a
 // deliverer's first run or read; the library keeps the deliverer's options, enqueue and stage. 1,297.2 KiB: the
 // budget is lowered to 1,298 KiB (webhook-work has a budget of its own below).
-const MAIN_BUDGET = 1298 * 1024;
+// Looked at 1,329,714 B (+1.4 KB): the scan queue became the job model's jobs on the PostgreSQL store (JobService's
+// streamed submission, the dataset pin, the runner's wait on store faults; 1,628 lines of the queue's own backend
+// gone from trainprint/node). 1,298.5 KiB, under the 1,300 aimed at: 1,299 KiB.
+const MAIN_BUDGET = 1299 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -104,7 +107,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1304,
+  'library.cjs': 1305,
   'fingerprint.js': 211,
   'fingerprint.cjs': 213,
   'http.js': 400,

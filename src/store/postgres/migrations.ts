@@ -103,6 +103,13 @@ export async function applyMigrations(pool: Pool, schema: string, set: Migration
   const s = quote(schema);
   const table = `${s}.${quote(set.table)}`;
   let broken: Error | undefined;
+  // as in inTransaction: a connection cut while checked out (the server stopping during start-up) says so with an
+  // 'error' event, which would crash the process unheard; the statement in flight fails too, and the connection is
+  // dropped
+  const onError = (e: Error) => {
+    broken ??= e;
+  };
+  client.on('error', onError);
   try {
     await client.query(`SELECT pg_advisory_lock(${set.lockClass}, ${lockId(schema)})`);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
@@ -133,6 +140,7 @@ export async function applyMigrations(pool: Pool, schema: string, set: Migration
     broken = error as Error; // drop the connection: it may still hold the session lock
     throw error;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }
