@@ -168,13 +168,41 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
     context: { max_file_bytes: planFileBytes(plan), ...(type.optionsSchema ? body.options : {}) },
   });
   stored?.bind(job.id);
+  announce(ctx, job);
+  return new Reply(jobBody(job), 202, { location: statusUrl(job.id) });
+}
+
+/**
+ * Tells the host's hook of a job submitted (a catalogue job, a `Prefer: respond-async` analysis).
+ * @example announce(ctx, await ctx.services.jobs.submit(submission))
+ */
+export function announce(ctx: RouteContext, job: JobInfo): void {
   try {
     ctx.services.jobSubmitted(job);
   } catch {
-    // the host's hook: the job is stored and charged either way, and a runner finds it at its next poll
+    // the host's hook: the job is stored (and charged) either way, and a runner finds it at its next poll
   }
-  return new Reply(jobBody(job), 202, { location: statusUrl(job.id) });
 }
+
+/**
+ * `GET /api/v1/jobs/{job_id}`, and its alias of the first background analyses: the account's job.
+ * @example handler: jobStatus
+ */
+export const jobStatus = async (ctx: RouteContext): Promise<Record<string, unknown>> =>
+  jobBody(await ctx.services.jobs.status(ctx.params.job_id, { owner: account(ctx) }));
+
+/**
+ * The 404 of an example that reads a job id the account does not have.
+ * @example { name: 'unknown', params: { job_id: 'job_00000000000000000000000000000000' }, status: 404, response: UNKNOWN_JOB_ANSWER }
+ */
+export const UNKNOWN_JOB_ANSWER = {
+  success: false,
+  error: {
+    code: 'NOT_FOUND',
+    message:
+      'The requested item does not exist: no job job_00000000000000000000000000000000 (finished jobs are kept 7 days)',
+  },
+} as const;
 
 /** `GET /api/v1/jobs/{job_id}/results`: JSON lines, the next page's URL in `Link` while more may come. */
 async function jobResults(ctx: RouteContext): Promise<Response> {
@@ -357,7 +385,7 @@ const JOB_READ_ROUTES: readonly Route[] = [
         },
       },
     ],
-    handler: async (ctx) => jobBody(await ctx.services.jobs.status(ctx.params.job_id, { owner: account(ctx) })),
+    handler: jobStatus,
   },
   {
     method: 'GET',
@@ -383,14 +411,7 @@ const JOB_READ_ROUTES: readonly Route[] = [
         params: { job_id: 'job_00000000000000000000000000000000' },
         query: { limit: 100 },
         status: 404,
-        response: {
-          success: false,
-          error: {
-            code: 'NOT_FOUND',
-            message:
-              'The requested item does not exist: no job job_00000000000000000000000000000000 (finished jobs are kept 7 days)',
-          },
-        },
+        response: UNKNOWN_JOB_ANSWER,
       },
     ],
     handler: jobResults,

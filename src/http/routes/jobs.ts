@@ -14,7 +14,7 @@ import type { Route, RouteContext } from '../context.js';
 import { Reply } from '../context.js';
 import { JOB_STATUS_RESPONSE_SCHEMA } from '../schemas/jobs.js';
 import { account, planFileLimit } from './caller.js';
-import { jobBody } from './catalogue-jobs.js';
+import { announce, jobBody, jobStatus, UNKNOWN_JOB_ANSWER } from './catalogue-jobs.js';
 
 /**
  * Whether the request's `Prefer` header (RFC 7240) holds the `respond-async` preference: preferences are separated by
@@ -56,11 +56,7 @@ async function submitAnalysis(ctx: RouteContext): Promise<Reply> {
     items: [analyzeItem(ctx.body as Record<string, unknown>)],
     context: { max_file_bytes: planFileLimit(ctx) },
   });
-  try {
-    ctx.services.jobSubmitted(job);
-  } catch {
-    // the host's hook: the job is stored either way, and a runner finds it at its next poll
-  }
+  announce(ctx, job);
   const body = jobBody(job);
   return new Reply(body, 202, { location: body.status_url as string, 'preference-applied': 'respond-async' });
 }
@@ -108,17 +104,10 @@ const JOB_STATUS_ALIAS: Route = {
       summary: 'A job id the account does not have',
       params: { job_id: 'job_00000000000000000000000000000000' },
       status: 404,
-      response: {
-        success: false,
-        error: {
-          code: 'NOT_FOUND',
-          message:
-            'The requested item does not exist: no job job_00000000000000000000000000000000 (finished jobs are kept 7 days)',
-        },
-      },
+      response: UNKNOWN_JOB_ANSWER,
     },
   ],
-  handler: async (ctx) => jobBody(await ctx.services.jobs.status(ctx.params.job_id, { owner: account(ctx) })),
+  handler: jobStatus,
 };
 
 /**
