@@ -172,10 +172,7 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
   return new Reply(jobBody(job), 202, { location: statusUrl(job.id) });
 }
 
-/**
- * Tells the host's hook of a job submitted (a catalogue job, a `Prefer: respond-async` analysis).
- * @example announce(ctx, await ctx.services.jobs.submit(submission))
- */
+/** Tells the host's hook of a job submitted (a catalogue job, a `Prefer: respond-async` analysis). */
 export function announce(ctx: RouteContext, job: JobInfo): void {
   try {
     ctx.services.jobSubmitted(job);
@@ -184,17 +181,11 @@ export function announce(ctx: RouteContext, job: JobInfo): void {
   }
 }
 
-/**
- * `GET /api/v1/jobs/{job_id}`, and its alias of the first background analyses: the account's job.
- * @example handler: jobStatus
- */
+/** `GET /api/v1/jobs/{job_id}` and its alias of the first background analyses: the account's job. */
 export const jobStatus = async (ctx: RouteContext): Promise<Record<string, unknown>> =>
   jobBody(await ctx.services.jobs.status(ctx.params.job_id, { owner: account(ctx) }));
 
-/**
- * The 404 of an example that reads a job id the account does not have.
- * @example { name: 'unknown', params: { job_id: 'job_00000000000000000000000000000000' }, status: 404, response: UNKNOWN_JOB_ANSWER }
- */
+/** The 404 of an example that reads a job id the account does not have. */
 export const UNKNOWN_JOB_ANSWER = {
   success: false,
   error: {

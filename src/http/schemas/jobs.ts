@@ -111,6 +111,9 @@ const STATUS_PROPERTIES = {
   error: { ...ERROR, description: '`failed` only' },
 } as const;
 
+/** The fields every status has: all but `error` (a failed job's only). */
+const STATUS_REQUIRED = Object.keys(STATUS_PROPERTIES).filter((k) => k !== 'error');
+
 /**
  * The status of a job: `GET /api/v1/jobs/{job_id}`, and the 202 of its submission.
  * @example new Validator(JOB_STATUS_RESPONSE_SCHEMA).validate(await res.json()).valid // true
@@ -118,21 +121,7 @@ const STATUS_PROPERTIES = {
 export const JOB_STATUS_RESPONSE_SCHEMA = {
   title: 'Job',
   type: 'object',
-  required: [
-    'success',
-    'job_id',
-    'type',
-    'state',
-    'total',
-    'done',
-    'failed',
-    'created',
-    'started',
-    'finished',
-    'eta_seconds',
-    'status_url',
-    'results_url',
-  ],
+  required: ['success', ...STATUS_REQUIRED],
   additionalProperties: false,
   properties: { success: { const: true }, ...STATUS_PROPERTIES },
 };
@@ -152,7 +141,7 @@ export const JOB_LIST_RESPONSE_SCHEMA: JsonSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: JOB_STATUS_RESPONSE_SCHEMA.required.filter((k) => k !== 'success'),
+        required: STATUS_REQUIRED,
         additionalProperties: false,
         properties: STATUS_PROPERTIES,
       },
