@@ -35,6 +35,7 @@ import {
 } from '../schemas/jobs.js';
 import { compileValidator } from '../validate.js';
 import { account, ownWork, who } from './caller.js';
+import { invalidField } from './refusals.js';
 import type { ModelSpec } from '../context.js';
 
 /** Each type's item checker, compiled once per type (a JSON-lines body's items are checked here). */
@@ -75,11 +76,7 @@ function checkItems(type: JobTypeDefinition<unknown>, items: readonly unknown[])
       check(items[i]);
     } catch (e) {
       const c = (e as TrainprintError).cause as { field?: string; reason?: string } | undefined;
-      const field = c?.field ? `items[${i}].${c.field}` : `items[${i}]`;
-      const reason = c?.reason ?? 'is not valid';
-      throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, {
-        cause: { location: 'body', field, reason },
-      });
+      invalidField(c?.field ? `items[${i}].${c.field}` : `items[${i}]`, c?.reason ?? 'is not valid');
     }
   }
 }
@@ -109,17 +106,15 @@ async function jobBodyAllowance(ctx: RouteContext): Promise<BodyAllowance> {
 function submittedType(ctx: RouteContext): JobTypeDefinition<unknown> {
   const body = ctx.body as { type?: string; options?: unknown };
   const name = body.type ?? (ctx.query.type as string | undefined);
-  const fail = (field: string, reason: string) =>
-    new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
-  if (name === undefined) throw fail('type', 'is required (in the body, or as ?type= for JSON lines)');
+  if (name === undefined) invalidField('type', 'is required (in the body, or as ?type= for JSON lines)');
   if (body.type !== undefined && ctx.query.type !== undefined && body.type !== ctx.query.type)
-    throw fail('type', 'the body and the query name different types');
+    invalidField('type', 'the body and the query name different types');
   const registry = ctx.services.jobTypes;
   const type = registry.get(name);
-  if (!type) throw fail('type', `must be one of ${[...registry.keys()].join(', ')}`);
+  if (!type) invalidField('type', `must be one of ${[...registry.keys()].join(', ')}`);
   if (body.options !== undefined && !type.optionsSchema) {
     const takers = [...registry.values()].filter((t) => t.optionsSchema).map((t) => t.name);
-    throw fail('options', `only a ${takers.join(' or ')} job takes options`);
+    invalidField('options', `only a ${takers.join(' or ')} job takes options`);
   }
   return type;
 }
