@@ -12,6 +12,7 @@
  */
 import { TrainprintError } from '../../errors.js';
 import type { TargetModel } from '../../models/types.js';
+import { newId } from '../../util/validate.js';
 
 /** The model of an extract item as its job stores it: the service named, the key left out, the held model's handle. */
 export interface StoredModelSpec {
@@ -74,10 +75,10 @@ export function createHeldJobModels(
     for (const [k, v] of jobs) if (v.until <= t) jobs.delete(k);
   };
   return {
-    id: `hh_${globalThis.crypto.randomUUID().replaceAll('-', '')}`,
+    id: newId('hh_'),
     hold(model) {
       sweep();
-      const handle = `hm_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
+      const handle = newId('hm_');
       held.set(handle, { model, until: now() + ttl });
       return handle;
     },
