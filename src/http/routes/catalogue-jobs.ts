@@ -446,25 +446,18 @@ const JOB_READ_ROUTES: readonly Route[] = [
 ];
 
 /**
- * The catalogue job routes for the job types of `registry` (the submission's schema is theirs).
- * @example createHandler(engine, { jobTypes: [upper] }) // the handler's table has catalogueJobRoutes(registry)
- */
-export function catalogueJobRoutes(registry: JobTypeRegistry): Route[] {
-  return [createJobRoute(registry), ...JOB_READ_ROUTES];
-}
-
-/**
  * The catalogue job routes, of the built-in job types, in the order of the document.
- * @example CATALOGUE_JOB_ROUTES.map((r) => r.operationId) // ['createJob', 'getJob', 'getJobResults', 'cancelJob']
+ * @example CATALOGUE_JOB_ROUTES.map((r) => r.operationId) // ['createJob', 'listJobs', 'getJob', 'getJobResults', 'cancelJob']
  */
-export const CATALOGUE_JOB_ROUTES: readonly Route[] = catalogueJobRoutes(BUILT_IN_JOB_TYPES);
+export const CATALOGUE_JOB_ROUTES: readonly Route[] = [createJobRoute(BUILT_IN_JOB_TYPES), ...JOB_READ_ROUTES];
 
 /**
- * `routes` with the catalogue job rows of `registry` (a handler with job types of its host's own), else as they are.
+ * `routes` with the submission of `registry`'s job types (a handler with types of its host's own; the rows that read
+ * and end a job are the same for every registry), else as they are.
  * @example const routes = withJobTypes(ROUTES, jobTypeRegistry([upper]))
  */
 export function withJobTypes(routes: readonly Route[], registry: JobTypeRegistry): Route[] {
   if (registry === BUILT_IN_JOB_TYPES) return [...routes];
-  const own = new Map(catalogueJobRoutes(registry).map((r) => [r.operationId, r]));
-  return routes.map((r) => (r.tag === 'jobs' ? (own.get(r.operationId) ?? r) : r));
+  const own = createJobRoute(registry);
+  return routes.map((r) => (r.operationId === own.operationId ? own : r));
 }
