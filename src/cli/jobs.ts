@@ -36,8 +36,7 @@ export async function jobsCommand(args: string[]): Promise<number> {
   const where = values.store ?? values.queue;
   if (typeof where !== 'string' || (values.store !== undefined && values.queue !== undefined))
     throw new UsageError('jobs needs --store LOCATION or --queue URL (one of them)');
-  if (values.queue !== undefined && !isPostgresUrl(where))
-    throw new UsageError('--queue needs a postgres:// or postgresql:// URL');
+  if (values.queue !== undefined) queueUrl(values);
   if (values.json && action !== 'status') throw new UsageError('--json goes with status');
   if (values.out !== undefined && action !== 'export') throw new UsageError('--out goes with export');
   return jobsAction(action as JobsAction, where, {
@@ -47,6 +46,14 @@ export async function jobsCommand(args: string[]): Promise<number> {
     out: typeof values.out === 'string' ? values.out : '-',
     quiet: values.quiet === true,
   });
+}
+
+/** `--queue URL`, checked (`jobs`, `scan --queue`, `worker`). */
+export function queueUrl(values: Record<string, unknown>): string {
+  const url = values.queue;
+  if (typeof url !== 'string' || !isPostgresUrl(url))
+    throw new UsageError('--queue needs a postgres:// or postgresql:// URL');
+  return url;
 }
 
 /** What {@link jobsAction} is given besides the action and the store. */

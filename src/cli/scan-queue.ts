@@ -16,7 +16,7 @@ import {
   type ScanQueue,
   type ScanQueueOptions,
 } from '../node/index.js';
-import { jobsAction, statusLine } from './jobs.js';
+import { jobsAction, queueUrl, statusLine } from './jobs.js';
 import { DATASETS, loadDatasets, options, parse, QUIET, redact, UsageError, type ParseOptions } from './shared.js';
 
 /** The options `scan --queue` and `worker` share: where the queue is, the datasets, the lease and retention. */
@@ -64,15 +64,6 @@ export function queueOptions(values: Record<string, unknown>): ScanQueueOptions 
 export const debug = (e: unknown): void => {
   if (process.env.TRAINPRINT_DEBUG) console.error(`queue: ${(e as Error)?.message ?? String(e)}`);
 };
-
-/** `--queue URL`, checked. */
-export function queueUrl(values: Record<string, unknown>): string {
-  const url = values.queue;
-  if (typeof url !== 'string' || !/^postgres(ql)?:\/\//i.test(url)) {
-    throw new UsageError('--queue needs a postgres:// or postgresql:// URL');
-  }
-  return url;
-}
 
 /** `--dataset A,B --dataset C` as loadDatasets takes them (comma-separated lists split). */
 export function datasetValues(values: Record<string, unknown>): Record<string, unknown> {

@@ -7,7 +7,8 @@
  * when the worker starts is waited for, up to {@link WORKER_DATABASE_WAIT_MS}; once it works, for as long as it runs.
  */
 import { openScanQueue } from '../node/index.js';
-import { debug, intOption, QUEUE_OPTIONS, queueOptions, queueUrl, stopSignals, workerEngine } from './scan-queue.js';
+import { queueUrl } from './jobs.js';
+import { debug, intOption, QUEUE_OPTIONS, queueOptions, stopSignals, workerEngine } from './scan-queue.js';
 import { parse, redact, UsageError } from './shared.js';
 
 /** How long a worker waits at its start for a database that is away (a restart, a failover): 5 minutes. */
