@@ -160,11 +160,13 @@ export interface TrainprintClient {
   createJob(body: CreateJobBody, options?: CallOptions): Promise<Ok<CatalogueJob>>;
   /**
    * `GET /api/v1/jobs` — the account's jobs, newest first, a page at a time (`limit`, default 20; `after`: the `next`
-   * of the page before). Not charged.
+   * of the page before); with `owner: 'operator'`, the operator's jobs (the command line's, `trainprint scan --queue`),
+   * for a key with the `admin` scope (403 otherwise). Not charged.
    * @example for (let p = await tp.listJobs(); ; p = await tp.listJobs({ after: p.next! })) { show(p.jobs); if (!p.next) break }
+   * @example const { jobs } = await admin.listJobs({ owner: 'operator' }) // the scan queue's jobs
    */
   listJobs(
-    query?: { readonly after?: string; readonly limit?: number },
+    query?: { readonly after?: string; readonly limit?: number; readonly owner?: 'operator' },
     options?: CallOptions,
   ): Promise<Ok<CatalogueJobList>>;
   /** `GET /api/v1/jobs/{job_id}` — the job's state and counts (not charged). */

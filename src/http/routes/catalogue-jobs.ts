@@ -176,9 +176,52 @@ export function announce(ctx: RouteContext, job: JobInfo): void {
   }
 }
 
-/** `GET /api/v1/jobs/{job_id}` and its alias of the first background analyses: the account's job. */
+/**
+ * The account of the operator's jobs: those the command line submits to the job store (`trainprint scan --queue`,
+ * `worker`, `jobs … --queue` without `--account`). No key is of this account; an `admin` key reads them.
+ */
+const OPERATOR_ACCOUNT = '';
+const isAdmin = (ctx: RouteContext) => who(ctx).scopes.includes('admin');
+
+/**
+ * The owner whose jobs `GET /api/v1/jobs` lists: the caller's account, or the operator's with `?owner=operator`,
+ * which needs the `admin` scope (403 `FORBIDDEN` otherwise, as a route of that scope answers).
+ */
+function listedOwner(ctx: RouteContext): string | Response {
+  if (ctx.query.owner !== 'operator') return account(ctx);
+  if (isAdmin(ctx)) return OPERATOR_ACCOUNT;
+  const out = errorOutcome(
+    new TrainprintError('FORBIDDEN', 'the operator\'s jobs (owner=operator) need scope "admin"'),
+    '',
+  );
+  return jsonResponse(out.status, out.body, {
+    'www-authenticate': 'Bearer realm="trainprint", error="insufficient_scope", scope="admin"',
+  });
+}
+
+/**
+ * The owner of the job a caller reads or ends: its own account's job, else, for an `admin` key, the operator's.
+ * A key without the scope gets the 404 of any job not its own, so it learns nothing of the operator's.
+ * @example const owner = await jobOwner(ctx, ctx.params.job_id) // 'acme', or '' for an admin reading the operator's
+ */
+export async function jobOwner(ctx: RouteContext, id: string): Promise<string> {
+  const own = account(ctx);
+  if (!isAdmin(ctx) || own === OPERATOR_ACCOUNT) return own;
+  try {
+    await ctx.services.jobs.status(id, { owner: own });
+    return own;
+  } catch (e) {
+    if (e instanceof TrainprintError && e.code === 'NOT_FOUND') return OPERATOR_ACCOUNT;
+    throw e;
+  }
+}
+
+/**
+ * `GET /api/v1/jobs/{job_id}` and its alias of the first background analyses: the account's job (or, for an admin
+ * key, the operator's).
+ */
 export const jobStatus = async (ctx: RouteContext): Promise<Record<string, unknown>> =>
-  jobBody(await ctx.services.jobs.status(ctx.params.job_id, { owner: account(ctx) }));
+  jobBody(await ctx.services.jobs.status(ctx.params.job_id, { owner: await jobOwner(ctx, ctx.params.job_id) }));
 
 /** The 404 of an example that reads a job id the account does not have. */
 export const UNKNOWN_JOB_ANSWER = {
@@ -195,7 +238,7 @@ async function jobResults(ctx: RouteContext): Promise<Response> {
   const id = ctx.params.job_id;
   const limit = (ctx.query.limit as number | undefined) ?? 100;
   const after = ctx.query.after as number | undefined;
-  const page = await ctx.services.jobs.results(id, { owner: account(ctx), after, limit });
+  const page = await ctx.services.jobs.results(id, { owner: await jobOwner(ctx, id), after, limit });
   const text = page.results.map((r) => `${JSON.stringify(r)}\n`).join('');
   const headers: Record<string, string> = { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' };
   if (page.next !== null) {
@@ -318,11 +361,17 @@ const JOB_READ_ROUTES: readonly Route[] = [
     description:
       "A page of the account's jobs (every type, finished ones for as long as they are kept), newest first, each as " +
       '`GET /api/v1/jobs/{job_id}` shows it; `next` is the cursor of the next page (`?after=`), null on the last. ' +
-      'Not charged.',
+      "With `?owner=operator`, an `admin` key lists the operator's jobs instead — those the command line submits " +
+      'to the store (`trainprint scan --queue`, `worker`, `jobs … --queue` without `--account`) — paged the same ' +
+      'way; an admin key also reads, cancels and deletes such a job by its id, which any other key finds absent ' +
+      '(404). Not charged.',
     metered: false,
     querySchema: JOB_LIST_QUERY_SCHEMA,
     responseSchema: JOB_LIST_RESPONSE_SCHEMA,
-    errorCases: [{ code: 'INVALID_INPUT', when: '`after` is no job of the account' }],
+    errorCases: [
+      { code: 'FORBIDDEN', when: '`owner=operator` from a key without the `admin` scope' },
+      { code: 'INVALID_INPUT', when: '`after` is no job of the account (of the operator with `owner=operator`)' },
+    ],
     examples: [
       {
         name: 'listed',
@@ -334,8 +383,10 @@ const JOB_READ_ROUTES: readonly Route[] = [
       },
     ],
     handler: async (ctx) => {
+      const owner = listedOwner(ctx);
+      if (owner instanceof Response) return owner;
       const { jobs, next } = await ctx.services.jobs.list({
-        owner: account(ctx),
+        owner,
         after: ctx.query.after as string | undefined,
         limit: ctx.query.limit as number | undefined,
       });
@@ -350,11 +401,16 @@ const JOB_READ_ROUTES: readonly Route[] = [
     scope: 'analyze',
     summary: 'How far a catalogue job has got',
     description:
-      "The state of the account's job, its counts (`done` never decreases) and the time left at the rate so " +
+      "The state of the account's job (for an `admin` key, the operator's too), its counts (`done` never decreases) and the time left at the rate so " +
       'far. Polls are not charged.',
     metered: false,
     responseSchema: JOB_STATUS_RESPONSE_SCHEMA,
-    errorCases: [{ code: 'NOT_FOUND', when: "the account has no job with this id (another account's, or deleted)" }],
+    errorCases: [
+      {
+        code: 'NOT_FOUND',
+        when: "the account has no job with this id (another account's, the operator's for a key without `admin`, or deleted)",
+      },
+    ],
     examples: [
       {
         name: 'done',
@@ -434,7 +490,7 @@ const JOB_READ_ROUTES: readonly Route[] = [
       },
     ],
     handler: async (ctx) => {
-      const owner = account(ctx);
+      const owner = await jobOwner(ctx, ctx.params.job_id);
       const r = await ctx.services.jobs.cancel(ctx.params.job_id, { owner });
       // an extract job's models (their keys) are not kept for items that never run again
       ctx.services.jobModels?.releaseJob(r.job.id);

@@ -160,6 +160,13 @@ export const JOB_LIST_QUERY_SCHEMA: JsonSchema = {
   properties: {
     after: { ...JOB_ID, description: 'The cursor: the jobs after this one (the `next` of the page before)' },
     limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Jobs per page; default 20' },
+    owner: {
+      type: 'string',
+      enum: ['operator'],
+      description:
+        "`operator`: the operator's jobs (the command line's: `trainprint scan --queue`, `worker`, `jobs`) instead of " +
+        "the account's; needs the `admin` scope",
+    },
   },
 };
 
