@@ -15,6 +15,7 @@ import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/job
 import { openFileStore } from '../../src/store/node.js';
 import { createJobService } from '../../src/library.js';
 import { createClient } from '../../src/client/index.js';
+import { type Call, callWithKey, keyedCall } from '../fixtures/http/keyed-call.js';
 
 const MIT =
   'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated ' +
@@ -22,31 +23,12 @@ const MIT =
   'limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the ' +
   'Software, and to permit persons to whom the Software is furnished to do so';
 
-type Answer = { status: number; json: Record<string, any>; text: string; headers: Headers };
-type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>;
-
 let engine: Engine;
 let keys: KeyStore;
 const dirs: string[] = [];
 
-async function caller(handler: Handler, account: string, plan = 'pro', ks = keys): Promise<Call> {
-  const key = (await ks.createKey({ account, plan, scopes: ['analyze'] })).key;
-  return async (method, path, body, headers = {}) => {
-    const res = await handler(
-      new Request(`http://api.test${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      }),
-    );
-    const text = await res.text();
-    let json: Record<string, any> = {};
-    try {
-      json = JSON.parse(text);
-    } catch {}
-    return { status: res.status, json, text, headers: res.headers };
-  };
-}
+const caller = (handler: Handler, account: string, plan = 'pro', ks = keys): Promise<Call> =>
+  keyedCall(handler, ks, account, plan);
 
 const item = (i: number) => ({ content: `Item ${i}. Our terms.\n\n${MIT}\n`, content_type: 'text' });
 
@@ -297,17 +279,7 @@ describe('restart', () => {
     const e2 = await createEngine({ store: await openFileStore(dir) });
     await e2.addDataset({ id: 'licences' }, [{ id: 'MIT', text: MIT }]);
     const h2 = createHandler(e2, { keys: new KeyStore(e2.store), jobs: { pollMs: 20 } });
-    const call: Call = async (method, path) => {
-      const res = await h2(
-        new Request(`http://api.test${path}`, { method, headers: { authorization: `Bearer ${key}` } }),
-      );
-      const text = await res.text();
-      let json: Record<string, any> = {};
-      try {
-        json = JSON.parse(text);
-      } catch {}
-      return { status: res.status, json, text, headers: res.headers };
-    };
+    const call = callWithKey(h2, key);
     const done = await finished(call, status_url);
     expect(done).toMatchObject({ state: 'done', done: 10, failed: 0 });
     const results = await allResults(call, results_url, 3);

@@ -16,6 +16,7 @@ import { prefersAsync } from '../../src/http/routes/jobs.js';
 import { openFileStore } from '../../src/store/node.js';
 import { buildDocx } from '../fixtures/documents.js';
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
+import { type Call, keyedCall } from '../fixtures/http/keyed-call.js';
 
 const MIT =
   'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated ' +
@@ -23,9 +24,6 @@ const MIT =
   'limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the ' +
   'Software, and to permit persons to whom the Software is furnished to do so';
 const base64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
-
-type Answer = { status: number; json: Record<string, any>; text: string; headers: Headers };
-type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>;
 
 let engine: Engine;
 let keys: KeyStore;
@@ -40,29 +38,7 @@ function serving(e: Engine = engine): Handler {
 }
 
 /** A caller of `handler` with the key of `account` (a body that is FormData goes as a multipart upload). */
-async function caller(handler: Handler, account: string, ks = keys): Promise<Call> {
-  const key = (await ks.createKey({ account, plan: 'pro', scopes: ['analyze'] })).key;
-  return async (method, path, body, headers = {}) => {
-    const form = body instanceof FormData;
-    const res = await handler(
-      new Request(`http://api.test${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          ...(form ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        body: body === undefined ? undefined : form ? body : JSON.stringify(body),
-      }),
-    );
-    const text = await res.text();
-    let json: Record<string, any> = {};
-    try {
-      json = JSON.parse(text);
-    } catch {}
-    return { status: res.status, json, text, headers: res.headers };
-  };
-}
+const caller = (handler: Handler, account: string, ks = keys): Promise<Call> => keyedCall(handler, ks, account);
 
 const ASYNC = { prefer: 'respond-async' };
 const TEXT = { content: MIT, content_type: 'text' };

@@ -10,9 +10,7 @@ import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, type Handler } from '../../src/http/index.js';
 import { createJobService, type JobStore } from '../../src/library.js';
 import { handlerWithJobs } from '../fixtures/http/jobs-handler.js';
-
-type Answer = { status: number; json: Record<string, any>; text: string; headers: Headers };
-type Call = (method: string, path: string) => Promise<Answer>;
+import { type Answer, type Call, callWithKey } from '../fixtures/http/keyed-call.js';
 
 let engine: Engine;
 let keys: KeyStore;
@@ -24,18 +22,7 @@ let adminKey: string;
 
 async function caller(account: string, scopes: Array<'analyze' | 'admin'>): Promise<[Call, string]> {
   const key = (await keys.createKey({ account, plan: 'pro', scopes })).key;
-  const call: Call = async (method, path) => {
-    const res = await handler(
-      new Request(`http://api.test${path}`, { method, headers: { authorization: `Bearer ${key}` } }),
-    );
-    const text = await res.text();
-    let json: Record<string, any> = {};
-    try {
-      json = JSON.parse(text);
-    } catch {}
-    return { status: res.status, json, text, headers: res.headers };
-  };
-  return [call, key];
+  return [callWithKey(handler, key), key];
 }
 
 /** A job of the operator, as `trainprint scan --queue` submits one: account `''`. */
