@@ -5,18 +5,15 @@
  * runs the job and answers its status (at the job URL and at the old alias) and its result — the analysis the
  * synchronous request answers there, the same JSON but for the analysis's own id and time.
  */
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exited, requireBuiltCli, startServe, stopProcess } from '../fixtures/serve-process.js';
+import { type SilentEngine, startSilentEngine } from '../fixtures/silent-engine.js';
 
-let silent: Server;
-let silentUrl = '';
-let requests = 0;
+let silent: SilentEngine;
 let dir = '';
 const running: ChildProcess[] = [];
 
@@ -35,17 +32,11 @@ beforeAll(async () => {
   requireBuiltCli();
   dir = mkdtempSync(join(tmpdir(), 'trainprint-serve-async-'));
   // a remote corpus engine that reads each request and never answers
-  silent = createServer((req) => {
-    requests++;
-    req.resume();
-  });
-  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-  silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+  silent = await startSilentEngine();
 });
 afterAll(async () => {
   for (const p of running) await stopProcess(p);
-  silent?.closeAllConnections();
-  await new Promise((r) => silent?.close(r));
+  await silent?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -54,7 +45,7 @@ describe('serve: a background analysis across a restart', () => {
     const store = join(dir, 'store');
     const base = ['--packs', 'none', '--port', '0', '--store', store];
     const first = await startServe(
-      [...base, '--infini-gram', 'v4_piletrain_llama', '--infini-gram-endpoint', silentUrl],
+      [...base, '--infini-gram', 'v4_piletrain_llama', '--infini-gram-endpoint', silent.url],
       { startMs: 30_000, running },
     );
     const accepted = await fetch(`${first.url}/api/v1/attribution/analyze`, {
@@ -65,8 +56,8 @@ describe('serve: a background analysis across a restart', () => {
     expect(accepted.status).toBe(202);
     const job = (await accepted.json()) as { job_id: string; status_url: string; results_url: string };
     expect(accepted.headers.get('location')).toBe(job.status_url);
-    for (let i = 0; i < 1000 && requests === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(requests).toBeGreaterThan(0); // the analysis is running: it waits on the silent engine
+    for (let i = 0; i < 1000 && silent.requests() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(silent.requests()).toBeGreaterThan(0); // the analysis is running: it waits on the silent engine
     const gone = exited(first.child);
     first.child.kill('SIGTERM');
     await gone;

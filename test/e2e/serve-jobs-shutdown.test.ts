@@ -4,35 +4,26 @@
  * aborts the item and hands its chunk back — the job is left with no result, its chunk free to be claimed at once
  * by the next process on the store — and the process exits with code 0 (not cut off by its shutdown bound).
  */
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exited, requireBuiltCli, startServe, stopProcess } from '../fixtures/serve-process.js';
+import { type SilentEngine, startSilentEngine } from '../fixtures/silent-engine.js';
 import { openFileStore } from '../../src/store/node.js';
 import { createJobService } from '../../src/library.js';
 
-let silent: Server;
-let silentUrl = '';
-let requests = 0;
+let silent: SilentEngine;
 let dir = '';
 
 beforeAll(async () => {
   requireBuiltCli();
   dir = mkdtempSync(join(tmpdir(), 'trainprint-serve-jobs-'));
-  // an engine that reads each request and never answers (its sockets end when the client gives up)
-  silent = createServer((req) => {
-    requests++;
-    req.resume();
-  });
-  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-  silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+  // a remote corpus engine that reads each request and never answers
+  silent = await startSilentEngine();
 });
 afterAll(async () => {
-  silent?.closeAllConnections();
-  await new Promise((r) => silent?.close(r));
+  await silent?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -43,7 +34,7 @@ describe('serve: SIGTERM with a job item running', () => {
     const { child, url, dev, out } = await startServe(
       [
         ...['--packs', 'none', '--port', '0', '--store', store],
-        ...['--infini-gram', 'v4_piletrain_llama', '--infini-gram-endpoint', silentUrl],
+        ...['--infini-gram', 'v4_piletrain_llama', '--infini-gram-endpoint', silent.url],
       ],
       { startMs: 30_000, running },
     );
@@ -56,8 +47,8 @@ describe('serve: SIGTERM with a job item running', () => {
       });
       expect(res.status).toBe(202);
       const job = (await res.json()) as { job_id: string };
-      for (let i = 0; i < 1000 && requests === 0; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(requests).toBeGreaterThan(0); // the item is running: it waits on the silent engine
+      for (let i = 0; i < 1000 && silent.requests() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(silent.requests()).toBeGreaterThan(0); // the item is running: it waits on the silent engine
 
       const gone = exited(child);
       child.kill('SIGTERM');
