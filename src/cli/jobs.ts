@@ -6,7 +6,7 @@
  * `scan --queue URL --status|--export FILE|--cancel|--delete [--job ID]` are the same commands under their old names.
  * Exit codes: 0 done, 1 runtime failure (no such job, a job still running for export), 2 usage.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { createJobService, TrainprintError, type JobInfo, type JobService } from '../library.js';
 import { exportHits, hitLine, isPostgresUrl, jobResults } from '../node/index.js';
@@ -72,6 +72,9 @@ export interface JobsActionOptions {
  * @example await jobsAction('cancel', 'postgres://localhost/db', { account: '', json: false, out: '-', quiet: false })
  */
 export async function jobsAction(action: JobsAction, location: string, o: JobsActionOptions): Promise<number> {
+  // reading or ending a job never makes a store: a mistyped path would be left behind as an empty one
+  if (!isPostgresUrl(location) && !existsSync(location))
+    throw new TrainprintError('NOT_FOUND', `no store at ${location}`);
   const store = await openStore(location);
   try {
     const jobs = createJobService({ store });
