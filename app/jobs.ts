@@ -7,7 +7,9 @@
  * lines `trainprint scan --out` writes; an extract item's result as the strip of what the model wrote out of the work
  * (./render-extraction.ts), each block's generated text on a click; an audit item's result as the catalogue's share
  * with its interval and a table of its works (verdict, nv-recall, probes and hits, calls, miss chance). Jobs run on a
- * served API only: in the in-browser mode the view says so.
+ * served API only: in the in-browser mode the view says so. Below, the key's earlier jobs (`GET /api/v1/jobs`) and, to a
+ * key with the admin scope, the operator's (`?owner=operator`: the command line's scan queue); any other key's 403
+ * leaves that list hidden.
  */
 import { byId, fill, h } from './dom.js';
 import type { Mode } from './http-backend.js';
@@ -206,6 +208,8 @@ export function initJobs(mode: Mode): void {
   const error = byId('jobs-error');
   const downloads = byId('jobs-downloads');
   const earlier = byId('jobs-earlier');
+  const operator = byId('jobs-operator');
+  const operatorList = byId('jobs-operator-list');
   if (mode.kind !== 'http') {
     form.hidden = true;
     fill(
@@ -305,10 +309,9 @@ export function initJobs(mode: Mode): void {
     );
   };
 
-  /** The key's jobs (`GET /api/v1/jobs`, newest first): what a reload of the page still shows. */
-  const listEarlier = async () => {
-    const { jobs } = (await (await api('GET', '/api/v1/jobs?limit=20')).json()) as { jobs: JobStatus[] };
-    earlier.replaceChildren(
+  /** A list of jobs, newest first: a line each whose button opens it. */
+  const listJobs = (list: HTMLElement, jobs: readonly JobStatus[]) => {
+    list.replaceChildren(
       ...jobs.map((j) =>
         h(
           'li',
@@ -318,10 +321,27 @@ export function initJobs(mode: Mode): void {
         ),
       ),
     );
-    const buttons = earlier.querySelectorAll('button');
+    const buttons = list.querySelectorAll('button');
     for (let i = 0; i < buttons.length; i++) buttons[i].addEventListener('click', () => open(jobs[i]));
   };
-  void listEarlier().catch((err: unknown) => fill(error, err instanceof Error ? err.message : String(err)));
+
+  /** The key's jobs (`GET /api/v1/jobs`, newest first): what a reload of the page still shows. */
+  const listEarlier = async () => {
+    const { jobs } = (await (await api('GET', '/api/v1/jobs?limit=20')).json()) as { jobs: JobStatus[] };
+    listJobs(earlier, jobs);
+  };
+
+  /** The operator's jobs, to a key with the admin scope; another key's 403 keeps the list hidden. */
+  const listOperator = async () => {
+    const res = await fetch(`${base}/api/v1/jobs?owner=operator&limit=20`, { headers: auth });
+    if (res.status === 403) return;
+    if (!res.ok) throw new Error(`the operator's jobs: HTTP ${res.status}`);
+    const { jobs } = (await res.json()) as { jobs: JobStatus[] };
+    listJobs(operatorList, jobs);
+    operator.hidden = false;
+  };
+  for (const list of [listEarlier, listOperator])
+    void list().catch((err: unknown) => fill(error, err instanceof Error ? err.message : String(err)));
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();

@@ -5,6 +5,7 @@
 // served API. Built into a temporary folder, so it can run beside the other web tests.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobService } from '../../src/library.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
 import { MIT_GRANT } from '../fixtures/client/server.js';
 import { startWebJobsApp, useServedApi, type WebJobsApp } from '../fixtures/web-jobs-app.js';
@@ -119,6 +120,40 @@ describe('web app, jobs view (headless Chromium)', () => {
     await first.locator('button').click();
     await expect.poll(() => page.locator('#jobs-results tr').count(), { timeout: 30_000 }).toBe(6);
     await expect.poll(() => page.locator('#jobs-status').textContent()).toMatch(/: done, 6 of 6 items done/);
+    expect(problems).toEqual([]);
+  });
+
+  it("lists the operator's jobs to a key with the admin scope only, and reads one's results", async () => {
+    // a job of the operator, as `trainprint scan --queue` submits one (no account), run by the app's runner
+    const job = await createJobService({ store: app.engine.store }).submit({
+      account: '',
+      type: 'scan',
+      items: [
+        { id: 'op-0', text: 'plain words of the operator' },
+        { id: 'op-1', text: MIT_GRANT },
+      ],
+    });
+    // the Pro key of the account `web` has no admin scope: its 403 keeps the list hidden
+    await page.goto(`${base}#jobs`);
+    const asked = page.waitForResponse((r) => r.url().includes('owner=operator'));
+    await page.reload();
+    expect((await asked).status()).toBe(403);
+    await expect.poll(() => page.locator('#jobs-earlier li').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await page.locator('#jobs-operator').isHidden()).toBe(true);
+    const { key } = await app.keys.createKey({ account: 'ops', plan: 'pro', scopes: ['analyze', 'admin'] });
+    await useServedApi({ ...app, key });
+    await page.goto(`${base}#jobs`);
+    await expect.poll(() => page.locator('#jobs-operator-list li').count(), { timeout: 30_000 }).toBe(1);
+    expect(await page.locator('#jobs-operator').isVisible()).toBe(true);
+    // the admin's own account has no jobs: the operator's are not listed as its own
+    expect(await page.locator('#jobs-earlier li').count()).toBe(0);
+    const line = page.locator('#jobs-operator-list li').first();
+    expect(await line.getAttribute('data-job')).toBe(job.id);
+    await line.locator('button').click();
+    await expect.poll(() => page.locator('#jobs-results tr').count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => page.locator('#jobs-status').textContent()).toMatch(/: done, 2 of 2 items done/);
+    const found = await page.locator('#jobs-results tr td:nth-child(4) .job-found').allTextContents();
+    expect(found[1]).toMatch(/^[1-9]\d* hits?$/);
     expect(problems).toEqual([]);
   });
 });
