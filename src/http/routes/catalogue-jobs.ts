@@ -19,7 +19,7 @@ import {
   type JobTypeDefinition,
   type JobTypeRegistry,
 } from '../../library.js';
-import type { BodyAllowance, Route, RouteContext } from '../context.js';
+import type { BodyAllowance, Route, RouteContext, RouteExample } from '../context.js';
 import { MEDIA_TYPES, Reply } from '../context.js';
 import { itemCounter } from '../body-items.js';
 import { errorOutcome, jsonResponse } from '../respond.js';
@@ -223,15 +223,29 @@ export async function jobOwner(ctx: RouteContext, id: string): Promise<string> {
 export const jobStatus = async (ctx: RouteContext): Promise<Record<string, unknown>> =>
   jobBody(await ctx.services.jobs.status(ctx.params.job_id, { owner: await jobOwner(ctx, ctx.params.job_id) }));
 
-/** The 404 of an example that reads a job id the account does not have. */
-export const UNKNOWN_JOB_ANSWER = {
-  success: false,
-  error: {
-    code: 'NOT_FOUND',
-    message:
-      'The requested item does not exist: no job job_00000000000000000000000000000000 (finished jobs are kept 7 days)',
-  },
-} as const;
+/** A job id no account has: the one the examples of a 404 read. */
+const UNKNOWN_JOB_ID = 'job_00000000000000000000000000000000';
+
+/**
+ * The example of a read of a job id the account does not have (`query` as the route takes it): its 404.
+ * @example examples: [unknownJobExample('A job id the account does not have')]
+ */
+export function unknownJobExample(summary: string, query?: RouteExample['query']): RouteExample {
+  return {
+    name: 'unknown',
+    summary,
+    params: { job_id: UNKNOWN_JOB_ID },
+    ...(query === undefined ? {} : { query }),
+    status: 404,
+    response: {
+      success: false,
+      error: {
+        code: 'NOT_FOUND',
+        message: `The requested item does not exist: no job ${UNKNOWN_JOB_ID} (finished jobs are kept 7 days)`,
+      },
+    },
+  };
+}
 
 /** `GET /api/v1/jobs/{job_id}/results`: JSON lines, the next page's URL in `Link` while more may come. */
 async function jobResults(ctx: RouteContext): Promise<Response> {
@@ -447,14 +461,9 @@ const JOB_READ_ROUTES: readonly Route[] = [
     responseType: 'ndjson',
     errorCases: [{ code: 'NOT_FOUND', when: 'the account has no job with this id' }],
     examples: [
-      {
-        name: 'unknown',
-        summary: 'A job id the account does not have (the results are JSON lines, one per item)',
-        params: { job_id: 'job_00000000000000000000000000000000' },
-        query: { limit: 100 },
-        status: 404,
-        response: UNKNOWN_JOB_ANSWER,
-      },
+      unknownJobExample('A job id the account does not have (the results are JSON lines, one per item)', {
+        limit: 100,
+      }),
     ],
     handler: jobResults,
   },

@@ -14,7 +14,7 @@ import type { Route, RouteContext } from '../context.js';
 import { Reply } from '../context.js';
 import { JOB_STATUS_RESPONSE_SCHEMA } from '../schemas/jobs.js';
 import { account, planFileLimit } from './caller.js';
-import { announce, jobBody, jobStatus, UNKNOWN_JOB_ANSWER } from './catalogue-jobs.js';
+import { announce, jobBody, jobStatus, unknownJobExample } from './catalogue-jobs.js';
 
 /**
  * Whether the request's `Prefer` header (RFC 7240) holds the `respond-async` preference: preferences are separated by
@@ -98,15 +98,7 @@ const JOB_STATUS_ALIAS: Route = {
     "`cancelled`; once `done`, the analysis is the one line of `results_url`. Any of the account's jobs is read " +
     'here. Polls are not charged to the plan.',
   errorCases: [{ code: 'NOT_FOUND', when: "the account has no job with this id (another account's, or deleted)" }],
-  examples: [
-    {
-      name: 'unknown',
-      summary: 'A job id the account does not have',
-      params: { job_id: 'job_00000000000000000000000000000000' },
-      status: 404,
-      response: UNKNOWN_JOB_ANSWER,
-    },
-  ],
+  examples: [unknownJobExample('A job id the account does not have')],
   handler: jobStatus,
 };
 

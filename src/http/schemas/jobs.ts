@@ -115,40 +115,41 @@ const STATUS_PROPERTIES = {
 const STATUS_REQUIRED = Object.keys(STATUS_PROPERTIES).filter((k) => k !== 'error');
 
 /**
+ * A success body of the job routes, named `title`: `success: true` and `properties`, of which `required` (and
+ * `success`) are required; no other members.
+ */
+function successBody(title: string, required: readonly string[], properties: Record<string, JsonSchema>) {
+  return {
+    title,
+    type: 'object',
+    required: ['success', ...required],
+    additionalProperties: false,
+    properties: { success: { const: true }, ...properties },
+  };
+}
+
+/**
  * The status of a job: `GET /api/v1/jobs/{job_id}`, and the 202 of its submission.
  * @example new Validator(JOB_STATUS_RESPONSE_SCHEMA).validate(await res.json()).valid // true
  */
-export const JOB_STATUS_RESPONSE_SCHEMA = {
-  title: 'Job',
-  type: 'object',
-  required: ['success', ...STATUS_REQUIRED],
-  additionalProperties: false,
-  properties: { success: { const: true }, ...STATUS_PROPERTIES },
-};
+export const JOB_STATUS_RESPONSE_SCHEMA = successBody('Job', STATUS_REQUIRED, STATUS_PROPERTIES);
 
 /**
  * `GET /api/v1/jobs`: a page of the account's jobs, newest first.
  * @example new Validator(JOB_LIST_RESPONSE_SCHEMA).validate(await res.json()).valid // true
  */
-export const JOB_LIST_RESPONSE_SCHEMA: JsonSchema = {
-  title: 'JobList',
-  type: 'object',
-  required: ['success', 'jobs', 'next'],
-  additionalProperties: false,
-  properties: {
-    success: { const: true },
-    jobs: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: STATUS_REQUIRED,
-        additionalProperties: false,
-        properties: STATUS_PROPERTIES,
-      },
+export const JOB_LIST_RESPONSE_SCHEMA: JsonSchema = successBody('JobList', ['jobs', 'next'], {
+  jobs: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: STATUS_REQUIRED,
+      additionalProperties: false,
+      properties: STATUS_PROPERTIES,
     },
-    next: nextCursor,
   },
-};
+  next: nextCursor,
+});
 
 /**
  * The query of `GET /api/v1/jobs`.
@@ -174,17 +175,10 @@ export const JOB_LIST_QUERY_SCHEMA: JsonSchema = {
  * The answer of `DELETE /api/v1/jobs/{job_id}`: the cancelled job's status, or `deleted: true` for a finished one.
  * @example { success: true, job_id: 'job_…', deleted: true }
  */
-export const JOB_DELETE_RESPONSE_SCHEMA: JsonSchema = {
-  title: 'JobDeleted',
-  type: 'object',
-  required: ['success', 'job_id', 'deleted'],
-  additionalProperties: false,
-  properties: {
-    success: { const: true },
-    ...STATUS_PROPERTIES,
-    deleted: { type: 'boolean', description: 'true: the job and its results are gone; false: the job was cancelled' },
-  },
-};
+export const JOB_DELETE_RESPONSE_SCHEMA: JsonSchema = successBody('JobDeleted', ['job_id', 'deleted'], {
+  ...STATUS_PROPERTIES,
+  deleted: { type: 'boolean', description: 'true: the job and its results are gone; false: the job was cancelled' },
+});
 
 /**
  * One line of `GET /api/v1/jobs/{job_id}/results` (JSON lines): an item's result or its error, by its index.

@@ -10,16 +10,7 @@ import type { CatalogueAuditRequest, CatalogueAuditResult } from '../../memoriza
 import { AUDIT_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeCatalogueAudit } from '../../memorization/stored-audits.js';
 import { defineJobType } from '../job-type.js';
-import {
-  budgetUnits,
-  EXTRACT_CALLS_PER_UNIT,
-  holdModels,
-  itemError,
-  itemJournal,
-  itemModel,
-  noModels,
-  slicedRun,
-} from './model-items.js';
+import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, noModels, runModelItem } from './model-items.js';
 
 /** The item of an audit job: the request of `auditCatalogue` (a catalogue of works) with its model named, not built. */
 export type AuditJobItem = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'signal' | 'stop'> & {
@@ -62,16 +53,19 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
     return (
       unable ??
       (async (item, claim, signal, slice) => {
-        const { model: spec, ...request } = item as AuditJobItem;
-        const target = await itemModel(spec, options);
-        // one journal for the catalogue: its works' calls, by account, service, model and the catalogue's works
-        const text = `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`;
-        const result = (await slicedRun(itemJournal(options, claim, spec, { text }), signal, slice, (stop, counted) =>
-          audit!({ ...request, model: target, signal, stop, ...(counted ? { journal: counted } : {}) }),
+        const works = (item as AuditJobItem).works;
+        const result = (await runModelItem(
+          item as AuditJobItem,
+          { options, claim, signal, slice },
+          // one journal for the catalogue: its works' calls, by account, service, model and the catalogue's works
+          (request) => ({
+            text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
+          }),
+          (request, model, controls) => audit!({ ...request, model, ...controls }),
         )) as CatalogueAuditResult;
         // kept with the account's works: an analysis of any of their texts bundles it
         if (options.journalStore !== undefined)
-          await storeCatalogueAudit(options.journalStore, claim.job.account, result, await textDigests(request.works));
+          await storeCatalogueAudit(options.journalStore, claim.job.account, result, await textDigests(works));
         return result;
       })
     );

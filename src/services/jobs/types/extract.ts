@@ -8,16 +8,7 @@ import type { ExtractWorkRequest, WorkExtractionResult } from '../../memorizatio
 import { EXTRACT_WORK_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeWorkExtraction } from '../../memorization/stored-extractions.js';
 import { defineJobType } from '../job-type.js';
-import {
-  budgetUnits,
-  EXTRACT_CALLS_PER_UNIT,
-  holdModels,
-  itemError,
-  itemJournal,
-  itemModel,
-  noModels,
-  slicedRun,
-} from './model-items.js';
+import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, noModels, runModelItem } from './model-items.js';
 
 /** The item of an extract job: the request of `extractWork` with its model named (`base_url`, `model`), not built. */
 export type ExtractJobItem = Omit<ExtractWorkRequest, 'model'> & { readonly model: Readonly<Record<string, unknown>> };
@@ -41,18 +32,11 @@ export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
   executor: ({ engine, options }) =>
     noModels(options, 'extraction') ??
     (async (item, claim, signal, slice) => {
-      const { model: spec, ...request } = item as ExtractJobItem;
-      const target = await itemModel(spec, options);
-      const read = request.work_id === undefined ? { text: request.text } : { workId: request.work_id };
-      const result = (await slicedRun(itemJournal(options, claim, spec, read), signal, slice, (stop, counted) =>
-        engine.memorization.extractWork({
-          ...request,
-          model: target,
-          // a cancel, the item's limit or a shutdown aborts the calls in flight; the end of a slice lets them finish
-          signal,
-          stop,
-          ...(counted ? { journal: counted } : {}),
-        }),
+      const result = (await runModelItem(
+        item as ExtractJobItem,
+        { options, claim, signal, slice },
+        (request) => (request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
+        (request, model, controls) => engine.memorization.extractWork({ ...request, model, ...controls }),
       )) as WorkExtractionResult;
       // kept with the account's works: an analysis of the same text bundles it and draws it in its report
       if (options.journalStore !== undefined)

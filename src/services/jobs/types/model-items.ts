@@ -78,10 +78,7 @@ export const noModels = (options: JobExecutorOptions, type: string): string | nu
  * The model of an item: the one held for it in this process, or built by the host (`model`).
  * @throws ItemHandedBack while another live process holds it; INVALID_INPUT naming `model.api_key` when none does
  */
-export async function itemModel(
-  spec: Readonly<Record<string, unknown>>,
-  options: JobExecutorOptions,
-): Promise<TargetModel> {
+async function itemModel(spec: Readonly<Record<string, unknown>>, options: JobExecutorOptions): Promise<TargetModel> {
   const { model, jobModels, journalStore } = options;
   const stored = spec as Partial<StoredModelSpec>;
   if (typeof stored.held === 'string') {
@@ -103,7 +100,7 @@ export async function itemModel(
 }
 
 /** An item's journal in the store (none without one): by account, service, model and what the item reads. */
-export function itemJournal(
+function itemJournal(
   options: JobExecutorOptions,
   claim: JobClaim,
   spec: Readonly<Record<string, unknown>>,
@@ -137,7 +134,7 @@ export type CountedJournal = { get: ExtractionJournal['get']; put: ExtractionJou
  * item's limit, after the calls in flight are journaled, and is claimed again (`ItemHandedBack('continues')`); the next
  * slice replays every answered call and asks only the rest. A slice that journaled no new call is the time limit.
  */
-export async function slicedRun<T>(
+async function slicedRun<T>(
   journal: ExtractionJournal | undefined,
   signal: AbortSignal,
   slice: ItemSlice | undefined,
@@ -180,4 +177,45 @@ export async function slicedRun<T>(
     if (timer !== null) clearTimeout(timer);
     signal.removeEventListener('abort', onItem);
   }
+}
+
+/** What an item's run passes on to the engine's operation, beside the request and the model. */
+export interface ModelRunControls {
+  /** The item's signal: a cancel, the item's limit or a shutdown aborts the calls in flight. */
+  readonly signal: AbortSignal;
+  /** The end of the slice as well: the calls in flight are let finish and journaled. */
+  readonly stop: AbortSignal;
+  /** The item's journal, counting the calls of this slice (none without a store). */
+  readonly journal?: CountedJournal;
+}
+
+/** Where an item runs: the host's options, the claim of its chunk, its signal and its time slice. */
+export interface ModelItemRun {
+  readonly options: JobExecutorOptions;
+  readonly claim: JobClaim;
+  readonly signal: AbortSignal;
+  readonly slice: ItemSlice | undefined;
+}
+
+/**
+ * Runs an item that calls a model service (an extraction, an audit): its model ({@link itemModel}), its journal by
+ * what the request reads (`reads`: a text or a work, {@link itemJournal}), and `run` in the item's time slice
+ * ({@link slicedRun}) with the request less its model, the model and the controls to pass on.
+ * @throws ItemHandedBack at the end of a slice, or while another live process holds the model
+ * @example
+ * runModelItem(item as ExtractJobItem, { options, claim, signal, slice }, (r) => ({ text: r.text }), (r, model, controls) =>
+ *   engine.memorization.extractWork({ ...r, model, ...controls }))
+ */
+export async function runModelItem<I extends ModelItem, T>(
+  item: I,
+  at: ModelItemRun,
+  reads: (request: Omit<I, 'model'>) => { readonly text?: string } | { readonly workId: string },
+  run: (request: Omit<I, 'model'>, model: TargetModel, controls: ModelRunControls) => Promise<T>,
+): Promise<T> {
+  const { model: spec, ...request } = item;
+  const target = await itemModel(spec, at.options);
+  const journal = itemJournal(at.options, at.claim, spec, reads(request));
+  return slicedRun(journal, at.signal, at.slice, (stop, counted) =>
+    run(request, target, { signal: at.signal, stop, ...(counted ? { journal: counted } : {}) }),
+  );
 }
