@@ -55,7 +55,7 @@ export async function auditCommand(args: string[]): Promise<number> {
     });
     for (const w of r.works)
       console.error(
-        `${w.id}: ${w.verdict}${w.verdict === 'reproduced' ? ` nv_recall ${w.nv_recall}` : ''}${w.miss_probability !== undefined ? ` (a work reproduced at ${r.catalogue.level} would show no hit with p = ${w.miss_probability})` : ''}, ${w.calls} calls`,
+        `${w.id}: ${w.verdict}${w.verdict === 'reproduced' ? ` nv_recall ${w.nv_recall}` : ''}${w.miss_probability !== undefined ? ` (a work reproduced at ${r.catalogue.level} would show no hit with p = ${w.miss_probability})` : ''}${w.error ? ` (${w.error.code}: ${w.error.message})` : ''}, ${w.calls} calls`,
       );
     const c = r.catalogue;
     console.error(
@@ -65,7 +65,8 @@ export async function auditCommand(args: string[]): Promise<number> {
     const out = values.out as string | undefined;
     if (out === undefined) process.stdout.write(json);
     else await writeFile(out, json);
-    return 0;
+    // nothing measured because the model answered nothing: a failure, as an extraction's failing calls are
+    return c.measured === 0 && r.works.some((w) => w.verdict === 'unanswered') ? 1 : 0;
   } finally {
     engine.dispose();
     await journal?.close();

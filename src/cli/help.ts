@@ -214,7 +214,8 @@ export const HELP = `usage:
       which works of a catalogue a model writes out, under one call budget for the whole catalogue
       (auditCatalogue, docs/memorization.md): a first pass of a few probes a work, the rest of the
       budget to the works whose probes hit; per work a verdict (reproduced with nv_recall, or
-      not_found with the chance a reproduced work shows no hit), the catalogue's share with its 95 %
+      not_found with the chance a reproduced work shows no hit; unanswered where every call failed:
+      no verdict, exit code 1 when no work was measured), the catalogue's share with its 95 %
       interval. DIR: its text, EPUB, PDF and DOCX files; LIST: JSON Lines of { id, text }, or one
       work file a line. The model options as extract's, and:
       --budget-calls N    calls for the whole catalogue (default 2000)

@@ -3,9 +3,10 @@
  * test/fixtures/catalogue/ (three 400-word works and one too short to probe), against the fixture chat server on
  * 127.0.0.1 that memorised the first: that work reproduced, the two others not_found with their miss chance, the short
  * one too_short, the budget held; run again with its journal, no request reaches the server and the audit digest is
- * the same.
+ * the same. Against a model URL that refuses connections: every work `unanswered` (no verdict), exit code 1.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,5 +66,35 @@ describe('trainprint audit', () => {
     expect(replayed.calls).toBe(audit.calls);
     expect(replayed.audit_sha256).toBe(audit.audit_sha256);
     expect(server.requests()).toBe(asked);
+  }, 180_000);
+
+  it('a model URL that refuses connections: every work unanswered with the failure, nothing measured, exit code 1', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const url = `http://127.0.0.1:${port}/v1`;
+    const r = await runCli(
+      [
+        'audit',
+        catalogue,
+        ...['--model-url', url, '--model', 'm', '--chat', '--allow-private-model-hosts'],
+        ...['--budget-calls', '60', '--out', 'down.json'],
+      ],
+      { cwd: dir, timeout: 120_000 },
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const audit = JSON.parse(readFileSync(join(dir, 'down.json'), 'utf8'));
+    const verdicts = Object.fromEntries(audit.works.map((w: { id: string; verdict: string }) => [w.id, w.verdict]));
+    expect(verdicts).toEqual({
+      'held.txt': 'unanswered',
+      'short.txt': 'too_short',
+      'unseen-1.txt': 'unanswered',
+      'unseen-2.txt': 'unanswered',
+    });
+    for (const w of audit.works.filter((x: { verdict: string }) => x.verdict === 'unanswered'))
+      expect([w.probes, w.error.code, w.miss_probability]).toEqual([0, 'UPSTREAM_UNREACHABLE', undefined]);
+    expect(audit.catalogue).toMatchObject({ works: 4, measured: 0, reproduced: 0 });
+    expect(r.stderr).toContain('unseen-1.txt: unanswered (UPSTREAM_UNREACHABLE');
   }, 180_000);
 });

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GenerateOptions, TargetModel } from '../../src/models/types.js';
+import { TrainprintError } from '../../src/errors.js';
 import { auditCatalogue } from '../../src/services/memorization/audit.js';
+import { catalogueAuditProblem } from '../../src/services/report/audit-check.js';
 import {
   memoryExtractionJournal,
   type ExtractionJournal,
@@ -100,6 +102,48 @@ describe('auditCatalogue', () => {
     expect(r.stopped).toBe('budget');
     expect(r.works.filter((w) => w.verdict === 'untried').length).toBeGreaterThan(0);
     expect(r.calls).toBeLessThanOrEqual(10);
+  });
+
+  it('says unanswered, not not_found, for works whose every call failed: a dead endpoint is no verdict', async () => {
+    const down: TargetModel = {
+      id: 'down',
+      access: 'generations_only',
+      generate: async () => {
+        throw new TrainprintError('UPSTREAM_UNREACHABLE', 'https://m.example/v1/completions: connection refused');
+      },
+    };
+    const r = await auditCatalogue(store, { model: down, works, budget_calls: 300 });
+    expect(r.works.map((w) => w.verdict)).toEqual([...Array(6).fill('unanswered'), 'too_short']);
+    for (const w of r.works.slice(0, 6)) {
+      expect(w).toMatchObject({ probes: 0, hits: 0, error: { code: 'UPSTREAM_UNREACHABLE' } });
+      expect(w.failed_calls).toBe(w.calls);
+      expect(w.miss_probability).toBeUndefined();
+    }
+    // nothing measured: no share claimed, the interval all of [0, 1]
+    expect(r.catalogue).toMatchObject({ works: 7, measured: 0, reproduced: 0, ci_95: [0, 1] });
+    expect(catalogueAuditProblem(r)).toBeNull();
+  });
+
+  it('counts only answered calls as probes: the miss chance of a work with failed calls is of its answers', async () => {
+    let n = 0;
+    const inner = memorising(() => 0);
+    // every third call fails (concurrency 1: the same calls every run)
+    const flaky: TargetModel = {
+      ...inner,
+      generate: (p, o) => {
+        if (++n % 3 === 0) return Promise.reject(new TrainprintError('UPSTREAM_ERROR', 'status 503'));
+        return inner.generate(p, o);
+      },
+    };
+    const r = await auditCatalogue(store, { model: flaky, works, budget_calls: 300, concurrency: 1 });
+    const unseen = r.works.slice(3, 6);
+    expect(unseen.map((w) => w.verdict)).toEqual(['not_found', 'not_found', 'not_found']);
+    expect(unseen.some((w) => (w.failed_calls ?? 0) > 0)).toBe(true);
+    for (const w of unseen) {
+      expect(w.probes).toBe(w.calls - (w.failed_calls ?? 0));
+      expect(w.miss_probability).toBe(Math.round(0.5 ** w.probes * 1e4) / 1e4);
+    }
+    expect(catalogueAuditProblem(r)).toBeNull();
   });
 
   it('refuses a bad request with a typed error', async () => {

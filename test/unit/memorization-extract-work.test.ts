@@ -156,6 +156,12 @@ describe('runWorkExtraction input checks', () => {
     expect(r.calls).toBe(3);
     expect(r.failed_calls).toBe(3);
     expect(r.nv_recall).toBe(0);
+    // a budget smaller than the failing streak: every call failed, so not 'budget' but the same as a streak
+    const short = await runWorkExtraction(store, { text, model: failing, budget_calls: 2 });
+    expect(short.stopped).toBe('upstream_errors');
+    expect(short.error?.code).toBe('UPSTREAM_ERROR');
+    expect(short.failed_calls).toBe(short.calls);
+    expect(short.calls).toBeGreaterThan(0);
   });
 
   it('refuses, before any call, a budget whose result could grow past the bound', async () => {

@@ -319,7 +319,8 @@ function createJobRoute(registry: JobTypeRegistry): Route {
       "(`{ works: [{ id, text, sections? }], model, budget_calls?, first_probes?, level?, … }`, at most the plan's " +
       "`jobItems` works, ids distinct): its model is held as an extract item's, its calls journaled and replayed and " +
       'its slices run the same way; the result is the audit record (per work `reproduced` with nv_recall and blocks, ' +
-      '`not_found` with its miss probability, `too_short` or `untried`; the catalogue share with its 95 % interval, ' +
+      '`not_found` with its miss probability, `too_short`, `untried` or `unanswered` (every call failed: no verdict); ' +
+      'the catalogue share with its 95 % interval, ' +
       'calls, `audit_sha256`), the same at every concurrency.',
     body: 'json',
     ndjson: true,

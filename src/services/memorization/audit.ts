@@ -19,7 +19,6 @@
  * Deterministic as `extractWork` is: the works are measured in catalogue order, each a function of its answers.
  */
 import { TrainprintError } from '../../errors.js';
-import { sha256HexNow } from '../../fingerprint/sha256.js';
 import type { TargetModel } from '../../models/types.js';
 import { wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
@@ -74,14 +73,18 @@ export interface AuditedWork {
   readonly words: number;
   /**
    * `too_short`: a work under 58 words with no split whose rest counts (under 21 words and no 10-digit number);
-   * `untried`: the budget ended before its first pass.
+   * `untried`: the budget ended before its first pass; `unanswered`: every call for it failed (the first failure in
+   * `error`) — no verdict either way, not counted as measured.
    */
-  readonly verdict: 'reproduced' | 'not_found' | 'too_short' | 'untried';
+  readonly verdict: 'reproduced' | 'not_found' | 'too_short' | 'untried' | 'unanswered';
   readonly nv_recall: number;
   readonly nv_recall_50: number;
   /** Blocks of ≥ 50 words: offsets into the work's text and their words. */
   readonly blocks: ReadonlyArray<{ readonly start: number; readonly end: number; readonly words: number }>;
-  /** Phase-1 probe positions asked and how many hit (first pass and measurement together). */
+  /**
+   * Phase-1 probe positions the model answered and how many hit (first pass and measurement together): a failed call
+   * is no probe.
+   */
   readonly probes: number;
   readonly hits: number;
   /** Calls this work cost the audit: its requests, each counted once (a run resumed from its journal: the same). */
@@ -92,6 +95,10 @@ export interface AuditedWork {
   readonly transcript_sha256?: string;
   /** A work under 58 words, probed in splits: `nv_recall` is the share of its words written out after a prompt. */
   readonly short_work?: true;
+  /** Calls for it that failed (after the adapter's retries), where any did. */
+  readonly failed_calls?: number;
+  /** `unanswered`: the first failure, as the extraction's result carries it. */
+  readonly error?: { readonly code: string; readonly message: string };
 }
 
 /** Result of {@link auditCatalogue}. */
@@ -116,8 +123,6 @@ export interface CatalogueAuditResult {
   readonly audit_sha256: string;
   readonly method: string;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * Audit a catalogue under one budget.
@@ -244,14 +249,22 @@ function auditResult(
   const audited: AuditedWork[] = runs.map((run, k) => {
     const r = run.result;
     const base = { id: works[k].id, words: run.words, calls: run.calls };
-    if (r === null) {
-      const verdict = run.tooShort ? 'too_short' : 'untried';
-      return { ...base, verdict, nv_recall: 0, nv_recall_50: 0, blocks: [], probes: 0, hits: 0 };
-    }
-    const probes = new Set(r.record.calls.filter((c) => c.phase === 'probe').map((c) => c.position)).size;
+    // no verdict either way: nothing the model wrote was measured
+    const unmeasured = (verdict: 'too_short' | 'untried' | 'unanswered') =>
+      ({ ...base, verdict, nv_recall: 0, nv_recall_50: 0, blocks: [], probes: 0, hits: 0 }) as const;
+    if (r === null) return unmeasured(run.tooShort ? 'too_short' : 'untried');
+    // a failed call shows nothing of the model: only answered probes count, and a work none of whose calls was
+    // answered gets no verdict (a dead endpoint is not evidence that the model does not reproduce it)
+    const answered = r.record.calls.filter((c) => c.error === undefined);
+    const failed = r.record.calls.length - answered.length;
+    const failures = failed > 0 ? { failed_calls: failed } : {};
+    if (answered.length === 0)
+      return { ...unmeasured('unanswered'), transcript_sha256: r.record.transcript_sha256, ...failures, error: r.error };
+    const probes = new Set(answered.filter((c) => c.phase === 'probe').map((c) => c.position)).size;
     const reproduced = r.nv_recall_50 > 0;
     return {
       ...base,
+      ...failures,
       verdict: reproduced ? 'reproduced' : 'not_found',
       nv_recall: r.nv_recall,
       nv_recall_50: r.nv_recall_50,

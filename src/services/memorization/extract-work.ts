@@ -227,7 +227,10 @@ export interface WorkExtractionResult {
   readonly cost: { amount: number; currency: string | null; calls_priced: number } | null;
   /** Phase-1 hits. */
   readonly hits: number;
-  /** Why the run stopped: every probe and loop done, the budget spent, or calls failing in a row. */
+  /**
+   * Why the run stopped: every probe and loop done, the budget spent, or calls failing in a row — or failing every
+   * one, where the budget ran out first (no call answered).
+   */
   readonly stopped: 'done' | 'budget' | 'upstream_errors';
   /**
    * The first failed call's error, when a call failed: its code and what the endpoint said (the URL, the status, the
@@ -286,6 +289,9 @@ export async function runWorkExtraction(store: Store, request: ExtractWorkReques
     await loopLanes(run, found, answer);
     hits = found.length;
   }
+  // a budget smaller than the failing streak ends the run before the streak stops it: with no call answered, the
+  // result shows nothing of the model, and says so as a failing streak does
+  if (!run.anySuccess && run.firstError !== null) run.stopped = 'upstream_errors';
   const { records, outputs, prompts, variantOf, stopped, untried } = run;
   const outcome = { records, outputs, prompts, variantOf, hits, stopped, untried, short };
   const result = assembleResult(settings, outcome);

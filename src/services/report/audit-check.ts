@@ -10,7 +10,7 @@ import { auditDigest } from '../memorization/digests.js';
 import { wilsonInterval } from '../../stats/binomial.js';
 import { round4 } from '../../util/round.js';
 
-const VERDICTS = new Set(['reproduced', 'not_found', 'too_short', 'untried']);
+const VERDICTS = new Set(['reproduced', 'not_found', 'too_short', 'untried', 'unanswered']);
 
 /**
  * What is wrong with a bundled catalogue audit, or null when it holds together.
@@ -76,6 +76,11 @@ function verdictProblem(w: AuditedWork, level: number): string | null {
       return `miss_probability ${String(w.miss_probability)} is not (1 − ${level})^${w.probes}`;
     return null;
   }
+  // an unanswered work had a run of failed calls only: no probe answered, nothing found
+  if (w.verdict === 'unanswered')
+    return w.probes === 0 && w.hits === 0 && w.blocks.length === 0 && w.nv_recall_50 === 0
+      ? null
+      : 'unanswered with answers';
   // too_short and untried works had no run: no probes, no transcript
   return w.probes === 0 && w.hits === 0 && w.transcript_sha256 === undefined ? null : `${w.verdict} with a run`;
 }
