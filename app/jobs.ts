@@ -7,9 +7,9 @@
  * lines `trainprint scan --out` writes; an extract item's result as the strip of what the model wrote out of the work
  * (./render-extraction.ts), each block's generated text on a click; an audit item's result as the catalogue's share
  * with its interval and a table of its works (verdict, nv-recall, probes and hits, calls, miss chance). Jobs run on a
- * served API only: in the in-browser mode the view says so. Below, the key's earlier jobs (`GET /api/v1/jobs`) and, to a
- * key with the admin scope, the operator's (`?owner=operator`: the command line's scan queue); any other key's 403
- * leaves that list hidden.
+ * served API only: in the in-browser mode the view says so. Below, the key's earlier jobs (`GET /api/v1/jobs`) and, on
+ * request, the operator's (`?owner=operator`: the command line's scan queue), which a key with the admin scope reads;
+ * another key is told it lacks the scope (asked only on request: a 403 on every page load would be noise).
  */
 import { byId, fill, h } from './dom.js';
 import type { Mode } from './http-backend.js';
@@ -208,7 +208,8 @@ export function initJobs(mode: Mode): void {
   const error = byId('jobs-error');
   const downloads = byId('jobs-downloads');
   const earlier = byId('jobs-earlier');
-  const operator = byId('jobs-operator');
+  const operatorShow = byId<HTMLButtonElement>('jobs-operator-show');
+  const operatorNote = byId('jobs-operator-note');
   const operatorList = byId('jobs-operator-list');
   if (mode.kind !== 'http') {
     form.hidden = true;
@@ -331,17 +332,22 @@ export function initJobs(mode: Mode): void {
     listJobs(earlier, jobs);
   };
 
-  /** The operator's jobs, to a key with the admin scope; another key's 403 keeps the list hidden. */
+  /** The operator's jobs, for a key with the admin scope; another key's 403 is said, the list stays hidden. */
   const listOperator = async () => {
     const res = await fetch(`${base}/api/v1/jobs?owner=operator&limit=20`, { headers: auth });
-    if (res.status === 403) return;
+    if (res.status === 403) {
+      fill(operatorNote, "This key has no admin scope: the operator's jobs are read with a key that has it.");
+      return;
+    }
     if (!res.ok) throw new Error(`the operator's jobs: HTTP ${res.status}`);
     const { jobs } = (await res.json()) as { jobs: JobStatus[] };
     listJobs(operatorList, jobs);
-    operator.hidden = false;
+    fill(operatorNote, jobs.length === 0 ? 'The operator has no jobs in the store.' : '');
+    operatorList.hidden = false;
   };
-  for (const list of [listEarlier, listOperator])
-    void list().catch((err: unknown) => fill(error, err instanceof Error ? err.message : String(err)));
+  const failed = (err: unknown) => fill(error, err instanceof Error ? err.message : String(err));
+  operatorShow.addEventListener('click', () => void listOperator().catch(failed));
+  void listEarlier().catch(failed);
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
