@@ -645,4 +645,29 @@ describe('score and monitors consult the remote corpora for registered works', (
     expect((await engine.evaluateMonitors()).filter((e) => e.type === 'match.found')).toEqual([]);
     engine.dispose();
   });
+
+  it('a monitor of two models of one corpus during an outage records neither: the first\'s failed search is not the second\'s "nothing found"', async () => {
+    sharedCache.clear();
+    resetEndpoints();
+    server.setFault((() => ({ closeSocket: true })) as never);
+    const engine = await createEngine({
+      remoteCorpora: [
+        { id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url, ...QUICK, maxRetries: 0 },
+      ],
+    });
+    try {
+      const work = await engine.registerWork({ content: plantedCases({ seed: 63, count: 1 })[0].text, owner: 'acme' });
+      const monitor = await engine.createMonitor({
+        work_id: work.work_id,
+        models: ['eleutherai/pythia-6.9b', 'eleutherai/gpt-j-6b'],
+      });
+      expect(await engine.evaluateMonitors()).toEqual([]);
+      // before: the second model read the first's chunk findings from the evaluation's cache, with no outcome, and
+      // was recorded as evaluated (inconclusive, 0 flagged chunks)
+      expect((await engine.getMonitor(monitor.monitor_id)).last).toEqual({});
+    } finally {
+      server.setFault(undefined as never);
+      engine.dispose();
+    }
+  });
 });

@@ -450,12 +450,18 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
     );
     // a search the signal cut short reports `cancelled`: the score stops before that is read (or kept) as nothing found
     throwIfAborted(q.signal);
+    let complete = true;
     for (const r of result.remote ?? []) {
       reports.push(r);
+      if (r.outcome !== 'searched') complete = false;
       for (const code of reportLimitations(r)) s.limitations.add(code);
     }
     const found = details.get(l.id);
     if (!found) continue;
+    // a search that did not end `searched` (down, rate-limited, cut short) is this score's only: kept in the cache, it
+    // would answer the next score (a monitor's next model of the same corpus) as "nothing found", with no outcome
+    // to say the corpus was not searched
+    const keep = complete ? cache : undefined;
     const detail = kind.forModel?.(found, deps.kb, l.kb, q.model, s.factors) ?? found;
     const matches: readonly SearchMatch[] = detail.search.matches;
     for (let i = 0; i < n; i++) {
@@ -463,7 +469,7 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
       const own = checkableMatches(matches.filter((m) => m.query_start < end && start < m.query_end));
       const e = chunkFinding(own, own.length > 0 ? kind.chance(detail, [start, end]).chance : 1, i, 0);
       remoteChunks.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
-      cache?.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
+      keep?.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
     }
   }
   return { chunks: remoteChunks, reports };
