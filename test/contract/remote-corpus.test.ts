@@ -339,6 +339,11 @@ describe('faults: every failure is a factor code, never a throw', () => {
     const r = await engine.analyze({ content: plantedCases({ seed: 44, count: 1 })[0].text, content_type: 'text' });
     expect(r.remote_corpora[0].outcome).toBe('rate_limited');
     expect(r.limitations).toContain('remote_corpus_rate_limited');
+    // nothing answered: no evidence entry, coverage or "nothing matched" read from the refused calls
+    expect(r.remote_corpora[0].samples).toBe(0);
+    expect(r.evidence.datasets).toEqual([]);
+    expect(r.coverage).toEqual({});
+    expect(r.limitations).not.toContain('no_indexed_dataset_match');
     engine.dispose();
   });
 
@@ -357,6 +362,11 @@ describe('faults: every failure is a factor code, never a throw', () => {
     expect(r.corpus_evidence.summary).toMatch(
       /Searched: 0 local datasets .* and 0 remote corpora; not searched: "remote" \(unreachable\)\./,
     );
+    // and no number reads as one: before, the corpus had an evidence entry (chance 1, confidence 0 with the
+    // interval [0, 0.0036] of a text searched and found clean), a coverage of 0 and `no_indexed_dataset_match`
+    expect(r.evidence.datasets.map((d) => d.dataset_id)).not.toContain('remote');
+    expect(Object.keys(r.coverage)).not.toContain('remote');
+    expect(r.limitations).not.toContain('no_indexed_dataset_match');
     engine.dispose();
   });
 
@@ -618,6 +628,38 @@ describe('score and monitors consult the remote corpora for registered works', (
     expect(server.calls.length).toBe(calls);
     expect(s2.score).toBe(s.score);
     again.dispose();
+  });
+
+  it('a score whose only dataset of the model did not answer says nothing is known, not "no match"', async () => {
+    const down = await startInfiniGramServer({ kind: 'infini-gram', indexes: { v4_piletrain_llama: tokens } });
+    const url = down.url;
+    await down.close();
+    sharedCache.clear();
+    resetEndpoints();
+    const engine = await createEngine({
+      remoteCorpora: [{ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: url, ...QUICK }],
+    });
+    try {
+      const work = await engine.registerWork({ content: plantedCases({ seed: 64, count: 1 })[0].text, owner: 'acme' });
+      const s = await engine.score({
+        work_hash: work.work_hash,
+        target_model: 'eleutherai/gpt-j-6b',
+        jurisdiction: 'US',
+      });
+      expect(s.remote_corpora[0]).toMatchObject({ dataset_id: 'pile', outcome: 'unreachable', samples: 0 });
+      expect(s.limitations).toContain('remote_corpus_unreachable');
+      // before: an entry of chance 1, "no chunk matched in the datasets searched", the score's interval [0, 0] and a
+      // reused share of 0 of 10 chunks at most 0.28 — the numbers of a work searched and found clean
+      expect(s.evidence.datasets).toEqual([]);
+      expect(s.limitations).not.toContain('no_indexed_dataset_match');
+      expect(s.tier).toBe('inconclusive');
+      expect(s.tier_reasons.map((r) => r.code)).toContain('model_datasets_not_searched');
+      expect(s.tier_reasons.map((r) => r.code)).not.toContain('no_match_in_model_datasets');
+      expect(s.ci_95).toEqual([0, 100]);
+      expect(s.reused_share.ci_95).toEqual([0, 1]);
+    } finally {
+      engine.dispose();
+    }
   });
 
   it('a monitor does not take an outage for absence, and raises match.found once the corpus answers', async () => {
