@@ -582,6 +582,11 @@ export function engineWhere(endpoint: string): string {
   return endpoint === 'self-hosted' ? "the service's own engine" : endpoint;
 }
 
+/** A remote corpus's search that answered nothing (not `searched`, no sample answered): it has no coverage to show. */
+function unanswered(r: AnalysisResult['remote_corpora'][number]): boolean {
+  return r.outcome !== 'searched' && r.samples === 0;
+}
+
 /** Each remote corpus the text was sent to, and how its search went. */
 function remoteCorpora(result: AnalysisResult): Child {
   const outcome: Record<string, string> = {
@@ -603,7 +608,10 @@ function remoteCorpora(result: AnalysisResult): Child {
         null,
         h('strong', null, r.dataset_id),
         ` (${r.engine}, index ${r.index}, sent to ${engineWhere(r.endpoint)}): ${outcome[r.outcome] ?? r.outcome}`,
-        ` · ${count(r.matches)} match${r.matches === 1 ? '' : 'es'} in ${count(r.documents)} document${r.documents === 1 ? '' : 's'}`,
+        // a corpus that answered nothing was not searched: "0 matches" would read as a search that found none
+        unanswered(r)
+          ? ' · nothing was searched: no evidence either way'
+          : ` · ${count(r.matches)} match${r.matches === 1 ? '' : 'es'} in ${count(r.documents)} document${r.documents === 1 ? '' : 's'}`,
         ` · ${count(r.calls)} calls${r.cached ? `, ${count(r.cached)} answers cached` : ''}, ${count(Math.round(r.ms))} ms`,
         r.message ? h('span', { class: 'muted' }, ' — ', withCode(r.message)) : null,
       ),
@@ -883,7 +891,9 @@ function notSearched(result: AnalysisResult): string {
 }
 
 function coverageChart(result: AnalysisResult, datasets: readonly DatasetInfo[]): Child {
-  const ids = Object.keys(result.coverage);
+  // results stored before the analysis left them out gave a corpus that answered nothing a coverage of 0
+  const skipped = new Set(result.remote_corpora.filter(unanswered).map((r) => r.dataset_id));
+  const ids = Object.keys(result.coverage).filter((id) => !skipped.has(id));
   if (ids.length === 0) return h('p', { class: 'muted' }, 'No dataset was searched.');
   const evidence = new Map(result.evidence.datasets.map((d) => [d.dataset_id, d]));
   return h(

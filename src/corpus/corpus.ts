@@ -48,7 +48,7 @@ import { alignedResultSteps, type Fetch, type LocalSearch } from './local-search
 import { EXACT_SIZE, EXACT_WINDOW } from './search-exact.js';
 import { type EvidenceSource, checkEvidenceSource } from './source.js';
 import { mergeSourceMatches, SourceSet, type SourcesFound } from './source-set.js';
-import type { RemoteSearchable } from './remote-types.js';
+import { type RemoteSearchable, unmeasured } from './remote-types.js';
 import { pairsIn, runWork, worthOffloading, type PureWork } from './work.js';
 import { type DatasetLoad, type LoadedDataset, notAPortrait } from './loaded.js';
 import { MemoryExact } from './memory-exact.js';
@@ -1022,6 +1022,8 @@ function withSources(local: DetailedSearch, found: SourcesFound): DetailedSearch
   const cov = { ...coverage };
   const details = new Map(local.details);
   for (const [id, detail] of found.details) {
+    // a remote corpus that answered nothing was not searched: no detail, no coverage of 0 (its report says why)
+    if (detail.kind === 'remote' && unmeasured(detail.search.report)) continue;
     cov[id] = tokenCoverage(found.matches.get(id)!, local.fingerprint);
     details.set(id, detail);
   }

@@ -131,6 +131,18 @@ export interface RemoteCorpusReport {
 }
 
 /**
+ * Whether a remote corpus's search measured nothing: it did not end `searched` and no sample was answered (the
+ * endpoint down, every call rate-limited or refused). Such a corpus has no evidence either way — no chance, no
+ * confidence, no coverage — only its report's outcome and limitation code; a search cut short after some answers keeps
+ * what they measured. A report without `samples` (a bare `{ dataset_id }`) counts as measured.
+ * @example unmeasured({ outcome: 'unreachable', samples: 0 }) // true
+ * @example unmeasured({ outcome: 'deadline_reached', samples: 40 }) // false
+ */
+export function unmeasured(r: { readonly outcome?: RemoteOutcome; readonly samples?: number }): boolean {
+  return r.samples === 0 && r.outcome !== 'searched';
+}
+
+/**
  * The counts behind a remote corpus's evidence (services/analyze/evidence.ts reads them with the statistics of an
  * exact dataset: samples as the places tested, each passage's samples as a chain of hits, the aligned passages'
  * content-word pairs against the background of their window). Boilerplate passages and their samples are left out.

@@ -11,7 +11,7 @@
  */
 import { Encoder } from '@msgpack/msgpack';
 import { TrainprintError } from '../errors.js';
-import { loneSurrogateIndex } from '../fingerprint/fingerprint.js';
+import { isWellFormed } from '../util/validate.js';
 import { crc32, crc32Combine } from '../util/crc32.js';
 import {
   checkDescriptor,
@@ -301,12 +301,6 @@ function writeStrHeader(out: Uint8Array, at: number, n: number): void {
 }
 
 const textEncoder = new TextEncoder();
-
-/** No lone surrogates (native `isWellFormed` where the runtime has it). */
-function isWellFormed(t: string): boolean {
-  const native = (t as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof native === 'function' ? native.call(t) : loneSurrogateIndex(t) < 0;
-}
 
 /**
  * The texts as msgpack strings (or nil), the bytes `Encoder` writes for them, packed into pieces of

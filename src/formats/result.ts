@@ -8,13 +8,14 @@ import { isSpace } from '../text/offset-map.js';
 import type { DocumentExtraction, DocumentFormat, DocumentPage, DocumentSection } from './types.js';
 
 /**
- * The whitespace-separated words of `text` (JavaScript's `\s`: Unicode's spaces, line breaks, BOM).
+ * The whitespace-separated words of `text` in [start, end) (JavaScript's `\s`: Unicode's spaces, line breaks, BOM).
  * @example countWords(' two\twords\n') // 2
+ * @example countWords('a bb  c', 0, 4) // 2
  */
-export function countWords(text: string): number {
+export function countWords(text: string, start = 0, end = text.length): number {
   let words = 0;
   let inWord = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = start; i < end; i++) {
     const space = isSpace(text.charCodeAt(i));
     if (!space && !inWord) words++;
     inWord = !space;

@@ -16,6 +16,7 @@
  */
 import { Decoder } from '@msgpack/msgpack';
 import { TrainprintError } from '../errors.js';
+import { isWellFormed } from '../util/validate.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from './types.js';
 import { checkIncrement, incrementIn } from './counter.js';
 import { ShrinkingEncoder } from './encoding.js';
@@ -47,13 +48,7 @@ type Layer = ReadonlyMap<string, Uint8Array | null>;
 const encoder = new ShrinkingEncoder({ maxDepth: MAX_DEPTH + 8 });
 const decoder = new Decoder();
 
-/** Matches a lone surrogate: msgpack writes UTF-8, which would turn it into U+FFFD. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function isWellFormed(s: string): boolean {
-  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
-}
+// msgpack writes UTF-8, which would turn a lone surrogate into U+FFFD: keys and strings are checked (isWellFormed)
 
 /**
  * Throws INVALID_INPUT unless `key` is a non-empty, well-formed string of at most

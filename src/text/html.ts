@@ -427,7 +427,8 @@ export function extractHtmlInto(b: TextBuilder, s: string, base: number): void {
   }
 }
 
-function isAsciiAlpha(c: number): boolean {
+/** Whether UTF-16 unit `c` is an ASCII letter (markdown.ts reads autolinks with it too). */
+export function isAsciiAlpha(c: number): boolean {
   return ((c | 0x20) - 0x61) >>> 0 <= 25;
 }
 

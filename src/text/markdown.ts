@@ -26,6 +26,7 @@ import {
   extractHtmlInto,
   findEndTag,
   HtmlScanner,
+  isAsciiAlpha,
   MARKUP_END,
   MARKUP_SKIP,
   MARKUP_START,
@@ -1004,10 +1005,6 @@ function skipWhitespace(s: string, p: number, end: number): number {
 
 function isDigit(c: number): boolean {
   return (c - 0x30) >>> 0 <= 9;
-}
-
-function isAsciiAlpha(c: number): boolean {
-  return ((c | 0x20) - 0x61) >>> 0 <= 25;
 }
 
 function isSchemeChar(c: number): boolean {

@@ -1,6 +1,12 @@
 /** Sorting and searching typed columns: shared by the indexes that keep (key, payload…) columns. */
 
 /**
+ * Strings in UTF-16 code-unit order (what `<` compares), the same in every runtime and locale (never localeCompare).
+ * @example ['b', 'B', 'a'].sort(codeUnitOrder) // ['B', 'a', 'b']
+ */
+export const codeUnitOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
  * First position in the ascending `sorted` whose value is ≥ `value` (binary search): where `value`
  * is or would be inserted, and the count of smaller values. `from`/`to` narrow the search to a range
  * known to hold that position.

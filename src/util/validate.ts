@@ -6,6 +6,19 @@ import { TrainprintError } from '../errors.js';
 import { readRequest } from './schema-check.js';
 import type { Declarations, WorkType } from '../types.js';
 
+/** A lone surrogate (UTF-8 would turn it into U+FFFD). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether `s` holds no lone surrogate (native `isWellFormed` where the runtime has it): store keys and values,
+ * snapshot texts.
+ * @example isWellFormed('a\ud800') // false
+ */
+export function isWellFormed(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
+}
+
 /** The work types the revenue model and the risk table know. */
 export const WORK_TYPES: readonly WorkType[] = ['book', 'article', 'news', 'code', 'other'];
 
@@ -75,8 +88,17 @@ export function checkWorkHash(v: unknown, where = 'work_hash'): string {
 
 /** `an_`/`wk_`/… + 32 random hex digits (WebCrypto, every runtime). */
 export function newId(prefix: string): string {
-  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  return prefix + Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return prefix + randomHex(16);
+}
+
+/**
+ * `bytes` random bytes from the platform's CSPRNG, as lower-case hex (ids, key ids, token ids).
+ * @example randomHex(8) // 'f3a09c1d2b7e4455'
+ */
+export function randomHex(bytes: number): string {
+  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (x) =>
+    x.toString(16).padStart(2, '0'),
+  ).join('');
 }
 
 /**

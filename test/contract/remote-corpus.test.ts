@@ -339,6 +339,11 @@ describe('faults: every failure is a factor code, never a throw', () => {
     const r = await engine.analyze({ content: plantedCases({ seed: 44, count: 1 })[0].text, content_type: 'text' });
     expect(r.remote_corpora[0].outcome).toBe('rate_limited');
     expect(r.limitations).toContain('remote_corpus_rate_limited');
+    // nothing answered: no evidence entry, coverage or "nothing matched" read from the refused calls
+    expect(r.remote_corpora[0].samples).toBe(0);
+    expect(r.evidence.datasets).toEqual([]);
+    expect(r.coverage).toEqual({});
+    expect(r.limitations).not.toContain('no_indexed_dataset_match');
     engine.dispose();
   });
 
@@ -357,6 +362,11 @@ describe('faults: every failure is a factor code, never a throw', () => {
     expect(r.corpus_evidence.summary).toMatch(
       /Searched: 0 local datasets .* and 0 remote corpora; not searched: "remote" \(unreachable\)\./,
     );
+    // and no number reads as one: before, the corpus had an evidence entry (chance 1, confidence 0 with the
+    // interval [0, 0.0036] of a text searched and found clean), a coverage of 0 and `no_indexed_dataset_match`
+    expect(r.evidence.datasets.map((d) => d.dataset_id)).not.toContain('remote');
+    expect(Object.keys(r.coverage)).not.toContain('remote');
+    expect(r.limitations).not.toContain('no_indexed_dataset_match');
     engine.dispose();
   });
 
@@ -620,6 +630,38 @@ describe('score and monitors consult the remote corpora for registered works', (
     again.dispose();
   });
 
+  it('a score whose only dataset of the model did not answer says nothing is known, not "no match"', async () => {
+    const down = await startInfiniGramServer({ kind: 'infini-gram', indexes: { v4_piletrain_llama: tokens } });
+    const url = down.url;
+    await down.close();
+    sharedCache.clear();
+    resetEndpoints();
+    const engine = await createEngine({
+      remoteCorpora: [{ id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: url, ...QUICK }],
+    });
+    try {
+      const work = await engine.registerWork({ content: plantedCases({ seed: 64, count: 1 })[0].text, owner: 'acme' });
+      const s = await engine.score({
+        work_hash: work.work_hash,
+        target_model: 'eleutherai/gpt-j-6b',
+        jurisdiction: 'US',
+      });
+      expect(s.remote_corpora[0]).toMatchObject({ dataset_id: 'pile', outcome: 'unreachable', samples: 0 });
+      expect(s.limitations).toContain('remote_corpus_unreachable');
+      // before: an entry of chance 1, "no chunk matched in the datasets searched", the score's interval [0, 0] and a
+      // reused share of 0 of 10 chunks at most 0.28 — the numbers of a work searched and found clean
+      expect(s.evidence.datasets).toEqual([]);
+      expect(s.limitations).not.toContain('no_indexed_dataset_match');
+      expect(s.tier).toBe('inconclusive');
+      expect(s.tier_reasons.map((r) => r.code)).toContain('model_datasets_not_searched');
+      expect(s.tier_reasons.map((r) => r.code)).not.toContain('no_match_in_model_datasets');
+      expect(s.ci_95).toEqual([0, 100]);
+      expect(s.reused_share.ci_95).toEqual([0, 1]);
+    } finally {
+      engine.dispose();
+    }
+  });
+
   it('a monitor does not take an outage for absence, and raises match.found once the corpus answers', async () => {
     sharedCache.clear();
     resetEndpoints();
@@ -644,5 +686,30 @@ describe('score and monitors consult the remote corpora for registered works', (
     // the next evaluation finds nothing new
     expect((await engine.evaluateMonitors()).filter((e) => e.type === 'match.found')).toEqual([]);
     engine.dispose();
+  });
+
+  it('a monitor of two models of one corpus during an outage records neither: the first\'s failed search is not the second\'s "nothing found"', async () => {
+    sharedCache.clear();
+    resetEndpoints();
+    server.setFault((() => ({ closeSocket: true })) as never);
+    const engine = await createEngine({
+      remoteCorpora: [
+        { id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url, ...QUICK, maxRetries: 0 },
+      ],
+    });
+    try {
+      const work = await engine.registerWork({ content: plantedCases({ seed: 63, count: 1 })[0].text, owner: 'acme' });
+      const monitor = await engine.createMonitor({
+        work_id: work.work_id,
+        models: ['eleutherai/pythia-6.9b', 'eleutherai/gpt-j-6b'],
+      });
+      expect(await engine.evaluateMonitors()).toEqual([]);
+      // before: the second model read the first's chunk findings from the evaluation's cache, with no outcome, and
+      // was recorded as evaluated (inconclusive, 0 flagged chunks)
+      expect((await engine.getMonitor(monitor.monitor_id)).last).toEqual({});
+    } finally {
+      server.setFault(undefined as never);
+      engine.dispose();
+    }
   });
 });

@@ -15,6 +15,7 @@ import {
   SAMPLING_SENSITIVITY_WORST,
 } from '../../src/corpus/share.js';
 import { searchedDatasetIds, sectionCoverage } from '../../src/services/analyze/sections.js';
+import { rederive } from '../../src/services/report/rederive.js';
 import type { AnalysisResult } from '../../src/services/analyze/types.js';
 import {
   buildEvidenceBundle,
@@ -247,6 +248,24 @@ describe('remote corpora: transcripts and a sampled share', () => {
     const v = await verifyEvidenceBundle(canonicalJson(b));
     expect(failed(v)).toEqual([]);
     expect(v.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['transcript:web', 'sampling:web', 'sections']));
+  });
+
+  it('a remote corpus that answered nothing: no section coverage now, and a result of earlier versions (a coverage of 0) still verifies', async () => {
+    const r = withRemote(6);
+    const down = { ...r.remote_corpora[0], outcome: 'unreachable' as const, samples: 0, sampling: undefined };
+    const document = { text, sections: r.extraction!.sections };
+    const now = sectionCoverage(document, r.matches, searchedDatasetIds(r.evidence.datasets, [down]), [down]);
+    expect(now.every((s) => !('web' in s.coverage))).toBe(true);
+    const before = sectionCoverage(
+      document,
+      r.matches,
+      searchedDatasetIds(r.evidence.datasets, [{ dataset_id: 'web' }]),
+    );
+    expect(before.every((s) => s.coverage.web === 0)).toBe(true);
+    for (const sections of [now, before]) {
+      const checks = rederive({ ...r, remote_corpora: [down], sections }, text).checks;
+      expect(checks.filter((c) => c.name === 'sections')).toEqual([expect.objectContaining({ ok: true })]);
+    }
   });
 
   it('fails calls that do not hash to the digest, or of another count, and a share not from its counts', async () => {

@@ -120,6 +120,15 @@ describe('sectionCoverage', () => {
       searchedDatasetIds([{ dataset_id: 'a' }, { dataset_id: 'r' }], [{ dataset_id: 'r' }, { dataset_id: 'q' }]),
     ).toEqual(['a', 'r', 'q']);
   });
+
+  it('leaves out a remote corpus that answered nothing (no coverage of 0 for a corpus not searched)', () => {
+    const remote = [
+      { dataset_id: 'down', outcome: 'unreachable' as const, samples: 0 },
+      { dataset_id: 'late', outcome: 'deadline_reached' as const, samples: 12 },
+      { dataset_id: 'ok', outcome: 'searched' as const, samples: 0 },
+    ];
+    expect(searchedDatasetIds([{ dataset_id: 'a' }], remote)).toEqual(['a', 'late', 'ok']);
+  });
 });
 
 describe('analyze of a file: per-section coverage', () => {

@@ -113,6 +113,7 @@ export const SCORE_RESULT_SCHEMA = ok(
             'too_few_chunks',
             'work_text_not_registered',
             'no_dataset_of_model',
+            'model_datasets_not_searched',
             'no_match_in_model_datasets',
             'portrait_evidence_only',
             'no_long_verbatim_run',

@@ -18,6 +18,8 @@
  *   day after it was last seen.
  */
 import { TrainprintError } from '../../errors.js';
+import { codeUnitOrder as cmp } from '../../util/sorted.js';
+import { randomHex } from '../../util/validate.js';
 import type { Store, Transaction } from '../../store/types.js';
 import type { Plan } from './plans.js';
 
@@ -347,14 +349,4 @@ async function pruneIn(tx: Transaction, now: number): Promise<void> {
     const seen = Date.parse(String((value as Partial<InstanceRecord> | null)?.last_seen));
     if (!(now - seen <= INSTANCE_KEPT_MS)) tx.delete(key);
   }
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function randomHex(bytes: number): string {
-  const b = new Uint8Array(bytes);
-  globalThis.crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }

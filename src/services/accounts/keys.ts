@@ -27,6 +27,7 @@
  *   `http/key-slot/<slot>`             { account, key_id } of the key that holds a slot ({@link KeyStore.replaceKey})
  */
 import { TrainprintError } from '../../errors.js';
+import { randomHex } from '../../util/validate.js';
 import { sha256Hex } from '../../fingerprint/sha256.js';
 import type { Store } from '../../store/types.js';
 import { PLANS, type Plan } from './plans.js';
@@ -653,12 +654,6 @@ function randomBase62(n: number): string {
     }
   }
   return out;
-}
-
-function randomHex(bytes: number): string {
-  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (x) =>
-    x.toString(16).padStart(2, '0'),
-  ).join('');
 }
 
 function hexBytes(hex: string): Uint8Array {

@@ -527,9 +527,11 @@ function addSearchLimitations(searched: Searched, req: Checked, limitations: Set
   if (found.alignment.without_text.length > 0) limitations.add('alignment_unavailable');
   if (found.alignment.budget_exhausted) limitations.add('alignment_budget_exhausted');
   if (found.alignment.time_limit_reached) limitations.add('alignment_time_limit_reached');
-  // the datasets this analysis may search (an owner's: the shared ones and its own)
-  if (details.size === 0) limitations.add('no_datasets_loaded');
-  else if (found.matches.length === 0) limitations.add('no_indexed_dataset_match');
+  // the datasets this analysis may search (an owner's: the shared ones and its own); a remote corpus that answered
+  // nothing has no detail (src/corpus/corpus.ts): it was consulted, not searched — neither "none loaded" nor "no match"
+  if (details.size > 0) {
+    if (found.matches.length === 0) limitations.add('no_indexed_dataset_match');
+  } else if (!found.remote?.length) limitations.add('no_datasets_loaded');
   if (fp.token_count < SHORT_TEXT_WORDS) limitations.add('short_text_low_power');
   if (!req.jurisdiction) limitations.add('jurisdiction_unspecified');
   else if (!req.jurisdiction.known) limitations.add('jurisdiction_not_in_table');

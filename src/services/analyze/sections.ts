@@ -5,6 +5,7 @@
  */
 import { countWords } from '../../formats/result.js';
 import type { DocumentSection } from '../../formats/types.js';
+import { type RemoteOutcome, unmeasured } from '../../corpus/remote-types.js';
 import { round4 } from '../../util/round.js';
 
 /**
@@ -52,16 +53,24 @@ export interface SectionedText {
 }
 
 /**
- * The datasets an analysis searched, each once, in the result's order: `evidence.datasets` then `remote_corpora`.
+ * The datasets an analysis searched, each once, in the result's order: `evidence.datasets` then `remote_corpora`,
+ * less the remote corpora that answered nothing (`unmeasured`: no coverage of 0 for a corpus that could not be
+ * searched).
  *
  * @example
  * searchedDatasetIds([{ dataset_id: 'books' }], [{ dataset_id: 'pile' }]) // ['books', 'pile']
+ * searchedDatasetIds([{ dataset_id: 'books' }], [{ dataset_id: 'pile', outcome: 'unreachable', samples: 0 }]) // ['books']
  */
 export function searchedDatasetIds(
   evidence: ReadonlyArray<{ readonly dataset_id: string }>,
-  remote: ReadonlyArray<{ readonly dataset_id: string }> = [],
+  remote: ReadonlyArray<{
+    readonly dataset_id: string;
+    readonly outcome?: RemoteOutcome;
+    readonly samples?: number;
+  }> = [],
 ): string[] {
-  return [...new Set([...evidence, ...remote].map((d) => d.dataset_id))];
+  const searched = remote.filter((r) => !unmeasured(r));
+  return [...new Set([...evidence, ...searched].map((d) => d.dataset_id))];
 }
 
 /**

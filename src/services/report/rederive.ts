@@ -201,7 +201,14 @@ function sampledShare(s: NonNullable<AnalysisResult['remote_corpora'][number]['s
 function sections(result: AnalysisResult, text: string | null): string | null {
   const extraction = result.extraction;
   if (!extraction) return 'sections without an extraction';
-  const ids = searchedDatasetIds(result.evidence.datasets, result.remote_corpora);
+  // results of earlier versions named a remote corpus that answered nothing with a coverage of 0: recomputed as they were
+  const named = new Set(Object.keys(result.sections?.[0]?.coverage ?? {}));
+  const ids = [
+    ...new Set([
+      ...searchedDatasetIds(result.evidence.datasets, result.remote_corpora),
+      ...result.remote_corpora.filter((r) => named.has(r.dataset_id)).map((r) => r.dataset_id),
+    ]),
+  ];
   // the coverage needs only the spans and the sections' bounds; the word counts need the text itself
   const document = { text: text ?? '', sections: extraction.sections };
   const again = sectionCoverage(document, result.matches, ids, result.remote_corpora);

@@ -13,7 +13,8 @@ import { isExact } from '../../corpus/alignment.js';
 import { isExactDataset } from '../../corpus/search-exact.js';
 import { TrainprintError } from '../../errors.js';
 import { utf8Length } from '../../fingerprint/fingerprint.js';
-import { isSpace } from '../../text/offset-map.js';
+import { countWords } from '../../formats/result.js';
+import { codeUnitOrder as order } from '../../util/sorted.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanReuse, ScanSummary } from './types.js';
 
 /** What the scan reads of the corpus (a `Corpus` is one). */
@@ -310,22 +311,8 @@ function samePassage(text: string, a: ScanHit, b: ScanHit): boolean {
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * Whitespace-separated words of `text` in [start, end).
- * @example countWords('a bb  c', 0, 7) // 3
- */
-export function countWords(text: string, start = 0, end = text.length): number {
-  let words = 0;
-  let inWord = false;
-  for (let i = start; i < end; i++) {
-    const space = isSpace(text.charCodeAt(i));
-    if (!space && !inWord) words++;
-    inWord = !space;
-  }
-  return words;
-}
+// whitespace-separated words of a span: one counter with the file readers' (src/formats/result.ts)
+export { countWords };
 
 /**
  * Whether a hit made of seed matches inside `runs` (query spans in order) could hold `n` words: a run, or runs that

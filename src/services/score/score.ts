@@ -36,7 +36,14 @@ import { resolveOptions } from '../../fingerprint/options.js';
 import { DEFAULT_SLICE_MS, turnOf } from '../../util/steps.js';
 import { TrainprintError } from '../../errors.js';
 import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
-import { type EvidenceKind, evidenceKind, matchKind, MAX_STRENGTH, reportLimitations } from '../policy/kinds/index.js';
+import {
+  type EvidenceKind,
+  evidenceKind,
+  matchKind,
+  MAX_STRENGTH,
+  reportLimitations,
+  unmeasured,
+} from '../policy/kinds/index.js';
 import { checkableMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
@@ -165,8 +172,8 @@ export async function scoreWork(
     'calibrated_on_development_data',
   ]);
   if (model.disclosure === 'undisclosed') limitations.add('model_training_data_undisclosed');
-  const linked = linkedDatasets(deps.corpus, deps.kb, model, q.owner);
-  if (linked.length === 0) limitations.add('model_datasets_not_indexed');
+  const consulted = linkedDatasets(deps.corpus, deps.kb, model, q.owner);
+  if (consulted.length === 0) limitations.add('model_datasets_not_indexed');
   if (text === null) limitations.add('work_text_not_registered');
 
   const chunks = text === null ? [] : await chunkText(deps.fingerprint, text, run.offload);
@@ -175,9 +182,13 @@ export async function scoreWork(
   // the calibration reads the length of what was searched: the work's words
   const workWords = chunks.reduce((t, c) => t + c.tokens, 0);
   if (n > 0 && n < MIN_CHUNKS_FOR_TIER) limitations.add('short_text_low_power');
-  const searches = { deps, q, linked, chunks, cache, factors, limitations };
+  const searches = { deps, q, linked: consulted, chunks, cache, factors, limitations };
   const remote = await searchRemoteCorpora(searches);
-  const grid = await searchChunks(searches, remote.chunks);
+  // a linked remote corpus that answered nothing was not searched: no dataset entry or chunk chance rests on it, and
+  // where none was searched (`unsearched`) the intervals say nothing is known
+  const linked = consulted.filter((l) => !remote.reports.some((r) => r.dataset_id === l.id && unmeasured(r)));
+  const unsearched = linked.length < consulted.length && linked.length === 0;
+  const grid = await searchChunks({ ...searches, linked }, remote.chunks);
   throwIfAborted(q.signal);
 
   // per dataset: order-statistic chance → calibrated confidence × certainty
@@ -197,6 +208,7 @@ export async function scoreWork(
     hasText: text !== null,
     point,
     lower: ci[0],
+    unsearched,
     datasets: linked.map((l, d) => ({
       positions: evidenceKind(l.kind).positions,
       link: l.link,
@@ -222,7 +234,7 @@ export async function scoreWork(
     workType,
   });
   const found = { deps, q, linked, grid, perDataset, point, boot, chunkEvidence, decision, risk };
-  return resultOf({ ...found, factors, limitations, remote: remote.reports });
+  return resultOf({ ...found, factors, limitations, remote: remote.reports, unsearched });
 }
 
 /** The result of a score from what it found; spans of markup sent as content go back to the content. */
@@ -240,12 +252,13 @@ function resultOf(r: {
   readonly factors: Set<FactorCode>;
   readonly limitations: Set<FactorCode>;
   readonly remote: RemoteCorpusReport[];
+  readonly unsearched: boolean;
 }): ScoreResult {
   const { q, linked, grid, perDataset, boot, chunkEvidence, risk } = r;
   const { ci } = boot;
   const n = chunkEvidence.length;
   const k = chunkEvidence.filter((c) => c.flagged).length;
-  const shareCi = wilsonInterval(k, n);
+  const shareCi = r.unsearched ? [0, 1] : wilsonInterval(k, n);
   const map = q.mapSpan;
   const chunks = map ? chunkEvidence.map((c) => spanMapped(c, 'start', 'end', map)) : chunkEvidence;
   const matches = map ? grid.shown.map((m) => spanMapped(m, 'query_start', 'query_end', map)) : grid.shown;
@@ -259,7 +272,7 @@ function resultOf(r: {
     tier: r.decision.tier,
     tier_reasons: r.decision.reasons,
     to_raise: r.decision.to_raise,
-    ci_95: [round1(ci[0] * 100), round1(ci[1] * 100)],
+    ci_95: r.unsearched ? [0, 100] : [round1(ci[0] * 100), round1(ci[1] * 100)],
     reused_share: {
       estimate: round4(n === 0 ? 0 : k / n),
       ci_95: [round4(shareCi[0]), round4(shareCi[1])],
@@ -456,6 +469,9 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
     }
     const found = details.get(l.id);
     if (!found) continue;
+    // a search that did not end `searched` (cut short) is this score's only: kept in the cache, it would answer the
+    // next score (a monitor's next model of the same corpus) with what it found, and no outcome to say it was partial
+    const keep = result.remote?.every((r) => r.outcome === 'searched') ? cache : undefined;
     const detail = kind.forModel?.(found, deps.kb, l.kb, q.model, s.factors) ?? found;
     const matches: readonly SearchMatch[] = detail.search.matches;
     for (let i = 0; i < n; i++) {
@@ -463,7 +479,7 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
       const own = checkableMatches(matches.filter((m) => m.query_start < end && start < m.query_end));
       const e = chunkFinding(own, own.length > 0 ? kind.chance(detail, [start, end]).chance : 1, i, 0);
       remoteChunks.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
-      cache?.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
+      keep?.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
     }
   }
   return { chunks: remoteChunks, reports };

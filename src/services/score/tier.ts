@@ -28,6 +28,7 @@ export type TierReasonCode =
   | 'too_few_chunks'
   | 'work_text_not_registered'
   | 'no_dataset_of_model'
+  | 'model_datasets_not_searched'
   | 'no_match_in_model_datasets'
   | 'portrait_evidence_only'
   | 'no_long_verbatim_run'
@@ -65,6 +66,8 @@ export interface TierInput {
   /** P(trained on part of the work), 0..1, and the bootstrap interval's bounds. */
   readonly point: number;
   readonly lower: number;
+  /** Datasets of the model are loaded, but none could be searched (remote corpora that answered nothing). */
+  readonly unsearched?: boolean;
   readonly datasets: readonly TierDataset[];
 }
 
@@ -137,6 +140,12 @@ export function decideTier(input: TierInput): TierDecision {
       message: 'The work was registered by its fingerprint only: there is no text to search.',
     });
     raise.push('Register the work with its content.');
+  } else if (input.unsearched) {
+    reasons.push({
+      code: 'model_datasets_not_searched',
+      message: "The model's datasets could not be searched (remote_corpora[].outcome): no evidence either way.",
+    });
+    raise.push('Score again when the remote corpora answer.');
   } else if (datasets.length === 0) {
     reasons.push({
       code: 'no_dataset_of_model',

@@ -15,7 +15,7 @@ import { SOURCE, SOURCE_MATCH } from './source.js';
 export type { AlignedChance, ChanceEvidence, KindChance } from './chance.js';
 export { BACKGROUND_FLOOR, MAX_STRENGTH } from './chance.js';
 export type { EvidenceKind, KindCodes, KindFinding, MatchKind } from './kind.js';
-export { reportLimitations } from './remote.js';
+export { reportLimitations, unmeasured } from './remote.js';
 
 type Kind = DatasetSearchDetail['kind'];
 type DetailOf<K extends Kind> = Extract<DatasetSearchDetail, { kind: K }>;

@@ -15,6 +15,7 @@ import {
   type RemoteOutcome,
   type RemoteSearch,
 } from '../../../corpus/remote-types.js';
+export { unmeasured } from '../../../corpus/remote-types.js';
 import type { DatasetSearchDetail } from '../../../corpus/types.js';
 import type { RemoteMatch } from '../../../datasets/types.js';
 import { componentOf } from '../../kb/corpus-components.js';
