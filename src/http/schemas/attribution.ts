@@ -114,6 +114,7 @@ export const SCORE_RESULT_SCHEMA = ok(
             'work_text_not_registered',
             'no_dataset_of_model',
             'no_match_in_model_datasets',
+            'model_datasets_not_searched',
             'portrait_evidence_only',
             'no_long_verbatim_run',
             'long_run_link_not_documented',

@@ -37,7 +37,7 @@ import { DEFAULT_SLICE_MS, turnOf } from '../../util/steps.js';
 import { TrainprintError } from '../../errors.js';
 import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
 import { type EvidenceKind, evidenceKind, matchKind, MAX_STRENGTH, reportLimitations } from '../policy/kinds/index.js';
-import { checkableMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
+import { checkableMatches, countedStrength, countsAsEvidence, ANSWERED_OUTCOMES } from '../policy/evidence-policy.js';
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import { crawlLink, remoteIndex } from '../kb/remote-indexes.js';
@@ -179,6 +179,11 @@ export async function scoreWork(
   const remote = await searchRemoteCorpora(searches);
   const grid = await searchChunks(searches, remote.chunks);
   throwIfAborted(q.signal);
+  // no dataset of the model answered (a search cut by its budget or deadline did): no interval is narrow
+  const unsearched =
+    n > 0 &&
+    linked.length > 0 &&
+    remote.reports.filter((r) => !ANSWERED_OUTCOMES.has(r.outcome)).length === linked.length;
 
   // per dataset: order-statistic chance → calibrated confidence × certainty
   const all = Array.from({ length: n }, (_, i) => i);
@@ -186,6 +191,7 @@ export async function scoreWork(
   const point = n === 0 ? 0 : Math.max(0, ...perDataset.map((v) => v.value));
   const boot = bootstrap(grid, linked, n, workWords, seedOf(`${q.workHash}\n${model.id}`));
   const { ci } = boot;
+  if (unsearched) ci[1] = 1;
 
   // reused share and its Wilson interval
   const chunkEvidence = chunkEvidenceOf(grid, linked, chunks);
@@ -195,6 +201,7 @@ export async function scoreWork(
   const decision = decideTier({
     chunks: n,
     hasText: text !== null,
+    unsearched,
     point,
     lower: ci[0],
     datasets: linked.map((l, d) => ({
@@ -206,7 +213,7 @@ export async function scoreWork(
     })),
   });
   if (k > 0) addScoreFactors(grid, linked, model, k, decision.tier === 'confirmed', factors);
-  else if (linked.length > 0 && n > 0) limitations.add('no_indexed_dataset_match');
+  else if (linked.length > 0 && n > 0 && !unsearched) limitations.add('no_indexed_dataset_match');
 
   // legal risk (separate from the probability)
   const { declarations } = q;
@@ -222,7 +229,7 @@ export async function scoreWork(
     workType,
   });
   const found = { deps, q, linked, grid, perDataset, point, boot, chunkEvidence, decision, risk };
-  return resultOf({ ...found, factors, limitations, remote: remote.reports });
+  return resultOf({ ...found, factors, limitations, remote: remote.reports, unsearched });
 }
 
 /** The result of a score from what it found; spans of markup sent as content go back to the content. */
@@ -240,12 +247,13 @@ function resultOf(r: {
   readonly factors: Set<FactorCode>;
   readonly limitations: Set<FactorCode>;
   readonly remote: RemoteCorpusReport[];
+  readonly unsearched: boolean;
 }): ScoreResult {
   const { q, linked, grid, perDataset, boot, chunkEvidence, risk } = r;
   const { ci } = boot;
   const n = chunkEvidence.length;
   const k = chunkEvidence.filter((c) => c.flagged).length;
-  const shareCi = wilsonInterval(k, n);
+  const shareCi = wilsonInterval(k, r.unsearched ? 0 : n); // [0, 1]: no chunk was looked at
   const map = q.mapSpan;
   const chunks = map ? chunkEvidence.map((c) => spanMapped(c, 'start', 'end', map)) : chunkEvidence;
   const matches = map ? grid.shown.map((m) => spanMapped(m, 'query_start', 'query_end', map)) : grid.shown;
@@ -454,6 +462,8 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
       reports.push(r);
       for (const code of reportLimitations(r)) s.limitations.add(code);
     }
+    // a failed or cut search is not kept: the next score of the work (a monitor's next model) would read it as clean
+    const whole = !result.remote?.some((r) => r.outcome !== 'searched');
     const found = details.get(l.id);
     if (!found) continue;
     const detail = kind.forModel?.(found, deps.kb, l.kb, q.model, s.factors) ?? found;
@@ -463,7 +473,7 @@ async function searchRemoteCorpora(s: ScoreSearches): Promise<{ chunks: ChunkCac
       const own = checkableMatches(matches.filter((m) => m.query_start < end && start < m.query_end));
       const e = chunkFinding(own, own.length > 0 ? kind.chance(detail, [start, end]).chance : 1, i, 0);
       remoteChunks.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
-      cache?.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
+      if (whole) cache?.set(`${q.cacheKey}\u0000${i}\u0000${l.id}`, e);
     }
   }
   return { chunks: remoteChunks, reports };
