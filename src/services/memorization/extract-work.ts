@@ -52,7 +52,7 @@ import {
   shortWorkSplits,
   type ShortSplit,
 } from './short-work.js';
-import { mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
+import { encoder, mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
 import { HIT_WORDS } from './constants.js';
 import { extractionTranscriptSha256 } from './digests.js';
 
@@ -249,7 +249,6 @@ export interface WorkExtractionResult {
   readonly method: string;
 }
 
-const encoder = new TextEncoder();
 const hex = (s: string) => sha256HexNow(encoder.encode(s));
 
 /**
