@@ -417,8 +417,8 @@ function toChunk(s: Scored): ProbeChunk {
     loss: sig(v.loss!),
     zlib_ratio: sig(v.zlib_ratio!),
     min_k: sig(v.min_k!),
-    min_k_plus_plus: v.min_k_plus_plus === null ? null : sig(v.min_k_plus_plus),
-    calibrated_loss: v.calibrated_loss === null ? null : sig(v.calibrated_loss),
+    min_k_plus_plus: sig(v.min_k_plus_plus),
+    calibrated_loss: sig(v.calibrated_loss),
   };
 }
 
@@ -473,4 +473,5 @@ const METHOD = (chunk: number, k: number, alpha: number, referenceModel: string 
     : `verdict = one-sided pooled t-test of per-document means (work vs reference documents), Holm-corrected over the statistics, α = ${alpha}; `) +
   `the chunk-level Mann–Whitney p is descriptive (chunks of one document are correlated); dataset inference after Maini et al. 2024`;
 
-const sig = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(6)) : x);
+/** Six significant digits; null and non-finite values as they are. */
+const sig = <T extends number | null>(x: T): T => (Number.isFinite(x) ? (Number(x!.toPrecision(6)) as T) : x);

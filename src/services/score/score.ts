@@ -181,9 +181,7 @@ export async function scoreWork(
   throwIfAborted(q.signal);
   // no dataset of the model answered (a search cut by its budget or deadline did): no interval is narrow
   const unsearched =
-    n > 0 &&
-    linked.length > 0 &&
-    remote.reports.filter((r) => !ANSWERED_OUTCOMES.has(r.outcome)).length === linked.length;
+    linked.length > 0 && remote.reports.filter((r) => !ANSWERED_OUTCOMES.has(r.outcome)).length === linked.length;
 
   // per dataset: order-statistic chance → calibrated confidence × certainty
   const all = Array.from({ length: n }, (_, i) => i);

@@ -81,25 +81,20 @@ const pct = (x: number): string => `${Math.round(x * 1000) / 10}`;
 export function decideTier(input: TierInput): TierDecision {
   const { chunks: n, point, lower, datasets } = input;
   const canConfirm = (d: TierDataset): boolean => d.positions && d.link === 'kb' && d.certainty >= CONFIRM_CERTAINTY;
-  if (datasets.some((d) => canConfirm(d) && d.longest >= CONFIRM_WORDS)) {
-    return {
-      tier: 'confirmed',
-      reasons: [
-        {
-          code: 'documented_verbatim_run',
-          message: `A verbatim run of at least ${CONFIRM_WORDS} words of the work is in an exact dataset the model's documentation names (link certainty ≥ ${CONFIRM_CERTAINTY}).`,
-        },
-      ],
-      to_raise: [],
-    };
-  }
-
   const reasons: TierReason[] = [];
   const raise: string[] = [];
   const say = (code: TierReasonCode, message: string, toRaise?: string) => {
     reasons.push({ code, message });
     if (toRaise) raise.push(toRaise);
   };
+  if (datasets.some((d) => canConfirm(d) && d.longest >= CONFIRM_WORDS)) {
+    say(
+      'documented_verbatim_run',
+      `A verbatim run of at least ${CONFIRM_WORDS} words of the work is in an exact dataset the model's documentation names (link certainty ≥ ${CONFIRM_CERTAINTY}).`,
+    );
+    return { tier: 'confirmed', reasons, to_raise: [] };
+  }
+
   let tier: Tier;
   if (n < MIN_CHUNKS_FOR_TIER) {
     tier = 'inconclusive';
@@ -148,8 +143,8 @@ export function decideTier(input: TierInput): TierDecision {
   } else if (input.unsearched) {
     say(
       'model_datasets_not_searched',
-      'No dataset of the model answered its search (remote_corpora): no evidence either way.',
-      'Score again when the corpus answers.',
+      'No dataset of the model answered: no evidence either way.',
+      'Score again when it answers.',
     );
   } else if (datasets.every((d) => d.flagged === 0)) {
     say(
