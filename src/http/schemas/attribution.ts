@@ -115,6 +115,7 @@ export const SCORE_RESULT_SCHEMA = ok(
             'no_dataset_of_model',
             'model_datasets_not_searched',
             'no_match_in_model_datasets',
+            'model_datasets_not_searched',
             'portrait_evidence_only',
             'no_long_verbatim_run',
             'long_run_link_not_documented',

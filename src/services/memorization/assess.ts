@@ -29,9 +29,9 @@ import type { Store } from '../../store/types.js';
 import { checkObject, checkString, fail, newId, onlyKeys } from '../../util/validate.js';
 import { runExtraction } from './extract.js';
 import { checkModel, numberOption } from './inputs.js';
-import { runProbe } from './probe.js';
+import { runProbe, tokenLogprobs } from './probe.js';
 import { findTracked } from './register.js';
-import { aucInterval, mannWhitney, mean } from './stats.js';
+import { aucInterval, fmtP, mannWhitney, mean } from './stats.js';
 import { mapLimit } from './text.js';
 import type { Assessment, AssessRequest, EvidenceTier, TrackedWork, TrapResult } from './types.js';
 import { round4 } from '../../util/round.js';
@@ -186,7 +186,7 @@ async function gatherEvidence(
     summary.push(
       s.verified > 0
         ? `The model reproduced ≥ 50 words of the work verbatim from ${s.verified} of ${s.attempts} prefixes (longest run ${s.longest_match_tokens} words): verbatim extraction verified.`
-        : `Extraction: no verbatim continuation of ≥ 50 words from ${s.attempts} prefixes (longest run ${s.longest_match_tokens} words). Memorization is sufficient evidence, its absence proves nothing.`,
+        : `Extraction: no verbatim continuation of ≥ 50 words from ${s.attempts} prefixes${s.refusals ? `, ${s.refusals} refused` : ''} (longest run ${s.longest_match_tokens} words). Memorization is sufficient evidence, its absence proves nothing.`,
     );
   }
 
@@ -265,7 +265,8 @@ function memorizationRisk(
  * so under "the model never saw them" the two sets are exchangeable and the test is exact.
  */
 export async function testTraps(model: TargetModel, tracked: TrackedWork, alpha: number): Promise<TrapResult> {
-  const loss = async (c: { text: string }) => -mean((await model.logprobs!(c.text)).logprobs.filter(Number.isFinite));
+  const loss = async (c: { text: string }) =>
+    -mean((await tokenLogprobs(model, c.text)).logprobs.filter(Number.isFinite));
   const can = await mapLimit(tracked.canaries, 4, loss);
   const ctl = await mapLimit(tracked.controls, 4, loss);
   const mw = mannWhitney(
@@ -294,8 +295,4 @@ export async function getAssessment(store: Store, id: unknown): Promise<Assessme
     typeof id === 'string' && /^ma_[0-9a-f]{32}$/.test(id) ? await store.get(`mem/assessment/${id}`) : undefined;
   if (!a) throw new TrainprintError('NOT_FOUND', `no assessment "${String(id)}"`);
   return a as Assessment;
-}
-
-function fmtP(p: number): string {
-  return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
 }

@@ -259,7 +259,12 @@ function auditResult(
     const failed = r.record.calls.length - answered.length;
     const failures = failed > 0 ? { failed_calls: failed } : {};
     if (answered.length === 0)
-      return { ...unmeasured('unanswered'), transcript_sha256: r.record.transcript_sha256, ...failures, error: r.error };
+      return {
+        ...unmeasured('unanswered'),
+        transcript_sha256: r.record.transcript_sha256,
+        ...failures,
+        error: r.error,
+      };
     const probes = new Set(answered.filter((c) => c.phase === 'probe').map((c) => c.position)).size;
     const reproduced = r.nv_recall_50 > 0;
     return {

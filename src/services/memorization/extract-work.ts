@@ -52,7 +52,7 @@ import {
   shortWorkSplits,
   type ShortSplit,
 } from './short-work.js';
-import { mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
+import { encoder, mapLimit, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
 import { HIT_WORDS } from './constants.js';
 import { extractionTranscriptSha256 } from './digests.js';
 
@@ -249,7 +249,6 @@ export interface WorkExtractionResult {
   readonly method: string;
 }
 
-const encoder = new TextEncoder();
 const hex = (s: string) => sha256HexNow(encoder.encode(s));
 
 /**
@@ -259,8 +258,8 @@ const hex = (s: string) => sha256HexNow(encoder.encode(s));
  * round's calls get their ids in lane order, go out together (at most `concurrency` in flight) and are taken in id
  * order once all are answered, so the calls made, their ids, the blocks and the transcript digest depend on the
  * work, the options and the model's answers only.
- * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR / UPSTREAM_TIMEOUT (only when no call at all
- *   succeeded: later failures stop the run with a partial result)
+ * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND (a failing model throws nothing: its calls stop the run with
+ *   `stopped: 'upstream_errors'` and the first failure in `error`, even when none was answered)
  */
 export async function runWorkExtraction(store: Store, request: ExtractWorkRequest): Promise<WorkExtractionResult> {
   const settings = await readExtraction(store, request);

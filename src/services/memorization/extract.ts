@@ -19,6 +19,7 @@ import { checkModel, intOption, resolveWork } from './inputs.js';
 import { checkObject, onlyKeys } from '../../util/validate.js';
 import { round4 } from '../../util/round.js';
 import { MIN_RUN_TOKENS, VERIFY_TOKENS } from './constants.js';
+import { isRefusal } from './refusal.js';
 
 export { MIN_RUN_TOKENS, VERIFY_TOKENS };
 
@@ -77,6 +78,8 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
     const exact = commonPrefix(out.tokens, spans.tokens.slice(c0, c1));
     const longest = longestOutsidePrompt(index.runs(out.tokens, MIN_RUN_TOKENS), s, s + prefix);
     const match = longest && longest.tokens >= MIN_RUN_TOKENS ? toSpan(longest, out, spans) : null;
+    // a refusal shows nothing of the work (one that continues the work is none): counted, not in the share
+    const refused = !exact && !match && isRefusal(output);
     return {
       index: i,
       prefix_start: spans.starts[s],
@@ -89,6 +92,7 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
       exact_continuation_tokens: exact,
       longest_match: match,
       verified: match !== null && match.tokens >= VERIFY_TOKENS,
+      ...(refused && { refused }),
     };
   });
 
@@ -96,7 +100,9 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
   const full = attempts.filter(
     (a) => a.continuation_tokens > 0 && a.exact_continuation_tokens >= a.continuation_tokens,
   ).length;
-  const ci = wilsonInterval(full, attempts.length);
+  const refusals = attempts.filter((a) => a.refused).length;
+  const answered = attempts.length - refusals;
+  const ci = wilsonInterval(full, answered);
   const factors: FactorCode[] = verified > 0 ? ['verbatim_extraction_verified'] : [];
   return {
     work_id: workId,
@@ -107,22 +113,23 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
     attempts,
     summary: {
       attempts: attempts.length,
+      refusals,
       verified,
       extractable: {
         count: full,
-        share: attempts.length ? round4(full / attempts.length) : 0,
+        share: answered ? round4(full / answered) : 0,
         ci_95: [round4(ci[0]), round4(ci[1])],
       },
       longest_match_tokens: Math.max(0, ...attempts.map((a) => a.longest_match?.tokens ?? 0)),
-      mean_exact_continuation_tokens: attempts.length
-        ? round4(attempts.reduce((t, a) => t + a.exact_continuation_tokens, 0) / attempts.length)
+      mean_exact_continuation_tokens: answered
+        ? round4(attempts.reduce((t, a) => t + a.exact_continuation_tokens, 0) / answered)
         : 0,
     },
     factors,
     limitations: [...limitations],
     method:
       `${attempts.length} prefixes of ${prefix} words at evenly spaced positions; greedy continuation (temperature 0, ≤ ${maxTokens} model tokens); ` +
-      `compared in normalised words with the true next ${cont} words (exact continuation; "extractable" = all ${cont} reproduced, Wilson 95 % interval) ` +
+      `compared in normalised words with the true next ${cont} words (exact continuation; "extractable" = all ${cont} reproduced, Wilson 95 % interval, refusals left out) ` +
       `and with the whole work (longest verbatim run of ≥ ${MIN_RUN_TOKENS} words, words copied from the prompt excluded); ≥ ${VERIFY_TOKENS} words = verified (Carlini et al. 2021, 2023)`,
   };
 }

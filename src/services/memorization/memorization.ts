@@ -106,7 +106,7 @@ export class Memorization {
    * How much of a whole work the model writes out: phase-1 probes over every section, continuation loops from each
    * hit, the outputs aligned into near-verbatim blocks; `nv_recall` = share of the work's words in blocks of ≥ 100
    * words (Ahmed et al. 2026, arXiv 2601.02671), with every call counted against `budget_calls` and recorded.
-   * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT (when no call succeeded)
+   * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND (failing calls end the run: `stopped`, `error`)
    * @example
    * const model = createOpenAICompatibleModel({ baseUrl: 'https://api.example.com/v1', model: 'm', api: 'chat' })
    * const { nv_recall, blocks, calls } = await engine.memorization.extractWork({ text, model, budget_calls: 2000 })

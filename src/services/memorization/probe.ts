@@ -33,13 +33,14 @@
  *    arXiv 2012.07805). Per character, so the two models may tokenize differently. The four
  *    uncalibrated statistics are still reported, as description (`in_verdict: false`).
  */
+import { TrainprintError } from '../../errors.js';
 import type { FactorCode } from '../kb/factors.js';
 import type { TargetModel, TokenLogprobs } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import { checkObject, fail, onlyKeys } from '../../util/validate.js';
 import { checkModel, intOption, numberOption, resolveWork } from './inputs.js';
 import { checkTexts, loadReferenceSet } from './register.js';
-import { aucInterval, holm, mannWhitney, mean, median, pooledTTest } from './stats.js';
+import { aucInterval, fmtP, holm, mannWhitney, mean, median, pooledTTest } from './stats.js';
 import { chunkDocuments, deflateLength, mapLimit, type TextChunk } from './text.js';
 import type {
   ProbeChunk,
@@ -328,10 +329,16 @@ interface Scored {
   values: Record<ProbeStatisticName, number | null>;
 }
 
-async function tokenLogprobs(model: TargetModel, text: string): Promise<TokenLogprobs> {
+/**
+ * The log-probabilities of a text, which must have some: an answer with none scores nothing, and read as a loss of 0
+ * (or a chunk left out) it made a probe "not significant" and canaries "not detected" from no measurement at all.
+ * @throws UPSTREAM_ERROR (none given)
+ */
+export async function tokenLogprobs(model: TargetModel, text: string): Promise<TokenLogprobs> {
   const lp: TokenLogprobs = await model.logprobs!(text);
   if (!lp || !Array.isArray(lp.logprobs))
     throw new TypeError(`model ${model.id}: logprobs did not return { tokens, logprobs }`);
+  if (!lp.logprobs.length) throw new TrainprintError('UPSTREAM_ERROR', `model ${model.id}: no log-probabilities`);
   return lp;
 }
 
@@ -359,13 +366,6 @@ async function scoreChunk(
   const values = lp.logprobs.map((v) => (Number.isFinite(v) ? v : -1e4));
   const n = values.length;
   const calibrated = referenceLp ? lossPerCharacter(lp, text) - lossPerCharacter(referenceLp, text) : null;
-  if (n === 0)
-    return {
-      chunk,
-      scored: 0,
-      basis: 'none',
-      values: { loss: null, zlib_ratio: null, min_k: null, min_k_plus_plus: null, calibrated_loss: null },
-    };
   const loss = -mean(values);
   const zlib = loss / Math.max(1, await deflateLength(text));
   const take = Math.max(1, Math.ceil(k * n));
@@ -414,11 +414,11 @@ function toChunk(s: Scored): ProbeChunk {
     start: s.chunk.start,
     end: s.chunk.end,
     scored_tokens: s.scored,
-    loss: sig(v.loss ?? NaN),
-    zlib_ratio: sig(v.zlib_ratio ?? NaN),
-    min_k: sig(v.min_k ?? NaN),
-    min_k_plus_plus: v.min_k_plus_plus === null ? null : sig(v.min_k_plus_plus),
-    calibrated_loss: v.calibrated_loss === null ? null : sig(v.calibrated_loss),
+    loss: sig(v.loss!),
+    zlib_ratio: sig(v.zlib_ratio!),
+    min_k: sig(v.min_k!),
+    min_k_plus_plus: sig(v.min_k_plus_plus),
+    calibrated_loss: sig(v.calibrated_loss),
   };
 }
 
@@ -473,8 +473,5 @@ const METHOD = (chunk: number, k: number, alpha: number, referenceModel: string 
     : `verdict = one-sided pooled t-test of per-document means (work vs reference documents), Holm-corrected over the statistics, α = ${alpha}; `) +
   `the chunk-level Mann–Whitney p is descriptive (chunks of one document are correlated); dataset inference after Maini et al. 2024`;
 
-function fmtP(p: number): string {
-  return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
-}
-
-const sig = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(6)) : x);
+/** Six significant digits; null and non-finite values as they are. */
+const sig = <T extends number | null>(x: T): T => (Number.isFinite(x) ? (Number(x!.toPrecision(6)) as T) : x);

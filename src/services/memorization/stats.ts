@@ -230,6 +230,11 @@ function variance(a: readonly number[]): number {
   return a.reduce((s, v) => s + (v - m) * (v - m), 0) / (a.length - 1);
 }
 
+/** A p-value as results print it. @example fmtP(0.01234) // '0.012' */
+export function fmtP(p: number): string {
+  return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
+}
+
 /** Mean of an array (0 when empty). */
 export function mean(a: readonly number[]): number {
   return a.length === 0 ? 0 : a.reduce((s, v) => s + v, 0) / a.length;

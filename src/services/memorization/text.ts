@@ -86,7 +86,8 @@ export function commonPrefix(a: readonly string[], b: readonly string[]): number
   return n;
 }
 
-const encoder = new TextEncoder();
+/** One UTF-8 encoder for the operations' texts. */
+export const encoder = new TextEncoder();
 let rawSupported: boolean | undefined;
 
 /**

@@ -131,6 +131,8 @@ export interface ExtractionAttempt {
   readonly longest_match: VerbatimSpan | null;
   /** `longest_match` has ≥ 50 words: verbatim extraction verified. */
   readonly verified: boolean;
+  /** The output is a refusal (./refusal.ts) and does not continue the work: left out of the extractable share. */
+  readonly refused?: true;
 }
 
 /** `extract` result. */
@@ -143,8 +145,10 @@ export interface ExtractionResult {
   readonly attempts: ExtractionAttempt[];
   readonly summary: {
     readonly attempts: number;
+    /** Attempts the model refused: they show nothing of the work, and the share and mean leave them out. */
+    readonly refusals: number;
     readonly verified: number;
-    /** Attempts whose output reproduced their whole true continuation, with a Wilson 95 % interval. */
+    /** Attempts (not refused) whose output reproduced their whole true continuation, with a Wilson 95 % interval. */
     readonly extractable: { readonly count: number; readonly share: number; readonly ci_95: readonly [number, number] };
     /** Longest verbatim run over all attempts, in words. */
     readonly longest_match_tokens: number;

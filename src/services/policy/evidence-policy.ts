@@ -163,18 +163,19 @@ export interface SearchScope {
   readonly remote: ReadonlyArray<{ readonly dataset_id: string; readonly outcome: string }>;
 }
 
+/** How a remote search ends that asked all or part of what it planned: anything else asked nothing answered. */
+export const ANSWERED_OUTCOMES: ReadonlySet<string> = new Set(['searched', 'budget_exhausted', 'deadline_reached']);
+
 /**
  * What was not searched, in words, for an answer of no evidence: an absence of evidence is worth only what was
  * looked at.
  */
-const PARTIAL_OUTCOMES: ReadonlySet<string> = new Set(['budget_exhausted', 'deadline_reached']);
-
 function notSearched(scope: SearchScope | undefined): string {
   if (!scope) return '';
   const local = `${scope.local} local dataset${scope.local === 1 ? '' : 's'} (samples of training corpora)`;
   // a search cut short by its budget or deadline asked part of what it planned: partly searched, not unsearched
-  const partial = scope.remote.filter((r) => PARTIAL_OUTCOMES.has(r.outcome));
-  const missed = scope.remote.filter((r) => r.outcome !== 'searched' && !PARTIAL_OUTCOMES.has(r.outcome));
+  const partial = scope.remote.filter((r) => r.outcome !== 'searched' && ANSWERED_OUTCOMES.has(r.outcome));
+  const missed = scope.remote.filter((r) => !ANSWERED_OUTCOMES.has(r.outcome));
   const searched = scope.remote.length - missed.length - partial.length;
   if (scope.remote.length === 0)
     return ` Searched: ${local} only; no web-scale corpus was searched (remote corpora are off).`;

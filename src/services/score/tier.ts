@@ -28,8 +28,8 @@ export type TierReasonCode =
   | 'too_few_chunks'
   | 'work_text_not_registered'
   | 'no_dataset_of_model'
-  | 'model_datasets_not_searched'
   | 'no_match_in_model_datasets'
+  | 'model_datasets_not_searched'
   | 'portrait_evidence_only'
   | 'no_long_verbatim_run'
   | 'long_run_link_not_documented';
@@ -63,11 +63,11 @@ export interface TierDataset {
 export interface TierInput {
   readonly chunks: number;
   readonly hasText: boolean;
+  /** Datasets of the model are loaded, but none could be searched (remote corpora that answered nothing). */
+  readonly unsearched?: boolean;
   /** P(trained on part of the work), 0..1, and the bootstrap interval's bounds. */
   readonly point: number;
   readonly lower: number;
-  /** Datasets of the model are loaded, but none could be searched (remote corpora that answered nothing). */
-  readonly unsearched?: boolean;
   readonly datasets: readonly TierDataset[];
 }
 
@@ -81,109 +81,94 @@ const pct = (x: number): string => `${Math.round(x * 1000) / 10}`;
 export function decideTier(input: TierInput): TierDecision {
   const { chunks: n, point, lower, datasets } = input;
   const canConfirm = (d: TierDataset): boolean => d.positions && d.link === 'kb' && d.certainty >= CONFIRM_CERTAINTY;
-  if (datasets.some((d) => canConfirm(d) && d.longest >= CONFIRM_WORDS)) {
-    return {
-      tier: 'confirmed',
-      reasons: [
-        {
-          code: 'documented_verbatim_run',
-          message: `A verbatim run of at least ${CONFIRM_WORDS} words of the work is in an exact dataset the model's documentation names (link certainty ≥ ${CONFIRM_CERTAINTY}).`,
-        },
-      ],
-      to_raise: [],
-    };
-  }
-
   const reasons: TierReason[] = [];
   const raise: string[] = [];
+  const say = (code: TierReasonCode, message: string, toRaise?: string) => {
+    reasons.push({ code, message });
+    if (toRaise) raise.push(toRaise);
+  };
+  if (datasets.some((d) => canConfirm(d) && d.longest >= CONFIRM_WORDS)) {
+    say(
+      'documented_verbatim_run',
+      `A verbatim run of at least ${CONFIRM_WORDS} words of the work is in an exact dataset the model's documentation names (link certainty ≥ ${CONFIRM_CERTAINTY}).`,
+    );
+    return { tier: 'confirmed', reasons, to_raise: [] };
+  }
+
   let tier: Tier;
   if (n < MIN_CHUNKS_FOR_TIER) {
     tier = 'inconclusive';
     if (n > 0) {
-      reasons.push({
-        code: 'too_few_chunks',
-        message: `The work gives ${n} chunk${n === 1 ? '' : 's'} of ${CHUNK_WORDS} words; an interval over chunks needs at least ${MIN_CHUNKS_FOR_TIER}, so only confirmed or inconclusive can be given.`,
-      });
-      raise.push(
+      say(
+        'too_few_chunks',
+        `The work gives ${n} chunk${n === 1 ? '' : 's'} of ${CHUNK_WORDS} words; an interval over chunks needs at least ${MIN_CHUNKS_FOR_TIER}, so only confirmed or inconclusive can be given.`,
         `Register more of the work's text (at least ${MIN_CHUNKS_FOR_TIER * CHUNK_WORDS} words), or find a verbatim run of ${CONFIRM_WORDS} words in an exact dataset the model's documentation names.`,
       );
     }
   } else if (lower >= 0.8) {
     tier = 'strong';
-    reasons.push({
-      code: 'interval_lower_bound_80',
-      message: `The 95 % interval's lower bound is ${pct(lower)} (≥ 80).`,
-    });
+    say('interval_lower_bound_80', `The 95 % interval's lower bound is ${pct(lower)} (≥ 80).`);
   } else if (lower >= 0.5) {
     tier = 'moderate';
-    reasons.push({
-      code: 'interval_lower_bound_50',
-      message: `The 95 % interval's lower bound is ${pct(lower)} (≥ 50, < 80).`,
-    });
-    raise.push("A lower bound of 80 — evidence in more of the work's chunks — gives strong.");
+    say(
+      'interval_lower_bound_50',
+      `The 95 % interval's lower bound is ${pct(lower)} (≥ 50, < 80).`,
+      "A lower bound of 80 — evidence in more of the work's chunks — gives strong.",
+    );
   } else if (point >= 0.5) {
     tier = 'weak';
-    reasons.push({
-      code: 'only_point_reaches_50',
-      message: `The score is ${pct(point)} but the 95 % interval's lower bound is ${pct(lower)} (< 50): the evidence sits in few chunks.`,
-    });
-    raise.push('Evidence spread over more chunks narrows the interval; a lower bound of 50 gives moderate.');
+    say(
+      'only_point_reaches_50',
+      `The score is ${pct(point)} but the 95 % interval's lower bound is ${pct(lower)} (< 50): the evidence sits in few chunks.`,
+      'Evidence spread over more chunks narrows the interval; a lower bound of 50 gives moderate.',
+    );
   } else {
     tier = 'inconclusive';
-    reasons.push({ code: 'score_below_50', message: `The score is ${pct(point)} (< 50).` });
+    say('score_below_50', `The score is ${pct(point)} (< 50).`);
   }
 
   // what kept it from confirmed (and, for the weaker tiers, from anything)
   if (!input.hasText) {
-    reasons.push({
-      code: 'work_text_not_registered',
-      message: 'The work was registered by its fingerprint only: there is no text to search.',
-    });
-    raise.push('Register the work with its content.');
+    say(
+      'work_text_not_registered',
+      'The work was registered by its fingerprint only: there is no text to search.',
+      'Register the work with its content.',
+    );
   } else if (input.unsearched) {
-    reasons.push({
-      code: 'model_datasets_not_searched',
-      message: "The model's datasets could not be searched (remote_corpora[].outcome): no evidence either way.",
-    });
-    raise.push('Score again when the remote corpora answer.');
+    say(
+      'model_datasets_not_searched',
+      "The model's datasets could not be searched (remote_corpora[].outcome): no evidence either way.",
+      'Score again when the remote corpora answer.',
+    );
   } else if (datasets.length === 0) {
-    reasons.push({
-      code: 'no_dataset_of_model',
-      message: 'No loaded dataset samples a training dataset of the model.',
-    });
-    raise.push(
+    say(
+      'no_dataset_of_model',
+      'No loaded dataset samples a training dataset of the model.',
       "Load a dataset that samples the model's training data: a reference pack, a remote corpus, or your own upload with its kb_dataset.",
     );
   } else if (datasets.every((d) => d.flagged === 0)) {
-    reasons.push({
-      code: 'no_match_in_model_datasets',
-      message: 'No chunk matched in the datasets of the model that were searched.',
-    });
-    raise.push(
+    say(
+      'no_match_in_model_datasets',
+      'No chunk matched in the datasets of the model that were searched.',
       'Only a match in a dataset of the model can raise it; a larger sample of its training data (e.g. a remote corpus) may find one.',
     );
   } else if (datasets.every((d) => d.flagged === 0 || !d.positions)) {
-    reasons.push({
-      code: 'portrait_evidence_only',
-      message:
-        'Every match is in a portrait (a compact sample of a dataset): it can show membership, not verbatim spans, so it never confirms.',
-    });
-    raise.push(
+    say(
+      'portrait_evidence_only',
+      'Every match is in a portrait (a compact sample of a dataset): it can show membership, not verbatim spans, so it never confirms.',
       'An exact index of the same dataset (an exact pack or a remote corpus) can show the verbatim spans that confirm.',
     );
   } else if (datasets.some((d) => d.positions && d.longest >= CONFIRM_WORDS)) {
-    reasons.push({
-      code: 'long_run_link_not_documented',
-      message: `A verbatim run of ${CONFIRM_WORDS}+ words was found, but only in a dataset whose link to the model is declared or below certainty ${CONFIRM_CERTAINTY}.`,
-    });
-    raise.push("A documented link (the model's own documentation naming the dataset) would confirm.");
+    say(
+      'long_run_link_not_documented',
+      `A verbatim run of ${CONFIRM_WORDS}+ words was found, but only in a dataset whose link to the model is declared or below certainty ${CONFIRM_CERTAINTY}.`,
+      "A documented link (the model's own documentation naming the dataset) would confirm.",
+    );
   } else {
     const longest = Math.max(...datasets.filter((d) => d.positions).map((d) => d.longest));
-    reasons.push({
-      code: 'no_long_verbatim_run',
-      message: `The longest verbatim run is ${longest} words (confirmed needs ${CONFIRM_WORDS}).`,
-    });
-    raise.push(
+    say(
+      'no_long_verbatim_run',
+      `The longest verbatim run is ${longest} words (confirmed needs ${CONFIRM_WORDS}).`,
       `A verbatim run of ${CONFIRM_WORDS} words in an exact dataset the model's documentation names confirms.`,
     );
   }
