@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { PluginBuild } from 'esbuild';
-import { resolve as resolvePath } from 'node:path';
+import { relative as relativePath, resolve as resolvePath } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 /**
@@ -117,11 +117,12 @@ function builtOnLibrary(own: RegExp) {
         if (!args.importer) return undefined; // the entry itself
         const file = resolvePath(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
         if (own.test(file)) return undefined;
-        if (SHARED_MODULES.has(file)) return { path: file, namespace: 'library-shared' };
+        // the path relative to the repository: the bundle's comments name it, so no build machine's folder is shipped
+        if (SHARED_MODULES.has(file)) return { path: relativePath(process.cwd(), file), namespace: 'library-shared' };
         throw new Error(`${args.importer} imports ${args.path}: add the names it takes to src/on-demand-shared.ts`);
       });
       build.onLoad({ filter: /.*/, namespace: 'library-shared' }, async (args) => {
-        const { key, names } = SHARED_MODULES.get(args.path)!;
+        const { key, names } = SHARED_MODULES.get(resolvePath(process.cwd(), args.path))!;
         // a name the table does not give is a missing export, which esbuild reports
         const contents = `import { ON_DEMAND_SHARED } from 'trainprint-library';\nconst m = ON_DEMAND_SHARED[${JSON.stringify(key)}];\n${names
           .map((n) => `export const ${n} = m.${n};`)
