@@ -124,6 +124,23 @@ describe('auditCatalogue', () => {
     expect(catalogueAuditProblem(r)).toBeNull();
   });
 
+  it('says unanswered for works the model only refused: a refusal is no evidence either way', async () => {
+    const refusing: TargetModel = {
+      id: 'refusing',
+      access: 'generations_only',
+      chat: true,
+      generate: async () => "I'm sorry, but I can't help with reproducing that text.",
+    };
+    const r = await auditCatalogue(store, { model: refusing, works, budget_calls: 300, prompt_variants: 1 });
+    expect(r.works.map((w) => w.verdict)).toEqual([...Array(6).fill('unanswered'), 'too_short']);
+    for (const w of r.works.slice(0, 6)) {
+      expect([w.probes, w.miss_probability, w.failed_calls]).toEqual([0, undefined, undefined]);
+      expect(w.refused_calls).toBe(w.calls);
+    }
+    expect(r.catalogue).toMatchObject({ measured: 0, ci_95: [0, 1] });
+    expect(catalogueAuditProblem(r)).toBeNull();
+  });
+
   it('counts only answered calls as probes: the miss chance of a work with failed calls is of its answers', async () => {
     let n = 0;
     const inner = memorising(() => 0);

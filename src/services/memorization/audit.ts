@@ -74,7 +74,7 @@ export interface AuditedWork {
   /**
    * `too_short`: a work under 58 words with no split whose rest counts (under 21 words and no 10-digit number);
    * `untried`: the budget ended before its first pass; `unanswered`: every call for it failed (the first failure in
-   * `error`) — no verdict either way, not counted as measured.
+   * `error`) or was refused — no verdict either way, not counted as measured.
    */
   readonly verdict: 'reproduced' | 'not_found' | 'too_short' | 'untried' | 'unanswered';
   readonly nv_recall: number;
@@ -82,8 +82,8 @@ export interface AuditedWork {
   /** Blocks of ≥ 50 words: offsets into the work's text and their words. */
   readonly blocks: ReadonlyArray<{ readonly start: number; readonly end: number; readonly words: number }>;
   /**
-   * Phase-1 probe positions the model answered and how many hit (first pass and measurement together): a failed call
-   * is no probe.
+   * Phase-1 probe positions the model answered and how many hit (first pass and measurement together): a failed or
+   * refused call is no probe.
    */
   readonly probes: number;
   readonly hits: number;
@@ -97,6 +97,8 @@ export interface AuditedWork {
   readonly short_work?: true;
   /** Calls for it that failed (after the adapter's retries), where any did. */
   readonly failed_calls?: number;
+  /** Calls for it the model refused (no text to measure), where it refused any. */
+  readonly refused_calls?: number;
   /** `unanswered`: the first failure, as the extraction's result carries it. */
   readonly error?: { readonly code: string; readonly message: string };
 }
@@ -253,11 +255,15 @@ function auditResult(
     const unmeasured = (verdict: 'too_short' | 'untried' | 'unanswered') =>
       ({ ...base, verdict, nv_recall: 0, nv_recall_50: 0, blocks: [], probes: 0, hits: 0 }) as const;
     if (r === null) return unmeasured(run.tooShort ? 'too_short' : 'untried');
-    // a failed call shows nothing of the model: only answered probes count, and a work none of whose calls was
-    // answered gets no verdict (a dead endpoint is not evidence that the model does not reproduce it)
-    const answered = r.record.calls.filter((c) => c.error === undefined);
-    const failed = r.record.calls.length - answered.length;
-    const failures = failed > 0 ? { failed_calls: failed } : {};
+    // a failed or refused call shows nothing of the model: only answered probes count, and a work none of whose calls
+    // was answered gets no verdict (a dead endpoint or a refusal is not evidence that the model does not reproduce it)
+    const answered = r.record.calls.filter((c) => c.error === undefined && !c.refused);
+    const failed = r.record.calls.filter((c) => c.error !== undefined).length;
+    const refused = r.record.calls.length - answered.length - failed;
+    const failures = {
+      ...(failed > 0 ? { failed_calls: failed } : {}),
+      ...(refused > 0 ? { refused_calls: refused } : {}),
+    };
     if (answered.length === 0)
       return {
         ...unmeasured('unanswered'),
