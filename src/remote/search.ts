@@ -63,7 +63,7 @@ import { acrossLineBreaks, SWAP_MIN_TOKENS, SWAP_TRIES, type SwappedMatch } from
 import { mapTokens } from './token-map.js';
 import { CallBudget, RemoteCallError, type CallAnswer } from './transport.js';
 import { round4 } from '../util/round.js';
-import { mapLimit } from '../util/pool.js';
+import { mapLimit, spreadOrder } from '../util/pool.js';
 import { anySignal } from '../util/signals.js';
 import { isSpace } from '../util/space.js';
 
@@ -455,7 +455,9 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
     (places.length === 0 || T - 1 - places[places.length - 1] >= stride / 2)
   )
     places.push(T - 1);
-  const sampled = await mapLimit(places, ctx.config.concurrency, async (e) => {
+  // asked spread over the text, not in its order: a deadline leaves a spread of it unasked, never its end
+  const sampled = await mapLimit(spreadOrder(places.length), ctx.config.concurrency, async (j) => {
+    const e = places[j];
     if (!session.maySample()) return null;
     try {
       const a = await infgramProb(post, index, ids.slice(Math.max(0, e - SAMPLE_WINDOW), e + 1));
@@ -639,7 +641,9 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
     });
     if (last + 1 >= words.length) break;
   }
-  const sampled = await mapLimit(tiles, ctx.config.concurrency, async (t) => {
+  // asked spread over the text, not in its order: a deadline leaves a spread of it unasked, never its end
+  const sampled = await mapLimit(spreadOrder(tiles.length), ctx.config.concurrency, async (j) => {
+    const t = tiles[j];
     if (!session.maySample()) return null;
     const query = text.slice(t.q0, t.q1);
     try {
@@ -651,7 +655,7 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
       return null;
     }
   });
-  const samples = sampled.filter((s): s is Sample => s !== null);
+  const samples = sampled.filter((s): s is Sample => s !== null).sort((x, y) => x.at - y.at);
   // consecutive found tiles (at most one tile apart) make a region; its rarest tile gives the document
   const regions = mergeRegions(
     samples.filter((s) => s.hit).map((s) => s.span!),

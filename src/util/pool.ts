@@ -27,3 +27,21 @@ export async function mapLimit<T, R>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   return out;
 }
+
+/**
+ * The indices 0…n−1 in an order whose every prefix is spread evenly over them (the bit-reversal, or van der Corput,
+ * order): calls asked in it and stopped at any point (a deadline) leave an even spread unasked, never the end of a
+ * text.
+ * @example spreadOrder(8) // [0, 4, 2, 6, 1, 5, 3, 7]
+ */
+export function spreadOrder(n: number): number[] {
+  let bits = 0;
+  while (2 ** bits < n) bits++;
+  const out: number[] = [];
+  for (let i = 0; i < 2 ** bits; i++) {
+    let r = 0;
+    for (let b = 0; b < bits; b++) if (i & (1 << b)) r |= 1 << (bits - 1 - b);
+    if (r < n) out.push(r);
+  }
+  return out;
+}

@@ -243,6 +243,31 @@ describe('infini-gram mini (character-level)', () => {
     await server?.close();
   });
 
+  it('a slow engine cut by the deadline: the tiles asked are spread over the text, so a copy at its end is found', async () => {
+    // 150 ms a call: sampling stops at 70 % of the deadline with about half the tiles asked. Asked in the text's order
+    // they never reached the planted passage at the end, and the analysis read the end of the text as clean
+    server.setLatency(150);
+    const slow = await engineWith({
+      kind: 'infini-gram-mini',
+      index: 'v2_piletrain',
+      endpoint: server.url,
+      deadlineMs: 2500,
+    });
+    try {
+      const [c] = plantedCases({ seed: 48, count: 1 });
+      const passage = c.text.slice(c.passage.start, c.passage.end);
+      const text = `${c.text.slice(0, c.passage.start)}${c.text.slice(c.passage.end)} ${passage}`;
+      const r = await slow.analyze({ content: text, content_type: 'text' });
+      expect(r.remote_corpora[0].outcome).toBe('deadline_reached');
+      const m = remoteMatches(r).find((x) => x.doc_ix === c.source.doc_ix);
+      expect(m, 'the planted passage at the end, found before the deadline').toBeDefined();
+      expect(m!.query_end).toBeGreaterThan(text.length - passage.length);
+    } finally {
+      slow.dispose();
+      server.setLatency(0);
+    }
+  });
+
   it('finds planted passages (verbatim and edited) with exact spans within 250 calls, and nothing in clean text', async () => {
     let found = 0,
       total = 0;

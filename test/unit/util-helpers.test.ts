@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
-import { mapLimit } from '../../src/util/pool.js';
+import { mapLimit, spreadOrder } from '../../src/util/pool.js';
 import { sleep } from '../../src/util/timers.js';
 import { positiveInt } from '../../src/util/validate.js';
 
@@ -25,6 +25,23 @@ describe('sleep', () => {
       code: 'INVALID_INPUT',
       message: expect.stringContaining('cancelled'),
     });
+  });
+});
+
+describe('spreadOrder', () => {
+  it("is a permutation whose every prefix of m leaves no gap over 4n/m, the text's end included", () => {
+    expect(spreadOrder(8)).toEqual([0, 4, 2, 6, 1, 5, 3, 7]);
+    expect(spreadOrder(0)).toEqual([]);
+    expect(spreadOrder(1)).toEqual([0]);
+    for (const n of [2, 3, 5, 17, 100, 179, 1000]) {
+      const order = spreadOrder(n);
+      expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
+      for (let m = 1; m <= n; m++) {
+        const taken = order.slice(0, m).sort((a, b) => a - b);
+        const gaps = [taken[0], ...taken.slice(1).map((x, i) => x - taken[i]), n - taken[m - 1]];
+        expect(Math.max(...gaps)).toBeLessThanOrEqual(Math.ceil((4 * n) / m));
+      }
+    }
   });
 });
 
