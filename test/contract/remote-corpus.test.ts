@@ -687,15 +687,20 @@ describe('score and monitors consult the remote corpora for registered works', (
     }
   });
 
-  it('a monitor does not take an outage for absence, and raises match.found once the corpus answers', async () => {
+  /** A fresh engine of the corpus while its server closes every socket (no answer cached, the endpoint not down). */
+  async function engineDuringOutage() {
     sharedCache.clear();
     resetEndpoints();
     server.setFault((() => ({ closeSocket: true })) as never);
-    const engine = await createEngine({
+    return createEngine({
       remoteCorpora: [
         { id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url, ...QUICK, maxRetries: 0 },
       ],
     });
+  }
+
+  it('a monitor does not take an outage for absence, and raises match.found once the corpus answers', async () => {
+    const engine = await engineDuringOutage();
     const c = plantedCases({ seed: 62, count: 1 })[0];
     const work = await engine.registerWork({ content: c.text, owner: 'acme' });
     const monitor = await engine.createMonitor({ work_id: work.work_id, models: ['eleutherai/pythia-6.9b'] });
@@ -714,14 +719,7 @@ describe('score and monitors consult the remote corpora for registered works', (
   });
 
   it('a monitor of two models of one corpus during an outage records neither: the first\'s failed search is not the second\'s "nothing found"', async () => {
-    sharedCache.clear();
-    resetEndpoints();
-    server.setFault((() => ({ closeSocket: true })) as never);
-    const engine = await createEngine({
-      remoteCorpora: [
-        { id: 'pile', kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url, ...QUICK, maxRetries: 0 },
-      ],
-    });
+    const engine = await engineDuringOutage();
     try {
       const work = await engine.registerWork({ content: plantedCases({ seed: 63, count: 1 })[0].text, owner: 'acme' });
       const monitor = await engine.createMonitor({
