@@ -224,6 +224,15 @@ describe('operations', () => {
     });
     expect(none.works).toEqual([]);
     expect(none.limitations).toContain('short_text_low_power');
+    expect(none.limitations).not.toContain('near_passages_not_compared');
+    // an output past the sentence alignment's limit: the verbatim run still found, the near passages said unchecked
+    const long = await mem.compare({
+      output: `${output} ${'filler words again '.repeat(30_000)}`,
+      work_ids: [a.work_id],
+    });
+    expect(long.works[0].verbatim[0].tokens).toBe(v.tokens);
+    expect(long.works[0].near).toEqual([]);
+    expect(long.limitations).toContain('near_passages_not_compared');
   });
 
   it('the local LM as a target model: exact Min-K%++ (full distribution)', async () => {

@@ -260,6 +260,12 @@ const ROWS = [
     'engine.search',
   ],
   [
+    'near_passages_not_compared',
+    'limitation',
+    "The output or a work is longer than compare's sentence alignment takes (500,000 characters): only verbatim runs were compared there, not edited or reworded passages.",
+    'compare (model output against registered works)',
+  ],
+  [
     'alignment_budget_exhausted',
     'limitation',
     'The alignment stage spent its work budget (characters aligned, and read for field backgrounds) before all candidate documents were aligned or read; the rest report exact seed runs only, and a document left unread weighs in no field background (`SearchOptions.alignBudgetChars`). The budget is counted in work, so the same request gives the same answer.',

@@ -9,6 +9,7 @@ import { TrainprintError } from '../../errors.js';
 import type { FactorCode } from '../kb/factors.js';
 import { getWork, workText, type Work } from '../registry/works.js';
 import type { Store } from '../../store/types.js';
+import { round4 } from '../../util/round.js';
 import { checkObject, fail, onlyKeys } from '../../util/validate.js';
 import { intOption } from './inputs.js';
 import { RunIndex, wordSpans } from './text.js';
@@ -72,21 +73,22 @@ export async function compareOutput(
       });
     }
     let near: NearSpan[] = [];
-    if (text.length <= COMPARE_MAX_CHARS && output.length <= COMPARE_MAX_CHARS) {
-      try {
-        near = deps
-          .compare(output, text)
-          .spans.filter((s) => coveredShare(s.a_start, s.a_end, chosen) < 0.5)
-          .map((s) => ({
-            output_start: s.a_start,
-            output_end: s.a_end,
-            work_start: s.b_start,
-            work_end: s.b_end,
-            score: Math.round(s.score * 1e4) / 1e4,
-          }));
-      } catch (e) {
-        if (!(e instanceof TrainprintError && e.code === 'PAYLOAD_TOO_LARGE')) throw e;
-      }
+    try {
+      // past the sentence alignment's limit only verbatim runs are compared: said, not silently dropped
+      if (Math.max(text.length, output.length) > COMPARE_MAX_CHARS) throw new TrainprintError('PAYLOAD_TOO_LARGE', '');
+      near = deps
+        .compare(output, text)
+        .spans.filter((s) => coveredShare(s.a_start, s.a_end, chosen) < 0.5)
+        .map((s) => ({
+          output_start: s.a_start,
+          output_end: s.a_end,
+          work_start: s.b_start,
+          work_end: s.b_end,
+          score: round4(s.score),
+        }));
+    } catch (e) {
+      if (!(e instanceof TrainprintError && e.code === 'PAYLOAD_TOO_LARGE')) throw e;
+      limitations.add('near_passages_not_compared');
     }
     if (chosen.length === 0 && near.length === 0) continue;
     const covered = taken.reduce((t, [a, b]) => t + (b - a), 0);
@@ -96,7 +98,7 @@ export async function compareOutput(
       verbatim: chosen.sort((x, y) => x.output_start - y.output_start),
       near,
       longest_verbatim_tokens: Math.max(0, ...chosen.map((c) => c.tokens)),
-      verbatim_share: out.tokens.length ? Math.round((covered / out.tokens.length) * 1e4) / 1e4 : 0,
+      verbatim_share: out.tokens.length ? round4(covered / out.tokens.length) : 0,
     });
   }
   results.sort((a, b) => b.longest_verbatim_tokens - a.longest_verbatim_tokens || b.near.length - a.near.length);
