@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeJsonPost, RedirectRefused } from '../../src/remote/node-post.js';
 import { CallBudget, createTransport, RemoteCallError } from '../../src/remote/transport.js';
 import { BodyTooLarge } from '../../src/util/http-body.js';
+import { closedPort } from '../fixtures/closed-port.js';
 
 let server: Server;
 let base: string;
@@ -113,10 +114,7 @@ describe('nodeJsonPost', () => {
     const pending = post(`${base}/slow`, '{}', controller.signal, 1 << 20);
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toThrow();
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     await expect(post(`http://127.0.0.1:${port}/`, '{}', signal(), 1 << 20)).rejects.toThrow();
   });
 });

@@ -7,13 +7,13 @@
  * the password in the message.
  */
 import { expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { openPostgresStore } from '../../src/store/node.js';
 import { bytesKey, keyBytes, prefixEnd } from '../../src/store/postgres/key-bytes.js';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { TrainprintError, type ErrorCode } from '../../src/errors.js';
 import { describePostgres } from '../pg/postgres.js';
+import { closedPort } from '../fixtures/closed-port.js';
 
 async function failure(p: Promise<unknown>): Promise<{ code: ErrorCode | 'resolved' | 'other'; message: string }> {
   try {
@@ -22,16 +22,6 @@ async function failure(p: Promise<unknown>): Promise<{ code: ErrorCode | 'resolv
   } catch (e) {
     return { code: e instanceof TrainprintError ? e.code : 'other', message: String((e as Error).message) };
   }
-}
-
-/** A port on 127.0.0.1 with nothing listening (taken, then released). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 it('key bytes: UTF-16BE order is JS order, also for astral characters against U+E000–U+FFFF', () => {

@@ -6,12 +6,12 @@
  * the same. Against a model URL that refuses connections: every work `unanswered` (no verdict), exit code 1.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMemorisedServer, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 import { runCli } from '../fixtures/serve-process.js';
+import { closedPort } from '../fixtures/closed-port.js';
 
 const catalogue = resolve(import.meta.dirname, '../fixtures/catalogue');
 const held = readFileSync(join(catalogue, 'held.txt'), 'utf8').split(/\s+/).filter(Boolean);
@@ -69,10 +69,7 @@ describe('trainprint audit', () => {
   }, 180_000);
 
   it('a model URL that refuses connections: every work unanswered with the failure, nothing measured, exit code 1', async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const port = (closed.address() as { port: number }).port;
-    await new Promise((r) => closed.close(r));
+    const port = await closedPort();
     const url = `http://127.0.0.1:${port}/v1`;
     const r = await runCli(
       [

@@ -13,6 +13,7 @@ import { inOrderShare } from '../../src/services/memorization/nv-blocks.js';
 import { buildEpub } from '../fixtures/documents.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 import { runCli } from '../fixtures/serve-process.js';
+import { closedPort } from '../fixtures/closed-port.js';
 
 const { text, words } = syntheticWork(3, 1000, 7);
 const held: [number, number] = [1200, 2200];
@@ -184,10 +185,7 @@ describe('trainprint extract', () => {
   });
 
   it('a refused connection is UPSTREAM_UNREACHABLE naming the URL, never the socket error (exit code 1)', async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const port = (closed.address() as { port: number }).port;
-    await new Promise((r) => closed.close(r));
+    const port = await closedPort();
     const url = `http://127.0.0.1:${port}/v1`;
     const args = ['work.txt', '--model-url', url, '--model', 'm', '--chat', '--allow-private-model-hosts'];
     // each call's retries count against the budget: 3 calls of 4 attempts fail in a row within 20

@@ -12,6 +12,7 @@ import { isTrainprintError } from '../../src/errors.js';
 import { SIGNATURE_HEADER, signPayload, verifySignature } from '../../src/services/monitors/signature.js';
 import { WebhookDeliverer, type Delivery, type WebhookDelivererOptions } from '../../src/services/monitors/webhook.js';
 import type { BatchOp, ScanOptions, Store, Transaction } from '../../src/store/types.js';
+import { closedPort } from '../fixtures/closed-port.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A tiny Map-based Store (the real memory store is being written elsewhere): sorted keys, copies on
@@ -456,10 +457,7 @@ describe('WebhookDeliverer', () => {
   });
 
   it('a refused connection is a network error and is retried', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await closedPort();
 
     const { deliverer, subscription, event } = setup({ maxAttempts: 2 });
     const d = await deliverer.enqueue({ ...subscription, url: `http://127.0.0.1:${port}/` }, event);

@@ -1,22 +1,8 @@
-/**
- * A score whose datasets could not be searched (a remote corpus down) shows no evidence either way: no "nothing
- * matched" limitation or tier reason, intervals over the whole range; and a failed search is not kept for the next
- * score of the work, so a monitor's second model is not scored from it as if the corpus had found nothing.
- */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, MemoryStore, type Engine } from '../../src/index.js';
 import { resetEndpoints, sharedCache } from '../../src/remote/index.js';
 import { book } from '../fixtures/texts/index.js';
-
-/** A port nothing listens on: every call is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from '../fixtures/closed-port.js';
 
 describe('score against a remote corpus that does not answer', () => {
   let engine: Engine;
