@@ -4,7 +4,7 @@
  */
 import { BUILT_IN_JOB_TYPES, MAX_PLAN_JOB_ITEMS, type JobTypeRegistry } from '../../library.js';
 import type { JsonSchema } from '../context.js';
-import { dateTime, dateTimeOrNull, int0, nextCursor, prefixedId } from './kit.js';
+import { dateTime, dateTimeOrNull, int0, nextCursor, partialObject, prefixedId } from './kit.js';
 
 const JOB_ID = prefixedId('job', 32);
 
@@ -155,21 +155,17 @@ export const JOB_LIST_RESPONSE_SCHEMA: JsonSchema = successBody('JobList', ['job
  * The query of `GET /api/v1/jobs`.
  * @example { after: 'job_…', limit: 20 }
  */
-export const JOB_LIST_QUERY_SCHEMA: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    after: { ...JOB_ID, description: 'The cursor: the jobs after this one (the `next` of the page before)' },
-    limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Jobs per page; default 20' },
-    owner: {
-      type: 'string',
-      enum: ['operator'],
-      description:
-        "`operator`: the operator's jobs (the command line's: `trainprint scan --queue`, `worker`, `jobs`) instead of " +
-        "the account's; needs the `admin` scope",
-    },
+export const JOB_LIST_QUERY_SCHEMA = partialObject({
+  after: { ...JOB_ID, description: 'The cursor: the jobs after this one (the `next` of the page before)' },
+  limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Jobs per page; default 20' },
+  owner: {
+    type: 'string',
+    enum: ['operator'],
+    description:
+      "`operator`: the operator's jobs (the command line's: `trainprint scan --queue`, `worker`, `jobs`) instead of " +
+      "the account's; needs the `admin` scope",
   },
-};
+});
 
 /**
  * The answer of `DELETE /api/v1/jobs/{job_id}`: the cancelled job's status, or `deleted: true` for a finished one.
@@ -206,11 +202,7 @@ export const JOB_RESULT_LINE_SCHEMA: JsonSchema = {
  * The query of `GET /api/v1/jobs/{job_id}/results`.
  * @example { after: 99, limit: 100 }
  */
-export const JOB_RESULTS_QUERY_SCHEMA: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    after: { ...int0, description: 'The cursor: results of the items after this index (absent: from the first)' },
-    limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Results per page; default 100' },
-  },
-};
+export const JOB_RESULTS_QUERY_SCHEMA = partialObject({
+  after: { ...int0, description: 'The cursor: results of the items after this index (absent: from the first)' },
+  limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Results per page; default 100' },
+});
