@@ -574,9 +574,11 @@ export function alignedChains(text: string, passages: ReadonlyArray<Pick<Passage
 
 /**
  * Whether a document refutes a found stretch of the work (`q0`–`q1`): it holds the stretch, but not with the work's
- * word before it nor with the one after it, and not as another place of the work has it either (letters and digits
- * compared: forms aside). A copy of the work holds a neighbour on one side at least; a document holding only the
- * stretch — a stock phrase, or an engine echoing its queries — does not. A phrase the work repeats can be found first
+ * two words before it nor with the two after it (one where the work or the document has only one), and not as another place of the
+ * work has it either (letters and digits compared: forms aside). A copy of the work holds its neighbours on one side at
+ * least; a document holding only the stretch — a stock phrase, or an engine echoing its queries — does not. One word
+ * beside it would be matched by chance too often: a line of another text begins or ends with "of", "and" or "I" as
+ * often as the work does. A phrase the work repeats can be found first
  * at its other place (seen on the real infini-gram mini: a copy's document holding the stretch with the words another
  * chapter has around it): that document is a copy too, and refutes nothing. False where the work has no word on either
  * side to test.
@@ -585,20 +587,22 @@ export function alignedChains(text: string, passages: ReadonlyArray<Pick<Passage
  * const work = 'It was the best of times and the worst of times that year.';
  * refutesStretch(work, 7, 24, 'Notes: the best of times\n\nother words') // true: only what was sent
  * refutesStretch(work, 7, 24, 'it was the best of times and') // false: the work's neighbours
+ * refutesStretch(work, 7, 24, 'the best of times and then') // true: "and" alone is chance
  */
 export function refutesStretch(text: string, q0: number, q1: number, document: string): boolean {
-  const before = /(\S+)\s+$/u.exec(text.slice(Math.max(0, q0 - 200), q0));
-  const after = /^\s+(\S+)/u.exec(text.slice(q1, q1 + 200));
+  const before = /(\S+\s+)?(\S+)\s+$/u.exec(text.slice(Math.max(0, q0 - 200), q0));
+  const after = /^\s+(\S+)(\s+\S+)?/u.exec(text.slice(q1, q1 + 200));
   if (!before && !after) return false;
   const stretch = text.slice(q0, q1);
+  // two words beside it, or the one word between it and the document's edge (a copy cut into short documents)
+  const doc = letters(document);
   if (
-    (before && holdsText(document, `${before[1]} ${stretch}`)) ||
-    (after && holdsText(document, `${stretch} ${after[1]}`))
+    (before && (holdsText(document, `${before[0]}${stretch}`) || doc.startsWith(letters(`${before[2]} ${stretch}`)))) ||
+    (after && (holdsText(document, `${stretch}${after[0]}`) || doc.endsWith(letters(`${stretch} ${after[1]}`))))
   )
     return false;
   // the stretch with the document's own letters around it, looked for in the whole work
-  const doc = letters(document),
-    s = letters(stretch);
+  const s = letters(stretch);
   const at = doc.indexOf(s);
   if (at < 0 || s.length === 0) return false;
   const around = doc.slice(Math.max(0, at - CONTEXT_LETTERS), at + s.length + CONTEXT_LETTERS);

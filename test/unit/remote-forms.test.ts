@@ -11,6 +11,7 @@ import {
   letters,
   plainPiece,
   quietWindows,
+  WINDOW_DENSE_CHARS,
   WINDOW_MIN_CHARS,
   windowTerms,
 } from '../../src/remote/forms.js';
@@ -80,6 +81,22 @@ describe('quietWindows', () => {
     }
     // disjoint, from the end back
     for (let i = 1; i < ws.length; i++) expect(ws[i].q1).toBeLessThanOrEqual(ws[i - 1].q0);
+  });
+  it('a passage of long words gets windows of fewer words, short enough for a line of a copy wrapped at 70 columns', () => {
+    const code =
+      'kazuMorqen vilTrapex(dri,412) 0x3fa2 shoLunbix morqenGaw qenVilsho(tra,17) pexDriNef yorBixCul kazuZuMor 0x11c0 gawNefYor luncul(mor,88)';
+    const ws = quietWindows(code, 0, code.length, 3);
+    expect(ws.map((w) => w.query)).toEqual([
+      'kazuZuMor 0x11c0 gawNefYor luncul(mor,88)',
+      'qenVilsho(tra,17) pexDriNef yorBixCul',
+      'vilTrapex(dri,412) 0x3fa2 shoLunbix morqenGaw',
+    ]);
+    for (const w of ws) {
+      expect(w.query.length).toBeGreaterThanOrEqual(WINDOW_DENSE_CHARS);
+      expect(w.query.length).toBeLessThan(50);
+    }
+    // English keeps five words: its windows are as short as before
+    expect(quietWindows(passage, 0, passage.length, 4).every((w) => w.query.split(' ').length >= 5)).toBe(true);
   });
   it('a passage with no quiet stretch still gives its last words', () => {
     const t = '"A—b" "c—d" "e—f" "g—h" "i—j" "k—l" "m—n" "o—p" "q—r" "s—t" "u—v"';
@@ -172,6 +189,14 @@ describe('refutesStretch', () => {
     expect(refutesStretch(work, 7, 24, 'it was the best of times and')).toBe(false);
     expect(refutesStretch(work, 7, 24, 'IT  WAS\r\nthe best of times')).toBe(false);
     expect(refutesStretch(work, 7, 24, 'the best of times \u2014 and')).toBe(false);
+  });
+  it('one word beside the stretch is chance, unless the document ends there', () => {
+    // "and" after the stretch, as in the work, then another text: a line of it that begins with a common word
+    expect(refutesStretch(work, 7, 24, 'Notes: the best of times and so on')).toBe(true);
+    expect(refutesStretch(work, 7, 24, 'so was the best of times in a while')).toBe(true);
+    // the document ends one word past the stretch: the work's words beyond are in the next document
+    expect(refutesStretch(work, 7, 24, 'Notes: the best of times and')).toBe(false);
+    expect(refutesStretch(work, 7, 24, 'was the best of times, in a while')).toBe(false);
   });
   it('a phrase the work repeats, found at its other place, refutes nothing (the real mini engine showed it)', () => {
     // the stretch asked is the second "the best of times"; the document is a copy of the first one's place
