@@ -11,6 +11,7 @@ import type { SliceOptions } from '../../corpus/types.js';
 import type { TargetModel } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import type { JsonSchema } from '../../util/json-schema.js';
+import { positiveInt } from '../../util/validate.js';
 import type { AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
 import type { CatalogueAuditRequest } from '../memorization/audit.js';
 import type { ExtractWorkRequest } from '../memorization/extract-work.js';
@@ -161,11 +162,7 @@ export function defineJobType<Item>(definition: JobTypeDefinition<Item>): JobTyp
       'INVALID_OPTIONS',
       `a job type's name is 1-64 lowercase letters, digits, _ or -: ${definition.name}`,
     );
-  const c = definition.chunkItems;
-  if (c !== undefined && !(Number.isSafeInteger(c) && c >= 1 && c <= 10_000))
-    throw new TrainprintError(
-      'INVALID_OPTIONS',
-      `chunkItems of job type ${definition.name} must be an integer from 1 to 10,000`,
-    );
+  // only checked: without it, the store's (the fallback is not used)
+  positiveInt(`chunkItems of job type ${definition.name}`, definition.chunkItems, 1, 10_000);
   return Object.freeze({ ...definition });
 }
