@@ -16,11 +16,12 @@
 import {
   createJobService,
   JobRunner,
-  type JobInfo,
   type JobResult,
   type JobService,
   type JobStore,
+  type StreamSubmitOptions,
   ItemHandedBack,
+  positiveInt,
   SCAN_JOB,
   scanExecutor,
   sleep,
@@ -61,8 +62,8 @@ export interface ScanQueueOptions {
   readonly account?: string;
 }
 
-/** Options of {@link ScanQueue.enqueue}. */
-export interface EnqueueOptions {
+/** Options of {@link ScanQueue.enqueue}: the chunks' bytes, the signal and `onChunk` as a streamed submission's. */
+export interface EnqueueOptions extends Pick<StreamSubmitOptions, 'chunkBytes' | 'signal' | 'onChunk'> {
   /** The datasets the job scans against, by id and SHA-256 ({@link jobDatasets}). */
   readonly datasets: readonly JobDataset[];
   /** @default 50 */
@@ -71,12 +72,6 @@ export interface EnqueueOptions {
   readonly paraphrase?: boolean;
   /** Items per chunk at most. @default 500 */
   readonly chunkItems?: number;
-  /** Bytes of items per chunk at most (a larger item alone). @default 4 MiB */
-  readonly chunkBytes?: number;
-  /** Stop reading the input: the job is deleted and the call rejects with `signal.reason`. */
-  readonly signal?: AbortSignal;
-  /** Told of the job as soon as it exists, and after each chunk stored. */
-  readonly onChunk?: (job: JobInfo) => void;
 }
 
 /** What {@link ScanQueue.enqueue} stored. */
@@ -121,11 +116,10 @@ export interface WorkSummary {
 export async function openScanQueue(url: string, options: ScanQueueOptions = {}): Promise<ScanQueue> {
   const target = parseTarget(url);
   const days = options.retentionDays ?? 7;
-  const lease = options.leaseSeconds ?? 60;
+  const lease = positiveInt('leaseSeconds', options.leaseSeconds, 60, 86_000);
   const poll = options.pollIntervalMs ?? 1000;
-  if (!(days > 0 && Number.isFinite(days)) || !(Number.isInteger(lease) && lease >= 1 && lease <= 86_000))
-    throw new TrainprintError('INVALID_OPTIONS', 'retentionDays must be > 0 and leaseSeconds an integer 1..86000');
-  if (!(poll > 0)) throw new TrainprintError('INVALID_OPTIONS', 'pollIntervalMs must be > 0');
+  if (!(days > 0 && Number.isFinite(days)) || !(poll > 0))
+    throw new TrainprintError('INVALID_OPTIONS', 'retentionDays and pollIntervalMs must be > 0');
   const store = await waitOut(
     target,
     () =>
@@ -253,7 +247,7 @@ export class ScanQueue {
     let refused: string | undefined;
     const scan = scanExecutor(
       (item, o) => scanner.scanItem(item, o),
-      (id) => scanner.datasetDigest(id).catch(() => undefined),
+      (id) => scanner.datasetDigest(id),
     );
     const runner = new JobRunner({
       jobs: this.jobs,
