@@ -12,6 +12,7 @@ import type { JobExecutors } from './executors.js';
 import type { JobExecutor } from './job-type.js';
 import { ItemHandedBack } from './hand-back.js';
 import type { JobClaim, JobError, JobResult, JobStore } from './types.js';
+import { anySignal } from '../../util/signals.js';
 import { unrefTimer } from '../../util/timers.js';
 import { positiveInt } from '../../util/validate.js';
 
@@ -337,32 +338,30 @@ export class JobRunner {
       // stopping: the item running may finish, no new one starts (unless the chunk is to be finished)
       if (interrupt.aborted || (this.#stopped && !this.#o.finishChunks)) break;
       const index = claim.first + i;
-      const item = new AbortController();
+      const limit = new AbortController();
       const timeUp = new TrainprintError(
         'PAYLOAD_TOO_LARGE',
         `the item ran past the time limit of a job item (${formatMs(itemTimeoutMs)}); it was stopped`,
       );
-      const timer = unrefTimer(setTimeout(() => item.abort(timeUp), itemTimeoutMs));
-      const onInterrupt = () => item.abort(interrupt.reason);
-      interrupt.addEventListener('abort', onInterrupt, { once: true });
+      const timer = unrefTimer(setTimeout(() => limit.abort(timeUp), itemTimeoutMs));
+      const signal = anySignal([interrupt, limit.signal]);
       try {
         const slice = { deadline: Date.now() + itemTimeoutMs, limitMs: itemTimeoutMs };
-        const work = Promise.resolve().then(() => execute(claim.items[i], claim, item.signal, slice));
+        const work = Promise.resolve().then(() => execute(claim.items[i], claim, signal, slice));
         work.catch(() => undefined); // an outcome after the limit is dropped, never left unhandled
-        results.push({ index, success: true, result: await untilAborted(work, item.signal) });
+        results.push({ index, success: true, result: await untilAborted(work, signal) });
       } catch (err) {
         if (interrupt.aborted) break; // stopped, cancelled or lost: this item has no result here
         if (err instanceof TrainprintError && PROCESS_FAULTS.has(err.code))
           return { results, fault: err, handedBack: null };
-        if (err instanceof ItemHandedBack && !item.signal.aborted) return { results, fault: null, handedBack: err };
+        if (err instanceof ItemHandedBack && !signal.aborted) return { results, fault: null, handedBack: err };
         results.push({
           index,
           success: false,
-          error: (this.#o.errorOf ?? jobError)(item.signal.aborted ? timeUp : err),
+          error: (this.#o.errorOf ?? jobError)(signal.aborted ? timeUp : err),
         });
       } finally {
         clearTimeout(timer);
-        interrupt.removeEventListener('abort', onInterrupt);
       }
     }
     return { results, fault: null, handedBack: null };
