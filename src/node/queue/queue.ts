@@ -4,13 +4,10 @@
  * the operator (account `''`) that `serve --store` on the same database lists and controls as any other, and a
  * worker is the one `JobRunner` over them with the scan executor.
  *
- * - Enqueue: the input is read as it comes and stored a chunk at a time (`JobService.submitStream`); a submission
- *   whose process died half-way reads `failed` once its lease expired, and no worker runs it.
- * - Exactly once: a chunk's results are written with its completion in one store transaction that does nothing
- *   once the chunk's lease is no longer the claim's; a worker killed mid-chunk leaves it to be claimed again after
- *   its lease (`leaseSeconds`). Scans are deterministic, so a redone chunk has the same hits.
- * - Datasets: a job names its datasets by id and SHA-256; a worker (or a `serve` process) that lacks one or holds
- *   another version hands the job's items back, neither run nor failed.
+ * - Enqueue: a streamed submission (`JobService.submitStream`), read as it comes.
+ * - Exactly once, as every job's chunk ({@link JobStore}): a worker killed mid-chunk leaves it to be claimed again
+ *   after its lease (`leaseSeconds`). Scans are deterministic, so a redone chunk has the same hits.
+ * - Datasets: a job names them by id and SHA-256; its items are handed back where one differs (`scanExecutor`).
  * - A database that goes away (a restart, a failover) is waited for: the runner tries again with a doubling wait.
  */
 import {
@@ -199,9 +196,8 @@ export class ScanQueue {
   }
 
   /**
-   * Stores `items` as a new scan job of the operator, a chunk at a time, and seals it when the input ends: workers
-   * may start on the first chunks while the rest is read. The enqueue holds the job for `leaseSeconds` at a time
-   * (renewed while it reads): an enqueue whose process died leaves a job that reads `failed` after it.
+   * Stores `items` as a new scan job of the queue's account, a streamed submission ({@link StreamSubmitOptions}:
+   * workers start on the first chunks) held for `leaseSeconds` at a time while the input is read.
    * @throws INVALID_INPUT for no datasets or no items
    */
   async enqueue(

@@ -1,10 +1,8 @@
 /**
- * What a job type is: one module (./types/<name>.ts) that carries everything about it — the schema of its items (the
- * HTTP checks and the OpenAPI document use it), the plan units an item is charged, the items a chunk holds, what a
- * submission prepares (the models of extract and audit items, held in the accepting process) and the executor of one
- * item — registered in one line of ./registry.ts. The store and the runner name no type: they take a type's chunk
- * size at submission and its executor from the table `jobExecutors` builds. A host registers types of its own the
- * same way ({@link defineJobType}; docs/architecture.md, "Jobs").
+ * What a job type is ({@link JobTypeDefinition}): one module (./types/<name>.ts) that carries everything about it,
+ * registered in one line of ./registry.ts; a host registers types of its own the same way ({@link defineJobType}).
+ * The store and the runner take a type's chunk size at submission and its executor from the table `jobExecutors`
+ * builds.
  */
 import { TrainprintError } from '../../errors.js';
 import type { SliceOptions } from '../../corpus/types.js';
@@ -71,9 +69,8 @@ export interface JobExecutorOptions {
    */
   readonly model?: (spec: Readonly<Record<string, unknown>>) => Promise<TargetModel>;
   /**
-   * The models the host's handler held for the jobs it accepted (`model.held` of an item): the same object the
-   * handler was given. An item whose model this process does not hold fails with INVALID_INPUT naming
-   * `model.api_key` (resubmit with the key).
+   * The models the host's handler held for the jobs it accepted (`model.held` of an item; one this process does not
+   * hold: `modelNotHeld`): the same object the handler was given.
    */
   readonly jobModels?: HeldJobModels;
   /**

@@ -1,11 +1,9 @@
 /**
- * The store backend of the job model ({@link JobStore}), on any {@link Store}: a job of many items is cut into chunks at submission; the
- * runners of every process on the store (src/services/jobs/runner.ts) claim chunks through store transactions with a
- * lease, run their items, and write the chunk's results with its completion in one transaction. A chunk whose lease
- * has expired (its process died) is claimed again; a completion whose lease is no longer its own (it ran past its
- * lease and another runner took the chunk) is dropped — so every item has exactly one result, and a job survives a
- * restart. The leases are the store's: one process holds them in the memory and file stores, and in the PostgreSQL
- * store every process on the database claims from the same jobs (its transactions are serialised across processes).
+ * The store backend of the job model ({@link JobStore}: its leases and exactly-once completions), on any
+ * {@link Store}: a job of many items is cut into chunks at submission; a claim, a renewal and a completion (the
+ * chunk's results with it) are each one store transaction, so a job survives a restart. The leases are the store's:
+ * one process holds them in the memory and file stores, and in the PostgreSQL store every process on the database
+ * claims from the same jobs (its transactions are serialised across processes).
  *
  * Keys (ordered by string, numbers zero-padded):
  *  - `job/<id>` the job record;
