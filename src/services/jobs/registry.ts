@@ -67,8 +67,5 @@ export function jobTypeRegistry(extra: readonly AnyJobType[] = []): JobTypeRegis
  */
 export function jobUnits(type: string, items: readonly unknown[], registry = BUILT_IN_JOB_TYPES): number {
   const units = registry.get(type)?.units;
-  if (!units) return items.length;
-  let n = 0;
-  for (const item of items) n += units(item);
-  return n;
+  return units ? items.reduce((n: number, item) => n + units(item), 0) : items.length;
 }

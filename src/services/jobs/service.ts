@@ -435,10 +435,7 @@ export class JobService implements JobStore {
   }
 
   /** See {@link JobStore.claim}: one store transaction over up to {@link CLAIM_SCAN_JOBS} open jobs. */
-  async claim(
-    leaseMs: number,
-    options: { readonly skip?: (account: string, job?: string, type?: string) => boolean } = {},
-  ): Promise<JobClaim | null> {
+  async claim(leaseMs: number, options: Parameters<JobStore['claim']>[1] = {}): Promise<JobClaim | null> {
     // most polls find nothing: a plain read first, no transaction
     if ((await this.#store.scan('job-open/', { limit: 1 })).length === 0) return null;
     const now = this.#clock();
