@@ -50,24 +50,16 @@ export const JOB_MAX_ATTEMPTS = 3;
 /** Open jobs a claim looks at, oldest first, for one it may take (past the jobs of accounts it skips). */
 export const CLAIM_SCAN_JOBS = 1024;
 
-/** The stored record of a job. */
-interface JobRecord {
-  id: string;
-  account: string;
-  type: string;
-  state: JobState;
-  total: number;
-  done: number;
-  failed: number;
-  created: number;
-  started: number | null;
-  finished: number | null;
+/** `T` with its fields writable: a record is changed in place within its transaction. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The stored record of a job: what its account reads of it ({@link info} adds the ETA), its chunks and context. */
+interface JobRecord extends Writable<Omit<JobInfo, 'eta_ms'>> {
   chunks: number;
   chunk_items: number;
   /** The next chunk never claimed. */
   next: number;
   context: Record<string, unknown>;
-  error?: JobError;
   /** A streamed submission still reading its input ({@link JobService.submitStream}): absent once sealed. */
   sealed?: false;
   /** Until when the submitter of an unsealed job holds it (ms): past it, the job reads `failed`. */
