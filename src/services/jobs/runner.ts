@@ -51,10 +51,7 @@ export interface JobRunnerOptions extends JobExecutors {
    * running: for large chunks that are costly to redo (the scan queue's). @default false
    */
   readonly finishChunks?: boolean;
-  /**
-   * An item's error as its result carries it. @default {@link jobError} (a 5xx code's generic sentence, anything
-   * unexpected as INTERNAL: what an API's caller may read)
-   */
+  /** An item's error as its result carries it. @default {@link jobError} (what an API's caller may read) */
   readonly errorOf?: (error: unknown) => JobError;
   /** Jobs this runner leaves to others, by account, id and type (a scan worker runs scan jobs only). @default none */
   readonly skip?: (account: string, job: string | undefined, type: string | undefined) => boolean;
