@@ -25,6 +25,9 @@ describe('a scan job against its datasets by SHA-256', () => {
       /dataset "books" has SHA-256 a{64}, this process's has b{64}/,
     );
     await expect(missing(items[0], claim, signal)).rejects.toBeInstanceOf(ItemHandedBack);
+    // a digest that cannot be read is a dataset not loaded here
+    const unreadable = scanExecutor(scanItem, () => Promise.reject(new Error('the dataset file is gone')));
+    await expect(unreadable(items[0], claim, signal)).rejects.toThrow(/"books" has SHA-256 a{64}, not loaded here/);
     expect(scanned).toEqual([]);
   });
 

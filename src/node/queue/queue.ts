@@ -4,23 +4,21 @@
  * the operator (account `''`) that `serve --store` on the same database lists and controls as any other, and a
  * worker is the one `JobRunner` over them with the scan executor.
  *
- * - Enqueue: the input is read as it comes and stored a chunk at a time (`JobService.submitStream`); a submission
- *   whose process died half-way reads `failed` once its lease expired, and no worker runs it.
- * - Exactly once: a chunk's results are written with its completion in one store transaction that does nothing
- *   once the chunk's lease is no longer the claim's; a worker killed mid-chunk leaves it to be claimed again after
- *   its lease (`leaseSeconds`). Scans are deterministic, so a redone chunk has the same hits.
- * - Datasets: a job names its datasets by id and SHA-256; a worker (or a `serve` process) that lacks one or holds
- *   another version hands the job's items back, neither run nor failed.
+ * - Enqueue: a streamed submission (`JobService.submitStream`), read as it comes.
+ * - Exactly once, as every job's chunk ({@link JobStore}): a worker killed mid-chunk leaves it to be claimed again
+ *   after its lease (`leaseSeconds`). Scans are deterministic, so a redone chunk has the same hits.
+ * - Datasets: a job names them by id and SHA-256; its items are handed back where one differs (`scanExecutor`).
  * - A database that goes away (a restart, a failover) is waited for: the runner tries again with a doubling wait.
  */
 import {
   createJobService,
   JobRunner,
-  type JobInfo,
   type JobResult,
   type JobService,
   type JobStore,
+  type StreamSubmitOptions,
   ItemHandedBack,
+  positiveInt,
   SCAN_JOB,
   scanExecutor,
   sleep,
@@ -61,8 +59,8 @@ export interface ScanQueueOptions {
   readonly account?: string;
 }
 
-/** Options of {@link ScanQueue.enqueue}. */
-export interface EnqueueOptions {
+/** Options of {@link ScanQueue.enqueue}: the chunks' bytes, the signal and `onChunk` as a streamed submission's. */
+export interface EnqueueOptions extends Pick<StreamSubmitOptions, 'chunkBytes' | 'signal' | 'onChunk'> {
   /** The datasets the job scans against, by id and SHA-256 ({@link jobDatasets}). */
   readonly datasets: readonly JobDataset[];
   /** @default 50 */
@@ -71,12 +69,6 @@ export interface EnqueueOptions {
   readonly paraphrase?: boolean;
   /** Items per chunk at most. @default 500 */
   readonly chunkItems?: number;
-  /** Bytes of items per chunk at most (a larger item alone). @default 4 MiB */
-  readonly chunkBytes?: number;
-  /** Stop reading the input: the job is deleted and the call rejects with `signal.reason`. */
-  readonly signal?: AbortSignal;
-  /** Told of the job as soon as it exists, and after each chunk stored. */
-  readonly onChunk?: (job: JobInfo) => void;
 }
 
 /** What {@link ScanQueue.enqueue} stored. */
@@ -121,11 +113,10 @@ export interface WorkSummary {
 export async function openScanQueue(url: string, options: ScanQueueOptions = {}): Promise<ScanQueue> {
   const target = parseTarget(url);
   const days = options.retentionDays ?? 7;
-  const lease = options.leaseSeconds ?? 60;
+  const lease = positiveInt('leaseSeconds', options.leaseSeconds, 60, 86_000);
   const poll = options.pollIntervalMs ?? 1000;
-  if (!(days > 0 && Number.isFinite(days)) || !(Number.isInteger(lease) && lease >= 1 && lease <= 86_000))
-    throw new TrainprintError('INVALID_OPTIONS', 'retentionDays must be > 0 and leaseSeconds an integer 1..86000');
-  if (!(poll > 0)) throw new TrainprintError('INVALID_OPTIONS', 'pollIntervalMs must be > 0');
+  if (!(days > 0 && Number.isFinite(days)) || !(poll > 0))
+    throw new TrainprintError('INVALID_OPTIONS', 'retentionDays and pollIntervalMs must be > 0');
   const store = await waitOut(
     target,
     () =>
@@ -205,9 +196,8 @@ export class ScanQueue {
   }
 
   /**
-   * Stores `items` as a new scan job of the operator, a chunk at a time, and seals it when the input ends: workers
-   * may start on the first chunks while the rest is read. The enqueue holds the job for `leaseSeconds` at a time
-   * (renewed while it reads): an enqueue whose process died leaves a job that reads `failed` after it.
+   * Stores `items` as a new scan job of the queue's account, a streamed submission ({@link StreamSubmitOptions}:
+   * workers start on the first chunks) held for `leaseSeconds` at a time while the input is read.
    * @throws INVALID_INPUT for no datasets or no items
    */
   async enqueue(
@@ -253,7 +243,7 @@ export class ScanQueue {
     let refused: string | undefined;
     const scan = scanExecutor(
       (item, o) => scanner.scanItem(item, o),
-      (id) => scanner.datasetDigest(id).catch(() => undefined),
+      (id) => scanner.datasetDigest(id),
     );
     const runner = new JobRunner({
       jobs: this.jobs,

@@ -3,22 +3,18 @@
  * a dataset as a job names it. Items and hits are the scan's (`ScanItem`, `ScanHit` of `engine.scan`).
  */
 
-import type { ScanHit, ScanItem, ScanOptions } from '../../library.js';
+import type { JobEngine, ScanHit, ScanItem } from '../../library.js';
 
 /** One input text of a scan (`ScanItem`): the same shape as a dataset document. */
 export type QueueItem = ScanItem;
 /** One hit (`ScanHit`): a block of at least `min_words` words of an item found in a dataset's document. */
 export type QueueHit = ScanHit;
 
-/** What a worker asks of the engine: the scan of one item, and the identity of its datasets. `Engine` is one. */
-export interface QueueScanner {
-  /** The hits of one item, deterministic for the same datasets and options (the queue's exactly-once rests on it). */
-  scanItem(
-    item: QueueItem,
-    options?: Pick<ScanOptions, 'datasets' | 'minWords' | 'paraphrase' | 'signal'>,
-  ): Promise<readonly QueueHit[]>;
-  /** Hex SHA-256 of a loaded dataset's content. */
-  datasetDigest(id: string): Promise<string>;
+/**
+ * What a worker asks of the engine: the scan of one item — deterministic for the same datasets and options (the
+ * queue's exactly-once rests on it) — and the identity of its datasets, as a job engine's. `Engine` is one.
+ */
+export interface QueueScanner extends Required<Pick<JobEngine, 'scanItem' | 'datasetDigest'>> {
   /** The loaded datasets. */
   datasets(): readonly { readonly id: string; readonly kind: string }[];
 }

@@ -1,8 +1,7 @@
 /**
- * The executor table of the job model: what one item of each registered type runs (./registry.ts; each type's
- * module builds its executor from the engine and these options). The one runner (./runner.ts) looks an item's
- * executor up here by its job's type, whichever backend the job came from — so a scan item of the PostgreSQL queue
- * and of an HTTP job run the same code and give the same result shape.
+ * The executor table of the job model: what one item of each registered type runs (./registry.ts). The one runner
+ * (./runner.ts) looks an item's executor up here by its job's type, whichever backend the job came from — so a scan
+ * item of the PostgreSQL queue and of an HTTP job run the same code and give the same result shape.
  */
 import type { JobEngine, JobExecutor, JobExecutorOptions } from './job-type.js';
 import { BUILT_IN_JOB_TYPES, type JobTypeRegistry } from './registry.js';
@@ -19,9 +18,8 @@ export interface JobExecutors {
 }
 
 /**
- * The executor table of `engine` for the types of `registry` (the built-in ones by default): analyze and score as
- * their requests run over HTTP, scan against the exact datasets the job names, extract and audit with the host's
- * models, a host's own types as their modules say.
+ * The executor table of `engine` for the types of `registry` (the built-in ones by default), each built by its
+ * type's module (`executor`) from the engine and `options`.
  * @example const runner = new JobRunner({ jobs, ...jobExecutors(engine, { work: { sliceMs: 3 } }) })
  */
 export function jobExecutors(

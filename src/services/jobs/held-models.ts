@@ -6,9 +6,7 @@
  * and without the key; the runner of the same process takes the model back by that handle. A process started again
  * holds nothing: its items fail with INVALID_INPUT naming `model.api_key`, and the caller resubmits with the key —
  * the extraction's journal (in the store) replays every call already answered, so none is made twice. Several
- * processes on one store: a runner that claims an item whose model another process holds gives it back while that
- * process's runner beats in the store (./hand-back.ts), so the holder runs it; once it no longer beats, the item fails
- * at once, as after a restart.
+ * processes on one store: the holder runs the item while it is alive (./hand-back.ts).
  */
 import { TrainprintError } from '../../errors.js';
 import type { TargetModel } from '../../models/types.js';
@@ -24,10 +22,7 @@ export interface StoredModelSpec {
   readonly held: string;
   /** True when the item was sent with `api_key` (left out of the stored item): a restart then asks for it again. */
   readonly keyed?: true;
-  /**
-   * The id of the accepting process's {@link HeldJobModels}: another process's runner that claims the item gives it
-   * back while that process beats in the store (it is alive), and fails it otherwise.
-   */
+  /** The id of the accepting process's {@link HeldJobModels}, which holds the item while alive (./hand-back.ts). */
   readonly holder?: string;
 }
 

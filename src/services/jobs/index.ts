@@ -1,8 +1,4 @@
-/**
- * The one job model: a {@link JobStore} (on any store: memory, file, PostgreSQL — the scan queue of `trainprint/node` is it on PostgreSQL), the
- * one runner, and the job types — one module each, registered in ./registry.ts — whose executors it runs
- * (docs/architecture.md, "Jobs").
- */
+/** The exports of the one job model (./types.ts says what it is). */
 // the store backend: createJobService, JobService, its options and constants
 export * from './service.js';
 export { DEFAULT_JOB_ITEM_TIMEOUT_MS, JobRunner, jobError } from './runner.js';

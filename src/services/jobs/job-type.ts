@@ -1,16 +1,15 @@
 /**
- * What a job type is: one module (./types/<name>.ts) that carries everything about it — the schema of its items (the
- * HTTP checks and the OpenAPI document use it), the plan units an item is charged, the items a chunk holds, what a
- * submission prepares (the models of extract and audit items, held in the accepting process) and the executor of one
- * item — registered in one line of ./registry.ts. The store and the runner name no type: they take a type's chunk
- * size at submission and its executor from the table `jobExecutors` builds. A host registers types of its own the
- * same way ({@link defineJobType}; docs/architecture.md, "Jobs").
+ * What a job type is ({@link JobTypeDefinition}): one module (./types/<name>.ts) that carries everything about it,
+ * registered in one line of ./registry.ts; a host registers types of its own the same way ({@link defineJobType}).
+ * The store and the runner take a type's chunk size at submission and its executor from the table `jobExecutors`
+ * builds.
  */
 import { TrainprintError } from '../../errors.js';
 import type { SliceOptions } from '../../corpus/types.js';
 import type { TargetModel } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import type { JsonSchema } from '../../util/json-schema.js';
+import { positiveInt } from '../../util/validate.js';
 import type { AnalyzeOptions, AnalyzeRequest } from '../analyze/types.js';
 import type { CatalogueAuditRequest } from '../memorization/audit.js';
 import type { ExtractWorkRequest } from '../memorization/extract-work.js';
@@ -70,9 +69,8 @@ export interface JobExecutorOptions {
    */
   readonly model?: (spec: Readonly<Record<string, unknown>>) => Promise<TargetModel>;
   /**
-   * The models the host's handler held for the jobs it accepted (`model.held` of an item): the same object the
-   * handler was given. An item whose model this process does not hold fails with INVALID_INPUT naming
-   * `model.api_key` (resubmit with the key).
+   * The models the host's handler held for the jobs it accepted (`model.held` of an item; one this process does not
+   * hold: `modelNotHeld`): the same object the handler was given.
    */
   readonly jobModels?: HeldJobModels;
   /**
@@ -161,11 +159,7 @@ export function defineJobType<Item>(definition: JobTypeDefinition<Item>): JobTyp
       'INVALID_OPTIONS',
       `a job type's name is 1-64 lowercase letters, digits, _ or -: ${definition.name}`,
     );
-  const c = definition.chunkItems;
-  if (c !== undefined && !(Number.isSafeInteger(c) && c >= 1 && c <= 10_000))
-    throw new TrainprintError(
-      'INVALID_OPTIONS',
-      `chunkItems of job type ${definition.name} must be an integer from 1 to 10,000`,
-    );
+  // only checked: without it, the store's (the fallback is not used)
+  positiveInt(`chunkItems of job type ${definition.name}`, definition.chunkItems, 1, 10_000);
   return Object.freeze({ ...definition });
 }

@@ -1,7 +1,7 @@
 /**
  * The job types, registered: one module each (./types/<name>.ts, see ./job-type.ts) and one line here. The `JobType`
  * union, `JOB_TYPES`, the HTTP checks and the OpenAPI schema of a submission (src/http/schemas/jobs.ts) and the
- * executor table (./executors.ts) derive from this table; the store and the runner name no type.
+ * executor table (./executors.ts) derive from this table.
  */
 import { TrainprintError } from '../../errors.js';
 import type { JobTypeDefinition } from './job-type.js';
@@ -14,7 +14,7 @@ import { SCORE_JOB } from './types/score.js';
 // biome-ignore lint/suspicious/noExplicitAny: each type's item is its own; the table holds them all
 type AnyJobType = JobTypeDefinition<any>;
 
-/** The built-in types, in the order the documentation lists them: a new type is a module and a line here. */
+/** The built-in types, in the order the documentation lists them. */
 const BUILT_IN = {
   analyze: ANALYZE_JOB,
   score: SCORE_JOB,
@@ -67,8 +67,5 @@ export function jobTypeRegistry(extra: readonly AnyJobType[] = []): JobTypeRegis
  */
 export function jobUnits(type: string, items: readonly unknown[], registry = BUILT_IN_JOB_TYPES): number {
   const units = registry.get(type)?.units;
-  if (!units) return items.length;
-  let n = 0;
-  for (const item of items) n += units(item);
-  return n;
+  return units ? items.reduce((n: number, item) => n + units(item), 0) : items.length;
 }

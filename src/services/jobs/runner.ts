@@ -12,7 +12,9 @@ import type { JobExecutors } from './executors.js';
 import type { JobExecutor } from './job-type.js';
 import { ItemHandedBack } from './hand-back.js';
 import type { JobClaim, JobError, JobResult, JobStore } from './types.js';
+import { anySignal } from '../../util/signals.js';
 import { unrefTimer } from '../../util/timers.js';
+import { positiveInt } from '../../util/validate.js';
 
 /**
  * How long one item of a job may run by default: 5 minutes, far beyond an analysis of the largest text or file a
@@ -49,10 +51,7 @@ export interface JobRunnerOptions extends JobExecutors {
    * running: for large chunks that are costly to redo (the scan queue's). @default false
    */
   readonly finishChunks?: boolean;
-  /**
-   * An item's error as its result carries it. @default {@link jobError} (a 5xx code's generic sentence, anything
-   * unexpected as INTERNAL: what an API's caller may read)
-   */
+  /** An item's error as its result carries it. @default {@link jobError} (what an API's caller may read) */
   readonly errorOf?: (error: unknown) => JobError;
   /** Jobs this runner leaves to others, by account, id and type (a scan worker runs scan jobs only). @default none */
   readonly skip?: (account: string, job: string | undefined, type: string | undefined) => boolean;
@@ -70,8 +69,6 @@ const PROCESS_FAULTS: ReadonlySet<string> = new Set([
 ]);
 /** Process faults after which the runner stops for good. */
 const FINAL_FAULTS: ReadonlySet<string> = new Set(['ENGINE_DISPOSED', 'STORE_CLOSED']);
-
-const codeOf = (err: unknown): string | null => (err instanceof TrainprintError ? err.code : null);
 
 /**
  * An item's error as its result carries it: the error's code and message, a 5xx code with its generic sentence only
@@ -127,20 +124,16 @@ export class JobRunner {
   constructor(options: JobRunnerOptions) {
     const pollMs = options.pollMs ?? 1000;
     const leaseMs = options.leaseMs ?? 60_000;
-    const concurrency = options.concurrency ?? 2;
-    const itemTimeoutMs = options.itemTimeoutMs ?? DEFAULT_JOB_ITEM_TIMEOUT_MS;
     const watchMs = options.watchMs ?? 1000;
-    if (!(pollMs > 0) || !(leaseMs >= 50) || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
-      throw new TrainprintError(
-        'INVALID_OPTIONS',
-        'jobs: pollMs must be > 0, leaseMs ≥ 50 and concurrency an integer from 1 to 64',
-      );
-    if (!(Number.isSafeInteger(itemTimeoutMs) && itemTimeoutMs >= 1 && itemTimeoutMs <= 86_400_000))
-      throw new TrainprintError(
-        'INVALID_OPTIONS',
-        'jobs: itemTimeoutMs must be an integer from 1 to 86,400,000 (a day)',
-      );
-    if (!(watchMs > 0)) throw new TrainprintError('INVALID_OPTIONS', 'jobs: watchMs must be > 0');
+    if (!(pollMs > 0) || !(leaseMs >= 50) || !(watchMs > 0))
+      throw new TrainprintError('INVALID_OPTIONS', 'jobs: pollMs and watchMs must be > 0, leaseMs ≥ 50');
+    const concurrency = positiveInt('jobs: concurrency', options.concurrency, 2, 64);
+    const itemTimeoutMs = positiveInt(
+      'jobs: itemTimeoutMs',
+      options.itemTimeoutMs,
+      DEFAULT_JOB_ITEM_TIMEOUT_MS,
+      86_400_000,
+    );
     this.#o = { ...options, pollMs, leaseMs, concurrency, itemTimeoutMs, watchMs };
   }
 
@@ -214,7 +207,7 @@ export class JobRunner {
 
   /** Whether `err` ends the runner: the engine or store closed, or what the host calls fatal (kept for settled). */
   #final(err: unknown): boolean {
-    if (FINAL_FAULTS.has(codeOf(err) ?? '')) return true;
+    if (err instanceof TrainprintError && FINAL_FAULTS.has(err.code)) return true;
     if (!this.#o.fatal?.(err)) return false;
     this.#failure ??= err;
     this.#stopped = true;
@@ -271,54 +264,50 @@ export class JobRunner {
 
   async #run(claim: JobClaim): Promise<void> {
     const { jobs, leaseMs } = this.#o;
-    const why = this.#o.executors[claim.job.type] ? null : (this.#o.unsupported[claim.job.type] ?? 'no executor');
-    if (why !== null) {
+    const execute = this.#o.executors[claim.job.type];
+    if (!execute) {
+      const why = this.#o.unsupported[claim.job.type] ?? 'no executor';
       await jobs.fail(claim, { code: 'NOT_SUPPORTED', message: `${MESSAGES.NOT_SUPPORTED}: ${why}` });
       return;
     }
     const interrupt = new AbortController();
     this.#held.set(claim, interrupt);
     if (this.#stopped) interrupt.abort('stopped' satisfies Interruption);
-    const renew = setInterval(
-      () => {
-        jobs.renew(claim, leaseMs).then(
-          (ok) => {
-            if (!ok) interrupt.abort('lost' satisfies Interruption);
-          },
-          () => undefined, // the next renewal or the completion finds out
+    // every `ms` while the chunk runs, an interruption that `ask` answers aborts its items (a failed ask: the next
+    // one or the completion finds out)
+    const every = (ms: number, ask: () => Promise<Interruption | null>) => {
+      const check = () =>
+        ask().then(
+          (why) => why && interrupt.abort(why),
+          () => undefined,
         );
-      },
-      Math.max(10, Math.floor(leaseMs / 3)),
-    );
-    unrefTimer(renew);
-    // a cancel (in any process on the store) is seen here within watchMs, not at the next renewal
-    const watch = setInterval(() => {
-      jobs.watch(claim).then(
-        (w) => {
-          if (w !== 'held') interrupt.abort(w satisfies Interruption);
-        },
-        () => undefined,
-      );
-    }, this.#o.watchMs);
-    unrefTimer(watch);
+      return unrefTimer(setInterval(check, ms));
+    };
+    const timers = [
+      every(Math.max(10, Math.floor(leaseMs / 3)), async () => ((await jobs.renew(claim, leaseMs)) ? null : 'lost')),
+      // a cancel (in any process on the store) is seen here within watchMs, not at the next renewal
+      every(this.#o.watchMs, async () => {
+        const w = await jobs.watch(claim);
+        return w === 'held' ? null : w;
+      }),
+    ];
     let results: JobResult[];
     let fault: unknown = null;
     let handedBack: ItemHandedBack | null = null;
     try {
-      ({ results, fault, handedBack } = await this.#items(claim, interrupt.signal));
+      ({ results, fault, handedBack } = await this.#items(claim, execute, interrupt.signal));
     } finally {
-      clearInterval(renew);
-      clearInterval(watch);
+      for (const t of timers) clearInterval(t);
       this.#held.delete(claim);
     }
-    const why2 = interrupt.signal.aborted ? (interrupt.signal.reason as Interruption) : null;
-    if (why2 === 'lost') return; // another runner has the chunk: its results are the ones kept
-    if (why2 === 'finished') {
+    const why = interrupt.signal.aborted ? (interrupt.signal.reason as Interruption) : null;
+    if (why === 'lost') return; // another runner has the chunk: its results are the ones kept
+    if (why === 'finished') {
       // cancelled meanwhile: the results so far are kept (the completion does nothing for a deleted job)
       await jobs.complete(claim, results).catch(() => undefined);
       return;
     }
-    if (handedBack !== null && why2 === null) {
+    if (handedBack !== null && why === null) {
       // an item to be run on (a slice of a long item ended) or by another process: the chunk goes back, unfailed
       if (handedBack.kind === 'elsewhere') this.#leftToOthers.set(claim.job.id, Date.now() + handedBack.retryMs);
       await jobs.release(claim).catch(() => undefined);
@@ -337,41 +326,39 @@ export class JobRunner {
   /** The chunk's items, one after another, each under its time limit, until all are done or `interrupt` aborts. */
   async #items(
     claim: JobClaim,
+    execute: JobExecutor,
     interrupt: AbortSignal,
   ): Promise<{ results: JobResult[]; fault: unknown; handedBack: ItemHandedBack | null }> {
     const { itemTimeoutMs } = this.#o;
-    // #run fails a job whose type has no executor before its items are run
-    const execute = this.#o.executors[claim.job.type] as JobExecutor;
     const results: JobResult[] = [];
     for (let i = 0; i < claim.items.length; i++) {
       // stopping: the item running may finish, no new one starts (unless the chunk is to be finished)
       if (interrupt.aborted || (this.#stopped && !this.#o.finishChunks)) break;
       const index = claim.first + i;
-      const item = new AbortController();
+      const limit = new AbortController();
       const timeUp = new TrainprintError(
         'PAYLOAD_TOO_LARGE',
         `the item ran past the time limit of a job item (${formatMs(itemTimeoutMs)}); it was stopped`,
       );
-      const timer = unrefTimer(setTimeout(() => item.abort(timeUp), itemTimeoutMs));
-      const onInterrupt = () => item.abort(interrupt.reason);
-      interrupt.addEventListener('abort', onInterrupt, { once: true });
+      const timer = unrefTimer(setTimeout(() => limit.abort(timeUp), itemTimeoutMs));
+      const signal = anySignal([interrupt, limit.signal]);
       try {
         const slice = { deadline: Date.now() + itemTimeoutMs, limitMs: itemTimeoutMs };
-        const work = Promise.resolve().then(() => execute(claim.items[i], claim, item.signal, slice));
+        const work = Promise.resolve().then(() => execute(claim.items[i], claim, signal, slice));
         work.catch(() => undefined); // an outcome after the limit is dropped, never left unhandled
-        results.push({ index, success: true, result: await untilAborted(work, item.signal) });
+        results.push({ index, success: true, result: await untilAborted(work, signal) });
       } catch (err) {
         if (interrupt.aborted) break; // stopped, cancelled or lost: this item has no result here
-        if (PROCESS_FAULTS.has(codeOf(err) ?? '')) return { results, fault: err, handedBack: null };
-        if (err instanceof ItemHandedBack && !item.signal.aborted) return { results, fault: null, handedBack: err };
+        if (err instanceof TrainprintError && PROCESS_FAULTS.has(err.code))
+          return { results, fault: err, handedBack: null };
+        if (err instanceof ItemHandedBack && !signal.aborted) return { results, fault: null, handedBack: err };
         results.push({
           index,
           success: false,
-          error: (this.#o.errorOf ?? jobError)(item.signal.aborted ? timeUp : err),
+          error: (this.#o.errorOf ?? jobError)(signal.aborted ? timeUp : err),
         });
       } finally {
         clearTimeout(timer);
-        interrupt.removeEventListener('abort', onInterrupt);
       }
     }
     return { results, fault: null, handedBack: null };

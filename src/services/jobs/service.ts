@@ -1,11 +1,9 @@
 /**
- * The store backend of the job model ({@link JobStore}), on any {@link Store}: a job of many items is cut into chunks at submission; the
- * runners of every process on the store (src/services/jobs/runner.ts) claim chunks through store transactions with a
- * lease, run their items, and write the chunk's results with its completion in one transaction. A chunk whose lease
- * has expired (its process died) is claimed again; a completion whose lease is no longer its own (it ran past its
- * lease and another runner took the chunk) is dropped — so every item has exactly one result, and a job survives a
- * restart. The leases are the store's: one process holds them in the memory and file stores, and in the PostgreSQL
- * store every process on the database claims from the same jobs (its transactions are serialised across processes).
+ * The store backend of the job model ({@link JobStore}: its leases and exactly-once completions), on any
+ * {@link Store}: a job of many items is cut into chunks at submission; a claim, a renewal and a completion (the
+ * chunk's results with it) are each one store transaction, so a job survives a restart. The leases are the store's:
+ * one process holds them in the memory and file stores, and in the PostgreSQL store every process on the database
+ * claims from the same jobs (its transactions are serialised across processes).
  *
  * Keys (ordered by string, numbers zero-padded):
  *  - `job/<id>` the job record;
@@ -19,7 +17,7 @@
 import { TrainprintError } from '../../errors.js';
 import type { Store, Transaction } from '../../store/types.js';
 import { unrefTimer } from '../../util/timers.js';
-import { newId } from '../../util/validate.js';
+import { newId, positiveInt } from '../../util/validate.js';
 import type {
   ClaimWatch,
   JobClaim,
@@ -52,24 +50,16 @@ export const JOB_MAX_ATTEMPTS = 3;
 /** Open jobs a claim looks at, oldest first, for one it may take (past the jobs of accounts it skips). */
 export const CLAIM_SCAN_JOBS = 1024;
 
-/** The stored record of a job. */
-interface JobRecord {
-  id: string;
-  account: string;
-  type: string;
-  state: JobState;
-  total: number;
-  done: number;
-  failed: number;
-  created: number;
-  started: number | null;
-  finished: number | null;
+/** `T` with its fields writable: a record is changed in place within its transaction. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The stored record of a job: what its account reads of it ({@link info} adds the ETA), its chunks and context. */
+interface JobRecord extends Writable<Omit<JobInfo, 'eta_ms'>> {
   chunks: number;
   chunk_items: number;
   /** The next chunk never claimed. */
   next: number;
   context: Record<string, unknown>;
-  error?: JobError;
   /** A streamed submission still reading its input ({@link JobService.submitStream}): absent once sealed. */
   sealed?: false;
   /** Until when the submitter of an unsealed job holds it (ms): past it, the job reads `failed`. */
@@ -98,6 +88,20 @@ const FINISHED: ReadonlySet<JobState> = new Set(['done', 'failed', 'cancelled'])
 const abandoned = (j: JobRecord, now: number) =>
   j.sealed === false && (j.submit_until ?? 0) < now && !FINISHED.has(j.state);
 const ABANDONED: JobError = { code: 'INTERNAL', message: 'the submission stopped before its input ended' };
+
+/** The record of job `id`, if there is one. */
+const recordOf = async (from: Pick<Store, 'get'>, id: string) => (await from.get(jobKey(id))) as JobRecord | undefined;
+/** The record of job `id` if it is `owner`'s. */
+async function ownedBy(from: Pick<Store, 'get'>, id: string, owner: string): Promise<JobRecord | undefined> {
+  const j = await recordOf(from, id);
+  return j?.account === owner ? j : undefined;
+}
+
+/** The claim's lease while it is the claim's (not claimed again by another runner, nor completed). */
+async function heldLease(from: Pick<Store, 'get'>, claim: JobClaim): Promise<Lease | undefined> {
+  const lease = (await from.get(leaseKey(claim.job.id, claim.chunk))) as Lease | undefined;
+  return lease?.token === claim.token ? lease : undefined;
+}
 
 /** A chunk's items and its first item's index (a streamed job's chunks carry it). */
 async function chunkOf(tx: Transaction, j: JobRecord, chunk: number): Promise<{ first: number; items: unknown[] }> {
@@ -179,10 +183,7 @@ export class JobService implements JobStore {
   constructor(options: JobServiceOptions) {
     this.#store = options.store;
     this.#clock = options.clock ?? Date.now;
-    const c = options.chunkItems ?? JOB_CHUNK_ITEMS;
-    if (!Number.isSafeInteger(c) || c < 1 || c > 10_000)
-      throw new TrainprintError('INVALID_OPTIONS', 'chunkItems must be an integer from 1 to 10,000');
-    this.#chunkItems = c;
+    this.#chunkItems = positiveInt('chunkItems', options.chunkItems, JOB_CHUNK_ITEMS, 10_000);
     const r = options.retentionMs ?? JOB_RETENTION_MS;
     if (!(typeof r === 'number' && r > 0))
       throw new TrainprintError('INVALID_OPTIONS', 'retentionMs must be a positive number');
@@ -248,7 +249,7 @@ export class JobService implements JobStore {
   async #append(id: string, items: unknown[] | null, leaseMs: number): Promise<JobInfo> {
     const now = this.#clock();
     return this.#store.transaction(async (tx) => {
-      const j = (await tx.get(jobKey(id))) as JobRecord | undefined;
+      const j = await recordOf(tx, id);
       if (j?.sealed !== false || abandoned(j, now) || FINISHED.has(j.state))
         throw new TrainprintError('CONFLICT', `job ${id} ended while it was submitted`);
       if (items) {
@@ -272,9 +273,7 @@ export class JobService implements JobStore {
     if (typeof s.type !== 'string' || s.type === '')
       throw new TrainprintError('INVALID_INPUT', 'type: a job needs the name of its type');
     // the type's chunk size (one item for a long one: an extraction runs across time slices), else the store's
-    const n = s.chunkItems ?? this.#chunkItems;
-    if (!(Number.isSafeInteger(n) && n >= 1 && n <= 10_000))
-      throw new TrainprintError('INVALID_OPTIONS', 'chunkItems must be an integer from 1 to 10,000');
+    const n = positiveInt('chunkItems', s.chunkItems, this.#chunkItems, 10_000);
     const [account, type, context, id] = [s.account, s.type, { ...(s.context ?? {}) }, newId('job_')];
     const counts = { total: 0, done: 0, failed: 0, chunks: 0, next: 0 };
     return {
@@ -314,8 +313,8 @@ export class JobService implements JobStore {
 
   /** The owner's job's record. @throws NOT_FOUND */
   async #own(id: string, owner: string, tx?: Transaction): Promise<JobRecord> {
-    const j = (await (tx ?? this.#store).get(jobKey(id))) as JobRecord | undefined;
-    if (!j || j.account !== owner)
+    const j = await ownedBy(tx ?? this.#store, id, owner);
+    if (!j)
       throw new TrainprintError(
         'NOT_FOUND',
         `no job ${id} (finished jobs are kept ${this.retentionMs / 86_400_000} days)`,
@@ -328,8 +327,8 @@ export class JobService implements JobStore {
     const limit = Math.max(1, Math.min(options.limit ?? 20, 100));
     let after: string | undefined;
     if (options.after !== undefined) {
-      const j = (await this.#store.get(jobKey(options.after))) as JobRecord | undefined;
-      if (!j || j.account !== options.owner)
+      const j = await ownedBy(this.#store, options.after, options.owner);
+      if (!j)
         throw new TrainprintError('INVALID_INPUT', `after: no job ${options.after} of the account`, {
           cause: { location: 'query', field: 'after', reason: 'is no job of the account' },
         });
@@ -339,7 +338,7 @@ export class JobService implements JobStore {
     const now = this.#clock();
     const jobs: JobInfo[] = [];
     for (const [, id] of rows.slice(0, limit)) {
-      const j = (await this.#store.get(jobKey(id as string))) as JobRecord | undefined;
+      const j = await recordOf(this.#store, id as string);
       if (j) jobs.push(info(j, now)); // (an entry a purge that crashed left has no record)
     }
     return { jobs, next: rows.length > limit ? (rows[limit - 1][1] as string) : null };
@@ -388,14 +387,12 @@ export class JobService implements JobStore {
 
   /** See {@link JobStore.delete}. */
   async delete(id: string, options: { owner: string }): Promise<boolean> {
-    const j = (await this.#store.get(jobKey(id))) as JobRecord | undefined;
-    if (!j || j.account !== options.owner) return false;
-    return this.purge(id);
+    return (await ownedBy(this.#store, id, options.owner)) ? this.purge(id) : false;
   }
 
   /** Deletes a job and all it stored, whoever its owner. */
   async purge(id: string): Promise<boolean> {
-    const j = (await this.#store.get(jobKey(id))) as JobRecord | undefined;
+    const j = await recordOf(this.#store, id);
     if (!j) return false;
     // the record first: the job is gone for its account at once, and a crash leaves only unreachable keys, which
     // the next purge of the same id (the retention's index entry stays until the end) removes
@@ -430,10 +427,7 @@ export class JobService implements JobStore {
   }
 
   /** See {@link JobStore.claim}: one store transaction over up to {@link CLAIM_SCAN_JOBS} open jobs. */
-  async claim(
-    leaseMs: number,
-    options: { readonly skip?: (account: string, job?: string, type?: string) => boolean } = {},
-  ): Promise<JobClaim | null> {
+  async claim(leaseMs: number, options: Parameters<JobStore['claim']>[1] = {}): Promise<JobClaim | null> {
     // most polls find nothing: a plain read first, no transaction
     if ((await this.#store.scan('job-open/', { limit: 1 })).length === 0) return null;
     const now = this.#clock();
@@ -446,7 +440,7 @@ export class JobService implements JobStore {
         after = page[page.length - 1][0];
         seen += page.length;
         for (const [openAt, id] of page) {
-          const j = (await tx.get(jobKey(id as string))) as JobRecord | undefined;
+          const j = await recordOf(tx, id as string);
           if (!j || FINISHED.has(j.state)) {
             tx.delete(openAt); // left by a purge that crashed
             continue;
@@ -467,7 +461,7 @@ export class JobService implements JobStore {
   /** A chunk of `j`: one given back or expired first, else a new one. */
   async #claimIn(tx: Transaction, j: JobRecord, leaseMs: number, now: number): Promise<JobClaim | null> {
     let chunk = -1;
-    let lease: Lease | undefined;
+    let attempts = 0;
     // a chunk given back or whose runner died first (earlier items: the results read on sooner), then a new one
     for (const [key, v] of await tx.scan(`job-lease/${j.id}/`)) {
       const old = v as Lease;
@@ -478,14 +472,12 @@ export class JobService implements JobStore {
         continue;
       }
       chunk = c;
-      lease = { token: newId(''), until: now + leaseMs, attempts: old.attempts + 1 };
+      attempts = old.attempts;
       break;
     }
-    if (chunk < 0 && j.next < j.chunks && !FINISHED.has(j.state)) {
-      chunk = j.next++;
-      lease = { token: newId(''), until: now + leaseMs, attempts: 1 };
-    }
-    if (chunk < 0 || !lease) return null; // every chunk of this job is held by a live runner
+    if (chunk < 0 && j.next < j.chunks && !FINISHED.has(j.state)) chunk = j.next++;
+    if (chunk < 0) return null; // every chunk of this job is held by a live runner
+    const lease: Lease = { token: newId(''), until: now + leaseMs, attempts: attempts + 1 };
     if (j.state === 'queued') {
       j.state = 'running';
       j.started = now;
@@ -497,31 +489,27 @@ export class JobService implements JobStore {
 
   /** See {@link JobStore.watch}. */
   async watch(claim: JobClaim): Promise<ClaimWatch> {
-    const j = (await this.#store.get(jobKey(claim.job.id))) as JobRecord | undefined;
+    const j = await recordOf(this.#store, claim.job.id);
     if (!j || FINISHED.has(j.state)) return 'finished';
-    const lease = (await this.#store.get(leaseKey(claim.job.id, claim.chunk))) as Lease | undefined;
-    return lease && lease.token === claim.token ? 'held' : 'lost';
+    return (await heldLease(this.#store, claim)) ? 'held' : 'lost';
   }
 
   /** See {@link JobStore.renew}. */
   async renew(claim: JobClaim, leaseMs: number): Promise<boolean> {
     const now = this.#clock();
     return this.#store.transaction(async (tx) => {
-      const key = leaseKey(claim.job.id, claim.chunk);
-      const lease = (await tx.get(key)) as Lease | undefined;
-      if (!lease || lease.token !== claim.token) return false;
-      tx.put(key, { ...lease, until: now + leaseMs });
-      return true;
+      const lease = await heldLease(tx, claim);
+      if (lease) tx.put(leaseKey(claim.job.id, claim.chunk), { ...lease, until: now + leaseMs });
+      return lease !== undefined;
     });
   }
 
   /** See {@link JobStore.release}: not counted as an attempt. */
   async release(claim: JobClaim): Promise<void> {
     await this.#store.transaction(async (tx) => {
-      const key = leaseKey(claim.job.id, claim.chunk);
-      const lease = (await tx.get(key)) as Lease | undefined;
-      if (!lease || lease.token !== claim.token) return;
-      tx.put(key, { token: '', until: 0, attempts: Math.max(0, lease.attempts - 1) });
+      const lease = await heldLease(tx, claim);
+      if (lease)
+        tx.put(leaseKey(claim.job.id, claim.chunk), { token: '', until: 0, attempts: Math.max(0, lease.attempts - 1) });
     });
   }
 
@@ -529,10 +517,8 @@ export class JobService implements JobStore {
   async complete(claim: JobClaim, results: readonly JobResult[]): Promise<boolean> {
     const now = this.#clock();
     return this.#store.transaction(async (tx) => {
-      const lease = (await tx.get(leaseKey(claim.job.id, claim.chunk))) as Lease | undefined;
-      if (!lease || lease.token !== claim.token) return false;
-      const j = (await tx.get(jobKey(claim.job.id))) as JobRecord | undefined;
-      if (!j) return false; // deleted meanwhile
+      const j = (await heldLease(tx, claim)) && (await recordOf(tx, claim.job.id));
+      if (!j) return false; // the lease lost, or the job deleted meanwhile
       this.#finishChunk(tx, j, claim.chunk, results, now);
       return true;
     });
@@ -569,7 +555,7 @@ export class JobService implements JobStore {
   async fail(claim: JobClaim, error: JobError): Promise<void> {
     const now = this.#clock();
     await this.#store.transaction(async (tx) => {
-      const j = (await tx.get(jobKey(claim.job.id))) as JobRecord | undefined;
+      const j = await recordOf(tx, claim.job.id);
       if (!j || FINISHED.has(j.state)) return;
       tx.delete(leaseKey(j.id, claim.chunk));
       this.#finish(tx, j, 'failed', now, error);

@@ -1,9 +1,8 @@
 /**
- * The one job model (docs/architecture.md, "Jobs"): a job of many items of one type, kept by a {@link JobStore}
- * (on any store: src/services/jobs/service.ts; the scan queue of src/node/queue is it on the PostgreSQL store),
- * claimed in chunks with a lease by the one runner (./runner.ts), each item run by its type's executor (a type is one
- * module: ./job-type.ts, ./registry.ts), its results one per item in item order. The store and the runner know a
- * type by its name only.
+ * The one job model (docs/architecture.md, "Jobs"): a job of many items of one type, kept by a {@link JobStore} (on
+ * any store, as it says), claimed in chunks with a lease by the one runner (./runner.ts), each item run by its type's
+ * executor (a type is one module: ./job-type.ts, ./registry.ts), its results one per item in item order. The store
+ * and the runner know a type by its name only.
  */
 
 /**

@@ -17,13 +17,6 @@ export type AuditJobItem = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'si
   readonly model: Readonly<Record<string, unknown>>;
 };
 
-/** The SHA-256 (hex, UTF-8) of each work's text, in the catalogue's order: the keys its audit is kept under. */
-async function textDigests(works: ReadonlyArray<{ readonly text: string }>): Promise<string[]> {
-  const digests: string[] = [];
-  for (const w of works) digests.push(await sha256Hex(w.text));
-  return digests;
-}
-
 /** See the module's documentation. */
 export const AUDIT_JOB = defineJobType<AuditJobItem>({
   name: 'audit',
@@ -63,9 +56,11 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
           }),
           (request, model, controls) => audit!({ ...request, model, ...controls }),
         )) as CatalogueAuditResult;
-        // kept with the account's works: an analysis of any of their texts bundles it
-        if (options.journalStore !== undefined)
-          await storeCatalogueAudit(options.journalStore, claim.job.account, result, await textDigests(works));
+        // kept with the account's works, under each text's SHA-256: an analysis of any of their texts bundles it
+        if (options.journalStore !== undefined) {
+          const texts = await Promise.all(works.map((w) => sha256Hex(w.text)));
+          await storeCatalogueAudit(options.journalStore, claim.job.account, result, texts);
+        }
         return result;
       })
     );

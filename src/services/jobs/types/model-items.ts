@@ -5,6 +5,7 @@
  */
 import { TrainprintError } from '../../../errors.js';
 import type { TargetModel } from '../../../models/types.js';
+import { anySignal } from '../../../util/signals.js';
 import { unrefTimer } from '../../../util/timers.js';
 import type { ExtractionJournal } from '../../memorization/extraction-journal.js';
 import { storeExtractionJournal } from '../../memorization/store-journal.js';
@@ -141,10 +142,8 @@ async function slicedRun<T>(
   run: (stop: AbortSignal, journal: CountedJournal | undefined) => Promise<T>,
 ): Promise<T> {
   const sliced = journal !== undefined && slice !== undefined;
+  // the end of the slice (the item's signal stops the run too)
   const stop = new AbortController();
-  const onItem = () => stop.abort(signal.reason);
-  if (signal.aborted) onItem();
-  else signal.addEventListener('abort', onItem, { once: true });
   const endOfSlice = new TrainprintError('PAYLOAD_TOO_LARGE', 'the end of the time slice');
   const timer = sliced
     ? unrefTimer(
@@ -163,7 +162,7 @@ async function slicedRun<T>(
           },
         };
   try {
-    return await run(stop.signal, counted);
+    return await run(anySignal([signal, stop.signal]), counted);
   } catch (e) {
     if (e !== endOfSlice || signal.aborted) throw e;
     // a slice that answered no new call would be followed by another like it: that is the time limit
@@ -175,7 +174,6 @@ async function slicedRun<T>(
     throw new ItemHandedBack('continues', `${fresh} new calls journaled in this slice`);
   } finally {
     if (timer !== null) clearTimeout(timer);
-    signal.removeEventListener('abort', onItem);
   }
 }
 

@@ -28,7 +28,8 @@ function scanOptions(claim: JobClaim, signal: AbortSignal): ScanOptions {
 
 /**
  * The scan executor over a scan of one item: `{ id, hits }` with the datasets and options of the job's context.
- * With `digest` (a held dataset's SHA-256), a job that names its datasets' digests is handed back where one differs.
+ * With `digest` (a held dataset's SHA-256), a job that names its datasets' digests is handed back where one differs
+ * (a digest that cannot be read: the dataset is not loaded here).
  * @example const run = scanExecutor((item, o) => engine.scanItem(item, o))
  */
 export function scanExecutor(
@@ -36,11 +37,12 @@ export function scanExecutor(
   digest?: (id: string) => Promise<string | undefined>,
 ): JobExecutor {
   const held = new Map<string, Promise<string | undefined>>();
+  const notLoaded = () => undefined;
   return async (item, claim, signal) => {
-    const want = digest && Array.isArray(claim.context.datasets) ? claim.context.datasets : [];
+    const want = Array.isArray(claim.context.datasets) ? claim.context.datasets : [];
     for (const d of want as { id: string; sha256?: string }[]) {
-      if (typeof d.sha256 !== 'string') continue;
-      if (!held.has(d.id)) held.set(d.id, (digest as (id: string) => Promise<string | undefined>)(d.id));
+      if (!digest || typeof d.sha256 !== 'string') continue;
+      if (!held.has(d.id)) held.set(d.id, digest(d.id).catch(notLoaded));
       const have = await held.get(d.id);
       if (have !== d.sha256)
         throw new ItemHandedBack(
@@ -89,9 +91,6 @@ export const SCAN_JOB = defineJobType<ScanItem>({
   },
   executor: ({ engine }) => {
     const scanItem = engine.scanItem?.bind(engine);
-    const digest = engine.datasetDigest?.bind(engine);
-    return scanItem
-      ? scanExecutor(scanItem, digest && ((id) => digest(id).catch(() => undefined)))
-      : 'this server has no scan';
+    return scanItem ? scanExecutor(scanItem, engine.datasetDigest?.bind(engine)) : 'this server has no scan';
   },
 });
