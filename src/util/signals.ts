@@ -2,7 +2,7 @@
 
 /**
  * A signal aborted when any of `signals` is: `AbortSignal.any` where the runtime has it (Node ≥ 20.3), else a
- * controller that listens to each.
+ * controller that listens to each; either way it aborts with the first one's reason.
  * @example const signal = anySignal([options.signal, deadline.signal])
  */
 export function anySignal(signals: AbortSignal[]): AbortSignal {
@@ -11,10 +11,10 @@ export function anySignal(signals: AbortSignal[]): AbortSignal {
   const c = new AbortController();
   for (const s of signals) {
     if (s.aborted) {
-      c.abort();
+      c.abort(s.reason);
       break;
     }
-    s.addEventListener('abort', () => c.abort(), { once: true });
+    s.addEventListener('abort', () => c.abort(s.reason), { once: true });
   }
   return c.signal;
 }
