@@ -73,16 +73,15 @@ export const WINDOW_MIN_CHARS = 28;
 /** Fewest words of a window. */
 export const WINDOW_MIN_WORDS = 5;
 /**
- * Characters that make a window of fewer words, down to {@link WINDOW_DENSE_WORDS}. What exposes a window to a copy
- * hard-wrapped at about 70 columns is its length in characters, not in words: in text of long words (code
- * identifiers, names, made-up or compound words) five words run to 50–70 characters, so a line break of the copy falls
- * inside most windows and the passage is found far less often than one of English (where five words are about 30
- * characters and this many about six). Measured on the fixture engines: code-like passages' windows 65 → 42
- * characters; an English window shorter than five words in 1 of 568.
+ * The window of text of long words: as few as 3 words where they hold 36 characters (fewer words are found by chance
+ * too often). What exposes a window to a copy hard-wrapped at about 70 columns is its length in characters, not in
+ * words: in text of long words (code identifiers, names, made-up or compound words) five words run to 50–70
+ * characters, so a line break of the copy falls inside most windows and the passage is found far less often than one
+ * of English (where five words are about 30 characters and 36 about six). Measured on the fixture engines: code-like
+ * passages' windows 65 → 42 characters; an English window shorter than five words in 1 of 567 (mini) and 4 of 950
+ * (infini-gram).
  */
-export const WINDOW_DENSE_CHARS = 36;
-/** Fewest words of a window of {@link WINDOW_DENSE_CHARS} characters (fewer are found by chance too often). */
-export const WINDOW_DENSE_WORDS = 3;
+export const DENSE_WINDOW = { words: 3, chars: 36 } as const;
 
 /** A window of a passage: its UTF-16 span in the work and the query (canonical). */
 export interface Window {
@@ -93,10 +92,9 @@ export interface Window {
 
 /**
  * Up to `count` windows of `text.slice(q0, q1)` that a copy in another form most likely holds verbatim (see the
- * module comment): each ≥ {@link WINDOW_MIN_WORDS} words and ≥ {@link WINDOW_MIN_CHARS} characters, or ≥
- * {@link WINDOW_DENSE_WORDS} words and ≥ {@link WINDOW_DENSE_CHARS} characters, the shortest that is, inside one line
- * of the work, without quotes, dashes or ellipses, no sentence end before its last word;
- * spread over the passage, from its end back. Where no such window exists, the passage's last words (canonical).
+ * module comment): each ≥ {@link WINDOW_MIN_WORDS} words and ≥ {@link WINDOW_MIN_CHARS} characters, or as
+ * {@link DENSE_WINDOW} (≥ 3 words and ≥ 36 characters), the shortest that is, inside one line of the work, without
+ * quotes, dashes or ellipses, no sentence end before its last word; spread over the passage, from its end back. Where no such window exists, the passage's last words (canonical).
  *
  * @example
  * quietWindows('It was a truth universally acknowledged by all the neighbours.', 0, 62, 2)[0].query
@@ -119,7 +117,7 @@ export function quietWindows(text: string, q0: number, q1: number, count: number
       const chars = words[end].end - words[start].start;
       const n = end - start + 1;
       if (chars >= WINDOW_MIN_CHARS && n >= WINDOW_MIN_WORDS) break;
-      if (chars >= WINDOW_DENSE_CHARS && n >= WINDOW_DENSE_WORDS) break;
+      if (chars >= DENSE_WINDOW.chars && n >= DENSE_WINDOW.words) break;
       start--;
       ok =
         start >= 0 &&

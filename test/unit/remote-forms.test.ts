@@ -11,7 +11,7 @@ import {
   letters,
   plainPiece,
   quietWindows,
-  WINDOW_DENSE_CHARS,
+  DENSE_WINDOW,
   WINDOW_MIN_CHARS,
   windowTerms,
 } from '../../src/remote/forms.js';
@@ -92,7 +92,7 @@ describe('quietWindows', () => {
       'vilTrapex(dri,412) 0x3fa2 shoLunbix morqenGaw',
     ]);
     for (const w of ws) {
-      expect(w.query.length).toBeGreaterThanOrEqual(WINDOW_DENSE_CHARS);
+      expect(w.query.length).toBeGreaterThanOrEqual(DENSE_WINDOW.chars);
       expect(w.query.length).toBeLessThan(50);
     }
     // English keeps five words: its windows are as short as before
