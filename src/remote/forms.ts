@@ -94,7 +94,8 @@ export interface Window {
  * Up to `count` windows of `text.slice(q0, q1)` that a copy in another form most likely holds verbatim (see the
  * module comment): each ≥ {@link WINDOW_MIN_WORDS} words and ≥ {@link WINDOW_MIN_CHARS} characters, or as
  * {@link DENSE_WINDOW} (≥ 3 words and ≥ 36 characters), the shortest that is, inside one line of the work, without
- * quotes, dashes or ellipses, no sentence end before its last word; spread over the passage, from its end back. Where no such window exists, the passage's last words (canonical).
+ * quotes, dashes or ellipses, no sentence end before its last word; spread over the passage, from its end back. Where
+ * no such window exists, the passage's last words (canonical).
  *
  * @example
  * quietWindows('It was a truth universally acknowledged by all the neighbours.', 0, 62, 2)[0].query
