@@ -17,3 +17,4 @@ export {
   unavailable,
 } from './postgres/connection.js';
 export type { PostgresTarget } from './postgres/connection.js';
+export { waitOut } from './postgres/wait.js';

@@ -2,14 +2,13 @@
  * A scan worker's wait for a database that is away, without a database: the failures of the `pg` driver while
  * PostgreSQL stops (ECONNREFUSED, 57P01 "terminating connection due to administrator command", pg-pool's "timeout
  * exceeded when trying to connect") are an outage, a refused login or a missing database not; the wait of the queue's
- * opening (`waitOut`, src/node/queue/wait.ts) is bounded and ends in STORE_UNAVAILABLE naming it; and the one runner
+ * opening (`waitOut`, src/store/postgres/wait.ts) is bounded and ends in STORE_UNAVAILABLE naming it; and the one runner
  * over a store that is away for a while waits it out (a doubling wait) and then runs the job.
  */
 import { describe, expect, it } from 'vitest';
 import { createJobService, JobRunner, TrainprintError, type JobStore } from '../../src/library.js';
-import { waitOut } from '../../src/node/queue/wait.js';
 import { MemoryStore } from '../../src/store/index.js';
-import { isOutage, parseTarget, unavailable } from '../../src/store/node-kit.js';
+import { isOutage, parseTarget, unavailable, waitOut } from '../../src/store/node-kit.js';
 
 const target = parseTarget('postgres://app:secret@127.0.0.1:1/db');
 

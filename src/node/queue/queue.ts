@@ -25,9 +25,8 @@ import {
   TrainprintError,
 } from '../../library.js';
 import { openPostgresStore, type PostgresStore } from '../../store/node.js';
-import { isOutage, parseTarget } from '../../store/node-kit.js';
+import { isOutage, parseTarget, waitOut } from '../../store/node-kit.js';
 import type { JobDataset, QueueHit, QueueItem, QueueScanner } from './types.js';
-import { waitOut } from './wait.js';
 
 const codeOf = (e: unknown) => (e instanceof TrainprintError ? e.code : undefined);
 /** Whether `e` says the database is away (a restart, a failover): waited for, never the end of a worker. */
@@ -45,7 +44,7 @@ export interface ScanQueueOptions {
   readonly retentionDays?: number;
   /** Connections of the pool. @default 10 */
   readonly maxConnections?: number;
-  /** How long opening waits for a database that is away (./wait.ts), then STORE_UNAVAILABLE. @default 0 (one try) */
+  /** How long opening waits for a database that is away (src/store/postgres/wait.ts), then STORE_UNAVAILABLE. @default 0 (one try) */
   readonly waitForDatabaseMs?: number;
   /** Ends the wait of `waitForDatabaseMs` early (the last failure is thrown). */
   readonly signal?: AbortSignal;
@@ -117,19 +116,11 @@ export async function openScanQueue(url: string, options: ScanQueueOptions = {})
   const poll = options.pollIntervalMs ?? 1000;
   if (!(days > 0 && Number.isFinite(days)) || !(poll > 0))
     throw new TrainprintError('INVALID_OPTIONS', 'retentionDays and pollIntervalMs must be > 0');
+  const { schema, maxConnections, signal, onError } = options;
   const store = await waitOut(
     target,
-    () =>
-      openPostgresStore(url, {
-        ...(options.schema ? { schema: options.schema } : {}),
-        ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
-      }),
-    {
-      waitMs: options.waitForDatabaseMs ?? 0,
-      pollMs: poll,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onError ? { onError: options.onError } : {}),
-    },
+    () => openPostgresStore(url, { schema: schema || undefined, maxConnections: maxConnections || undefined }),
+    { waitMs: options.waitForDatabaseMs ?? 0, pollMs: poll, signal, onError },
   );
   const account = options.account ?? '';
   return new ScanQueue(store, { leaseMs: lease * 1000, pollMs: poll, retentionMs: days * 86_400_000, account });

@@ -1,16 +1,18 @@
 /**
- * The wait of a worker's start for a database that is away (a restart, a failover): a step tried again, the wait
- * doubled after each outage ({@link isOutage}), for a bounded time; then STORE_UNAVAILABLE saying how long it waited.
- * A refused login, a missing database or any other error is thrown at once: waiting does not mend them.
+ * The wait for a database that is away (a restart, a failover) while a step that needs it is tried (a scan worker's
+ * start: `openScanQueue`'s `waitForDatabaseMs`): the step tried again, the wait doubled after each outage
+ * ({@link isOutage}), for a bounded time; then STORE_UNAVAILABLE saying how long it waited. A refused login, a missing
+ * database or any other error is thrown at once: waiting does not mend them.
  */
-import { sleep, TrainprintError } from '../../library.js';
-import { isOutage, unavailable, type PostgresTarget } from '../../store/node-kit.js';
+import { TrainprintError } from '../../errors.js';
+import { sleep } from '../../util/timers.js';
+import { isOutage, unavailable, type PostgresTarget } from './connection.js';
 
 /** The longest wait between two tries while the database cannot be reached (ms). */
-export const MAX_BACKOFF_MS = 10_000;
+const MAX_BACKOFF_MS = 10_000;
 
 /** The wait before try `failures + 1`: `pollMs` (at least 250 ms) doubled each time, at most 10 s. @example backoff(1000, 3) // 8000 */
-export const backoff = (pollMs: number, failures: number): number =>
+const backoff = (pollMs: number, failures: number): number =>
   Math.min(MAX_BACKOFF_MS, Math.max(pollMs, 250) * 2 ** Math.min(failures, 16));
 
 /** Options of {@link waitOut}. */
