@@ -170,11 +170,8 @@ export class JobRunner {
     this.#stopped = true;
     this.wake();
     const graceMs = Math.max(0, options.graceMs ?? 0);
-    const abortAll = () => {
-      for (const c of this.#held.values()) c.abort('stopped' satisfies Interruption);
-    };
-    const t = graceMs > 0 ? unrefTimer(setTimeout(abortAll, graceMs)) : null;
-    if (!t) abortAll();
+    const t = graceMs > 0 ? unrefTimer(setTimeout(() => this.#abortHeld(), graceMs)) : null;
+    if (!t) this.#abortHeld();
     try {
       await Promise.all(this.#loops);
     } finally {
@@ -211,8 +208,13 @@ export class JobRunner {
     if (!this.#o.fatal?.(err)) return false;
     this.#failure ??= err;
     this.#stopped = true;
-    for (const c of this.#held.values()) c.abort('stopped' satisfies Interruption);
+    this.#abortHeld();
     return true;
+  }
+
+  /** Aborts the items of every chunk held (they are given back): the runner stops. */
+  #abortHeld(): void {
+    for (const c of this.#held.values()) c.abort('stopped' satisfies Interruption);
   }
 
   /** One claim at a time, counted for its account before the next (two at once would both see it under its cap). */

@@ -538,17 +538,10 @@ export class JobService implements JobStore {
   /** A chunk whose runners died {@link JOB_MAX_ATTEMPTS} times: each item gets a failed result. */
   async #abandon(tx: Transaction, j: JobRecord, chunk: number, now: number): Promise<void> {
     const { first, items } = await chunkOf(tx, j, chunk);
-    const error = {
-      code: 'INTERNAL',
-      message: `the item's chunk was claimed ${JOB_MAX_ATTEMPTS} times and its runner stopped each time`,
-    };
-    this.#finishChunk(
-      tx,
-      j,
-      chunk,
-      items.map((_, i) => ({ index: first + i, success: false as const, error })),
-      now,
-    );
+    const message = `the item's chunk was claimed ${JOB_MAX_ATTEMPTS} times and its runner stopped each time`;
+    const error: JobError = { code: 'INTERNAL', message };
+    const failed = items.map((_, i): JobResult => ({ index: first + i, success: false, error }));
+    this.#finishChunk(tx, j, chunk, failed, now);
   }
 
   /** See {@link JobStore.fail}. */

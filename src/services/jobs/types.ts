@@ -15,7 +15,7 @@ export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 /**
  * A job as its account reads it. Counts are items; times are ms since the epoch (null until they happen).
- * @example const j: JobInfo = await jobs.get(id, { owner: 'acme' })
+ * @example const j: JobInfo = await jobs.status(id, { owner: 'acme' })
  */
 export interface JobInfo {
   readonly id: string;
@@ -93,7 +93,7 @@ export interface JobSubmission {
 
 /**
  * A chunk a runner holds: the job, the items and their indexes, and the lease that makes it this runner's.
- * @example const claim = await jobs.claim('runner-1', 30_000)
+ * @example const claim = await jobs.claim(30_000)
  */
 export interface JobClaim {
   readonly job: JobInfo;
