@@ -356,6 +356,12 @@ const ROWS = [
     MINK + '; Zhang et al. 2024, Min-K%++ (arXiv:2404.02936)',
   ],
   [
+    'model_refused_prompts',
+    'limitation',
+    "The model refused some of the extraction's prompts (`summary.refusals`): they show nothing of the work and are left out of the extractable share, so the extraction rests on the answers alone; a refusal is no evidence that the work was not memorized, since alignment can hide memorized text that other prompts bring out.",
+    'Nasr et al. 2023, Scalable Extraction of Training Data from (Production) Language Models (arXiv:2311.17035)',
+  ],
+  [
     'distribution_shift_risk',
     'limitation',
     'The reference (non-member) set may differ from the work in time or domain, which alone can separate them.',

@@ -101,6 +101,7 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
     (a) => a.continuation_tokens > 0 && a.exact_continuation_tokens >= a.continuation_tokens,
   ).length;
   const refusals = attempts.filter((a) => a.refused).length;
+  if (refusals > 0) limitations.add('model_refused_prompts');
   const answered = attempts.length - refusals;
   const ci = wilsonInterval(full, answered);
   const factors: FactorCode[] = verified > 0 ? ['verbatim_extraction_verified'] : [];
