@@ -383,9 +383,10 @@ describe('faults: every failure is a factor code, never a throw', () => {
     expect(r.remote_corpora[0].outcome).toBe('unreachable');
     expect(r.limitations).toContain('remote_corpus_unreachable');
     expect(r.remote_corpora[0].message).toMatch(/no connection|did not answer/);
-    // an answer of no evidence says the corpus was not searched (it is not listed as searched)
+    // an answer of no evidence says the corpus was not searched (it is not listed as searched), and with nothing
+    // searched it claims no absence
     expect(r.corpus_evidence.summary).toMatch(
-      /Searched: 0 local datasets .* and 0 remote corpora; not searched: "remote" \(unreachable\)\./,
+      /^No corpus was searched, so this says nothing either way.* Searched: 0 local datasets .* and 0 remote corpora; not searched: "remote" \(unreachable\)\./,
     );
     // and no number reads as one: before, the corpus had an evidence entry (chance 1, confidence 0 with the
     // interval [0, 0.0036] of a text searched and found clean), a coverage of 0 and `no_indexed_dataset_match`

@@ -263,5 +263,18 @@ describe('an answer of no evidence says what was searched', () => {
     expect(summary).toContain(
       'and 1 remote corpus; partly searched: "pile" (deadline reached), "dolma" (budget exhausted); not searched: "cc" (unreachable).',
     );
+    expect(summary).toMatch(/^No corpus evidence: nothing a person could check was found/);
+  });
+
+  it('with nothing searched (no dataset loaded, no remote corpus answered) it claims no absence', () => {
+    const failed = corpusEvidence([], false, { local: 0, remote: [{ dataset_id: 'cc', outcome: 'unreachable' }] });
+    expect(failed.summary).toBe(
+      'No corpus was searched, so this says nothing either way: an absence of evidence is worth only what was looked at. Searched: 0 local datasets (samples of training corpora) and 0 remote corpora; not searched: "cc" (unreachable).',
+    );
+    const none = corpusEvidence([], false, { local: 0, remote: [] });
+    expect(none.summary).toMatch(/^No corpus was searched, so this says nothing either way/);
+    // one corpus cut short answered part of what it planned: an absence there is worth what it asked
+    const cut = corpusEvidence([], false, { local: 0, remote: [{ dataset_id: 'cc', outcome: 'deadline_reached' }] });
+    expect(cut.summary).toMatch(/^No corpus evidence: nothing a person could check/);
   });
 });

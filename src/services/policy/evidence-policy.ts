@@ -219,16 +219,21 @@ export function corpusEvidence(
       (best === null || d.strength > best.strength || (d.strength === best.strength && d.confidence > best.confidence))
     )
       best = d;
+  // no dataset loaded and no remote corpus answered: not an absence of evidence, none was looked for
+  const noneSearched =
+    scope !== undefined && scope.local === 0 && !scope.remote.some((r) => ANSWERED_OUTCOMES.has(r.outcome));
   if (best === null)
     return {
       strongest: null,
       linked_to_models: false,
       summary:
-        (about && quoted?.quotations === 'exclude'
-          ? "No corpus evidence about the work's own text: beyond the text it quotes, nothing a person could check was found beyond chance." +
-            about
-          : 'No corpus evidence: nothing a person could check was found beyond chance (scattered common phrases, which any text shares with a large corpus, are not evidence).' +
-            about) + notSearched(scope),
+        (noneSearched
+          ? 'No corpus was searched, so this says nothing either way: an absence of evidence is worth only what was looked at.'
+          : about && quoted?.quotations === 'exclude'
+            ? "No corpus evidence about the work's own text: beyond the text it quotes, nothing a person could check was found beyond chance." +
+              about
+            : 'No corpus evidence: nothing a person could check was found beyond chance (scattered common phrases, which any text shares with a large corpus, are not evidence).' +
+              about) + notSearched(scope),
     };
   const level = evidenceLevel(best.confidence, true) === 'strong' ? 'strong' : 'weak';
   const { dataset_id, kind, kb_dataset, chance, strength, confidence } = best;
