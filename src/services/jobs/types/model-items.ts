@@ -46,11 +46,11 @@ type ModelItem = { readonly model: Readonly<Record<string, unknown>> };
  * the key. `check` runs on each item first.
  * @throws NOT_SUPPORTED when the host holds no models
  */
-export async function holdModels(
+export async function holdModels<I extends ModelItem>(
   type: string,
-  items: readonly ModelItem[],
+  items: readonly I[],
   context: JobPrepareContext,
-  check?: (item: ModelItem, i: number) => Promise<void>,
+  check?: (item: I, i: number) => Promise<void>,
 ): Promise<() => PreparedItems> {
   const held = context.jobModels;
   if (held === null)
