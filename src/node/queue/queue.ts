@@ -210,10 +210,8 @@ export class ScanQueue {
     };
     const { chunkItems = 500, chunkBytes, signal, onChunk } = options;
     const submission = { account: this.account, type: SCAN_JOB.name, chunkItems, context };
-    const job = await this.jobs.submitStream(submission, scanItems(), {
-      leaseMs: this.#o.leaseMs,
-      ...{ chunkBytes, signal, onChunk },
-    });
+    const stream = { leaseMs: this.#o.leaseMs, chunkBytes, signal, onChunk };
+    const job = await this.jobs.submitStream(submission, scanItems(), stream);
     return { job: job.id, items: job.total };
   }
 
@@ -259,7 +257,7 @@ export class ScanQueue {
       // a worker's log names the scanner's own error (an HTTP job's result would not)
       errorOf: (e) => ({ code: codeOf(e) ?? 'INTERNAL', message: String((e as Error)?.message ?? e) }),
       fatal: (e) => !away(e), // the database away is waited for (a doubling wait); anything else ends the worker
-      ...(options.onError ? { onError: options.onError } : {}),
+      onError: options.onError,
       onChunk: (claim, results) => {
         const hits = results.reduce((n, r) => n + (r.success ? (r.result as { hits: unknown[] }).hits.length : 0), 0);
         totals.chunks++;

@@ -13,12 +13,12 @@ import type { JobStore } from './types.js';
 
 /**
  * Options of {@link startJobRunner}: the runner's (timing, fairness, item limit) and the executors' (work slicing,
- * the model of extract items).
+ * the model of extract items; their journal is always kept in the engine's store).
  * @example startJobRunner(engine, { pollMs: 500, concurrency: 4, work: { offload: pool } })
  */
 export interface StartJobRunnerOptions
   extends Omit<JobRunnerOptions, 'jobs' | 'executors' | 'unsupported'>,
-    JobExecutorOptions {
+    Omit<JobExecutorOptions, 'journalStore'> {
   /** The jobs to run. @default the engine's store's (`createJobService({ store: engine.store })`) */
   readonly jobs?: JobStore;
   /** The host's own job types, run beside the built-in ones (give the handler the same: `createHandler`'s `jobTypes`). */

@@ -28,7 +28,7 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
   // a catalogue within the plan: at most `jobItems` works (a work is what an item of another type is: 413), ids distinct
   prepare: (items, context) =>
     holdModels('audit', items, context, async (item, i) => {
-      const works = (item as AuditJobItem).works;
+      const { works } = item;
       if (works.length > context.jobItems)
         throw new TrainprintError(
           'PAYLOAD_TOO_LARGE',

@@ -24,7 +24,7 @@ export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
   units: budgetUnits,
   prepare: (items, context) =>
     holdModels('extract', items, context, async (item, i) => {
-      const { text, work_id } = item as ExtractJobItem;
+      const { text, work_id } = item;
       if ((text === undefined) === (work_id === undefined))
         throw itemError(i, 'text', 'give text or work_id, one of them');
       if (work_id !== undefined) await context.ownWork(work_id);

@@ -46,11 +46,11 @@ type ModelItem = { readonly model: Readonly<Record<string, unknown>> };
  * the key. `check` runs on each item first.
  * @throws NOT_SUPPORTED when the host holds no models
  */
-export async function holdModels(
+export async function holdModels<I extends ModelItem>(
   type: string,
-  items: readonly ModelItem[],
+  items: readonly I[],
   context: JobPrepareContext,
-  check?: (item: ModelItem, i: number) => Promise<void>,
+  check?: (item: I, i: number) => Promise<void>,
 ): Promise<() => PreparedItems> {
   const held = context.jobModels;
   if (held === null)
@@ -127,9 +127,6 @@ function sliceMargin(limitMs: number): number {
   return Math.min(65_000, Math.max(20, Math.floor(limitMs / 4)));
 }
 
-/** A journal that counts the calls answered and journaled in this slice. */
-export type CountedJournal = { get: ExtractionJournal['get']; put: ExtractionJournal['put'] };
-
 /**
  * Runs a journaled model run (an extraction, an audit) in the item's time slice: with a journal it stops before the
  * item's limit, after the calls in flight are journaled, and is claimed again (`ItemHandedBack('continues')`); the next
@@ -139,7 +136,7 @@ async function slicedRun<T>(
   journal: ExtractionJournal | undefined,
   signal: AbortSignal,
   slice: ItemSlice | undefined,
-  run: (stop: AbortSignal, journal: CountedJournal | undefined) => Promise<T>,
+  run: (stop: AbortSignal, journal: ExtractionJournal | undefined) => Promise<T>,
 ): Promise<T> {
   const sliced = journal !== undefined && slice !== undefined;
   // the end of the slice (the item's signal stops the run too)
@@ -150,13 +147,14 @@ async function slicedRun<T>(
         setTimeout(() => stop.abort(endOfSlice), Math.max(1, slice.deadline - Date.now() - sliceMargin(slice.limitMs))),
       )
     : null;
+  // the journal as the run sees it, counting the calls answered and journaled in this slice
   let fresh = 0;
-  const counted =
+  const counted: ExtractionJournal | undefined =
     journal === undefined
       ? undefined
       : {
           get: journal.get,
-          put: async (k: string, c: Parameters<typeof journal.put>[1]) => {
+          put: async (k, c) => {
             await journal.put(k, c);
             fresh++;
           },
@@ -184,7 +182,7 @@ export interface ModelRunControls {
   /** The end of the slice as well: the calls in flight are let finish and journaled. */
   readonly stop: AbortSignal;
   /** The item's journal, counting the calls of this slice (none without a store). */
-  readonly journal?: CountedJournal;
+  readonly journal?: ExtractionJournal;
 }
 
 /** Where an item runs: the host's options, the claim of its chunk, its signal and its time slice. */
@@ -214,6 +212,6 @@ export async function runModelItem<I extends ModelItem, T>(
   const target = await itemModel(spec, at.options);
   const journal = itemJournal(at.options, at.claim, spec, reads(request));
   return slicedRun(journal, at.signal, at.slice, (stop, counted) =>
-    run(request, target, { signal: at.signal, stop, ...(counted ? { journal: counted } : {}) }),
+    run(request, target, { signal: at.signal, stop, journal: counted }),
   );
 }

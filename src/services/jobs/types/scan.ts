@@ -5,8 +5,7 @@
  * where each is held with that digest; elsewhere its items are handed back, neither run nor failed.
  */
 import { ItemHandedBack } from '../hand-back.js';
-import type { JobExecutor } from '../job-type.js';
-import { defineJobType } from '../job-type.js';
+import { defineJobType, type JobExecutor } from '../job-type.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../../scan/types.js';
 import type { JobClaim } from '../types.js';
 
