@@ -123,10 +123,9 @@ function builtOnLibrary(own: RegExp) {
       });
       build.onLoad({ filter: /.*/, namespace: 'library-shared' }, async (args) => {
         const { key, names } = SHARED_MODULES.get(resolvePath(process.cwd(), args.path))!;
-        // a name the table does not give is a missing export, which esbuild reports
-        const contents = `import { ON_DEMAND_SHARED } from 'trainprint-library';\nconst m = ON_DEMAND_SHARED[${JSON.stringify(key)}];\n${names
-          .map((n) => `export const ${n} = m.${n};`)
-          .join('\n')}\n`;
+        // a name the table does not give is a missing export, which esbuild reports; one destructuring, not a
+        // declaration a name (the bundle keeps every name the table gives, used here or not)
+        const contents = `import { ON_DEMAND_SHARED } from 'trainprint-library';\nexport const { ${names.join(', ')} } = ON_DEMAND_SHARED[${JSON.stringify(key)}];\n`;
         return { contents, loader: 'js', resolveDir: process.cwd() };
       });
     },
