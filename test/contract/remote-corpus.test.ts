@@ -391,6 +391,8 @@ describe('faults: every failure is a factor code, never a throw', () => {
     // and no number reads as one: before, the corpus had an evidence entry (chance 1, confidence 0 with the
     // interval [0, 0.0036] of a text searched and found clean), a coverage of 0 and `no_indexed_dataset_match`
     expect(r.evidence.datasets.map((d) => d.dataset_id)).not.toContain('remote');
+    // nothing searched: nothing is known either way, not a confident 0
+    expect([r.confidence, r.confidence_ci_95]).toEqual([0, [0, 100]]);
     expect(Object.keys(r.coverage)).not.toContain('remote');
     expect(r.limitations).not.toContain('no_indexed_dataset_match');
     engine.dispose();

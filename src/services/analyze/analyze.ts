@@ -28,6 +28,8 @@ import {
   countedStrength,
   countsAsEvidence,
   findingLimitations,
+  searchedNothing,
+  searchScope,
 } from '../policy/evidence-policy.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
@@ -197,6 +199,7 @@ export async function runAnalysis(
 
   if (searched.shared.shared.some(Boolean)) acc.factors.add('shared_text');
   if (searched.matches.some((m) => m.role === 'quotation')) acc.factors.add('quotes_known_text');
+  const scope = searchScope(acc.evidence, searched.found.remote ?? []);
   const headline = corpusEvidence(
     acc.evidence.map((e) => ({
       ...e,
@@ -207,7 +210,7 @@ export async function runAnalysis(
       public_domain_in: acc.publicDomain.get(e.dataset_id) ?? [],
     })),
     new Set(attribution.map((a) => a.dataset_id)),
-    { local: acc.evidence.filter((e) => !evidenceKind(e.kind).wholeText).length, remote: searched.found.remote ?? [] },
+    scope,
     { matches: searched.matches.filter((m) => m.role === 'quotation'), quotations: req.quotations },
   );
   if (headline.strongest?.level === 'strong' && attribution.length === 0) {
@@ -219,6 +222,7 @@ export async function runAnalysis(
     acc,
     attribution,
     headline,
+    searchedNothing: searchedNothing(scope),
     revenue,
     risk,
     publicDomain,
@@ -544,6 +548,8 @@ async function resultOf(r: {
   readonly acc: Findings;
   readonly attribution: AttributionSource[];
   readonly headline: AnalysisResult['corpus_evidence'];
+  /** No dataset searched and no remote corpus answered: nothing is known either way. */
+  readonly searchedNothing: boolean;
   readonly revenue: ReturnType<typeof estimateRevenue>;
   readonly risk: ReturnType<typeof assessRisk>;
   readonly publicDomain: WorkPublicDomain | null;
@@ -555,9 +561,11 @@ async function resultOf(r: {
   // so combining them as independent — noisy-OR — would overstate it)
   const top = attribution[0];
   const confidence = top ? percent(top.confidence) : 0;
+  // without a source: [0, 0] where the datasets were searched, [0, 100] where nothing was (nothing is known either
+  // way, as a score's interval says where its model's datasets were not searched)
   const confidenceCi: [number, number] = top
     ? [percent(top.confidence_ci_95[0]), percent(top.confidence_ci_95[1])]
-    : [0, 0];
+    : [0, r.searchedNothing ? 100 : 0];
   const named = {
     ...(req.title === undefined ? {} : { title: req.title }),
     ...(req.author === undefined ? {} : { author: req.author }),

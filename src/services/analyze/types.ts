@@ -212,6 +212,7 @@ export interface AnalysisResult {
   readonly fingerprint: string;
   /** 0..100: the best-supported attribution source's confidence × 100 (0 with none). */
   readonly confidence: number;
+  /** Its 95 % interval (0..100): the source's; with none [0, 0], or [0, 100] where nothing was searched. */
   readonly confidence_ci_95: readonly [number, number];
   /**
    * Distinct sources of reuse among the matches: documents with a match outside shared text, plus one per passage

@@ -19,7 +19,7 @@
  */
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
-import { matchKind } from './kinds/index.js';
+import { evidenceKind, matchKind } from './kinds/index.js';
 
 /** Confidence (0..1) from which evidence is called strong and an answer confident. */
 export const CONFIDENT = 0.5;
@@ -150,13 +150,6 @@ export interface CorpusEvidence {
   readonly summary: string;
 }
 
-/**
- * The headline of an analysis (rules 1 and 3): datasets with nothing checkable are left out, the strongest of the
- * others is named with its longest checkable match in words, and "strong" is said only at confidence ≥ 0.5. With
- * `scope`, an answer of no evidence says what was searched and what was not (a remote corpus that was off, down or
- * out of budget).
- * @example corpusEvidence([], false, { local: 4, remote: [] }).summary // 'No corpus evidence: … Searched: 4 local datasets (…) only; …'
- */
 /** What an analysis searched: its local datasets and how each remote corpus's search ended. */
 export interface SearchScope {
   readonly local: number;
@@ -165,6 +158,28 @@ export interface SearchScope {
 
 /** How a remote search ends that asked all or part of what it planned: anything else asked nothing answered. */
 export const ANSWERED_OUTCOMES: ReadonlySet<string> = new Set(['searched', 'budget_exhausted', 'deadline_reached']);
+
+/**
+ * What an analysis searched, from its evidence entries (a local dataset searched has one; a remote corpus's is
+ * counted by its outcome) and its remote corpora's outcomes.
+ * @example searchScope(result.evidence.datasets, result.remote_corpora)
+ */
+export function searchScope(
+  datasets: readonly { readonly kind: DatasetStats['kind'] }[],
+  remote: SearchScope['remote'],
+): SearchScope {
+  return { local: datasets.filter((d) => !evidenceKind(d.kind).wholeText).length, remote };
+}
+
+/**
+ * Whether nothing was searched: no local dataset, and no remote corpus that answered (one cut short by its budget or
+ * deadline answered part of it). Then nothing is known either way: the headline claims no absence, and an analysis's
+ * interval without a source is [0, 100], as a score's `ci_95` is where none of its model's datasets was searched.
+ * @example searchedNothing({ local: 0, remote: [{ dataset_id: 'cc', outcome: 'unreachable' }] }) // true
+ */
+export function searchedNothing(scope: SearchScope): boolean {
+  return scope.local === 0 && !scope.remote.some((r) => ANSWERED_OUTCOMES.has(r.outcome));
+}
 
 /**
  * What was not searched, in words, for an answer of no evidence: an absence of evidence is worth only what was
@@ -203,6 +218,13 @@ function quotedSentence(quoted: QuotedText | undefined): string {
   return ` The content quotes text the datasets hold: ${describeMatch(longest)}${more}; shown as a quotation, ${how}.`;
 }
 
+/**
+ * The headline of an analysis (rules 1 and 3): datasets with nothing checkable are left out, the strongest of the
+ * others is named with its longest checkable match in words, and "strong" is said only at confidence ≥ 0.5. With
+ * `scope`, an answer of no evidence says what was searched and what was not (a remote corpus that was off, down or
+ * out of budget), and where nothing was, that it says nothing either way.
+ * @example corpusEvidence([], false, { local: 4, remote: [] }).summary // 'No corpus evidence: … Searched: 4 local datasets (…) only; …'
+ */
 export function corpusEvidence(
   datasets: readonly DatasetHeadline[],
   linked: boolean | ReadonlySet<string>,
@@ -220,8 +242,7 @@ export function corpusEvidence(
     )
       best = d;
   // no dataset loaded and no remote corpus answered: not an absence of evidence, none was looked for
-  const noneSearched =
-    scope !== undefined && scope.local === 0 && !scope.remote.some((r) => ANSWERED_OUTCOMES.has(r.outcome));
+  const noneSearched = scope !== undefined && searchedNothing(scope);
   if (best === null)
     return {
       strongest: null,

@@ -11,7 +11,14 @@ import { CALIBRATION, datasetConfidence } from '../analyze/calibration.js';
 import { searchedDatasetIds, sectionCoverage } from '../analyze/sections.js';
 import { sharedText } from '../analyze/shared-text.js';
 import type { AnalysisResult, AttributionSource, DatasetEvidence } from '../analyze/types.js';
-import { checkableMatches, countedMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
+import {
+  checkableMatches,
+  countedMatches,
+  countedStrength,
+  countsAsEvidence,
+  searchedNothing,
+  searchScope,
+} from '../policy/evidence-policy.js';
 import { quotationsOf } from '../analyze/quotations.js';
 import { matchKind } from '../policy/kinds/index.js';
 import { canonicalJson } from './canonical.js';
@@ -163,11 +170,17 @@ function sourceProblem(result: AnalysisResult, ev: DatasetEvidence | undefined, 
   );
 }
 
-/** The top-level confidence: the first source's (0 and [0, 0] without one). */
+/**
+ * The top-level confidence: the first source's; without one 0, and [0, 0] where the datasets were searched, [0, 100]
+ * where nothing was (a result made before that rule says [0, 0] there: either is taken).
+ */
 function headline(result: AnalysisResult): string | null {
   const top = result.attribution_sources[0];
-  const expected = top ? { confidence: top.confidence, ci: [...top.confidence_ci_95] } : { confidence: 0, ci: [0, 0] };
-  return differences(expected, { confidence: result.confidence, ci: [...result.confidence_ci_95] });
+  const actual = { confidence: result.confidence, ci: [...result.confidence_ci_95] };
+  if (top) return differences({ confidence: top.confidence, ci: [...top.confidence_ci_95] }, actual);
+  const none = searchedNothing(searchScope(result.evidence.datasets, result.remote_corpora));
+  const unknown = differences({ confidence: 0, ci: [0, 100] }, actual);
+  return none && unknown === null ? null : differences({ confidence: 0, ci: [0, 0] }, actual);
 }
 
 function sampledShare(s: NonNullable<AnalysisResult['remote_corpora'][number]['sampling']>): string | null {
