@@ -91,10 +91,12 @@ const libraryOnDemand = [
  * entry `'<path under src/>': { name, … },` — as the shared module's file and the names it gives.
  */
 const SHARED_MODULES = new Map(
-  [...readFileSync('src/on-demand-shared.ts', 'utf8').matchAll(/^ {2}(?:'([\w/.-]+)'|(\w+)): \{ ([\w, ]+) \},$/gm)].map(
+  // an entry on one line, or on several where its names run past the line width
+  [...readFileSync('src/on-demand-shared.ts', 'utf8').matchAll(/^ {2}(?:'([\w/.-]+)'|(\w+)): \{([\w,\s]+)\},$/gm)].map(
     (m) => {
       const key = m[1] ?? m[2];
-      return [resolvePath(process.cwd(), 'src', `${key}.ts`), { key, names: m[3].split(', ') }] as const;
+      const names = m[3].split(/[,\s]+/).filter((n) => n !== '');
+      return [resolvePath(process.cwd(), 'src', `${key}.ts`), { key, names }] as const;
     },
   ),
 );

@@ -30,6 +30,8 @@ import {
   countedMatches,
   countedStrength,
   countsAsEvidence,
+  searchedNothing,
+  searchScope,
 } from './services/policy/evidence-policy.js';
 import { matchKind } from './services/policy/kinds/index.js';
 import { optOutStatus } from './services/policy/opt-out.js';
@@ -60,7 +62,14 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'services/kb/jurisdictions': { EU_MEMBERS, resolveJurisdiction },
   'services/memorization/digests': { auditDigest, extractionTranscriptSha256 },
   'services/memorization/nv-blocks': { inOrderShare },
-  'services/policy/evidence-policy': { checkableMatches, countedMatches, countedStrength, countsAsEvidence },
+  'services/policy/evidence-policy': {
+    checkableMatches,
+    countedMatches,
+    countedStrength,
+    countsAsEvidence,
+    searchedNothing,
+    searchScope,
+  },
   'services/policy/kinds/index': { matchKind },
   'services/policy/opt-out': { optOutStatus },
   'services/registry/receipts': { base64url, fromBase64url },
