@@ -30,11 +30,10 @@ import {
   countedMatches,
   countedStrength,
   countsAsEvidence,
-  searchedNothing,
-  searchScope,
 } from './services/policy/evidence-policy.js';
 import { matchKind } from './services/policy/kinds/index.js';
 import { optOutStatus } from './services/policy/opt-out.js';
+import { searchedNothing, searchScope } from './services/policy/search-scope.js';
 import { base64url, fromBase64url } from './services/registry/receipts.js';
 import { getWork, workText } from './services/registry/works.js';
 import { Z95, logGamma, wilsonInterval } from './stats/binomial.js';
@@ -62,16 +61,10 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'services/kb/jurisdictions': { EU_MEMBERS, resolveJurisdiction },
   'services/memorization/digests': { auditDigest, extractionTranscriptSha256 },
   'services/memorization/nv-blocks': { inOrderShare },
-  'services/policy/evidence-policy': {
-    checkableMatches,
-    countedMatches,
-    countedStrength,
-    countsAsEvidence,
-    searchedNothing,
-    searchScope,
-  },
+  'services/policy/evidence-policy': { checkableMatches, countedMatches, countedStrength, countsAsEvidence },
   'services/policy/kinds/index': { matchKind },
   'services/policy/opt-out': { optOutStatus },
+  'services/policy/search-scope': { searchedNothing, searchScope },
   'services/registry/receipts': { base64url, fromBase64url },
   'services/registry/works': { getWork, workText },
   'stats/binomial': { Z95, logGamma, wilsonInterval },

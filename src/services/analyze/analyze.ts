@@ -28,9 +28,8 @@ import {
   countedStrength,
   countsAsEvidence,
   findingLimitations,
-  searchedNothing,
-  searchScope,
 } from '../policy/evidence-policy.js';
+import { searchedNothing, searchScope } from '../policy/search-scope.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
 import { checkSchema, type FromSchema, readRequest, schemaChecked } from '../../util/schema-check.js';

@@ -11,14 +11,8 @@ import { CALIBRATION, datasetConfidence } from '../analyze/calibration.js';
 import { searchedDatasetIds, sectionCoverage } from '../analyze/sections.js';
 import { sharedText } from '../analyze/shared-text.js';
 import type { AnalysisResult, AttributionSource, DatasetEvidence } from '../analyze/types.js';
-import {
-  checkableMatches,
-  countedMatches,
-  countedStrength,
-  countsAsEvidence,
-  searchedNothing,
-  searchScope,
-} from '../policy/evidence-policy.js';
+import { checkableMatches, countedMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
+import { searchedNothing, searchScope } from '../policy/search-scope.js';
 import { quotationsOf } from '../analyze/quotations.js';
 import { matchKind } from '../policy/kinds/index.js';
 import { canonicalJson } from './canonical.js';
