@@ -105,7 +105,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** See the module's documentation. */
 export class JobRunner {
-  readonly #o: Required<Omit<JobRunnerOptions, 'onError' | 'fatal' | 'onChunk' | 'finishChunks' | 'errorOf' | 'skip'>> &
+  readonly #o: Required<Omit<JobRunnerOptions, 'onError' | 'fatal' | 'onChunk' | 'finishChunks' | 'skip'>> &
     JobRunnerOptions;
   #running = false;
   #stopped = false;
@@ -134,7 +134,7 @@ export class JobRunner {
       DEFAULT_JOB_ITEM_TIMEOUT_MS,
       86_400_000,
     );
-    this.#o = { ...options, pollMs, leaseMs, concurrency, itemTimeoutMs, watchMs };
+    this.#o = { errorOf: jobError, ...options, pollMs, leaseMs, concurrency, itemTimeoutMs, watchMs };
   }
 
   /** Starts the loops (once). */
@@ -293,15 +293,10 @@ export class JobRunner {
         return w === 'held' ? null : w;
       }),
     ];
-    let results: JobResult[];
-    let fault: unknown = null;
-    let handedBack: ItemHandedBack | null = null;
-    try {
-      ({ results, fault, handedBack } = await this.#items(claim, execute, interrupt.signal));
-    } finally {
+    const { results, fault, handedBack } = await this.#items(claim, execute, interrupt.signal).finally(() => {
       for (const t of timers) clearInterval(t);
       this.#held.delete(claim);
-    }
+    });
     const why = interrupt.signal.aborted ? (interrupt.signal.reason as Interruption) : null;
     if (why === 'lost') return; // another runner has the chunk: its results are the ones kept
     if (why === 'finished') {
@@ -309,16 +304,12 @@ export class JobRunner {
       await jobs.complete(claim, results).catch(() => undefined);
       return;
     }
-    if (handedBack !== null && why === null) {
-      // an item to be run on (a slice of a long item ended) or by another process: the chunk goes back, unfailed
-      if (handedBack.kind === 'elsewhere') this.#leftToOthers.set(claim.job.id, Date.now() + handedBack.retryMs);
-      await jobs.release(claim).catch(() => undefined);
-      if (handedBack.kind === 'continues') this.wake();
-      return;
-    }
     if (results.length < claim.items.length) {
-      // stopped, or a fault of this process: the chunk goes back, to be claimed again at once
+      // stopped, a fault of this process, or an item to be run on (a slice of a long item ended) or by another
+      // process: the chunk goes back unfailed, to be claimed again at once
+      if (handedBack?.kind === 'elsewhere') this.#leftToOthers.set(claim.job.id, Date.now() + handedBack.retryMs);
       await jobs.release(claim).catch(() => undefined);
+      if (handedBack?.kind === 'continues') this.wake();
       if (fault !== null) throw fault;
       return;
     }
@@ -354,11 +345,7 @@ export class JobRunner {
         if (err instanceof TrainprintError && PROCESS_FAULTS.has(err.code))
           return { results, fault: err, handedBack: null };
         if (err instanceof ItemHandedBack && !signal.aborted) return { results, fault: null, handedBack: err };
-        results.push({
-          index,
-          success: false,
-          error: (this.#o.errorOf ?? jobError)(signal.aborted ? timeUp : err),
-        });
+        results.push({ index, success: false, error: this.#o.errorOf(signal.aborted ? timeUp : err) });
       } finally {
         clearTimeout(timer);
       }
