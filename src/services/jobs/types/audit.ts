@@ -10,7 +10,7 @@ import type { CatalogueAuditRequest, CatalogueAuditResult } from '../../memoriza
 import { AUDIT_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeCatalogueAudit } from '../../memorization/stored-audits.js';
 import { defineJobType } from '../job-type.js';
-import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, noModels, runModelItem } from './model-items.js';
+import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, modelItemExecutor } from './model-items.js';
 
 /** The item of an audit job: the request of `auditCatalogue` (a catalogue of works) with its model named, not built. */
 export type AuditJobItem = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'signal' | 'stop'> & {
@@ -42,27 +42,18 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
     }),
   executor: ({ engine, options }) => {
     const audit = engine.memorization.auditCatalogue?.bind(engine.memorization);
-    const unable = noModels(options, 'audit') ?? (audit ? null : "this engine's memorization has no catalogue audit");
-    return (
-      unable ??
-      (async (item, claim, signal, slice) => {
-        const works = (item as AuditJobItem).works;
-        const result = (await runModelItem(
-          item as AuditJobItem,
-          { options, claim, signal, slice },
-          // one journal for the catalogue: its works' calls, by account, service, model and the catalogue's works
-          (request) => ({
-            text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
-          }),
-          (request, model, controls) => audit!({ ...request, model, ...controls }),
-        )) as CatalogueAuditResult;
-        // kept with the account's works, under each text's SHA-256: an analysis of any of their texts bundles it
-        if (options.journalStore !== undefined) {
-          const texts = await Promise.all(works.map((w) => sha256Hex(w.text)));
-          await storeCatalogueAudit(options.journalStore, claim.job.account, result, texts);
-        }
-        return result;
-      })
-    );
+    const run = modelItemExecutor<AuditJobItem, CatalogueAuditResult>(options, 'audit', {
+      // one journal for the catalogue: its works' calls, by account, service, model and the catalogue's works
+      reads: (request) => ({
+        text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
+      }),
+      run: (request, model, controls) => audit!({ ...request, model, ...controls }) as Promise<CatalogueAuditResult>,
+      // kept with the account's works, under each text's SHA-256: an analysis of any of their texts bundles it
+      keep: async (store, account, result, request) => {
+        const texts = await Promise.all(request.works.map((w) => sha256Hex(w.text)));
+        await storeCatalogueAudit(store, account, result, texts);
+      },
+    });
+    return audit || typeof run === 'string' ? run : "this engine's memorization has no catalogue audit";
   },
 });

@@ -8,7 +8,7 @@ import type { ExtractWorkRequest, WorkExtractionResult } from '../../memorizatio
 import { EXTRACT_WORK_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeWorkExtraction } from '../../memorization/stored-extractions.js';
 import { defineJobType } from '../job-type.js';
-import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, noModels, runModelItem } from './model-items.js';
+import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, modelItemExecutor } from './model-items.js';
 
 /** The item of an extract job: the request of `extractWork` with its model named (`base_url`, `model`), not built. */
 export type ExtractJobItem = Omit<ExtractWorkRequest, 'model'> & { readonly model: Readonly<Record<string, unknown>> };
@@ -30,17 +30,11 @@ export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
       if (work_id !== undefined) await context.ownWork(work_id);
     }),
   executor: ({ engine, options }) =>
-    noModels(options, 'extraction') ??
-    (async (item, claim, signal, slice) => {
-      const result = (await runModelItem(
-        item as ExtractJobItem,
-        { options, claim, signal, slice },
-        (request) => (request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
-        (request, model, controls) => engine.memorization.extractWork({ ...request, model, ...controls }),
-      )) as WorkExtractionResult;
+    modelItemExecutor<ExtractJobItem, WorkExtractionResult>(options, 'extraction', {
+      reads: (request) => (request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
+      run: (request, model, controls) =>
+        engine.memorization.extractWork({ ...request, model, ...controls }) as Promise<WorkExtractionResult>,
       // kept with the account's works: an analysis of the same text bundles it and draws it in its report
-      if (options.journalStore !== undefined)
-        await storeWorkExtraction(options.journalStore, claim.job.account, result);
-      return result;
+      keep: (store, account, result) => storeWorkExtraction(store, account, result),
     }),
 });

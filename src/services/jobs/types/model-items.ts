@@ -5,14 +5,14 @@
  */
 import { TrainprintError } from '../../../errors.js';
 import type { TargetModel } from '../../../models/types.js';
+import type { Store } from '../../../store/types.js';
 import { anySignal } from '../../../util/signals.js';
 import { unrefTimer } from '../../../util/timers.js';
 import type { ExtractionJournal } from '../../memorization/extraction-journal.js';
 import { storeExtractionJournal } from '../../memorization/store-journal.js';
 import { ItemHandedBack, modelHolderAlive } from '../hand-back.js';
 import { modelNotHeld, type StoredModelSpec } from '../held-models.js';
-import type { ItemSlice, JobExecutorOptions, JobPrepareContext, PreparedItems } from '../job-type.js';
-import type { JobClaim } from '../types.js';
+import type { ItemSlice, JobExecutor, JobExecutorOptions, JobPrepareContext, PreparedItems } from '../job-type.js';
 
 /**
  * Model calls one plan unit pays for in an extract or audit item: an item is charged a unit per this many calls of
@@ -71,10 +71,6 @@ export async function holdModels<I extends ModelItem>(
   };
 }
 
-/** Why a host runs no model items, or null when it does (it builds or holds models). */
-export const noModels = (options: JobExecutorOptions, type: string): string | null =>
-  options.model || options.jobModels ? null : `this process builds no model for an ${type}`;
-
 /**
  * The model of an item: the one held for it in this process, or built by the host (`model`).
  * @throws ItemHandedBack while another live process holds it; INVALID_INPUT naming `model.api_key` when none does
@@ -98,24 +94,6 @@ async function itemModel(spec: Readonly<Record<string, unknown>>, options: JobEx
   }
   if (model) return model(spec);
   throw modelNotHeld();
-}
-
-/** An item's journal in the store (none without one): by account, service, model and what the item reads. */
-function itemJournal(
-  options: JobExecutorOptions,
-  claim: JobClaim,
-  spec: Readonly<Record<string, unknown>>,
-  what: { readonly text?: string } | { readonly workId: string },
-): ExtractionJournal | undefined {
-  const store = options.journalStore;
-  return store === undefined
-    ? undefined
-    : storeExtractionJournal(store, {
-        account: claim.job.account,
-        baseUrl: String(spec.base_url ?? ''),
-        model: String(spec.model ?? ''),
-        ...what,
-      });
 }
 
 /**
@@ -149,16 +127,13 @@ async function slicedRun<T>(
     : null;
   // the journal as the run sees it, counting the calls answered and journaled in this slice
   let fresh = 0;
-  const counted: ExtractionJournal | undefined =
-    journal === undefined
-      ? undefined
-      : {
-          get: journal.get,
-          put: async (k, c) => {
-            await journal.put(k, c);
-            fresh++;
-          },
-        };
+  const counted: ExtractionJournal | undefined = journal && {
+    get: journal.get,
+    put: async (k, c) => {
+      await journal.put(k, c);
+      fresh++;
+    },
+  };
   try {
     return await run(anySignal([signal, stop.signal]), counted);
   } catch (e) {
@@ -185,33 +160,48 @@ export interface ModelRunControls {
   readonly journal?: ExtractionJournal;
 }
 
-/** Where an item runs: the host's options, the claim of its chunk, its signal and its time slice. */
-export interface ModelItemRun {
-  readonly options: JobExecutorOptions;
-  readonly claim: JobClaim;
-  readonly signal: AbortSignal;
-  readonly slice: ItemSlice | undefined;
+/** How the items of a type that calls a model service run: what the request reads, the operation, what is kept. */
+export interface ModelItemRun<I extends ModelItem, T> {
+  /** What the request (the item less its model) reads: its journal is by account, service, model and this. */
+  reads(request: Omit<I, 'model'>): { readonly text?: string } | { readonly workId: string };
+  /** The engine's operation on the request with the item's model and the controls to pass on. */
+  run(request: Omit<I, 'model'>, model: TargetModel, controls: ModelRunControls): Promise<T>;
+  /** Keeps the result with the account's works, in the store of the journals (not without one). */
+  keep(store: Store, account: string, result: T, request: Omit<I, 'model'>): Promise<void>;
 }
 
 /**
- * Runs an item that calls a model service (an extraction, an audit): its model ({@link itemModel}), its journal by
- * what the request reads (`reads`: a text or a work, {@link itemJournal}), and `run` in the item's time slice
- * ({@link slicedRun}) with the request less its model, the model and the controls to pass on.
+ * The executor of a type whose items call a model service (an extraction, an audit): an item's model
+ * ({@link itemModel}), its journal in the host's store (none without one), `run` in the item's time slice
+ * ({@link slicedRun}), then its result kept. Why the host runs none of `what` when it builds and holds no models.
  * @throws ItemHandedBack at the end of a slice, or while another live process holds the model
  * @example
- * runModelItem(item as ExtractJobItem, { options, claim, signal, slice }, (r) => ({ text: r.text }), (r, model, controls) =>
- *   engine.memorization.extractWork({ ...r, model, ...controls }))
+ * modelItemExecutor(options, 'extraction', { reads: (r) => ({ text: r.text }), keep, run: (r, model, controls) =>
+ *   engine.memorization.extractWork({ ...r, model, ...controls }) })
  */
-export async function runModelItem<I extends ModelItem, T>(
-  item: I,
-  at: ModelItemRun,
-  reads: (request: Omit<I, 'model'>) => { readonly text?: string } | { readonly workId: string },
-  run: (request: Omit<I, 'model'>, model: TargetModel, controls: ModelRunControls) => Promise<T>,
-): Promise<T> {
-  const { model: spec, ...request } = item;
-  const target = await itemModel(spec, at.options);
-  const journal = itemJournal(at.options, at.claim, spec, reads(request));
-  return slicedRun(journal, at.signal, at.slice, (stop, counted) =>
-    run(request, target, { signal: at.signal, stop, journal: counted }),
-  );
+export function modelItemExecutor<I extends ModelItem, T>(
+  options: JobExecutorOptions,
+  what: string,
+  how: ModelItemRun<I, T>,
+): JobExecutor | string {
+  if (!options.model && !options.jobModels) return `this process builds no model for an ${what}`;
+  const store = options.journalStore;
+  return async (item, claim, signal, slice) => {
+    const { model: spec, ...request } = item as I;
+    const target = await itemModel(spec, options);
+    const account = claim.job.account;
+    const journal =
+      store &&
+      storeExtractionJournal(store, {
+        account,
+        baseUrl: String(spec.base_url ?? ''),
+        model: String(spec.model ?? ''),
+        ...how.reads(request),
+      });
+    const result = await slicedRun(journal, signal, slice, (stop, counted) =>
+      how.run(request, target, { signal, stop, journal: counted }),
+    );
+    if (store) await how.keep(store, account, result, request);
+    return result;
+  };
 }
