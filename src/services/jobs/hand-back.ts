@@ -41,18 +41,18 @@ export const HOLDER_TTL_MS = 15_000;
 export const HOLDER_BEAT_MS = HOLDER_TTL_MS / 3;
 
 /**
- * Beats `holder` (a {@link HeldJobModels}'s id) into `store` every third of `ttlMs` until stopped: the other processes
- * on the store read it as alive until `ttlMs` after the last beat. `stop()` removes it at once.
+ * Beats `holder` (a {@link HeldJobModels}'s id) into `store` every {@link HOLDER_BEAT_MS} until stopped: the other
+ * processes on the store read it as alive until {@link HOLDER_TTL_MS} after the last beat. `stop()` removes it at once.
  * @example const beat = beatModelHolder(engine.store, jobModels.id); … await beat.stop()
  */
-export function beatModelHolder(store: Store, holder: string, ttlMs = HOLDER_TTL_MS): { stop(): Promise<void> } {
+export function beatModelHolder(store: Store, holder: string): { stop(): Promise<void> } {
   const key = HOLDER_PREFIX + holder;
   let stopped = false;
   const beat = () => {
-    if (!stopped) store.put(key, { until: Date.now() + ttlMs }).catch(() => undefined);
+    if (!stopped) store.put(key, { until: Date.now() + HOLDER_TTL_MS }).catch(() => undefined);
   };
   beat();
-  const timer = unrefTimer(setInterval(beat, Math.max(10, Math.floor(ttlMs / 3))));
+  const timer = unrefTimer(setInterval(beat, HOLDER_BEAT_MS));
   return {
     async stop() {
       if (stopped) return;

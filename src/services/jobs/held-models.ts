@@ -41,8 +41,6 @@ export interface HeldJobModels {
   hold(model: TargetModel): string;
   /** The model held under `handle`, if this process holds it. */
   take(handle: string): TargetModel | undefined;
-  /** Forgets the models of `handles`. */
-  release(handles: Iterable<string>): void;
   /** Records that `handles` are the models of job `jobId`, for {@link HeldJobModels.releaseJob}. */
   bind(jobId: string, handles: Iterable<string>): void;
   /** Forgets the models of job `jobId` (cancelled or deleted: none of its items runs again). */
@@ -80,9 +78,6 @@ export function createHeldJobModels(
     take(handle) {
       const h = held.get(handle);
       return h && h.until > now() ? h.model : undefined;
-    },
-    release(handles) {
-      for (const h of handles) held.delete(h);
     },
     bind(jobId, handles) {
       jobs.set(jobId, { handles: [...handles], until: now() + ttl });
