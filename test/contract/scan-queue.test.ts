@@ -8,9 +8,9 @@
 import { expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
-import { createJobService } from '../../src/library.js';
+import { createJobService, type ScanHit, type ScanItem } from '../../src/library.js';
 import { keyedCall } from '../fixtures/http/keyed-call.js';
-import { openScanQueue, type QueueHit, type QueueItem, type QueueScanner } from '../../src/node/queue/index.js';
+import { openScanQueue, type QueueScanner } from '../../src/node/queue/index.js';
 import { openPostgresStore } from '../../src/store/node.js';
 import { describePostgres } from '../pg/postgres.js';
 
@@ -31,8 +31,8 @@ function fakeScanner(sha = SHA, failOn?: string): QueueScanner & { calls: Map<st
   };
 }
 
-function hitsOf(item: QueueItem): QueueHit[] {
-  const out: QueueHit[] = [];
+function hitsOf(item: ScanItem): ScanHit[] {
+  const out: ScanHit[] = [];
   for (const m of item.text.matchAll(/SECRET-(\d+)/g)) {
     const start = m.index ?? 0;
     out.push({
@@ -50,7 +50,7 @@ function hitsOf(item: QueueItem): QueueHit[] {
   return out;
 }
 
-function makeItems(n: number, prefix = 'item'): QueueItem[] {
+function makeItems(n: number, prefix = 'item'): ScanItem[] {
   return Array.from({ length: n }, (_, i) => ({
     id: `${prefix}-${i}`,
     text: `text ${i} ${i % 7 === 0 ? `SECRET-${i} and SECRET-${i + 1}` : 'clean'} ${'x'.repeat(i % 50)}`,
@@ -165,7 +165,7 @@ describePostgres('scan queue', (db) => {
       const late = lost.items.map((item, i) => ({
         index: i,
         success: true as const,
-        result: { id: (item as QueueItem).id, hits: [] },
+        result: { id: (item as ScanItem).id, hits: [] },
       }));
       expect(await queue.jobs.complete(lost, late)).toBe(false);
       expect(await queue.jobs.status(job, { owner: '' })).toMatchObject({ state: 'done', done: 40, failed: 0 });
@@ -235,7 +235,7 @@ describePostgres('scan queue', (db) => {
       await expect(queue.enqueue(slow(), { datasets: DATASETS, chunkItems: 10, signal: stop.signal })).rejects.toThrow(
         'stopped',
       );
-      const bad = [...makeItems(15), { id: 7, text: 'x' } as unknown as QueueItem];
+      const bad = [...makeItems(15), { id: 7, text: 'x' } as unknown as ScanItem];
       await expect(queue.enqueue(bad, { datasets: DATASETS, chunkItems: 10 })).rejects.toMatchObject({
         code: 'INVALID_INPUT',
       });

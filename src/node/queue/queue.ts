@@ -16,6 +16,8 @@ import {
   type JobResult,
   type JobService,
   type JobStore,
+  type ScanHit,
+  type ScanItem,
   type StreamSubmitOptions,
   ItemHandedBack,
   positiveInt,
@@ -26,7 +28,7 @@ import {
 } from '../../library.js';
 import { openPostgresStore, type PostgresStore } from '../../store/node.js';
 import { isOutage, parseTarget, waitOut } from '../../store/node-kit.js';
-import type { JobDataset, QueueHit, QueueItem, QueueScanner } from './types.js';
+import type { JobDataset, QueueScanner } from './types.js';
 
 const codeOf = (e: unknown) => (e instanceof TrainprintError ? e.code : undefined);
 /** Whether `e` says the database is away (a restart, a failover): waited for, never the end of a worker. */
@@ -165,8 +167,8 @@ export async function* jobResults(jobs: JobStore, id: string, owner = ''): Async
  * none (the job's `failed` counts them). @throws as {@link jobResults}
  * @example for await (const hit of exportHits(jobs, id)) out.write(hitLine(hit))
  */
-export async function* exportHits(jobs: JobStore, id: string, owner = ''): AsyncGenerator<QueueHit, void, undefined> {
-  for await (const r of jobResults(jobs, id, owner)) if (r.success) yield* (r.result as { hits: QueueHit[] }).hits;
+export async function* exportHits(jobs: JobStore, id: string, owner = ''): AsyncGenerator<ScanHit, void, undefined> {
+  for await (const r of jobResults(jobs, id, owner)) if (r.success) yield* (r.result as { hits: ScanHit[] }).hits;
 }
 
 /** The scan queue of one database schema. Made by {@link openScanQueue}. */
@@ -191,10 +193,7 @@ export class ScanQueue {
    * workers start on the first chunks) held for `leaseSeconds` at a time while the input is read.
    * @throws INVALID_INPUT for no datasets or no items
    */
-  async enqueue(
-    items: Iterable<QueueItem> | AsyncIterable<QueueItem>,
-    options: EnqueueOptions,
-  ): Promise<EnqueueResult> {
+  async enqueue(items: Iterable<ScanItem> | AsyncIterable<ScanItem>, options: EnqueueOptions): Promise<EnqueueResult> {
     if (options.datasets.length === 0) throw new TrainprintError('INVALID_INPUT', 'a job needs at least one dataset');
     const context = {
       datasets: options.datasets.map((d) => ({ id: d.id, sha256: d.sha256 })),
@@ -216,7 +215,7 @@ export class ScanQueue {
   }
 
   /** The hits of a finished job in job order (see {@link exportHits}). */
-  exportHits(job: string): AsyncGenerator<QueueHit, void, undefined> {
+  exportHits(job: string): AsyncGenerator<ScanHit, void, undefined> {
     return exportHits(this.jobs, job, this.account);
   }
 
@@ -230,10 +229,7 @@ export class ScanQueue {
     if (only !== undefined) await this.jobs.status(only, { owner: this.account });
     const totals = { chunks: 0, items: 0, hits: 0 };
     let refused: string | undefined;
-    const scan = scanExecutor(
-      (item, o) => scanner.scanItem(item, o),
-      (id) => scanner.datasetDigest(id),
-    );
+    const scan = scanExecutor(scanner.scanItem.bind(scanner), scanner.datasetDigest.bind(scanner));
     const runner = new JobRunner({
       jobs: this.jobs,
       executors: {

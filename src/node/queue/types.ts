@@ -3,12 +3,7 @@
  * a dataset as a job names it. Items and hits are the scan's (`ScanItem`, `ScanHit` of `engine.scan`).
  */
 
-import type { JobEngine, ScanHit, ScanItem } from '../../library.js';
-
-/** One input text of a scan (`ScanItem`): the same shape as a dataset document. */
-export type QueueItem = ScanItem;
-/** One hit (`ScanHit`): a block of at least `min_words` words of an item found in a dataset's document. */
-export type QueueHit = ScanHit;
+import type { JobEngine } from '../../library.js';
 
 /**
  * What a worker asks of the engine: the scan of one item — deterministic for the same datasets and options (the
