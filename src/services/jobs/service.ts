@@ -376,13 +376,12 @@ export class JobService implements JobStore {
   /** See {@link JobStore.cancel}. */
   async cancel(id: string, options: { owner: string }): Promise<{ job: JobInfo; cancelled: boolean }> {
     const now = this.#clock();
-    const r = await this.#store.transaction(async (tx) => {
+    return this.#store.transaction(async (tx) => {
       const j = await this.#own(id, options.owner, tx);
-      if (FINISHED.has(j.state) || abandoned(j, now)) return { j, cancelled: false };
-      this.#finish(tx, j, 'cancelled', now);
-      return { j, cancelled: true };
+      const cancelled = !FINISHED.has(j.state) && !abandoned(j, now);
+      if (cancelled) this.#finish(tx, j, 'cancelled', now);
+      return { job: info(j, now), cancelled };
     });
-    return { job: info(r.j, now), cancelled: r.cancelled };
   }
 
   /** See {@link JobStore.delete}. */
