@@ -107,10 +107,9 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 export class JobRunner {
   readonly #o: Required<Omit<JobRunnerOptions, 'onError' | 'fatal' | 'onChunk' | 'finishChunks' | 'skip'>> &
     JobRunnerOptions;
-  #running = false;
   #stopped = false;
   readonly #wakers = new Set<() => void>();
-  #loops: Promise<void>[] = [];
+  readonly #loops: Promise<void>[] = [];
   #lastSweep = 0;
   #failure: unknown = undefined;
   /** The chunks running now, each with what aborts its item. */
@@ -139,8 +138,7 @@ export class JobRunner {
 
   /** Starts the loops (once). */
   start(): void {
-    if (this.#running || this.#stopped) return;
-    this.#running = true;
+    if (this.#loops.length > 0 || this.#stopped) return;
     for (let i = 0; i < this.#o.concurrency; i++) this.#loops.push(this.#loop());
   }
 
