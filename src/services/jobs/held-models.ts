@@ -11,6 +11,7 @@
 import { TrainprintError } from '../../errors.js';
 import type { TargetModel } from '../../models/types.js';
 import { newId } from '../../util/validate.js';
+import { JOB_RETENTION_MS } from './service.js';
 
 /** The model of an extract item as its job stores it: the service named, the key left out, the held model's handle. */
 export interface StoredModelSpec {
@@ -28,7 +29,7 @@ export interface StoredModelSpec {
 
 /**
  * The models held by one process for its extract jobs. Handles are random and never reused; a model is released when
- * its job is cancelled or deleted, and at the latest after `ttlMs` (a finished job's results are kept 7 days).
+ * its job is cancelled or deleted, and at the latest after `ttlMs` (default: as long as a finished job is kept).
  * @example
  * const models = createHeldJobModels()
  * const held = models.hold(model)                  // stored with the item: { base_url, model, api, held }
@@ -49,8 +50,6 @@ export interface HeldJobModels {
   readonly size: number;
 }
 
-const WEEK_MS = 7 * 24 * 3600 * 1000;
-
 /**
  * A process's {@link HeldJobModels}: give the same one to the handler (which holds) and to the runner (which takes).
  * @example const jobModels = createHeldJobModels(); createHandler(engine, { jobModels }); startJobRunner(engine, { jobModels })
@@ -58,7 +57,7 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
 export function createHeldJobModels(
   options: { readonly ttlMs?: number; readonly now?: () => number } = {},
 ): HeldJobModels {
-  const ttl = options.ttlMs ?? WEEK_MS;
+  const ttl = options.ttlMs ?? JOB_RETENTION_MS;
   const now = options.now ?? Date.now;
   const held = new Map<string, { model: TargetModel; until: number }>();
   const jobs = new Map<string, { handles: string[]; until: number }>();

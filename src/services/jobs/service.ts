@@ -430,7 +430,6 @@ export class JobService implements JobStore {
     // most polls find nothing: a plain read first, no transaction
     if ((await this.#store.scan('job-open/', { limit: 1 })).length === 0) return null;
     const now = this.#clock();
-    const skip = options.skip ?? (() => false);
     return this.#store.transaction(async (tx) => {
       let after: string | undefined;
       for (let seen = 0; seen < CLAIM_SCAN_JOBS; ) {
@@ -448,7 +447,7 @@ export class JobService implements JobStore {
             this.#finish(tx, j, 'failed', now, ABANDONED);
             continue;
           }
-          if (skip(j.account, j.id, j.type)) continue;
+          if (options.skip?.(j.account, j.id, j.type)) continue;
           const claim = await this.#claimIn(tx, j, leaseMs, now);
           if (claim) return claim;
         }
