@@ -133,7 +133,8 @@ export class JobRunner {
       DEFAULT_JOB_ITEM_TIMEOUT_MS,
       86_400_000,
     );
-    this.#o = { errorOf: jobError, ...options, pollMs, leaseMs, concurrency, itemTimeoutMs, watchMs };
+    const errorOf = options.errorOf ?? jobError;
+    this.#o = { ...options, pollMs, leaseMs, concurrency, itemTimeoutMs, watchMs, errorOf };
   }
 
   /** Starts the loops (once). */
