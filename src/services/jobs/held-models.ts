@@ -82,10 +82,8 @@ export function createHeldJobModels(
       jobs.set(jobId, { handles: [...handles], until: now() + ttl });
     },
     releaseJob(jobId) {
-      const j = jobs.get(jobId);
-      if (!j) return;
+      for (const h of jobs.get(jobId)?.handles ?? []) held.delete(h);
       jobs.delete(jobId);
-      for (const h of j.handles) held.delete(h);
     },
     get size() {
       return held.size;
