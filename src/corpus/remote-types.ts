@@ -114,7 +114,11 @@ export interface RemoteCorpusReport {
   /** The budget of this search. */
   readonly budget: number;
   readonly ms: number;
-  /** Places of the text tested (sampled suffixes or tiles) and how far apart, in tokens (infini-gram) or words (mini). */
+  /**
+   * Places of the text tested (sampled suffixes or tiles) and how far apart, in tokens (infini-gram) or words (mini):
+   * the planned stride, or, for a search cut short before it asked every planned place, the widest gap between the
+   * places it asked (src/remote/search.ts `spacingAsked`).
+   */
   readonly samples: number;
   readonly sampled_every: number;
   readonly unit: 'tokens' | 'words';

@@ -377,6 +377,7 @@ export async function searchRemote(
 /** What the engine-specific part of a search gives. */
 export interface Found {
   readonly samples: Sample[];
+  /** How far apart the samples asked lie: the stride, or wider where the search was cut short ({@link spacingAsked}). */
   readonly stride: number;
   readonly unit: 'tokens' | 'words';
   readonly passages: Passage[];
@@ -516,7 +517,14 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
     (s) => [s.start, s.end],
   );
   const { passages, windows } = await followUp(ctx, session, text, regions, tokenWindow(post, index));
-  return { samples, stride, unit: 'tokens', passages, windows };
+  // how far apart the places asked lie: wider than planned where the search was cut short
+  const spacing = spacingAsked(
+    raw.map((r) => r.e),
+    pieceSamples.length + places.length,
+    T,
+    stride,
+  );
+  return { samples, stride: spacing, unit: 'tokens', passages, windows };
 }
 
 /** A sampled place: its token, the match ending there and its count, and the match in another white-space form. */
@@ -664,7 +672,14 @@ async function searchTiles(ctx: SearchContext, session: Session, text: string, w
     true,
   );
   const { passages, windows } = await followUp(ctx, session, text, regions, charWindow(post, index));
-  return { samples, stride, unit: 'words', passages, windows };
+  // how far apart the tiles asked lie: wider than planned where the search was cut short
+  const spacing = spacingAsked(
+    samples.map((s) => s.span!.end),
+    tiles.length,
+    words.length,
+    stride,
+  );
+  return { samples, stride: spacing, unit: 'words', passages, windows };
 }
 
 /** Post through a search's session (its caches, budget and deadline). */
@@ -759,6 +774,25 @@ export function countWords(text: string): number {
 
 export const followUpReserve = (left: number): number =>
   Math.min(left, Math.max(FOLLOW_UP_MIN, Math.round(FOLLOW_UP_SHARE * left)));
+
+/**
+ * How far apart a search's samples lie, at the widest (the report's `sampled_every`): the planned `stride` when all
+ * `planned` places were asked; else the widest gap between the places `asked` (sorted, in the stride's unit: tokens
+ * or words), the text's start (0) and its `end` counting as asked. A search cut short (its deadline) asked a thinner
+ * spread: between the places it asked the text was sampled that far apart, and a copy shorter than that may lie
+ * unasked there — not the planned coverage of a search that asked everything.
+ *
+ * @example
+ * spacingAsked([10, 20, 30, 40], 4, 40, 10) // 10: all asked
+ * spacingAsked([10, 30, 40], 4, 40, 10) // 20
+ * spacingAsked([], 4, 40, 10) // 40: nothing asked between the ends
+ */
+export function spacingAsked(asked: readonly number[], planned: number, end: number, stride: number): number {
+  if (asked.length >= planned) return stride;
+  let widest = stride;
+  for (let i = 0; i <= asked.length; i++) widest = Math.max(widest, (asked[i] ?? end) - (asked[i - 1] ?? 0));
+  return widest;
+}
 
 /**
  * Spans merged into regions where they overlap or lie within `gap` (in their own units); each region keeps its

@@ -268,6 +268,35 @@ describe('infini-gram mini (character-level)', () => {
     }
   });
 
+  it('a slow engine cut by the deadline: the report says how far apart the tiles it asked lie, not the spacing planned', async () => {
+    // uncut, 2,000 words are tiled every 11 words (full coverage: a copy of 23 words or more is found); cut at about half
+    // the tiles, the text between them was asked every 22–44 words, where a shorter copy is missed: that is said
+    // (sampled_every, remote_corpus_sampled), not the planned 11 of a search that covered the text
+    const [text] = cleanTexts({ seed: 61, count: 1 });
+    const uncut = await engine.analyze({ content: text, content_type: 'text' });
+    expect(uncut.remote_corpora[0].outcome).toBe('searched');
+    expect(uncut.remote_corpora[0].sampled_every).toBe(11);
+    expect(uncut.limitations).not.toContain('remote_corpus_sampled');
+    server.setLatency(150);
+    const slow = await engineWith({
+      kind: 'infini-gram-mini',
+      index: 'v2_piletrain',
+      endpoint: server.url,
+      deadlineMs: 2500,
+    });
+    try {
+      const r = await slow.analyze({ content: text, content_type: 'text' });
+      const report = r.remote_corpora[0];
+      expect(report.outcome).toBe('deadline_reached');
+      expect(report.samples).toBeLessThan(uncut.remote_corpora[0].samples);
+      expect(report.sampled_every).toBeGreaterThanOrEqual(22);
+      expect(r.limitations).toContain('remote_corpus_sampled');
+    } finally {
+      slow.dispose();
+      server.setLatency(0);
+    }
+  });
+
   it('finds planted passages (verbatim and edited) with exact spans within 250 calls, and nothing in clean text', async () => {
     let found = 0,
       total = 0;
@@ -426,6 +455,9 @@ describe('faults: every failure is a factor code, never a throw', () => {
       );
       expect(r.limitations).toContain('remote_corpus_deadline_reached');
       expect(r.limitations).not.toContain('remote_corpus_unreachable');
+      // the places asked before the deadline lie further apart than the 16 tokens planned: said, not read as covered
+      expect(report.sampled_every).toBeGreaterThanOrEqual(32);
+      expect(r.limitations).toContain('remote_corpus_sampled');
       const m = remoteMatches(r).find((x) => x.doc_ix === c.source.doc_ix);
       expect(m, 'the planted passage, found before the deadline').toBeDefined();
       expect(m!.query_start).toBeLessThan(passage.length);

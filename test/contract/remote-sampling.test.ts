@@ -11,6 +11,8 @@ import { createEngine, type AnalysisResult, type Engine, type RemoteMatch } from
 import { resetEndpoints, sharedCache } from '../../src/remote/index.js';
 import { DETECTION_DESIGN_EFFECT, drawPassages, sampledSearch } from '../../src/remote/sampling.js';
 import { estimateShare } from '../../src/corpus/share.js';
+import { searchedDatasetIds, sectionCoverage } from '../../src/services/analyze/sections.js';
+import { buildEpub, persuasion } from '../fixtures/documents.js';
 
 const RAW = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
 /** The chapters as the file has them: hard-wrapped lines, a blank line between paragraphs. */
@@ -214,6 +216,49 @@ describe('sampled search of a long work', () => {
       }
     }, 120_000);
   }
+
+  it('cut short by its deadline: a chapter none of whose passages was asked has no coverage (unknown), not 0', async () => {
+    // 300 ms a call, 3 s: sampling stops at 2.1 s with a few dozen of the 149 passages drawn asked, in a seeded random
+    // order, so that some of the 24 chapters had none asked; they read a coverage of 0, as a chapter searched and clean
+    server.setLatency(300);
+    const engine = await createEngine({
+      remoteCorpora: [
+        {
+          id: 'remote',
+          kind: 'infini-gram',
+          endpoint: server.url,
+          index: 'none',
+          maxCalls: MAX_CALLS,
+          deadlineMs: 3000,
+          ...QUICK,
+        },
+      ],
+    });
+    try {
+      sharedCache.clear();
+      resetEndpoints();
+      const r = await engine.analyze({ content: buildEpub(persuasion(24)), content_type: 'epub', include_text: true });
+      const report = r.remote_corpora[0];
+      const sampling = report.sampling!;
+      expect(report.outcome).toBe('deadline_reached');
+      expect(sampling.skipped).toBeGreaterThan(0);
+      expect(sampling.sections).toHaveLength(r.sections!.length);
+      const unasked = sampling.sections.filter((s) => s.passages === 0).map((s) => s.section);
+      expect(unasked.length, 'chapters none of whose passages was asked').toBeGreaterThan(0);
+      r.sections!.forEach((s, i) => {
+        expect('remote' in s.coverage, s.title).toBe(!unasked.includes(i));
+        if (!unasked.includes(i)) expect(s.coverage.remote, s.title).toBe(0);
+      });
+      const x = r.extraction!;
+      const ids = searchedDatasetIds(r.evidence.datasets, r.remote_corpora);
+      expect(sectionCoverage({ text: x.text!, sections: x.sections }, r.matches, ids, r.remote_corpora)).toEqual(
+        r.sections,
+      );
+    } finally {
+      engine.dispose();
+      server.setLatency(0);
+    }
+  }, 60_000);
 
   it('draws passages per section in proportion to its words, never overlapping, seeded', () => {
     const { text, sections } = book(REFLOWED);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mapTokens, textPieces, tokenBytes, tokenSpelling } from '../../src/remote/index.js';
 import { retryAfter } from '../../src/remote/transport.js';
 import { parseMetadata } from '../../src/remote/api.js';
-import { callBudget } from '../../src/remote/search.js';
+import { callBudget, spacingAsked } from '../../src/remote/search.js';
+import { spreadOrder } from '../../src/util/pool.js';
 import { createTokenizer } from '../fixtures/infini-gram/index.mjs';
 
 /** The substring each token maps to. */
@@ -162,5 +163,42 @@ describe('small parts', () => {
     expect(callBudget(10_000, 1000)).toBe(1000);
     expect(callBudget(100_000, 1000)).toBe(1000);
     expect(callBudget(10, 1000)).toBe(51);
+  });
+});
+
+describe('spacingAsked: how far apart the samples a search asked lie', () => {
+  // 100 places every 16 tokens of a text of 1,616 tokens
+  const planned = Array.from({ length: 100 }, (_, i) => 16 + 16 * i);
+
+  it('is the planned stride when every planned place was asked, whatever else', () => {
+    expect(spacingAsked(planned, 100, 1616, 16)).toBe(16);
+    // piece samples between the planned places (closer than the stride): still the stride
+    expect(spacingAsked([5, 16, 21, 32], 4, 40, 16)).toBe(16);
+  });
+
+  it("is the widest gap between the places asked, the text's ends counted as asked", () => {
+    expect(spacingAsked([10, 30, 40], 4, 40, 10)).toBe(20);
+    expect(spacingAsked([20, 30, 40], 4, 40, 10)).toBe(20); // the first place unasked: 0–20
+    expect(spacingAsked([10, 20], 4, 40, 10)).toBe(20); // the last two unasked: 20 to the end
+    expect(spacingAsked([], 4, 40, 10)).toBe(40);
+    expect(spacingAsked([10, 20, 30], 4, 35, 10)).toBe(10); // cut short of a place 5 from the end: never below the stride
+  });
+
+  it('a search cut short in the spread order: the fewer asked, the wider, never below the mean gap', () => {
+    const order = spreadOrder(planned.length);
+    for (const [m, atMost] of [
+      [64, 32],
+      [50, 64],
+      [25, 128],
+      [8, 256],
+    ] as const) {
+      const asked = order
+        .slice(0, m)
+        .map((j) => planned[j])
+        .sort((x, y) => x - y);
+      const spacing = spacingAsked(asked, 100, 1616, 16);
+      expect(spacing, `${m} of 100 asked`).toBeGreaterThanOrEqual(1616 / (m + 1));
+      expect(spacing, `${m} of 100 asked`).toBeLessThanOrEqual(atMost);
+    }
   });
 });

@@ -268,6 +268,29 @@ describe('remote corpora: transcripts and a sampled share', () => {
     }
   });
 
+  it('a sampled search cut short: a section it asked nothing of has no coverage, verifies, and so does the 0 of earlier versions', () => {
+    const r = withRemote(6);
+    const s = r.remote_corpora[0].sampling!;
+    const cut = {
+      ...r.remote_corpora[0],
+      outcome: 'deadline_reached' as const,
+      sampling: { ...s, skipped: 12, sections: s.sections.map((x) => (x.section === 2 ? { ...x, passages: 0 } : x)) },
+    };
+    const document = { text, sections: r.extraction!.sections };
+    const ids = searchedDatasetIds(r.evidence.datasets, [cut]);
+    const now = sectionCoverage(document, r.matches, ids, [cut]);
+    expect(now.map((x) => 'web' in x.coverage)).toEqual([true, true, false, true]);
+    const before = now.map((x, i) => (i === 2 ? { ...x, coverage: { ...x.coverage, web: 0 } } : x));
+    for (const sections of [now, before]) {
+      const checks = rederive({ ...r, remote_corpora: [cut], sections }, text).checks;
+      expect(checks.filter((c) => c.name === 'sections')).toEqual([expect.objectContaining({ ok: true })]);
+    }
+    // a coverage it could not have: still refused
+    const forged = now.map((x, i) => (i === 2 ? { ...x, coverage: { ...x.coverage, web: 0.5 } } : x));
+    const checks = rederive({ ...r, remote_corpora: [cut], sections: forged }, text).checks;
+    expect(checks.filter((c) => c.name === 'sections')).toEqual([expect.objectContaining({ ok: false })]);
+  });
+
   it('fails calls that do not hash to the digest, or of another count, and a share not from its counts', async () => {
     const r = withRemote(6);
     const lost = await buildEvidenceBundle(

@@ -89,6 +89,31 @@ describe('sectionCoverage', () => {
     ]);
   });
 
+  it('a sampled search cut short: a section none of whose passages was asked has no coverage (unknown), not 0', () => {
+    // section 0's passages were all among those the deadline left unasked; section 2's were asked and not found
+    const sampling = {
+      skipped: 5,
+      sections: [
+        { section: 0, passages: 0, found: 0 },
+        { section: 1, passages: 2, found: 1 },
+        { section: 2, passages: 3, found: 0 },
+      ],
+    };
+    const cut = [{ dataset_id: 'pile', outcome: 'deadline_reached' as const, samples: 5, sampling }];
+    const r = sectionCoverage(doc(90, [30, 60]), [], searchedDatasetIds([], cut), cut);
+    expect(r.map((s) => s.coverage)).toEqual([{}, { pile: 0.5 }, { pile: 0 }]);
+    // the same counts from a search that asked everything it could (a section too short to draw from): 0, as before
+    const whole = [{ ...cut[0], outcome: 'searched' as const }];
+    expect(sectionCoverage(doc(90, [30, 60]), [], ['pile'], whole).map((s) => s.coverage)).toEqual([
+      { pile: 0 },
+      { pile: 0.5 },
+      { pile: 0 },
+    ]);
+    // cut short with nothing left unasked (every passage drawn was asked): 0
+    const asked = [{ ...cut[0], sampling: { ...sampling, skipped: 0 } }];
+    expect(sectionCoverage(doc(90, [30, 60]), [], ['pile'], asked)[0].coverage).toEqual({ pile: 0 });
+  });
+
   it('agrees with a character-by-character count on random spans', () => {
     const rnd = prng(46);
     const int = (n: number) => Math.floor(rnd() * n);

@@ -21,7 +21,7 @@ export interface SectionCoverage {
   /**
    * Per searched dataset id: the share of the section's characters inside that dataset's matches (the union of their
    * query spans), 0..1 rounded to 4 decimals, 0 without matches; for a remote corpus searched by sampling, the
-   * section's found / passages.
+   * section's found / passages — absent where a search cut short asked none of its passages (unknown, not 0).
    */
   readonly coverage: Record<string, number>;
 }
@@ -40,10 +40,14 @@ export interface SectionSample {
   readonly found: number;
 }
 
-/** A remote corpus as the coverage reads it (`remote_corpora[]`): searched by sampling when `sampling` is present. */
+/**
+ * A remote corpus as the coverage reads it (`remote_corpora[]`): searched by sampling when `sampling` is present, and
+ * cut short when its outcome is not `searched` with drawn passages left unasked (`skipped`).
+ */
 export interface SampledCorpus {
   readonly dataset_id: string;
-  readonly sampling?: { readonly sections?: readonly SectionSample[] };
+  readonly outcome?: RemoteOutcome;
+  readonly sampling?: { readonly sections?: readonly SectionSample[]; readonly skipped?: number };
 }
 
 /** The extracted text and its sections (`extraction.sections`, covering the text in order). */
@@ -80,7 +84,9 @@ export function searchedDatasetIds(
  * for its part there), rounded to 4 decimals; 0 for a dataset without matches and for an empty section. A remote
  * corpus of `remote` with `sampling.sections` was searched by sampling, not passage by passage: its coverage is the
  * section's `found / passages` (0 where no passage was drawn from it), the section's estimate rather than a span
- * count. Matches of datasets not in `datasetIds` are ignored.
+ * count. A sampled search cut short (its outcome not `searched`, passages it drew left unasked) gives no coverage
+ * for a section where it asked no passage: that dataset is absent from the section's coverage — unknown, not a clean
+ * 0 (the section's passages may all be among those unasked). Matches of datasets not in `datasetIds` are ignored.
  *
  * To recompute a result's `sections`: `document` = `{ text, sections: result.extraction.sections }` (the analysed
  * text, kept with the stored analysis), `matches` = `result.matches`, `datasetIds` =
@@ -104,14 +110,14 @@ export function sectionCoverage(
   const spans = new Map<string, Array<[number, number]>>(datasetIds.map((id) => [id, []]));
   for (const m of matches) if (m.query_end > m.query_start) spans.get(m.dataset_id)?.push([m.query_start, m.query_end]);
   const merged = new Map([...spans].map(([id, s]) => [id, union(s)]));
-  const sampled = new Map<string, readonly SectionSample[]>();
-  for (const r of remote)
-    if (r.sampling?.sections && merged.has(r.dataset_id)) sampled.set(r.dataset_id, r.sampling.sections);
+  const sampled = new Map<string, SampledCorpus>();
+  for (const r of remote) if (r.sampling?.sections && merged.has(r.dataset_id)) sampled.set(r.dataset_id, r);
   return document.sections.map((s, i) => {
     const coverage: Record<string, number> = {};
     for (const id of datasetIds) {
-      const samples = sampled.get(id);
-      coverage[id] = samples ? sampleShare(samples, i) : covered(merged.get(id)!, s.start, s.end);
+      const r = sampled.get(id);
+      const share = r ? sampleShare(r, i) : covered(merged.get(id)!, s.start, s.end);
+      if (share !== null) coverage[id] = share;
     }
     return {
       title: s.title,
@@ -152,8 +158,12 @@ function covered(spans: ReadonlyArray<readonly [number, number]>, start: number,
   return round4(inside / (end - start));
 }
 
-/** Section `i`'s found / passages of a sampled search, rounded to 4 decimals; 0 where none was drawn from it. */
-function sampleShare(samples: readonly SectionSample[], i: number): number {
-  const s = samples.find((x) => x.section === i);
-  return s && s.passages > 0 ? round4(s.found / s.passages) : 0;
+/**
+ * Section `i`'s found / passages of a sampled search, rounded to 4 decimals; 0 where none was drawn from it, and
+ * null (unknown) where none was asked by a search cut short with passages unasked.
+ */
+function sampleShare(r: SampledCorpus, i: number): number | null {
+  const s = r.sampling!.sections!.find((x) => x.section === i);
+  if (s && s.passages > 0) return round4(s.found / s.passages);
+  return r.outcome !== undefined && r.outcome !== 'searched' && (r.sampling!.skipped ?? 0) > 0 ? null : 0;
 }

@@ -305,7 +305,7 @@ const ROWS = [
     'remote_corpus_budget_exhausted',
     'limitation',
     "A remote corpus's search spent its call budget before it had asked everything it planned (retries count): its part of the evidence is partial.",
-    'src/remote/search.ts (call budget)',
+    'src/remote/search.ts (call budget, spacingAsked)',
   ],
   [
     'remote_corpus_deadline_reached',
@@ -328,8 +328,8 @@ const ROWS = [
   [
     'remote_corpus_sampled',
     'limitation',
-    "The content is longer than a remote corpus's call budget samples at its closest spacing, so it was sampled more sparsely (`remote_corpora[].sampled_every`): shorter copied passages may be missed there.",
-    'src/remote/search.ts (call budget)',
+    "A remote corpus's samples lie further apart than full coverage (`remote_corpora[].sampled_every`): the content is longer than its call budget samples at its closest spacing, or the search was cut short before it asked every place it planned; shorter copied passages may be missed there.",
+    'src/remote/search.ts (call budget, spacingAsked)',
   ],
   [
     'model_datasets_not_indexed',
