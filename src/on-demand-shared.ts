@@ -16,7 +16,7 @@ import { TrainprintError, isTrainprintError } from './errors.js';
 import { sha256Hex, sha256HexNow, sha256Portable, toHex } from './fingerprint/sha256.js';
 import { wordSpans } from './models/ngram.js';
 import { MAX_CHARS_PER_TOKEN } from './models/openai.js';
-import { CALIBRATION, datasetConfidence } from './services/analyze/calibration.js';
+import { CALIBRATION, datasetConfidence, highestConfidence } from './services/analyze/calibration.js';
 import { quotationsOf } from './services/analyze/quotations.js';
 import { chooseWorkType } from './services/analyze/revenue.js';
 import { assessRisk, riskLevel } from './services/analyze/risk.js';
@@ -33,7 +33,7 @@ import {
 } from './services/policy/evidence-policy.js';
 import { matchKind } from './services/policy/kinds/index.js';
 import { optOutStatus } from './services/policy/opt-out.js';
-import { searchedNothing, searchScope } from './services/policy/search-scope.js';
+import { confidenceInterval, searchScope, unansweredIds } from './services/policy/search-scope.js';
 import { base64url, fromBase64url } from './services/registry/receipts.js';
 import { getWork, workText } from './services/registry/works.js';
 import { Z95, logGamma, wilsonInterval } from './stats/binomial.js';
@@ -52,7 +52,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'fingerprint/sha256': { sha256Hex, sha256HexNow, sha256Portable, toHex },
   'models/ngram': { wordSpans },
   'models/openai': { MAX_CHARS_PER_TOKEN },
-  'services/analyze/calibration': { CALIBRATION, datasetConfidence },
+  'services/analyze/calibration': { CALIBRATION, datasetConfidence, highestConfidence },
   'services/analyze/quotations': { quotationsOf },
   'services/analyze/revenue': { chooseWorkType },
   'services/analyze/risk': { assessRisk, riskLevel },
@@ -64,7 +64,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'services/policy/evidence-policy': { checkableMatches, countedMatches, countedStrength, countsAsEvidence },
   'services/policy/kinds/index': { matchKind },
   'services/policy/opt-out': { optOutStatus },
-  'services/policy/search-scope': { searchedNothing, searchScope },
+  'services/policy/search-scope': { confidenceInterval, searchScope, unansweredIds },
   'services/registry/receipts': { base64url, fromBase64url },
   'services/registry/works': { getWork, workText },
   'stats/binomial': { Z95, logGamma, wilsonInterval },

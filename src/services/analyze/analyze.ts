@@ -4,6 +4,7 @@
  * Every number in the result is recomputable from the `evidence` block and the tables it names.
  */
 import type { CorpusView, DatasetSearchDetail, DetailedSearch } from '../../corpus/types.js';
+import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import { extractOn } from '../../corpus/work.js';
 import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
 import { extractDocumentOn, fileLimitOption, fileOf } from './files.js';
@@ -14,12 +15,12 @@ import { startSha256Hex } from '../../fingerprint/sha256.js';
 import type { KnowledgeBase } from '../kb/kb.js';
 import { kbAuthor } from '../kb/authors.js';
 import { publicDomainByTerm } from '../kb/copyright-terms.js';
-import { componentOf } from '../kb/corpus-components.js';
+import { componentOf, nameableComponents } from '../kb/corpus-components.js';
 import { crawlLink, remoteIndex as knownRemoteIndex } from '../kb/remote-indexes.js';
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
-import { CALIBRATION, datasetConfidence } from './calibration.js';
+import { CALIBRATION, datasetConfidence, highestConfidence } from './calibration.js';
 import { evidenceKind, type KindCodes, matchKind, reportLimitations } from '../policy/kinds/index.js';
 import {
   checkableMatches,
@@ -29,7 +30,13 @@ import {
   countsAsEvidence,
   findingLimitations,
 } from '../policy/evidence-policy.js';
-import { searchedNothing, searchScope } from '../policy/search-scope.js';
+import {
+  ANSWERED_OUTCOMES,
+  confidenceInterval,
+  type SearchScope,
+  searchScope,
+  type UnansweredCorpus,
+} from '../policy/search-scope.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
 import { checkSchema, type FromSchema, readRequest, schemaChecked } from '../../util/schema-check.js';
@@ -199,6 +206,7 @@ export async function runAnalysis(
   if (searched.shared.shared.some(Boolean)) acc.factors.add('shared_text');
   if (searched.matches.some((m) => m.role === 'quotation')) acc.factors.add('quotes_known_text');
   const scope = searchScope(acc.evidence, searched.found.remote ?? []);
+  const unanswered = unansweredCorpora(corpus, kb, searched.found.remote ?? []);
   const headline = corpusEvidence(
     acc.evidence.map((e) => ({
       ...e,
@@ -211,6 +219,7 @@ export async function runAnalysis(
     new Set(attribution.map((a) => a.dataset_id)),
     scope,
     { matches: searched.matches.filter((m) => m.role === 'quotation'), quotations: req.quotations },
+    unanswered,
   );
   if (headline.strongest?.level === 'strong' && attribution.length === 0) {
     acc.limitations.add('corpus_evidence_without_model_link');
@@ -221,7 +230,8 @@ export async function runAnalysis(
     acc,
     attribution,
     headline,
-    searchedNothing: searchedNothing(scope),
+    scope,
+    unanswered,
     revenue,
     risk,
     publicDomain,
@@ -547,8 +557,9 @@ async function resultOf(r: {
   readonly acc: Findings;
   readonly attribution: AttributionSource[];
   readonly headline: AnalysisResult['corpus_evidence'];
-  /** No dataset searched and no remote corpus answered: nothing is known either way. */
-  readonly searchedNothing: boolean;
+  /** What was searched, and the remote corpora asked that did not answer (the interval's upper end). */
+  readonly scope: SearchScope;
+  readonly unanswered: readonly UnansweredCorpus[];
   readonly revenue: ReturnType<typeof estimateRevenue>;
   readonly risk: ReturnType<typeof assessRisk>;
   readonly publicDomain: WorkPublicDomain | null;
@@ -560,11 +571,14 @@ async function resultOf(r: {
   // so combining them as independent — noisy-OR — would overstate it)
   const top = attribution[0];
   const confidence = top ? percent(top.confidence) : 0;
-  // without a source: [0, 0] where the datasets were searched, [0, 100] where nothing was (nothing is known either
-  // way, as a score's interval says where its model's datasets were not searched)
-  const confidenceCi: [number, number] = top
-    ? [percent(top.confidence_ci_95[0]), percent(top.confidence_ci_95[1])]
-    : [0, r.searchedNothing ? 100 : 0];
+  // the source's interval, or [0, 0]; its upper end raised to what a linked corpus that did not answer could have
+  // named, and [0, 100] where nothing was searched (the policy: src/services/policy/search-scope.ts)
+  const confidenceCi = confidenceInterval(
+    top ? [percent(top.confidence_ci_95[0]), percent(top.confidence_ci_95[1])] : null,
+    r.scope,
+    r.unanswered,
+    highestConfidence('remote', r.prior, searched.fp.token_count),
+  );
   const named = {
     ...(req.title === undefined ? {} : { title: req.title }),
     ...(req.author === undefined ? {} : { author: req.author }),
@@ -620,6 +634,7 @@ async function resultOf(r: {
       datasets: acc.evidence,
       calibration: { id: CALIBRATION.id, prior: r.prior },
       quotations: req.quotations,
+      ...(r.unanswered.length > 0 ? { unanswered_corpora: [...r.unanswered] } : {}),
       combination:
         'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
         'corpus evidence, so they are not combined as independent); 0 without sources',
@@ -628,6 +643,29 @@ async function resultOf(r: {
     remote_corpora: searched.found.remote ?? [],
     created_at: new Date(r.createdMs).toISOString(),
   };
+}
+
+/**
+ * The remote corpora asked that did not answer, each with the most certain link through which it could have named a
+ * source, by the rule of {@link addSources}: a model the knowledge base links to its knowledge-base dataset or to a
+ * part its documents could name (at the certainty a late crawl halves), or one its configuration declares (1). Of
+ * equally certain links the first is kept: the corpus's own dataset's, in the knowledge base's order, then its parts'.
+ */
+function unansweredCorpora(corpus: CorpusView, kb: KnowledgeBase, reports: RemoteCorpusReport[]): UnansweredCorpus[] {
+  return reports
+    .filter((r) => !ANSWERED_OUTCOMES.has(r.outcome))
+    .map((r) => {
+      const { kb_dataset: own, models = [] } = corpus.descriptor(r.dataset_id);
+      const crawl = knownRemoteIndex(r.engine, r.index)?.crawl;
+      // a declared model links at 1, more than any documented link: the knowledge base is not asked then
+      let best = { model: models[0] ?? null, c: models.length > 0 ? 1 : 0 };
+      for (const d of own === undefined || models.length > 0 ? [] : [own, ...nameableComponents(own, kb)])
+        for (const link of kb.modelsTrainedOn(d)) {
+          const c = round4(crawlLink(link, link.model, crawl).certainty);
+          if (c > best.c) best = { model: link.model.id, c };
+        }
+      return { dataset_id: r.dataset_id, model: best.model, link_certainty: best.c };
+    });
 }
 
 /**

@@ -45,6 +45,18 @@ export function datasetConfidence(
   return evidence.p >= floor.p ? evidence : floor;
 }
 
+/**
+ * The largest upper end {@link datasetConfidence} gives a dataset of `kind` at any evidence, for content of `words`
+ * words: what a corpus that was not searched could at most have shown. The upper end of the fitted curve is
+ * σ(a + b·s + offset + z·√v(s)) with v quadratic in s, convex in s, so over (0, cap] it is largest at an end; with the
+ * floor (no evidence) the three values bound every strength.
+ * @example highestConfidence('remote', 0.5, 400) // ≈ 1
+ */
+export function highestConfidence(kind: DatasetStats['kind'], prior = 0.5, words: number = DEFAULT_WORDS): number {
+  const ends = [0, Number.MIN_VALUE, CALIBRATION.strength_cap];
+  return Math.max(...ends.map((s) => datasetConfidence(kind, s, prior, words).hi));
+}
+
 /** The floor for content of `words` words: the step of its length bucket, moved by `offset` (the prior). */
 function floorAt(points: readonly FloorPoint[], words: number, offset: number): { p: number; lo: number; hi: number } {
   const f = points.find((q) => q.below === null || words < q.below) ?? points[points.length - 1];

@@ -845,6 +845,19 @@ export const ANALYSIS_RESULT_SCHEMA = {
           enum: ['exclude', 'count'],
           description: "How the text the work quotes was counted (the request's `quotations`)",
         },
+        unanswered_corpora: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['dataset_id', 'model', 'link_certainty'],
+            properties: {
+              dataset_id: { type: 'string' },
+              model: { type: ['string', 'null'] },
+              link_certainty: { type: 'number', minimum: 0, maximum: 1 },
+            },
+          },
+        },
       },
     },
     limitations: { type: 'array', items: code },

@@ -13,6 +13,7 @@ import type { DatasetStats } from '../../datasets/types.js';
 import type { DatasetCoverage, DatasetSupplier, SliceOptions } from '../../corpus/types.js';
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import type { AlignedChance, ChanceEvidence } from '../policy/kinds/index.js';
+import type { UnansweredCorpus } from '../policy/search-scope.js';
 
 export type { Declarations, WorkType } from '../../types.js';
 import type { WorkType } from '../../types.js';
@@ -212,7 +213,11 @@ export interface AnalysisResult {
   readonly fingerprint: string;
   /** 0..100: the best-supported attribution source's confidence × 100 (0 with none). */
   readonly confidence: number;
-  /** Its 95 % interval (0..100): the source's; with none [0, 0], or [0, 100] where nothing was searched. */
+  /**
+   * Its 95 % interval (0..100): the source's, or [0, 0] without one; its upper end raised to the most a remote corpus
+   * that was asked and did not answer could have shown (`evidence.unanswered_corpora`: 100 × the calibration's
+   * highest confidence × its most certain model link), and [0, 100] where nothing was searched.
+   */
   readonly confidence_ci_95: readonly [number, number];
   /**
    * Distinct sources of reuse among the matches: documents with a match outside shared text, plus one per passage
@@ -286,6 +291,13 @@ export interface AnalysisResult {
      * told apart (they counted every match).
      */
     readonly quotations?: 'exclude' | 'count';
+    /**
+     * The remote corpora asked that did not answer (`remote_corpora[].outcome` not `searched`, `budget_exhausted` or
+     * `deadline_reached`), each with the most certain model link through which it could have named a source (`model`
+     * null and `link_certainty` 0: linked to none). `confidence_ci_95`'s upper end covers what they could have shown.
+     * Absent when every corpus asked answered, and from results made before.
+     */
+    readonly unanswered_corpora?: UnansweredCorpus[];
   };
   readonly limitations: string[];
   /** Every remote corpus consulted — the content was sent to its endpoint — and how its search went (empty: none). */

@@ -204,3 +204,16 @@ export function componentOf(
   const inCorpus = id !== undefined && kb.descendants(kbDataset).includes(id);
   return { name, kb_dataset: inCorpus ? id! : null };
 }
+
+/**
+ * The knowledge-base datasets {@link componentOf} can name as parts of `kbDataset`: every part its family's field
+ * can name that the knowledge base holds as part of it (none for a corpus without a documented part field). Sorted.
+ * @example nameableComponents('the-pile').includes('books3') // true
+ */
+export function nameableComponents(kbDataset: string, kb: KnowledgeBase = knowledgeBase()): string[] {
+  const family = Object.hasOwn(FAMILY, kbDataset) ? FAMILY[kbDataset] : undefined;
+  if (family === undefined) return [];
+  const names = family === 'pile' ? PILE_SETS : family === 'redpajama' ? REDPAJAMA_SETS : DOLMA_SOURCES;
+  const parts = new Set(kb.descendants(kbDataset));
+  return [...new Set(Object.values(names))].filter((id) => parts.has(id)).sort();
+}

@@ -20,7 +20,7 @@
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
 import { matchKind } from './kinds/index.js';
-import { ANSWERED_OUTCOMES, searchedNothing, type SearchScope } from './search-scope.js';
+import { ANSWERED_OUTCOMES, searchedNothing, type SearchScope, type UnansweredCorpus } from './search-scope.js';
 
 /** Confidence (0..1) from which evidence is called strong and an answer confident. */
 export const CONFIDENT = 0.5;
@@ -170,6 +170,17 @@ function notSearched(scope: SearchScope | undefined): string {
   return ` Searched: ${local} and ${remote}${part}${missed.length ? `; not searched: ${named(missed)}` : ''}.`;
 }
 
+/**
+ * Where the answer of no evidence is not the whole answer: the linked remote corpora that did not answer, which set
+ * the upper end of the analysis's interval (search-scope.ts), or '' where none is linked.
+ */
+function unansweredSentence(unanswered: readonly UnansweredCorpus[]): string {
+  const linked = unanswered.filter((u) => u.link_certainty > 0);
+  if (linked.length === 0) return '';
+  const named = linked.map((u) => `"${u.dataset_id}" (${u.model} trained on it)`).join(', ');
+  return ` The upper end of confidence_ci_95 comes from ${linked.length === 1 ? 'a corpus' : 'corpora'} linked to a model that did not answer: ${named}.`;
+}
+
 /** The matches of text the work quotes (rule 4) and whether they were counted, for the headline's sentence. */
 export interface QuotedText {
   readonly matches: readonly SearchMatch[];
@@ -192,7 +203,8 @@ function quotedSentence(quoted: QuotedText | undefined): string {
  * The headline of an analysis (rules 1 and 3): datasets with nothing checkable are left out, the strongest of the
  * others is named with its longest checkable match in words, and "strong" is said only at confidence ≥ 0.5. With
  * `scope`, an answer of no evidence says what was searched and what was not (a remote corpus that was off, down or
- * out of budget), and where nothing was, that it says nothing either way.
+ * out of budget), and where nothing was, that it says nothing either way; with `unanswered`, that a linked corpus that
+ * did not answer sets the upper end of the interval.
  * @example corpusEvidence([], false, { local: 4, remote: [] }).summary // 'No corpus evidence: … Searched: 4 local datasets (…) only; …'
  */
 export function corpusEvidence(
@@ -200,6 +212,7 @@ export function corpusEvidence(
   linked: boolean | ReadonlySet<string>,
   scope?: SearchScope,
   quoted?: QuotedText,
+  unanswered: readonly UnansweredCorpus[] = [],
 ): CorpusEvidence {
   const about = quotedSentence(quoted);
   const anyLinked = typeof linked === 'boolean' ? linked : linked.size > 0;
@@ -224,7 +237,9 @@ export function corpusEvidence(
             ? "No corpus evidence about the work's own text: beyond the text it quotes, nothing a person could check was found beyond chance." +
               about
             : 'No corpus evidence: nothing a person could check was found beyond chance (scattered common phrases, which any text shares with a large corpus, are not evidence).' +
-              about) + notSearched(scope),
+              about) +
+        notSearched(scope) +
+        (noneSearched ? '' : unansweredSentence(unanswered)),
     };
   const level = evidenceLevel(best.confidence, true) === 'strong' ? 'strong' : 'weak';
   const { dataset_id, kind, kb_dataset, chance, strength, confidence } = best;

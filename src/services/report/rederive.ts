@@ -7,12 +7,12 @@
  */
 import { estimateShare } from '../../corpus/share.js';
 import { round1, round4 } from '../../util/round.js';
-import { CALIBRATION, datasetConfidence } from '../analyze/calibration.js';
+import { CALIBRATION, datasetConfidence, highestConfidence } from '../analyze/calibration.js';
 import { searchedDatasetIds, sectionCoverage } from '../analyze/sections.js';
 import { sharedText } from '../analyze/shared-text.js';
 import type { AnalysisResult, AttributionSource, DatasetEvidence } from '../analyze/types.js';
 import { checkableMatches, countedMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
-import { searchedNothing, searchScope } from '../policy/search-scope.js';
+import { confidenceInterval, searchScope, unansweredIds } from '../policy/search-scope.js';
 import { quotationsOf } from '../analyze/quotations.js';
 import { matchKind } from '../policy/kinds/index.js';
 import { canonicalJson } from './canonical.js';
@@ -59,7 +59,11 @@ export function rederive(result: AnalysisResult, text: string | null): Rederived
       `confidence: calibration ${result.evidence.calibration.id} is not this library's (${CALIBRATION.id})`,
     );
   }
-  run('confidence', () => headline(result));
+  // the upper end a linked corpus that did not answer sets is read with the calibration's curve
+  const linked = result.evidence.unanswered_corpora?.some((u) => u.link_certainty > 0) === true;
+  if (linked && result.evidence.calibration.id !== CALIBRATION.id)
+    out.skipped.push(`confidence: its interval is read with calibration ${result.evidence.calibration.id}`);
+  else run('confidence', () => headline(result));
   for (const r of result.remote_corpora)
     if (r.sampling) run(`sampling:${r.dataset_id}`, () => sampledShare(r.sampling!));
   if (result.sections) run('sections', () => sections(result, text));
@@ -165,16 +169,24 @@ function sourceProblem(result: AnalysisResult, ev: DatasetEvidence | undefined, 
 }
 
 /**
- * The top-level confidence: the first source's; without one 0, and [0, 0] where the datasets were searched, [0, 100]
- * where nothing was (a result made before that rule says [0, 0] there: either is taken).
+ * The top-level confidence: the first source's (0 without one), and its interval by the policy's rule
+ * (`confidenceInterval`): the source's or [0, 0], its upper end raised to what the corpora that did not answer
+ * (`evidence.unanswered_corpora`, which must name exactly those) could have shown, [0, 100] where nothing was searched.
+ * A result made before those corpora were listed is held to the rule without them, and without a source its [0, 0] is
+ * taken too (as it read before nothing searched was [0, 100]).
  */
 function headline(result: AnalysisResult): string | null {
   const top = result.attribution_sources[0];
+  const scope = searchScope(result.evidence.datasets, result.remote_corpora);
+  const listed = result.evidence.unanswered_corpora;
+  const ids = [listed?.map((u) => u.dataset_id) ?? [], unansweredIds(scope)].map((l) => `[${l.join(', ')}]`);
+  if (listed && ids[0] !== ids[1])
+    return `unanswered_corpora: the result lists ${ids[0]}, its remote corpora ${ids[1]}`;
+  const highest = highestConfidence('remote', result.evidence.calibration.prior, result.tokens);
+  const ci = confidenceInterval(top ? top.confidence_ci_95 : null, scope, listed ?? [], highest);
   const actual = { confidence: result.confidence, ci: [...result.confidence_ci_95] };
-  if (top) return differences({ confidence: top.confidence, ci: [...top.confidence_ci_95] }, actual);
-  const none = searchedNothing(searchScope(result.evidence.datasets, result.remote_corpora));
-  const unknown = differences({ confidence: 0, ci: [0, 100] }, actual);
-  return none && unknown === null ? null : differences({ confidence: 0, ci: [0, 0] }, actual);
+  const problem = differences({ confidence: top?.confidence ?? 0, ci }, actual);
+  return problem && !listed && !top ? differences({ confidence: 0, ci: [0, 0] }, actual) : problem;
 }
 
 function sampledShare(s: NonNullable<AnalysisResult['remote_corpora'][number]['sampling']>): string | null {
