@@ -76,7 +76,7 @@ const coreScalarExternal = onDemand('core-scalar', './wasm-scalar.generated.js',
 /**
  * The library's own on-demand files, built on it (below): the memorization operations (src/services/memorization/
  * memorization.ts imports them on a first call), the marketplace's (src/services/market/marketplace.ts), the
- * evidence bundle's verifier (src/services/report/verify-on-demand.ts) and the webhook delivery loop
+ * evidence bundle's verifier and the work report's page (src/services/report/on-demand.ts) and the webhook delivery loop
  * (src/services/monitors/webhook.ts, on a deliverer's first run or read).
  */
 const libraryOnDemand = [

@@ -98,7 +98,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // Looked at 1,329,714 B (+1.4 KB): the scan queue became the job model's jobs on the PostgreSQL store (JobService's
 // streamed submission, the dataset pin, the runner's wait on store faults; 1,628 lines of the queue's own backend
 // gone from trainprint/node). 1,298.5 KiB, under the 1,300 aimed at: 1,299 KiB.
-const MAIN_BUDGET = 1299 * 1024;
+// Looked at 1,309,512 B (−22.6 KB from 1,332,137 B): the work report's HTML page (src/services/report/render-html.ts,
+// render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
+// call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
+// to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
+const MAIN_BUDGET = 1280 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -107,7 +111,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1305,
+  'library.cjs': 1287,
   'fingerprint.js': 211,
   'fingerprint.cjs': 213,
   'http.js': 400,
@@ -128,8 +132,9 @@ const BUDGETS_KIB = {
   'memorization-work.cjs': 98,
   'market-work.js': 45,
   'market-work.cjs': 46,
-  'report-work.js': 29,
-  'report-work.cjs': 31,
+  // the bundle's verifier and, since the main entry's 1,280 KiB (above), the work report's page
+  'report-work.js': 54,
+  'report-work.cjs': 55,
   // the webhook delivery loop, out of the library since 1,297 KiB (above)
   'webhook-work.js': 22,
   'webhook-work.cjs': 23,

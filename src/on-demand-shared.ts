@@ -17,14 +17,16 @@ import { sha256Hex, sha256HexNow, sha256Portable, toHex } from './fingerprint/sh
 import { wordSpans } from './models/ngram.js';
 import { MAX_CHARS_PER_TOKEN } from './models/openai.js';
 import { CALIBRATION, datasetConfidence, highestConfidence } from './services/analyze/calibration.js';
-import { quotationsOf } from './services/analyze/quotations.js';
+import { quotationSource, quotationsOf } from './services/analyze/quotations.js';
 import { chooseWorkType } from './services/analyze/revenue.js';
 import { assessRisk, riskLevel } from './services/analyze/risk.js';
 import { searchedDatasetIds, sectionCoverage } from './services/analyze/sections.js';
 import { sharedText } from './services/analyze/shared-text.js';
+import { FACTORS } from './services/kb/factors.js';
 import { EU_MEMBERS, resolveJurisdiction } from './services/kb/jurisdictions.js';
 import { auditDigest, extractionTranscriptSha256 } from './services/memorization/digests.js';
-import { inOrderShare } from './services/memorization/nv-blocks.js';
+import { NV_BLOCK_WORDS, inOrderShare } from './services/memorization/nv-blocks.js';
+import { esc } from './services/memorization/report.js';
 import {
   checkableMatches,
   countedMatches,
@@ -53,14 +55,16 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'models/ngram': { wordSpans },
   'models/openai': { MAX_CHARS_PER_TOKEN },
   'services/analyze/calibration': { CALIBRATION, datasetConfidence, highestConfidence },
-  'services/analyze/quotations': { quotationsOf },
+  'services/analyze/quotations': { quotationSource, quotationsOf },
   'services/analyze/revenue': { chooseWorkType },
   'services/analyze/risk': { assessRisk, riskLevel },
   'services/analyze/sections': { searchedDatasetIds, sectionCoverage },
   'services/analyze/shared-text': { sharedText },
+  'services/kb/factors': { FACTORS },
   'services/kb/jurisdictions': { EU_MEMBERS, resolveJurisdiction },
   'services/memorization/digests': { auditDigest, extractionTranscriptSha256 },
-  'services/memorization/nv-blocks': { inOrderShare },
+  'services/memorization/nv-blocks': { NV_BLOCK_WORDS, inOrderShare },
+  'services/memorization/report': { esc },
   'services/policy/evidence-policy': { checkableMatches, countedMatches, countedStrength, countsAsEvidence },
   'services/policy/kinds/index': { matchKind },
   'services/policy/opt-out': { optOutStatus },

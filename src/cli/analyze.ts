@@ -77,7 +77,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
       // the page of the analysis just made, from the engine's record of it: the text it read (a book's extracted
       // once, here) is the page's, as the HTTP API's report route draws it
       if (report !== undefined) {
-        const html = renderWorkReport(reportRecord(await engine.getAnalysisRecord(r.analysis_id)));
+        const html = await renderWorkReport(reportRecord(await engine.getAnalysisRecord(r.analysis_id)));
         await writeFile(report, html);
         console.error(`wrote ${report} (${html.length.toLocaleString('en-US')} characters)`);
       }

@@ -40,7 +40,7 @@ export async function reportCommand(args: string[]): Promise<number> {
   for (const file of (values.extraction as string[] | undefined) ?? [])
     extractions.push(await readExtraction(file, text, result));
   // a bundle's transcripts are the page's (the page reads them from the bundle)
-  const html = renderWorkReport({
+  const html = await renderWorkReport({
     result,
     text,
     ...(bundle ? { bundle } : {}),

@@ -35,7 +35,7 @@ beforeAll(async () => {
   };
   dir = mkdtempSync(join(tmpdir(), 'tp-work-report-'));
   const file = join(dir, 'report.html');
-  writeFileSync(file, renderWorkReport({ result, text: result.extraction!.text! }));
+  writeFileSync(file, await renderWorkReport({ result, text: result.extraction!.text! }));
   ({ context, page } = await launchChromium(join(dir, 'profile'), { width: 1200, height: 900 }));
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(pathToFileURL(file).href);

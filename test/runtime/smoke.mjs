@@ -242,6 +242,15 @@ export async function oneLibrary(entries) {
         (await rejection(engine.marketplace.getListing('lst_none'))) instanceof main.TrainprintError,
       ],
       ['report-work', (await entries['trainprint/evidence'].verifyEvidenceBundle('not a bundle')).valid === false],
+      [
+        'report-work page',
+        (
+          await entries['trainprint/evidence'].renderWorkReport({
+            result: await engine.analyze({ content: 'A short text that no dataset holds, drawn as a page.', content_type: 'text' }),
+            text: 'A short text that no dataset holds, drawn as a page.',
+          })
+        ).startsWith('<!doctype html>'),
+      ],
       ['webhook-work', (await engine.webhooks.list()).length === 0],
       ['webhook-work error', (await rejection(engine.webhooks.retry('dlv_none'))) instanceof main.TrainprintError],
     ];

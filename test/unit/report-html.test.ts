@@ -40,8 +40,8 @@ beforeAll(async () => {
 });
 
 describe('renderWorkReport', () => {
-  it('draws a strip per dataset with one mark per match and a boundary per section', () => {
-    const html = renderWorkReport({ result, text });
+  it('draws a strip per dataset with one mark per match and a boundary per section', async () => {
+    const html = await renderWorkReport({ result, text });
     const strip = stripOf(html, 'Corpus <code>pg-copies</code>');
     const own = result.matches.filter((m) => m.dataset_id === 'pg-copies');
     expect(own.length).toBe(3);
@@ -59,7 +59,7 @@ describe('renderWorkReport', () => {
     expect(html).toContain(`${(result.sections![1].coverage['pg-copies'] * 100).toFixed(1)} %`);
   });
 
-  it('escapes every text and loads nothing from elsewhere', () => {
+  it('escapes every text and loads nothing from elsewhere', async () => {
     const evil = '<img src="https://evil.example/x.png" onerror="alert(1)">';
     const remote = {
       dataset_id: 'web',
@@ -84,7 +84,7 @@ describe('renderWorkReport', () => {
       boilerplate: false,
       metadata: null,
     } as AnalyzedMatch;
-    const html = renderWorkReport({ result: { ...result, matches: [...result.matches, remote] }, text });
+    const html = await renderWorkReport({ result: { ...result, matches: [...result.matches, remote] }, text });
     expect(html).not.toContain('<script>alert');
     expect(html).toContain('Persuasion &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot;');
     expect(html).not.toContain('<img');
@@ -94,26 +94,26 @@ describe('renderWorkReport', () => {
     expect(WORK_TITLE).toContain('<script>');
   });
 
-  it('shows the source side only, and says so, without the text', () => {
-    const html = renderWorkReport({ result, text: null });
+  it('shows the source side only, and says so, without the text', async () => {
+    const html = await renderWorkReport({ result, text: null });
     expect(html).toContain('The analysed text was not at hand');
     const passage = text.slice(result.matches[1].query_start, result.matches[1].query_end);
     expect(html).not.toContain(passage.slice(0, 200));
-    expect(renderWorkReport({ result, text })).toContain(passage.slice(0, 200));
+    expect(await renderWorkReport({ result, text })).toContain(passage.slice(0, 200));
     expect(count(stripOf(html, 'Corpus <code>pg-copies</code>'), 'class="mark"')).toBe(3);
   });
 
   it('draws a plain text as one section', async () => {
     const content = `${CHAPTERS[1].text}\n\nA reader's note that follows the chapter.`;
     const r = await engine.analyze({ content, content_type: 'text' });
-    const html = renderWorkReport({ result: r, text: content });
+    const html = await renderWorkReport({ result: r, text: content });
     const strip = stripOf(html, 'Corpus <code>pg-copies</code>');
     expect(count(strip, 'class="edge"')).toBe(0);
     expect(count(strip, 'class="mark"')).toBe(r.matches.filter((m) => m.dataset_id === 'pg-copies').length);
     expect(html).not.toContain('<h3>Per section</h3>');
   });
 
-  it("shows a sampled corpus's share with its interval, and what was not checked", () => {
+  it("shows a sampled corpus's share with its interval, and what was not checked", async () => {
     const share = estimateShare({ passages: 40, found: 6 });
     const sampled = {
       dataset_id: 'web',
@@ -146,7 +146,7 @@ describe('renderWorkReport', () => {
         sections: [0, 1, 2, 3].map((section) => ({ section, passages: 10, found: section === 1 ? 6 : 0 })),
       },
     };
-    const html = renderWorkReport({ result: { ...result, remote_corpora: [sampled] }, text });
+    const html = await renderWorkReport({ result: { ...result, remote_corpora: [sampled] }, text });
     const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
     expect(html).toContain(
       `≈ <b>${pct(share.estimate)}</b> (95 % interval ${pct(share.ci_95[0])}–${pct(share.ci_95[1])})`,
@@ -159,7 +159,7 @@ describe('renderWorkReport', () => {
     expect(html).toContain('a'.repeat(64));
   });
 
-  it('renders a result stored before transcripts and sections were kept', () => {
+  it('renders a result stored before transcripts and sections were kept', async () => {
     const { sections: _sections, ...older } = result;
     const remote = {
       dataset_id: 'web',
@@ -178,14 +178,14 @@ describe('renderWorkReport', () => {
       documents: 0,
       matches: 0,
     };
-    const html = renderWorkReport({ result: { ...older, remote_corpora: [remote as never] }, text });
+    const html = await renderWorkReport({ result: { ...older, remote_corpora: [remote as never] }, text });
     expect(html).toContain('<dt>Transcript <code>web</code></dt><dd>none kept');
     // the sections still come from the extraction, without coverage numbers
     expect(html).toContain('<td>Chapter 2</td><td class="n">—</td>');
   });
 
-  it('prints: passages and strips are kept whole on a page', () => {
-    const html = renderWorkReport({ result, text });
+  it('prints: passages and strips are kept whole on a page', async () => {
+    const html = await renderWorkReport({ result, text });
     expect(html).toMatch(/@media print\{[^}]*@page/);
     expect(html).toMatch(/figure,tr\{break-inside:avoid\}/);
     expect(html).toMatch(/print-color-adjust:exact/);

@@ -112,19 +112,19 @@ describe('a model extraction in the evidence bundle', () => {
 });
 
 describe('a model extraction in the work report', () => {
-  it('draws a strip with a mark per block, its share, calls and transcript digest', () => {
-    const html = renderWorkReport({ result, text, model_extractions: [extraction] });
+  it('draws a strip with a mark per block, its share, calls and transcript digest', async () => {
+    const html = await renderWorkReport({ result, text, model_extractions: [extraction] });
     expect(html).toContain('<h2>What models wrote out</h2>');
     const svg = /<svg class="extraction"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
     expect(svg.match(/<rect class="mark/g)).toHaveLength(extraction.blocks.length);
     expect(html).toContain(extraction.record.transcript_sha256);
-    expect(renderWorkReport({ result, text })).not.toContain('What models wrote out');
+    expect(await renderWorkReport({ result, text })).not.toContain('What models wrote out');
   });
 
-  it('says no_model_probe only when it shows no extraction: its factors agree with its extraction section', () => {
+  it('says no_model_probe only when it shows no extraction: its factors agree with its extraction section', async () => {
     const withLimitation = { ...result, limitations: [...new Set([...result.limitations, 'no_model_probe'])] };
-    expect(renderWorkReport({ result: withLimitation, text })).toContain('<code>no_model_probe</code>');
-    const shown = renderWorkReport({ result: withLimitation, text, model_extractions: [extraction] });
+    expect(await renderWorkReport({ result: withLimitation, text })).toContain('<code>no_model_probe</code>');
+    const shown = await renderWorkReport({ result: withLimitation, text, model_extractions: [extraction] });
     expect(shown).not.toContain('<code>no_model_probe</code>');
   });
 });

@@ -90,7 +90,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
           headers: { ...NOT_STORED, 'content-type': 'application/json; charset=utf-8' },
         });
       }
-      return new Response(renderWorkReport({ ...record, bundle }), {
+      return new Response(await renderWorkReport({ ...record, bundle }), {
         headers: {
           ...NOT_STORED,
           'content-type': 'text/html; charset=utf-8',

@@ -2,13 +2,12 @@
  * The work report and the evidence bundle of an analysis: the HTML page (./render-html.ts), the signed bundle
  * (./bundle.ts) with the engine's Ed25519 report key (./sign.ts), and its offline verification (./verify.ts).
  */
-export { renderWorkReport } from './render-html.js';
 export type { WorkReportInput } from './render-html.js';
 export { buildEvidenceBundle } from './bundle.js';
 export { reportRecord, signedAnalysis } from './analysis-report.js';
 export type { SigningEngine } from './analysis-report.js';
 export type { BundleOptions } from './bundle.js';
-export { verifyEvidenceBundle } from './verify-on-demand.js';
+export { renderWorkReport, verifyEvidenceBundle } from './on-demand.js';
 export { analysisResultProblem, evidenceBundleProblem } from './result-shape.js';
 export type { BundleVerification, VerifyOptions } from './verify.js';
 export { loadReportKey, publicKeyOf, verifyEd25519, REPORT_KEY_RECORD } from './sign.js';

@@ -29,9 +29,9 @@ export interface WorkReportInput extends AnalysisRecordInput {
 }
 
 /**
- * The HTML page of an analysis.
+ * The HTML page of an analysis (the library's `renderWorkReport` loads this on its first call: ./on-demand.ts).
  * @example
- * const html = renderWorkReport(await engine.getAnalysisRecord(id))
+ * const html = renderWorkReport(reportRecord(await engine.getAnalysisRecord(id)))
  * await writeFile('report.html', html)
  */
 export function renderWorkReport(input: WorkReportInput): string {

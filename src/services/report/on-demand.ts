@@ -1,6 +1,9 @@
 /**
- * {@link verifyEvidenceBundle}, whose code (./verify.ts through ./operations.ts) loads on the first call.
+ * The report's operations whose code loads on the first call (./operations.ts, a file of its own in the package):
+ * {@link verifyEvidenceBundle} and {@link renderWorkReport}. A program that never verifies a bundle or draws a page
+ * carries neither.
  */
+import type { WorkReportInput } from './render-html.js';
 import type { EvidenceBundle } from './types.js';
 import type { BundleVerification, VerifyOptions } from './verify.js';
 import { loadOnce } from '../../util/load-once.js';
@@ -20,4 +23,14 @@ export async function verifyEvidenceBundle(
   options: VerifyOptions = {},
 ): Promise<BundleVerification> {
   return (await operations()).verifyEvidenceBundle(bundle, options);
+}
+
+/**
+ * The work report of an analysis: one self-contained HTML page (./render-html.ts). Its code loads on the first call.
+ * @example
+ * const html = await renderWorkReport(reportRecord(await engine.getAnalysisRecord(id)))
+ * await writeFile('report.html', html)
+ */
+export async function renderWorkReport(input: WorkReportInput): Promise<string> {
+  return (await operations()).renderWorkReport(input);
 }
