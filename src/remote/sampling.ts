@@ -82,6 +82,7 @@ import {
 import { RemoteCallError } from './transport.js';
 import { mulberry32 } from '../util/random.js';
 import { mapLimit } from '../util/pool.js';
+import { lowerBound } from '../util/sorted.js';
 
 /** Words of a sampled passage. */
 export const PASSAGE_WORDS = 48;
@@ -187,17 +188,10 @@ export function drawPassages(
   seed: string,
 ): DrawnPassage[] {
   const words = wordSpans(text);
+  const starts = words.map((w) => w.start);
   const strata = sections.map((s) => {
-    let lo = 0,
-      hi = words.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (words[mid].start < s.start) lo = mid + 1;
-      else hi = mid;
-    }
-    let end = lo;
-    while (end < words.length && words[end].start < s.end) end++;
-    return { first: lo, count: end - lo };
+    const first = lowerBound(starts, s.start);
+    return { first, count: lowerBound(starts, s.end, first) - first };
   });
   const total = strata.reduce((t, s) => t + s.count, 0);
   if (total === 0 || n <= 0) return [];

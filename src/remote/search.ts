@@ -66,6 +66,7 @@ import { round4 } from '../util/round.js';
 import { mapLimit, spreadOrder } from '../util/pool.js';
 import { anySignal } from '../util/signals.js';
 import { isSpace } from '../util/space.js';
+import { lowerBound } from '../util/sorted.js';
 
 /** A match of at least this many tokens at a sampled place is a hit. */
 export const HIT_TOKENS = 12;
@@ -491,21 +492,11 @@ async function searchTokens(ctx: SearchContext, session: Session, text: string):
       session.unusable(err);
     }
   });
-  const tokenAt = (q: number): number => {
-    let lo = 0,
-      hi = T;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid] < q) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
   const samples: Sample[] = raw.map(({ e, len, count, alt }) => ({
     at: ends[e - 1] ?? 0,
     hit: Math.max(len, alt?.len ?? 0) >= HIT_TOKENS,
     span: alt
-      ? { start: tokenAt(alt.q0), end: e, q0: alt.q0, q1: alt.q1, count: alt.count, query: alt.ids }
+      ? { start: lowerBound(starts, alt.q0), end: e, q0: alt.q0, q1: alt.q1, count: alt.count, query: alt.ids }
       : len > 0
         ? spanOf(e - len, e, count)
         : null,
