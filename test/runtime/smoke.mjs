@@ -246,7 +246,10 @@ export async function oneLibrary(entries) {
         'report-work page',
         (
           await entries['trainprint/evidence'].renderWorkReport({
-            result: await engine.analyze({ content: 'A short text that no dataset holds, drawn as a page.', content_type: 'text' }),
+            result: await engine.analyze({
+              content: 'A short text that no dataset holds, drawn as a page.',
+              content_type: 'text',
+            }),
             text: 'A short text that no dataset holds, drawn as a page.',
           })
         ).startsWith('<!doctype html>'),
