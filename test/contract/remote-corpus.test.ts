@@ -243,9 +243,8 @@ describe('infini-gram mini (character-level)', () => {
     await server?.close();
   });
 
-  it('a slow engine cut by the deadline: the tiles asked are spread over the text, so a copy at its end is found', async () => {
-    // 150 ms a call: sampling stops at 70 % of the deadline with about half the tiles asked. Asked in the text's order
-    // they never reached the planted passage at the end, and the analysis read the end of the text as clean
+  /** `text` analyzed on an engine whose calls take 150 ms each, with a 2.5 s deadline: a search cut short. */
+  async function analyzeSlowly(text: string) {
     server.setLatency(150);
     const slow = await engineWith({
       kind: 'infini-gram-mini',
@@ -254,18 +253,24 @@ describe('infini-gram mini (character-level)', () => {
       deadlineMs: 2500,
     });
     try {
-      const [c] = plantedCases({ seed: 48, count: 1 });
-      const passage = c.text.slice(c.passage.start, c.passage.end);
-      const text = `${c.text.slice(0, c.passage.start)}${c.text.slice(c.passage.end)} ${passage}`;
-      const r = await slow.analyze({ content: text, content_type: 'text' });
-      expect(r.remote_corpora[0].outcome).toBe('deadline_reached');
-      const m = remoteMatches(r).find((x) => x.doc_ix === c.source.doc_ix);
-      expect(m, 'the planted passage at the end, found before the deadline').toBeDefined();
-      expect(m!.query_end).toBeGreaterThan(text.length - passage.length);
+      return await slow.analyze({ content: text, content_type: 'text' });
     } finally {
       slow.dispose();
       server.setLatency(0);
     }
+  }
+
+  it('a slow engine cut by the deadline: the tiles asked are spread over the text, so a copy at its end is found', async () => {
+    // 150 ms a call: sampling stops at 70 % of the deadline with about half the tiles asked. Asked in the text's order
+    // they never reached the planted passage at the end, and the analysis read the end of the text as clean
+    const [c] = plantedCases({ seed: 48, count: 1 });
+    const passage = c.text.slice(c.passage.start, c.passage.end);
+    const text = `${c.text.slice(0, c.passage.start)}${c.text.slice(c.passage.end)} ${passage}`;
+    const r = await analyzeSlowly(text);
+    expect(r.remote_corpora[0].outcome).toBe('deadline_reached');
+    const m = remoteMatches(r).find((x) => x.doc_ix === c.source.doc_ix);
+    expect(m, 'the planted passage at the end, found before the deadline').toBeDefined();
+    expect(m!.query_end).toBeGreaterThan(text.length - passage.length);
   });
 
   it('a slow engine cut by the deadline: the report says how far apart the tiles it asked lie, not the spacing planned', async () => {
@@ -277,24 +282,12 @@ describe('infini-gram mini (character-level)', () => {
     expect(uncut.remote_corpora[0].outcome).toBe('searched');
     expect(uncut.remote_corpora[0].sampled_every).toBe(11);
     expect(uncut.limitations).not.toContain('remote_corpus_sampled');
-    server.setLatency(150);
-    const slow = await engineWith({
-      kind: 'infini-gram-mini',
-      index: 'v2_piletrain',
-      endpoint: server.url,
-      deadlineMs: 2500,
-    });
-    try {
-      const r = await slow.analyze({ content: text, content_type: 'text' });
-      const report = r.remote_corpora[0];
-      expect(report.outcome).toBe('deadline_reached');
-      expect(report.samples).toBeLessThan(uncut.remote_corpora[0].samples);
-      expect(report.sampled_every).toBeGreaterThanOrEqual(22);
-      expect(r.limitations).toContain('remote_corpus_sampled');
-    } finally {
-      slow.dispose();
-      server.setLatency(0);
-    }
+    const r = await analyzeSlowly(text);
+    const report = r.remote_corpora[0];
+    expect(report.outcome).toBe('deadline_reached');
+    expect(report.samples).toBeLessThan(uncut.remote_corpora[0].samples);
+    expect(report.sampled_every).toBeGreaterThanOrEqual(22);
+    expect(r.limitations).toContain('remote_corpus_sampled');
   });
 
   it('finds planted passages (verbatim and edited) with exact spans within 250 calls, and nothing in clean text', async () => {
