@@ -69,7 +69,7 @@ describe('a linked remote corpus that did not answer', () => {
     expect(r.limitations).toContain('remote_corpus_unreachable');
     expect(r.corpus_evidence.summary).toMatch(/^No corpus evidence: nothing a person could check/);
     expect(r.corpus_evidence.summary).toContain(
-      `The upper end of confidence_ci_95 comes from a corpus linked to a model that did not answer: "pile" (${u.model} trained on it).`,
+      `The upper end of confidence_ci_95 comes from a linked corpus that did not answer: "pile" (${u.model} trained on it).`,
     );
 
     expect(rederive(r, CLEAN).checks.filter((c) => !c.ok)).toEqual([]);

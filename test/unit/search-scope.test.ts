@@ -68,7 +68,7 @@ describe('the headline of no evidence beside a corpus that did not answer', () =
     expect(summary).toMatch(/^No corpus evidence: nothing a person could check/);
     expect(summary).toContain('not searched: "pile" (unreachable).');
     expect(summary).toMatch(
-      /The upper end of confidence_ci_95 comes from a corpus linked to a model that did not answer: "pile" \(eleutherai\/gpt-j-6b trained on it\)\.$/,
+      /The upper end of confidence_ci_95 comes from a linked corpus that did not answer: "pile" \(eleutherai\/gpt-j-6b trained on it\)\.$/,
     );
   });
   it('says nothing of an unlinked one, nor where nothing was searched', () => {

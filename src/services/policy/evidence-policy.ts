@@ -178,7 +178,7 @@ function unansweredSentence(unanswered: readonly UnansweredCorpus[]): string {
   const linked = unanswered.filter((u) => u.link_certainty > 0);
   if (linked.length === 0) return '';
   const named = linked.map((u) => `"${u.dataset_id}" (${u.model} trained on it)`).join(', ');
-  return ` The upper end of confidence_ci_95 comes from ${linked.length === 1 ? 'a corpus' : 'corpora'} linked to a model that did not answer: ${named}.`;
+  return ` The upper end of confidence_ci_95 comes from ${linked.length === 1 ? 'a linked corpus' : 'linked corpora'} that did not answer: ${named}.`;
 }
 
 /** The matches of text the work quotes (rule 4) and whether they were counted, for the headline's sentence. */
