@@ -102,7 +102,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
 // call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
 // to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
-const MAIN_BUDGET = 1280 * 1024;
+// Looked at about 1,311,200 B (+1.7 KB): a word-shingle fingerprint computes its per-token and per-shingle columns
+// when first read (src/fingerprint/fingerprint.ts lazyShingles), so the default fingerprint() no longer returns 3.5
+// fresh bytes per input byte (4-5x in a fresh process), and the tokenizer finds a lone surrogate instead of a pass of
+// its own. Nothing in the main entry could give the room back at once: the budget is 1,281 KiB, to come down again.
+const MAIN_BUDGET = 1281 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);

@@ -702,9 +702,15 @@ export class Corpus {
         if (performance.now() - sliceStart >= sliceMs) await waited(turn());
         input =
           run.keepUtf8 === true && work.kind === 'fingerprint' && work.text === query && utf8 === undefined
-            ? fingerprintCore(core, query, work.options, (raw) => {
-                utf8 = raw.slice();
-              }).fp
+            ? fingerprintCore(
+                core,
+                query,
+                work.options,
+                (raw) => {
+                  utf8 = raw.slice();
+                },
+                work.columns,
+              ).fp
             : runWork(core, work);
       }
     }
@@ -768,6 +774,8 @@ export class Corpus {
       kind: 'fingerprint',
       text: query,
       options: reworded ? SEARCH_OPTIONS : COPY_SEARCH_OPTIONS,
+      // every exact search looks the hashes up; the spans are read only where there are hits
+      columns: { hashes: true },
     }) as Fingerprint;
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
     const needsPairs = reworded && limit > 0 && targets.some((d) => d.keepsText);

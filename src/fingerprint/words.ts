@@ -74,7 +74,7 @@ export function ensureTables(core: Core, L: Layout): boolean {
  * reference. Writes each region's normalised UTF-8 pointer and length into record words [4] and [5], and into
  * [6] the core's offset map of the region (0 when normalised here), pushes one {@link RegionText} per region to
  * `regions`; returns the normalised bytes in all.
- * @throws INVALID_INPUT for a lone surrogate in a region (as `normalize` reports it)
+ * @throws INVALID_INPUT for a lone surrogate in a region (named by its index in the input)
  */
 function normalizeRegions(
   core: Core,
@@ -130,7 +130,12 @@ function normalizeRegions(
       at += written;
       mapAt += mapLength;
     } else {
-      const n = normalize(pieceOf(rec, o));
+      const piece = pieceOf(rec, o);
+      // the core hands back every region holding U+FFFD, which is what the encoder wrote for a lone surrogate
+      const bad = loneSurrogateIndex(piece); // none in decoded bytes
+      if (bad >= 0)
+        throw new TrainprintError('INVALID_INPUT', `text contains a lone surrogate at index ${rec[o + 2] + bad}`);
+      const n = normalize(piece);
       rec[o + 6] = 0; // offsets mapped here (tokenSpans), with n.map
       late.push({ r, text: n.text });
       lateBytes += n.text.length * 3;
@@ -151,6 +156,26 @@ function normalizeRegions(
     }
   }
   return sideBytes;
+}
+
+/**
+ * Index of the first lone surrogate of `s` (a string no UTF encoding can hold), or −1.
+ * @example loneSurrogateIndex('a\ud800b') // 1
+ */
+export function loneSurrogateIndex(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+      return i;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) return i;
+  }
+  return -1;
 }
 
 /** Word tokens in the core's memory (pointers valid until the layout is reused). */
