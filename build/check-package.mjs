@@ -102,7 +102,7 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
 // call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
 // to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
-// Looked at 1,311,223 B (+1.7 KB): a word-shingle fingerprint computes its per-token and per-shingle columns
+// Looked at 1,311,114 B (+1.6 KB): a word-shingle fingerprint computes its per-token and per-shingle columns
 // when first read (src/fingerprint/fingerprint.ts lazyShingles), so the default fingerprint() no longer returns 3.5
 // fresh bytes per input byte (4-5x in a fresh process), and the tokenizer finds a lone surrogate instead of a pass of
 // its own. Nothing in the main entry could give the room back at once: the budget is 1,281 KiB, to come down again.
@@ -116,8 +116,10 @@ if (mainBytes > MAIN_BUDGET) {
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
   'library.cjs': 1287,
-  'fingerprint.js': 211,
-  'fingerprint.cjs': 213,
+  // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
+  // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
+  'fingerprint.js': 212,
+  'fingerprint.cjs': 214,
   'http.js': 400,
   'http.cjs': 402,
   'client.js': 22,

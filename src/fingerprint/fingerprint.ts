@@ -111,12 +111,10 @@ export function fingerprintCore(
       idA = core.raw.xxh64(t.hashesPtr, count * 8, ID_SEED_A);
       idB = core.raw.xxh64(t.hashesPtr, count * 8, ID_SEED_B);
       // only the columns asked for leave the core now (most callers read none: 3.5 fresh bytes per input byte)
-      // (the spans too when some token offsets are mapped here, which the winnowed postings then read: rare)
-      if (t.regionFixes.length === 0) tokens = t;
       const hashes = columns.hashes ? core.u64(hashesPtr, m).slice() : undefined;
-      const spans = columns.spans || !tokens ? shingleSpansOf(core, t, o.size, m) : undefined;
-      shingles = lazyShingles(core, text, o, m, hashes, spans);
+      shingles = lazyShingles(core, text, o, m, hashes, columns.spans ? shingleSpansOf(core, t, o.size, m) : undefined);
       byteLength = t.byteLength;
+      tokens = t;
     } else {
       // Character k-grams over the canonical normalised text (or the raw text with 'none').
       let src = text;
@@ -173,12 +171,11 @@ export function fingerprintCore(
     // Copy out (views die with the next memory growth).
     let winnow: WinnowSet | undefined;
     if (o.window > 0 && tokens) {
-      winnow = copyColumns(winnowedInCore(core, L, tokens, hashesPtr, winPtr, w, o.size));
+      winnow = copyColumns(winnowedOf(core, L, tokens, hashesPtr, winPtr, w, m, o.size));
     } else if (o.window > 0) {
-      // char shingles, or word tokens some of whose offsets were mapped here: from the spans computed at once
-      const { starts, ends } = shingles;
+      const { hashes, starts, ends } = shingles;
       const positions = core.u32(winPtr, w).slice();
-      const wh = gatherU64(core.u32(hashesPtr, m * 2), positions);
+      const wh = gatherU64(new Uint32Array(hashes.buffer, hashes.byteOffset, m * 2), positions);
       const ws = new Uint32Array(w);
       const we = new Uint32Array(w);
       for (let i = 0; i < w; i++) {
@@ -202,8 +199,6 @@ export function fingerprintCore(
     return { fp, workHash };
   });
 }
-
-const SPAN_KEYS = ['starts', 'ends'] as const;
 
 /** The number of shingles of each word-shingle set whose columns are computed when first read. */
 const lazyCounts = new WeakMap<ShingleSet, number>();
@@ -231,17 +226,22 @@ function lazyShingles(
 ): ShingleSet {
   const set = {} as ShingleSet & Record<string, unknown>;
   const put = (key: string, value: unknown, get?: () => unknown) =>
-    Object.defineProperty(set, key, {
-      ...(get ? { get, set: (v: unknown) => put(key, v) } : { value, writable: true }),
-      enumerable: true,
-      configurable: true,
-    });
+    Object.defineProperty(
+      set,
+      key,
+      get
+        ? { get, set: (v) => put(key, v), enumerable: true, configurable: true }
+        : { value, writable: true, enumerable: true, configurable: true },
+    );
+  const lazy = (key: string) => Object.getOwnPropertyDescriptor(set, key)?.get;
   const makeSpans = () => {
     const s = core.guard(() => shingleSpansOf(core, tokenizeWords(core, core.layout(), text), o.size, m));
-    for (const k of SPAN_KEYS) if (Object.getOwnPropertyDescriptor(set, k)?.get) put(k, s[k]); // not assigned since
+    if (lazy('starts')) put('starts', s.starts);
+    if (lazy('ends')) put('ends', s.ends);
   };
   put('hashes', hashes, hashes ? undefined : () => (put('hashes', shingleHashesCore(core, text, o)), set.hashes));
-  for (const k of SPAN_KEYS) put(k, spans?.[k], spans ? undefined : () => (makeSpans(), set[k]));
+  for (const key of ['starts', 'ends'] as const)
+    put(key, spans?.[key], spans ? undefined : () => (makeSpans(), set[key]));
   lazyCounts.set(set, m);
   return set;
 }
@@ -305,38 +305,53 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
       o.minhashMode === 'off'
         ? undefined
         : minhashAt(core, t.spareU64Ptr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
-    const extras = minhash ? { minhash } : {};
-    if (t.regionFixes.length === 0) {
-      // the common case, in the core: no offsets to map, so no per-posting work here
-      const winnow = winnowedInCore(core, L, t, t.spareU64Ptr, winPtr, w, o.size);
-      return use({ token_count: t.count, byte_length: t.byteLength, winnow, ...extras });
-    }
-    const positions = core.u32(winPtr, w);
-    const hashes = gatherU64(core.u32(t.spareU64Ptr, m * 2), positions);
-    const starts = new Uint32Array(w);
-    const ends = new Uint32Array(w);
-    const ts = core.u32(t.startsPtr, t.count);
-    const te = core.u32(t.endsPtr, t.count);
-    const fixes = t.regionFixes;
-    let fs = 0,
-      fe = 0; // region cursors: positions (and so their first/last tokens) increase
-    for (let i = 0; i < w; i++) {
-      const p = positions[i];
-      const q = Math.min(p + o.size - 1, t.count - 1);
-      while (fs < fixes.length && fixes[fs].last <= p) fs++;
-      while (fe < fixes.length && fixes[fe].last <= q) fe++;
-      const f = fixes[fs];
-      starts[i] = f && f.first <= p ? f.base + f.map[ts[p]] : ts[p];
-      const g = fixes[fe];
-      ends[i] = g && g.first <= q ? g.base + g.map[te[q]] : te[q];
-    }
-    return use({
-      token_count: t.count,
-      byte_length: t.byteLength,
-      winnow: { hashes, starts, ends, positions },
-      ...extras,
-    });
+    const winnow = winnowedOf(core, L, t, t.spareU64Ptr, winPtr, w, m, o.size);
+    return use({ token_count: t.count, byte_length: t.byteLength, winnow, ...(minhash ? { minhash } : {}) });
   });
+}
+
+/**
+ * The `w` winnowed shingles of tokens `t` (their indices at `winPtr`, hashes at `hashesPtr`, m in all) with their
+ * spans in the input: gathered in the core when no token offset needs mapping (views of the core's memory), else here.
+ */
+function winnowedOf(
+  core: Core,
+  L: Layout,
+  t: WordTokens,
+  hashesPtr: number,
+  winPtr: number,
+  w: number,
+  m: number,
+  size: number,
+): WinnowSet {
+  if (t.regionFixes.length === 0) {
+    // the common case, in the core: no offsets to map, so no per-posting work here
+    const at = L.take(w * 16);
+    L.commit();
+    core.raw.winnowPostings(hashesPtr, winPtr, w, size, t.count, t.startsPtr, t.endsPtr, at, at + w * 8, at + w * 12);
+    const positions = core.u32(winPtr, w);
+    return { hashes: core.u64(at, w), starts: core.u32(at + w * 8, w), ends: core.u32(at + w * 12, w), positions };
+  }
+  const positions = core.u32(winPtr, w);
+  const hashes = gatherU64(core.u32(hashesPtr, m * 2), positions);
+  const starts = new Uint32Array(w);
+  const ends = new Uint32Array(w);
+  const ts = core.u32(t.startsPtr, t.count);
+  const te = core.u32(t.endsPtr, t.count);
+  const fixes = t.regionFixes;
+  let fs = 0,
+    fe = 0; // region cursors: positions (and so their first/last tokens) increase
+  for (let i = 0; i < w; i++) {
+    const p = positions[i];
+    const q = Math.min(p + size - 1, t.count - 1);
+    while (fs < fixes.length && fixes[fs].last <= p) fs++;
+    while (fe < fixes.length && fixes[fe].last <= q) fe++;
+    const f = fixes[fs];
+    starts[i] = f && f.first <= p ? f.base + f.map[ts[p]] : ts[p];
+    const g = fixes[fe];
+    ends[i] = g && g.first <= q ? g.base + g.map[te[q]] : te[q];
+  }
+  return { hashes, starts, ends, positions };
 }
 
 /**
@@ -381,26 +396,6 @@ export function withShingleHashes<T>(
 /** A fingerprint from {@link withWinnowed} with its columns copied out of the core. */
 function copyWinnowed(fp: DocumentFingerprint): DocumentFingerprint {
   return { ...fp, winnow: copyColumns(fp.winnow) };
-}
-
-/**
- * The `w` winnowed shingles (their indices at `winPtr`, hashes at `hashesPtr`) with their spans, gathered
- * in the core from tokens `t`, whose offsets need no mapping: views of the core's memory.
- */
-function winnowedInCore(
-  core: Core,
-  L: Layout,
-  t: WordTokens,
-  hashesPtr: number,
-  winPtr: number,
-  w: number,
-  size: number,
-): WinnowSet {
-  const at = L.take(w * 16);
-  L.commit();
-  core.raw.winnowPostings(hashesPtr, winPtr, w, size, t.count, t.startsPtr, t.endsPtr, at, at + w * 8, at + w * 12);
-  const positions = core.u32(winPtr, w);
-  return { hashes: core.u64(at, w), starts: core.u32(at + w * 8, w), ends: core.u32(at + w * 12, w), positions };
 }
 
 /** Copies of a winnowed set's columns (out of the core's memory). */
