@@ -774,8 +774,8 @@ export class Corpus {
       kind: 'fingerprint',
       text: query,
       options: reworded ? SEARCH_OPTIONS : COPY_SEARCH_OPTIONS,
-      // every exact search looks the hashes up; the spans are read only where there are hits
-      columns: { hashes: true },
+      // every exact search looks the hashes up, and reads the spans as soon as one document has a hit: both at once
+      columns: { hashes: true, spans: true },
     }) as Fingerprint;
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
     const needsPairs = reworded && limit > 0 && targets.some((d) => d.keepsText);
