@@ -20,7 +20,7 @@
 // @ts-ignore: decorator
 @inline const INFO_TOKEN: u32 = 0x100;
 // @ts-ignore: decorator
-@inline const INFO_IDEOGRAPHIC: u32 = 0x200;
+@inline const INFO_STANDS_ALONE: u32 = 0x200; // a token of its own: ideographs, kana, Thai… (nfkc-casefold.ts)
 // @ts-ignore: decorator
 @inline const INFO_SECOND: u32 = 0x400;
 // @ts-ignore: decorator
@@ -398,7 +398,8 @@ let tokenEnd: u32 = 0;
 
 /**
  * Appends folded code point `c` (info `inf`, from the source's UTF-16 [`s`, `e`)) to the output as
- * normalizeGeneral does: token characters join the current token (an ideograph is a token of its own),
+ * normalizeGeneral does: token characters join the current token (a stand-alone one — ideograph, kana, Thai… — is a
+ * token of its own),
  * others end it. Returns false when the output would not fit.
  */
 // @ts-ignore: decorator
@@ -409,14 +410,14 @@ let tokenEnd: u32 = 0;
   }
   // Room for a space and a 4-byte character, and their map entries plus the final one.
   if (ob + 5 > outLimit || om + 4 > mapLimit) return false;
-  const ideographic = (inf & INFO_IDEOGRAPHIC) != 0;
-  if (!inToken || ideographic) {
+  const alone = (inf & INFO_STANDS_ALONE) != 0;
+  if (!inToken || alone) {
     if (om > 0) {
       store<u8>(outBase + ob++, 0x20);
       store<u32>(mapBase + (om++ << 2), tokenEnd);
     }
     tokenEnd = 0;
-    inToken = !ideographic;
+    inToken = !alone;
   }
   const o = outBase + ob;
   if (c < 0x80) {
