@@ -149,7 +149,8 @@ const AOZORA_HELD_OUT = [
 /**
  * [id, path, title, author, source]: the classics of the chtxt collection in traditional characters, and the two most
  * quoted in simplified characters too (a simplified copy shares no character n-gram with a traditional one wherever
- * a character differs: 學而時習之 / 学而时习之).
+ * a character differs: 學而時習之 / 学而时习之). Not 列子: it tells whole stories of 莊子 in the same words, so a
+ * passage of both could only be named by one of them.
  */
 const CHTXT_WORKS = [
   ['lunyu', 'a.儒家/論語.txt', '論語', '孔子弟子'],
@@ -159,7 +160,6 @@ const CHTXT_WORKS = [
   ['xiaojing', 'a.儒家/孝經.txt', '孝經', ''],
   ['daodejing', 'b.道家/道德經.txt', '道德經', '老子'],
   ['zhuangzi', 'b.道家/莊子.txt', '莊子', '莊周'],
-  ['liezi', 'b.道家/列子.txt', '列子', '列禦寇'],
   ['sunzi', 'd.兵家/孫子兵法.txt', '孫子兵法', '孫武'],
   ['shijing', '0.詩詞/a.詩經.txt', '詩經', ''],
   ['chuci', '0.詩詞/b.楚辭.txt', '楚辭', '屈原等'],
@@ -243,7 +243,7 @@ export const CJK_PACKS = {
       name: 'Chinese classics — 論語, 道德經, 孟子, 莊子, 詩經 … (traditional characters)',
       pack_version: '1.0.0',
       description:
-        'Thirteen pre-modern Chinese classics in traditional characters: the Four Books (論語, 孟子, 大學, 中庸), 孝經, 道德經, 莊子, 列子, 孫子兵法, 詩經, 楚辭, 三字經 and 千字文, as the chtxt collection edits them (punctuated); and 论语 and 道德经 in simplified characters.',
+        'Twelve pre-modern Chinese classics in traditional characters: the Four Books (論語, 孟子, 大學, 中庸), 孝經, 道德經, 莊子, 孫子兵法, 詩經, 楚辭, 三字經 and 千字文, as the chtxt collection edits them (punctuated); and 论语 and 道德经 in simplified characters.',
       kb_dataset: 'common-crawl',
       kb_note:
         'These texts are on many public web pages (ctext.org, Wikisource, chinese-poetry) that Common Crawl crawls; the multilingual corpora built from it (mC4: Xue et al., arXiv 2010.11934; OSCAR; CC-100) hold them many times. No documented training dataset lists this collection as a component of its own, so the link is to the crawl.',
@@ -274,7 +274,7 @@ export const CJK_PACKS = {
         note: LICENCE_NOTE,
       },
       selection:
-        'The Four Books, 孝經, the Daoist classics 道德經, 莊子 and 列子, 孫子兵法, 詩經, 楚辭 and two primers: the list in build/packs-prepare-cjk.mjs; dynastic histories are kept out as natural negatives.',
+        'The Four Books, 孝經, the Daoist classics 道德經 and 莊子 (not 列子, which repeats stories of 莊子 word for word), 孫子兵法, 詩經, 楚辭 and two primers: the list in build/packs-prepare-cjk.mjs; dynastic histories are kept out as natural negatives.',
       documents: [],
     },
   },
