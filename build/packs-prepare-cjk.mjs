@@ -18,12 +18,12 @@
 // natural negatives of bench/languages/ja.mjs and zh.mjs) to DIR-held-out/, cleaned the same way.
 //
 // Kept apart from build/packs-prepare.mjs (the English packs): nothing here needs dist/.
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
@@ -282,21 +282,11 @@ export const CJK_PACKS = {
 
 // ------------------------------------------------------------------------------------------ git
 
-function git(gitDir, args) {
-  return new Promise((res, rej) => {
-    const p = spawn('git', ['--git-dir', gitDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks = [];
-    let err = '';
-    p.stdout.on('data', (c) => chunks.push(c));
-    p.stderr.on('data', (c) => {
-      err += c;
-    });
-    p.on('error', rej);
-    p.on('close', (code) =>
-      code === 0 ? res(Buffer.concat(chunks)) : rej(new Error(`git ${args[0]}: ${err.trim()}`)),
-    );
-  });
-}
+const execGit = promisify(execFile);
+
+/** The output of `git --git-dir DIR ARGS…` as bytes (a work is at most a few MB). */
+const git = async (gitDir, args) =>
+  (await execGit('git', ['--git-dir', gitDir, ...args], { encoding: 'buffer', maxBuffer: 1 << 28 })).stdout;
 
 /** The git directory of `dir`: itself when bare, `dir/.git` for a work tree. */
 function gitDirOf(dir) {
