@@ -13,6 +13,10 @@
 // (returns NFKC_FALLBACK): U+FFFD (what encodeInto writes for a lone surrogate, which the host must
 // report), an output larger than the room given, or a run without a chunk boundary longer than the
 // scratch arrays.
+//
+// nfkcTokens does the same work and hands out the word tokens of the normalised text instead of the text (see there).
+
+import { xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
 
 // Info word bits, as in nfkc-casefold.ts: `ccc | flags | mappingIndex << 12`.
 // @ts-ignore: decorator
@@ -138,6 +142,31 @@ export function nfkcInit(dataLen: u32, offsetsLen: u32, poolLen: u32, pairsPtr: 
   return 1;
 }
 
+/** Writes the UTF-8 of code point `c` at `o`; returns its length in bytes. */
+// @ts-ignore: decorator
+@inline function putUtf8(o: usize, c: u32): usize {
+  if (c < 0x80) {
+    store<u8>(o, <u8>c);
+    return 1;
+  }
+  if (c < 0x800) {
+    store<u8>(o, <u8>(0xC0 | (c >> 6)));
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 1);
+    return 2;
+  }
+  if (c < 0x10000) {
+    store<u8>(o, <u8>(0xE0 | (c >> 12)));
+    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 2);
+    return 3;
+  }
+  store<u8>(o, <u8>(0xF0 | (c >> 18)));
+  store<u8>(o, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
+  store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
+  store<u8>(o, <u8>(0x80 | (c & 0x3F)), 3);
+  return 4;
+}
+
 const ONE: usize = memory.data(8, 8);
 
 /**
@@ -153,23 +182,7 @@ function markSelf(): void {
     const from = <usize>load<u32>(offsetsPtr + (k << 2));
     if (from == <usize>load<u32>(offsetsPtr + ((k + 1) << 2))) continue; // maps to nothing
     if ((load<u32>(poolInfoPtr + (from << 2)) & (INFO_CCC | INFO_SECOND)) != 0) continue;
-    let n: usize;
-    if (c < 0x800) {
-      store<u8>(ONE, <u8>(0xC0 | (c >> 6)));
-      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 1);
-      n = 2;
-    } else if (c < 0x10000) {
-      store<u8>(ONE, <u8>(0xE0 | (c >> 12)));
-      store<u8>(ONE, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
-      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 2);
-      n = 3;
-    } else {
-      store<u8>(ONE, <u8>(0xF0 | (c >> 18)));
-      store<u8>(ONE, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
-      store<u8>(ONE, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
-      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 3);
-      n = 4;
-    }
+    const n = putUtf8(ONE, c);
     if (fold(ONE, ONE + n, 0) == 1 && load<u32>(S_CP) == c) {
       const a = dataPtr + ((((<usize>load<u16>(TABLES + (<usize>(c >> 6) << 1))) << 6) | <usize>(c & 63)) << 2);
       store<u32>(a, inf | INFO_SELF);
@@ -418,27 +431,9 @@ let tokenEnd: u32 = 0;
     tokenEnd = 0;
     inToken = !ideographic;
   }
-  const o = outBase + ob;
-  if (c < 0x80) {
-    store<u8>(o, <u8>c);
-    ob += 1;
-  } else if (c < 0x800) {
-    store<u8>(o, <u8>(0xC0 | (c >> 6)));
-    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 1);
-    ob += 2;
-  } else if (c < 0x10000) {
-    store<u8>(o, <u8>(0xE0 | (c >> 12)));
-    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
-    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 2);
-    ob += 3;
-  } else {
-    store<u8>(o, <u8>(0xF0 | (c >> 18)));
-    store<u8>(o, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
-    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
-    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 3);
-    ob += 4;
-    store<u32>(mapBase + (om++ << 2), s); // the high surrogate; the low one below
-  }
+  const bytes = putUtf8(outBase + ob, c);
+  ob += bytes;
+  if (bytes == 4) store<u32>(mapBase + (om++ << 2), s); // the high surrogate; the low one below
   store<u32>(mapBase + (om++ << 2), s);
   if (e > tokenEnd) tokenEnd = e;
   return true;
@@ -473,25 +468,102 @@ let dFast = false;
   dUnits = units;
 }
 
+// Token output of nfkcTokens (globals, like the text output above).
+let tStarts: usize = 0;
+let tEnds: usize = 0;
+let tHashes: usize = 0;
+let tCount: u32 = 0;
+let tCap: u32 = 0;
+let tBase: u32 = 0;
+let tSeed: u64 = 0;
+let tReadable: usize = 0; // end of memory: xxh64FoldedShort may read 16 bytes from a token's start below it
+let tokStart: u32 = 0; // UTF-16 offset (in the region) where the open token starts
+let tokRaw: usize = 0; // the open token's bytes are [tokRaw, tokRawEnd) of the input, or 0: they are in TOK
+let tokRawEnd: usize = 0;
+let tokLen: usize = 0; // bytes of the open token in TOK (when tokRaw is 0)
+let tokOpen = false; // a token was started and not yet written out
+
+/** The bytes of a token whose code points did not all come through unchanged (16 spare for the short hash); a longer
+ * one (no word is 2 KiB long) sends its region to the host. */
+// @ts-ignore: decorator
+@inline const TOK_CAP: usize = 2 << 10;
+const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
+
+/** Writes the open token out (start, end, XXH64 of its normalised UTF-8); false when the token room is full. */
+// @ts-ignore: decorator
+@inline function closeToken(): bool {
+  if (!tokOpen) return true;
+  tokOpen = false;
+  if (tCount >= tCap) return false;
+  const at = tokRaw != 0 ? tokRaw : TOK;
+  const n = tokRaw != 0 ? tokRawEnd - tokRaw : tokLen;
+  const h = n < 16 && at + 16 <= tReadable ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed);
+  const o = <usize>tCount << 2;
+  store<u32>(tStarts + o, tBase + tokStart);
+  store<u32>(tEnds + o, tBase + tokenEnd);
+  store<u64>(tHashes + (o << 1), h);
+  tCount++;
+  return true;
+}
+
+/** Appends the UTF-8 of code point `c` to the token in TOK; false when it does not fit. */
+// @ts-ignore: decorator
+@inline function appendCp(c: u32): bool {
+  if (tokLen + 4 > TOK_CAP) return false;
+  tokLen += putUtf8(TOK + tokLen, c);
+  return true;
+}
+
 /**
- * Normalise the `len` bytes of UTF-8 at `p` (well-formed; a region of findRegions) like
- * normalize(text) in src/text/normalize.ts: writes the normalised text as UTF-8 at `outPtr` (at most
- * `outCap` bytes) and, at `mapPtr` (at most `mapCap` u32; see nfkcMapLength), for each of its UTF-16 units
- * and its end the UTF-16 offset in the input it comes from. Returns the bytes written, or 0xFFFFFFFF when the host must
- * normalise this text itself (see the top of this file; nothing it wrote then matters).
+ * The token form of {@link emit}: the same decisions (a token character joins the open token, an ideograph is a
+ * token of its own, anything else ends the token), but the tokens are written out as the tokenizer would write them
+ * from emit's text and map — start, end and hash — with no text in between. `raw` is where the code point's own
+ * UTF-8 (`rawLen` bytes) lies in the input when it comes out unchanged, else 0 (a code point from fold). A token of
+ * unchanged code points is hashed straight from the input; the first changed one moves it to TOK.
+ */
+// @ts-ignore: decorator
+@inline function emitToken(c: u32, inf: u32, s: u32, e: u32, raw: usize, rawLen: usize): bool {
+  if ((inf & INFO_TOKEN) == 0) {
+    inToken = false;
+    return closeToken();
+  }
+  const ideographic = (inf & INFO_IDEOGRAPHIC) != 0;
+  if (!inToken || ideographic) {
+    if (!closeToken()) return false;
+    tokenEnd = 0;
+    inToken = !ideographic;
+    tokOpen = true;
+    tokStart = s;
+    tokRaw = raw;
+    tokRawEnd = raw;
+    tokLen = 0;
+  }
+  if (raw != 0 && tokRaw != 0 && raw == tokRawEnd) {
+    tokRawEnd = raw + rawLen;
+  } else {
+    if (tokRaw != 0) {
+      // the token's bytes so far are in the input; from here on it is spelled in TOK
+      tokLen = tokRawEnd - tokRaw;
+      if (tokLen + 4 > TOK_CAP) return false;
+      memory.copy(TOK, tokRaw, tokLen);
+      tokRaw = 0;
+    }
+    if (!appendCp(c)) return false;
+  }
+  if (e > tokenEnd) tokenEnd = e;
+  return true;
+}
+
+/**
+ * The loop shared by nfkcUtf8 and nfkcTokens over the `len` bytes at `p`: `tokens` (a constant at each call
+ * site) sends each code point to emitToken instead of emit. False when the host must normalise the text itself.
  *
  * Most code points are boundaries followed by a boundary (CJK, most lower-case letters, ASCII): NFC leaves
  * such a code point alone, so it goes straight to the output; only the clusters around the others (mapped
  * letters, marks, Hangul, seconds of compositions) go through fold's scratch arrays.
  */
-export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, mapPtr: usize, mapCap: usize): u32 {
-  if (!ready || mapCap == 0) return NFKC_FALLBACK;
-  outBase = outPtr;
-  outLimit = outCap;
-  mapBase = mapPtr;
-  mapLimit = mapCap;
-  ob = 0;
-  om = 0;
+// @ts-ignore: decorator
+@inline function normaliseRun(p: usize, len: usize, tokens: bool): bool {
   inToken = false;
   tokenEnd = 0;
   const end = p + len;
@@ -507,27 +579,75 @@ export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, map
       const next = i + dBytes;
       if (next < end) decodeAt(next);
       if (next >= end || dFast) {
-        if (!emit(c, inf, u, u + units)) return NFKC_FALLBACK;
+        if (tokens) {
+          if (!emitToken(c, inf, u, u + units, i, next - i)) return false;
+        } else if (!emit(c, inf, u, u + units)) return false;
         i = next;
         u += units;
         continue;
       }
     }
     const n = fold(i, end, u);
-    if (n == NFKC_FALLBACK) return NFKC_FALLBACK;
+    if (n == NFKC_FALLBACK) return false;
     i = foldNext;
     u = foldNextU;
     for (let j: u32 = 0; j < n; j++) {
       const jo = <usize>j << 2;
-      if (!emit(load<u32>(S_CP + jo), load<u32>(S_INFO + jo), load<u32>(S_START + jo), load<u32>(S_END + jo))) {
-        return NFKC_FALLBACK;
-      }
+      const c = load<u32>(S_CP + jo);
+      const inf = load<u32>(S_INFO + jo);
+      const s = load<u32>(S_START + jo);
+      const e = load<u32>(S_END + jo);
+      if (tokens) {
+        if (!emitToken(c, inf, s, e, 0, 0)) return false;
+      } else if (!emit(c, inf, s, e)) return false;
     }
     if (i < end) decodeAt(i);
   }
+  return true;
+}
+
+/**
+ * Normalise the `len` bytes of UTF-8 at `p` (well-formed; a region of findRegions) like
+ * normalize(text) in src/text/normalize.ts: writes the normalised text as UTF-8 at `outPtr` (at most
+ * `outCap` bytes) and, at `mapPtr` (at most `mapCap` u32; see nfkcMapLength), for each of its UTF-16 units
+ * and its end the UTF-16 offset in the input it comes from. Returns the bytes written, or 0xFFFFFFFF when the host must
+ * normalise this text itself (see the top of this file; nothing it wrote then matters). The fingerprint pipeline
+ * takes the tokens straight (nfkcTokens); this text form is what the tests hold against the reference.
+ */
+export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, mapPtr: usize, mapCap: usize): u32 {
+  if (!ready || mapCap == 0) return NFKC_FALLBACK;
+  outBase = outPtr;
+  outLimit = outCap;
+  mapBase = mapPtr;
+  mapLimit = mapCap;
+  ob = 0;
+  om = 0;
+  if (!normaliseRun(p, len, false)) return NFKC_FALLBACK;
   store<u32>(mapBase + (om << 2), tokenEnd);
   mapLength = <u32>om + 1;
   return <u32>ob;
+}
+
+/**
+ * The word tokens of the `len` bytes of UTF-8 at `p` (a region of findRegions starting at UTF-16 offset `base` of
+ * the text), exactly those the tokenizer finds in nfkcUtf8's text, mapped through its map: for token i its start
+ * and end in the text (u32 at `startsPtr`, `endsPtr`) and the XXH64 (`seed`) of its normalised UTF-8 (u64 at
+ * `hashesPtr`). Writes at most `cap` tokens. Returns the token count, or 0xFFFFFFFF when the host must normalise
+ * the region itself (as nfkcUtf8; also when there are more than `cap` tokens or a changed token is over 2 KiB).
+ */
+export function nfkcTokens(p: usize, len: usize, base: u32, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize, cap: u32): u32 {
+  if (!ready) return NFKC_FALLBACK;
+  tStarts = startsPtr;
+  tEnds = endsPtr;
+  tHashes = hashesPtr;
+  tCount = 0;
+  tCap = cap;
+  tBase = base;
+  tSeed = seed;
+  tReadable = (<usize>memory.size()) << 16;
+  tokOpen = false;
+  if (!normaliseRun(p, len, true) || !closeToken()) return NFKC_FALLBACK;
+  return tCount;
 }
 
 let mapLength: u32 = 0;

@@ -36,6 +36,21 @@ export interface RawExports {
   nfkcUtf8(ptr: number, len: number, outPtr: number, outCap: number, mapPtr: number, mapCap: number): number;
   /** Entries of the map the last successful nfkcUtf8 wrote: one per UTF-16 unit of its text, plus its end. */
   nfkcMapLength(): number;
+  /**
+   * Word tokens of a region (UTF-16 offsets from `base`) straight from its UTF-8; at most `cap`; -1 when the host
+   * must normalise the region itself.
+   */
+  nfkcTokens(
+    ptr: number,
+    len: number,
+    base: number,
+    seed: bigint,
+    startsPtr: number,
+    endsPtr: number,
+    hashesPtr: number,
+    cap: number,
+  ): number;
+  /** The token count, or -1 when region failedRegion() needs the host (then call again from it). */
   tokenizeRegions(
     ptr: number,
     len: number,
@@ -46,7 +61,10 @@ export interface RawExports {
     endsPtr: number,
     hashesPtr: number,
     firstTokPtr: number,
+    from: number,
+    n0: number,
   ): number;
+  failedRegion(): number;
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
   charShingles(
     ptr: number,

@@ -1,14 +1,15 @@
 /**
  * The core's NFKC_Casefold (assembly/nfkc.ts) against the TypeScript reference (normalize): normalised text and
  * offset map identical on random Unicode and on the NormalizationTest vectors, in every build; the cases it hands
- * back to the host (U+FFFD, rewritten separators, too little room, huge runs of marks) are handed back.
+ * back to the host (U+FFFD, rewritten separators, too little room, huge runs of marks) are handed back. Its token
+ * form (nfkcTokens, what the fingerprint uses) gives exactly the tokens of that text: hashes and mapped offsets.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/abi.js';
 import { ensureTables } from '../../../src/fingerprint/words.js';
 import { normalize } from '../../../src/text/normalize.js';
-import { prng } from '../../reference/core.js';
+import { prng, tokensRef, xxh64Ref } from '../../reference/core.js';
 import { randomText } from '../property/gen.js';
 import { BUILDS, coreOf } from './helpers.js';
 
@@ -147,5 +148,83 @@ describe.each(BUILDS)('nfkcUtf8 (%s)', (build) => {
     const ref = normalize('a\u3000bé');
     expect(decoder.decode(core.u8.slice(p + 16, p + 16 + written))).toBe(ref.text);
     expect(Array.from(core.u32(p + 64, ref.text.length + 1))).toEqual(Array.from(ref.map));
+  });
+});
+
+/** The core's word tokens of `text` as one region at UTF-16 offset `base` (nfkcTokens), or null when handed back. */
+function tokensInCore(core: Core, text: string, base = 0, cap?: number) {
+  const bytes = encoder.encode(text);
+  const room = cap ?? bytes.length + 2;
+  const L = core.layout(1 << 20);
+  const inPtr = L.take(bytes.length + 16);
+  const startsPtr = L.take(room * 4);
+  const endsPtr = L.take(room * 4);
+  const hashesPtr = L.take(room * 8);
+  L.commit();
+  core.writeBytes(inPtr, bytes);
+  const n = core.raw.nfkcTokens(inPtr, bytes.length, base, 7n, startsPtr, endsPtr, hashesPtr, room);
+  if (n < 0) return null;
+  return {
+    starts: Array.from(core.u32(startsPtr, n)),
+    ends: Array.from(core.u32(endsPtr, n)),
+    hashes: Array.from(core.u64(hashesPtr, n)),
+  };
+}
+
+/** What the reference says: the tokens of normalize(text).text, their offsets mapped back, XXH64 seed 7 of each. */
+function tokensRefOf(text: string, base = 0) {
+  const n = normalize(text);
+  const t = tokensRef(n.text);
+  return {
+    starts: t.starts.map((s) => base + n.map[s]),
+    ends: t.ends.map((e) => base + n.map[e]),
+    hashes: t.starts.map((s, i) => xxh64Ref(encoder.encode(n.text.slice(s, t.ends[i])), 7n)),
+  };
+}
+
+describe.each(BUILDS)('nfkcTokens (%s)', (build) => {
+  let core: Core;
+  beforeAll(async () => {
+    core = await coreOf(build);
+    expect(ensureTables(core, core.layout())).toBe(true);
+  });
+
+  it('gives the tokens of normalize() on random Unicode: hashes and offsets (400 texts)', () => {
+    let handedBack = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const text = randomText(seed, 1 + ((seed * 37) % 3000), [0, 0.3, 0.8][seed % 3]);
+      const got = tokensInCore(core, text, seed);
+      if (got === null) {
+        expect(text).toContain('\ufffd');
+        handedBack++;
+        continue;
+      }
+      expect(got).toEqual(tokensRefOf(text, seed));
+    }
+    expect(handedBack).toBeLessThan(40);
+  });
+
+  it('gives the tokens of normalize() on prose without spaces, changed and unchanged code points mixed', () => {
+    // ideographs (one token each), kana and Cyrillic runs (tokens of unchanged code points, hashed from the input),
+    // capitals and fullwidth forms (changed: the token moves to the core's scratch), marks that compose, Hangul
+    const PIECES =
+      '中文的句子 日本語の文章 ひらがな カタカナ ﾊﾝｶｸ Москва москва ΑΘΗΝΑ é e\u0301 한국어 ＡＢＣ ， 。 ㋿ \u3099 ß İ 𠀋 😀'.split(
+        ' ',
+      );
+    const rnd = prng(77);
+    for (let t = 0; t < 300; t++) {
+      let text = '';
+      for (let k = Math.floor(rnd() * 40); k >= 0; k--) text += PIECES[Math.floor(rnd() * PIECES.length)];
+      expect(tokensInCore(core, text, t), JSON.stringify(text)).toEqual(tokensRefOf(text, t));
+    }
+  });
+
+  it('hands back U+FFFD, more tokens than its room, and a changed token over 2 KiB', () => {
+    expect(tokensInCore(core, 'ab\ufffdc')).toBeNull();
+    expect(tokensInCore(core, '㋿㋿', 0, 3)).toBeNull(); // 4 tokens ('令' '和' twice) from 6 bytes
+    expect(tokensInCore(core, '㋿㋿', 0, 4)).toEqual(tokensRefOf('㋿㋿'));
+    expect(tokensInCore(core, `Ж${'ж'.repeat(1200)}`)).toBeNull(); // 2,402 bytes, the first one changed
+    expect(tokensInCore(core, `${'ж'.repeat(1200)}Ж`)).toBeNull();
+    expect(tokensInCore(core, 'ж'.repeat(5000))).toEqual(tokensRefOf('ж'.repeat(5000))); // unchanged: any length
   });
 });
