@@ -16,7 +16,7 @@
 //
 // nfkcTokens does the same work and hands out the word tokens of the normalised text instead of the text (see there).
 
-import { xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
+import { avalanche64, P1, P5, xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
 
 // Info word bits, as in nfkc-casefold.ts: `ccc | flags | mappingIndex << 12`.
 // @ts-ignore: decorator
@@ -554,6 +554,57 @@ const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
   return true;
 }
 
+// @ts-ignore: decorator
+@inline const IDEOGRAPH_MASK: u32 = BOUNDARY | INFO_TOKEN | INFO_IDEOGRAPHIC;
+/** Info of a code point that stands alone as a token (INFO_IDEOGRAPHIC, the one test for that) and NFKC_CF leaves alone. */
+// @ts-ignore: decorator
+@inline const STABLE_IDEOGRAPH: u32 = INFO_TOKEN | INFO_IDEOGRAPHIC;
+
+/**
+ * XXH64 of the 3 bytes at `q` (`h0` = seed + P5 + 3): the specification's path for a 3-byte input, three single-byte
+ * steps and the final mix. Bytes >= 0x80 need no case folding.
+ */
+// @ts-ignore: decorator
+@inline function xxh64Of3(q: usize, h0: u64): u64 {
+  let h = rotl<u64>(h0 ^ (<u64>load<u8>(q) * P5), 11) * P1;
+  h = rotl<u64>(h ^ (<u64>load<u8>(q, 1) * P5), 11) * P1;
+  h = rotl<u64>(h ^ (<u64>load<u8>(q, 2) * P5), 11) * P1;
+  return avalanche64(h);
+}
+
+/**
+ * nfkcTokens on a run of 3-byte code points that each stand alone as a token and fold to themselves (a run of Chinese
+ * or of kanji), starting with one such at `i` (UTF-16 offset `u`): writes each but the last as its own token, straight
+ * from the input — exactly what emitToken would write, since each is followed by another such, a boundary. Returns
+ * where the last one starts (what the general loop takes next, decodeAt's state still its), or 0 when the token room
+ * ran out.
+ */
+function ideographRun(i: usize, end: usize, u: u32): usize {
+  if (!closeToken()) return 0;
+  inToken = false;
+  const h0 = tSeed + P5 + 3;
+  let at = tBase + u;
+  let q = i;
+  let o = <usize>tCount << 2;
+  const room = <usize>tCap << 2;
+  while (q + 6 <= end) {
+    const b0 = <u32>load<u8>(q, 3);
+    if ((b0 & 0xF0) != 0xE0) break;
+    const cp = ((b0 & 0x0F) << 12) | ((<u32>load<u8>(q, 4) & 0x3F) << 6) | (<u32>load<u8>(q, 5) & 0x3F);
+    if ((infoOf(cp) & IDEOGRAPH_MASK) != STABLE_IDEOGRAPH) break;
+    if (o >= room) return 0;
+    store<u32>(tStarts + o, at);
+    store<u32>(tEnds + o, at + 1);
+    store<u64>(tHashes + (o << 1), xxh64Of3(q, h0));
+    o += 4;
+    at++;
+    q += 3;
+  }
+  tCount = <u32>(o >> 2);
+  if (q != i) decodeAt(q);
+  return q;
+}
+
 /**
  * The loop shared by nfkcUtf8 and nfkcTokens over the `len` bytes at `p`: `tokens` (a constant at each call
  * site) sends each code point to emitToken instead of emit. False when the host must normalise the text itself.
@@ -571,6 +622,13 @@ const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
   let u: u32 = 0;
   if (i < end) decodeAt(i);
   while (i < end) {
+    if (tokens && dBytes == 3 && (dInfo & IDEOGRAPH_MASK) == STABLE_IDEOGRAPH) {
+      // a run of ideographs in the BMP: each but the last (which the code below takes) is a token of its own
+      const stop = ideographRun(i, end, u);
+      if (stop == 0) return false;
+      u += <u32>((stop - i) / 3);
+      i = stop;
+    }
     if (dFast) {
       // A boundary (or INFO_SELF): it goes out as it is when the next code point is one too (or there is none).
       const c = dCp;

@@ -223,6 +223,8 @@ describe.each(BUILDS)('nfkcTokens (%s)', (build) => {
     expect(tokensInCore(core, 'ab\ufffdc')).toBeNull();
     expect(tokensInCore(core, '㋿㋿', 0, 3)).toBeNull(); // 4 tokens ('令' '和' twice) from 6 bytes
     expect(tokensInCore(core, '㋿㋿', 0, 4)).toEqual(tokensRefOf('㋿㋿'));
+    expect(tokensInCore(core, '中文的句子', 0, 4)).toBeNull(); // a run of ideographs, one token each
+    expect(tokensInCore(core, '中文的句子', 0, 5)).toEqual(tokensRefOf('中文的句子'));
     expect(tokensInCore(core, `Ж${'ж'.repeat(1200)}`)).toBeNull(); // 2,402 bytes, the first one changed
     expect(tokensInCore(core, `${'ж'.repeat(1200)}Ж`)).toBeNull();
     expect(tokensInCore(core, 'ж'.repeat(5000))).toEqual(tokensRefOf('ж'.repeat(5000))); // unchanged: any length
