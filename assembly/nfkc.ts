@@ -6,15 +6,12 @@
 // them, so the binary carries no Unicode data (TABLES is zero-initialised static memory, not bytes in
 // the module).
 //
-// nfkcUtf8 folds one region of UTF-8 (a region found by findRegions) into its normalised text — tokens
-// joined by single spaces, as UTF-8 — and a map from each UTF-16 unit of that text (and its end) to the
-// UTF-16 offset in the region where the character that produced it starts, exactly what
-// normalize(region).{text, map} gives. Anything it does not handle identically it leaves to the host
-// (returns NFKC_FALLBACK): U+FFFD (what encodeInto writes for a lone surrogate, which the host must
-// report), an output larger than the room given, or a run without a chunk boundary longer than the
-// scratch arrays.
-//
-// nfkcTokens does the same work and hands out the word tokens of the normalised text instead of the text (see there).
+// nfkcTokens folds one region of UTF-8 (a region found by findRegions) and writes the word tokens of its
+// normalised text — what the tokenizer would find in normalize(region).text, each mapped back through
+// normalize(region).map to the UTF-16 offsets where its first character starts and its last one ends — with no
+// normalised text in between. Anything it does not handle identically it leaves to the host (returns
+// NFKC_FALLBACK): U+FFFD (what encodeInto writes for a lone surrogate, which the host must report), more tokens
+// than the room given, or a run without a chunk boundary longer than the scratch arrays.
 
 import { avalanche64, P1, P5, xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
 
@@ -69,7 +66,7 @@ import { avalanche64, P1, P5, xxh64Folded, xxh64FoldedShort } from './hash/xxh64
 // @ts-ignore: decorator
 @inline const BOUNDARY: u32 = INFO_MAPPED | INFO_SECOND | INFO_CCC;
 
-/** Returned by nfkcUtf8 when the host must normalise the region itself. */
+/** Returned by nfkcTokens when the host must normalise the region itself. */
 // @ts-ignore: decorator
 @inline const NFKC_FALLBACK: u32 = 0xFFFFFFFF;
 
@@ -95,7 +92,7 @@ let poolPtr: usize = 0;
 let poolInfoPtr: usize = 0;
 let ready = false;
 
-// Cluster scratch: the fold works on at most CAP code points at a time (see nfkcUtf8).
+// Cluster scratch: the fold works on at most CAP code points at a time (see nfkcTokens).
 // @ts-ignore: decorator
 @inline const CAP: u32 = 4096;
 const S_CP: usize = memory.data(<i32>(CAP << 2), 16);
@@ -399,45 +396,9 @@ function compose(len: u32): u32 {
   return w;
 }
 
-// Output state of nfkcUtf8 (globals, so that both of its paths share one emit).
-let outBase: usize = 0;
-let outLimit: usize = 0;
-let mapBase: usize = 0;
-let mapLimit: usize = 0;
-let ob: usize = 0; // bytes out
-let om: usize = 0; // UTF-16 units out (map entries)
+// Token state shared by emitToken and the loop (globals).
 let inToken = false;
 let tokenEnd: u32 = 0;
-
-/**
- * Appends folded code point `c` (info `inf`, from the source's UTF-16 [`s`, `e`)) to the output as
- * normalizeGeneral does: token characters join the current token (an ideograph is a token of its own),
- * others end it. Returns false when the output would not fit.
- */
-// @ts-ignore: decorator
-@inline function emit(c: u32, inf: u32, s: u32, e: u32): bool {
-  if ((inf & INFO_TOKEN) == 0) {
-    inToken = false;
-    return true;
-  }
-  // Room for a space and a 4-byte character, and their map entries plus the final one.
-  if (ob + 5 > outLimit || om + 4 > mapLimit) return false;
-  const ideographic = (inf & INFO_IDEOGRAPHIC) != 0;
-  if (!inToken || ideographic) {
-    if (om > 0) {
-      store<u8>(outBase + ob++, 0x20);
-      store<u32>(mapBase + (om++ << 2), tokenEnd);
-    }
-    tokenEnd = 0;
-    inToken = !ideographic;
-  }
-  const bytes = putUtf8(outBase + ob, c);
-  ob += bytes;
-  if (bytes == 4) store<u32>(mapBase + (om++ << 2), s); // the high surrogate; the low one below
-  store<u32>(mapBase + (om++ << 2), s);
-  if (e > tokenEnd) tokenEnd = e;
-  return true;
-}
 
 // The code point decodeAt read (globals: no multiple return values).
 let dCp: u32 = 0;
@@ -490,8 +451,7 @@ let tokOpen = false; // a token was started and not yet written out
 const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
 
 /** Writes the open token out (start, end, XXH64 of its normalised UTF-8); false when the token room is full. */
-// @ts-ignore: decorator
-@inline function closeToken(): bool {
+function closeToken(): bool {
   if (!tokOpen) return true;
   tokOpen = false;
   if (tCount >= tCap) return false;
@@ -506,18 +466,11 @@ const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
   return true;
 }
 
-/** Appends the UTF-8 of code point `c` to the token in TOK; false when it does not fit. */
-// @ts-ignore: decorator
-@inline function appendCp(c: u32): bool {
-  if (tokLen + 4 > TOK_CAP) return false;
-  tokLen += putUtf8(TOK + tokLen, c);
-  return true;
-}
-
 /**
- * The token form of {@link emit}: the same decisions (a token character joins the open token, an ideograph is a
- * token of its own, anything else ends the token), but the tokens are written out as the tokenizer would write them
- * from emit's text and map — start, end and hash — with no text in between. `raw` is where the code point's own
+ * Takes folded code point `c` (info `inf`, from the region's UTF-16 [`s`, `e`)) as normalizeGeneral does — a
+ * token character joins the open token (an ideograph is a token of its own), anything else ends it — and writes
+ * each token out when it ends: the UTF-16 start of its first character, the largest end of its characters (what
+ * normalize's map gives for the token's first unit and for the unit after it) and the hash of its UTF-8. `raw` is where the code point's own
  * UTF-8 (`rawLen` bytes) lies in the input when it comes out unchanged, else 0 (a code point from fold). A token of
  * unchanged code points is hashed straight from the input; the first changed one moves it to TOK.
  */
@@ -538,19 +491,23 @@ const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
     tokRawEnd = raw;
     tokLen = 0;
   }
-  if (raw != 0 && tokRaw != 0 && raw == tokRawEnd) {
-    tokRawEnd = raw + rawLen;
-  } else {
-    if (tokRaw != 0) {
-      // the token's bytes so far are in the input; from here on it is spelled in TOK
-      tokLen = tokRawEnd - tokRaw;
-      if (tokLen + 4 > TOK_CAP) return false;
-      memory.copy(TOK, tokRaw, tokLen);
-      tokRaw = 0;
-    }
-    if (!appendCp(c)) return false;
-  }
+  if (raw != 0 && tokRaw != 0 && raw == tokRawEnd) tokRawEnd = raw + rawLen;
+  else if (!spellInTok(c)) return false;
   if (e > tokenEnd) tokenEnd = e;
+  return true;
+}
+
+/** Appends `c` to the open token in TOK, moving the token there first if it was in the input; false when full. */
+function spellInTok(c: u32): bool {
+  if (tokRaw != 0) {
+    // the token's bytes so far are in the input; from here on it is spelled in TOK
+    tokLen = tokRawEnd - tokRaw;
+    if (tokLen + 4 > TOK_CAP) return false;
+    memory.copy(TOK, tokRaw, tokLen);
+    tokRaw = 0;
+  }
+  if (tokLen + 4 > TOK_CAP) return false;
+  tokLen += putUtf8(TOK + tokLen, c);
   return true;
 }
 
@@ -606,15 +563,13 @@ function ideographRun(i: usize, end: usize, u: u32): usize {
 }
 
 /**
- * The loop shared by nfkcUtf8 and nfkcTokens over the `len` bytes at `p`: `tokens` (a constant at each call
- * site) sends each code point to emitToken instead of emit. False when the host must normalise the text itself.
+ * The loop of nfkcTokens over the `len` bytes at `p`; false when the host must normalise the text itself.
  *
  * Most code points are boundaries followed by a boundary (CJK, most lower-case letters, ASCII): NFC leaves
  * such a code point alone, so it goes straight to the output; only the clusters around the others (mapped
  * letters, marks, Hangul, seconds of compositions) go through fold's scratch arrays.
  */
-// @ts-ignore: decorator
-@inline function normaliseRun(p: usize, len: usize, tokens: bool): bool {
+function normaliseRun(p: usize, len: usize): bool {
   inToken = false;
   tokenEnd = 0;
   const end = p + len;
@@ -622,7 +577,7 @@ function ideographRun(i: usize, end: usize, u: u32): usize {
   let u: u32 = 0;
   if (i < end) decodeAt(i);
   while (i < end) {
-    if (tokens && dBytes == 3 && (dInfo & IDEOGRAPH_MASK) == STABLE_IDEOGRAPH) {
+    if (dBytes == 3 && (dInfo & IDEOGRAPH_MASK) == STABLE_IDEOGRAPH) {
       // a run of ideographs in the BMP: each but the last (which the code below takes) is a token of its own
       const stop = ideographRun(i, end, u);
       if (stop == 0) return false;
@@ -637,9 +592,7 @@ function ideographRun(i: usize, end: usize, u: u32): usize {
       const next = i + dBytes;
       if (next < end) decodeAt(next);
       if (next >= end || dFast) {
-        if (tokens) {
-          if (!emitToken(c, inf, u, u + units, i, next - i)) return false;
-        } else if (!emit(c, inf, u, u + units)) return false;
+        if (!emitToken(c, inf, u, u + units, i, next - i)) return false;
         i = next;
         u += units;
         continue;
@@ -655,9 +608,7 @@ function ideographRun(i: usize, end: usize, u: u32): usize {
       const inf = load<u32>(S_INFO + jo);
       const s = load<u32>(S_START + jo);
       const e = load<u32>(S_END + jo);
-      if (tokens) {
-        if (!emitToken(c, inf, s, e, 0, 0)) return false;
-      } else if (!emit(c, inf, s, e)) return false;
+      if (!emitToken(c, inf, s, e, 0, 0)) return false;
     }
     if (i < end) decodeAt(i);
   }
@@ -665,33 +616,11 @@ function ideographRun(i: usize, end: usize, u: u32): usize {
 }
 
 /**
- * Normalise the `len` bytes of UTF-8 at `p` (well-formed; a region of findRegions) like
- * normalize(text) in src/text/normalize.ts: writes the normalised text as UTF-8 at `outPtr` (at most
- * `outCap` bytes) and, at `mapPtr` (at most `mapCap` u32; see nfkcMapLength), for each of its UTF-16 units
- * and its end the UTF-16 offset in the input it comes from. Returns the bytes written, or 0xFFFFFFFF when the host must
- * normalise this text itself (see the top of this file; nothing it wrote then matters). The fingerprint pipeline
- * takes the tokens straight (nfkcTokens); this text form is what the tests hold against the reference.
- */
-export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, mapPtr: usize, mapCap: usize): u32 {
-  if (!ready || mapCap == 0) return NFKC_FALLBACK;
-  outBase = outPtr;
-  outLimit = outCap;
-  mapBase = mapPtr;
-  mapLimit = mapCap;
-  ob = 0;
-  om = 0;
-  if (!normaliseRun(p, len, false)) return NFKC_FALLBACK;
-  store<u32>(mapBase + (om << 2), tokenEnd);
-  mapLength = <u32>om + 1;
-  return <u32>ob;
-}
-
-/**
  * The word tokens of the `len` bytes of UTF-8 at `p` (a region of findRegions starting at UTF-16 offset `base` of
- * the text), exactly those the tokenizer finds in nfkcUtf8's text, mapped through its map: for token i its start
+ * the text), exactly those the tokenizer finds in normalize(region).text, mapped through its map: for token i its start
  * and end in the text (u32 at `startsPtr`, `endsPtr`) and the XXH64 (`seed`) of its normalised UTF-8 (u64 at
  * `hashesPtr`). Writes at most `cap` tokens. Returns the token count, or 0xFFFFFFFF when the host must normalise
- * the region itself (as nfkcUtf8; also when there are more than `cap` tokens or a changed token is over 2 KiB).
+ * the region itself (see the top of this file; also when a changed token is over 2 KiB).
  */
 export function nfkcTokens(p: usize, len: usize, base: u32, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize, cap: u32): u32 {
   if (!ready) return NFKC_FALLBACK;
@@ -704,13 +633,6 @@ export function nfkcTokens(p: usize, len: usize, base: u32, seed: u64, startsPtr
   tSeed = seed;
   tReadable = (<usize>memory.size()) << 16;
   tokOpen = false;
-  if (!normaliseRun(p, len, true) || !closeToken()) return NFKC_FALLBACK;
+  if (!normaliseRun(p, len) || !closeToken()) return NFKC_FALLBACK;
   return tCount;
-}
-
-let mapLength: u32 = 0;
-
-/** Entries of the map that the last successful nfkcUtf8 wrote: its text's UTF-16 units, plus one for the end. */
-export function nfkcMapLength(): u32 {
-  return mapLength;
 }
