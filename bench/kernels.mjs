@@ -1,14 +1,16 @@
-// The core's kernels in place: the whole word fingerprint (`fingerprint()` with `workHash: false`, so SHA-256 on the
-// thread pool stays out of the figures) of this build against a baseline build of the package, in one process,
-// alternating which runs first each round, on English, Chinese, Japanese, Cyrillic and mixed-script text.
-// Every figure is a ratio to the baseline in the same run (median of the per-round ratios, with their range), and the
-// two builds' outputs are compared on every corpus first (fingerprint id, token count, shingles, winnowed postings,
-// MinHash, SimHash): a kernel that changed one output byte stops the bench.
+// The core's kernels in place, this build against a baseline build of the package in one process, alternating which
+// runs first each round, on English, Chinese, Japanese, Cyrillic and mixed-script text: the whole word fingerprint
+// (`fingerprint()` with `workHash: false`, so SHA-256 on the thread pool stays out of the figures), the tokenizer with
+// the shingles (`shingleHashes()`: encoding, region search, normaliser, tokens, shingle hashes) and OPH MinHash
+// (`minhash(hashes, { mode: 'oph' })` of the text's shingle hashes). Every figure is a ratio to the baseline in the
+// same run (median of the per-round ratios, with their range), and the two builds' outputs are compared on every
+// corpus first (fingerprint id, token count, shingles, winnowed postings, MinHash, SimHash, the OPH signature): a
+// kernel that changed one output byte stops the bench.
 //
 //   node --expose-gc bench/kernels.mjs --baseline <a built checkout's dist/ of the previous kernels> [--rounds 7]
 //     [--mb 4] [--simd false] [--candidate <dist>] [--write]
 //
-// Corpora (bench/corpus.mjs; the English from ../shared/data): English 10 MB of real text; Chinese and Japanese:
+// Corpora of --mb MB each (bench/corpus.mjs; the English is real text from ../shared/data); Chinese and Japanese:
 // the prose lines of the Vim tutor translations (zh_cn + zh_tw, ja) with their ASCII removed, so the text runs on
 // without spaces as Chinese and Japanese prose does; Cyrillic: the Russian and Bulgarian tutors; mixed: the six
 // European tutors (Cyrillic, Greek, Latin with diacritics). Time is process CPU (user + system) per call, beside wall
@@ -68,6 +70,7 @@ const engines = {
   baseline: await base.createEngine({ simd: SIMD }),
 };
 const OPTS = { workHash: false };
+const OPH = { mode: 'oph', k: 128 };
 
 const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 function checkSame(name, a, b) {
@@ -82,56 +85,78 @@ function checkSame(name, a, b) {
   if (diff.length > 0) throw new Error(`${name}: the builds differ in ${diff.join(', ')}`);
 }
 
-async function timed(engine, text) {
+/** Process CPU (and wall time) of one call of `fn` on `engine`, after a gc(). */
+async function timed(fn, engine) {
   globalThis.gc?.();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const fp = await engine.fingerprint(text, OPTS);
+  await fn(engine);
   const wall = performance.now() - t0;
   const c = process.cpuUsage(c0);
-  return { cpu: (c.user + c.system) / 1000, wall, tokens: fp.token_count };
+  return { cpu: (c.user + c.system) / 1000, wall };
 }
 
 const median = (xs) => {
   const s = [...xs].sort((x, y) => x - y);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const results = {};
-for (const [name, text] of Object.entries(corpora)) {
-  const bytes = Buffer.byteLength(text);
-  checkSame(name, await engines.candidate.fingerprint(text, OPTS), await engines.baseline.fingerprint(text, OPTS));
+const round = (x, d = 2) => +x.toFixed(d);
+
+/** Alternating rounds of `fn` on the two builds: medians, MB/s of `bytes`, and the median of per-round ratios. */
+async function compare(fn, bytes) {
   const runs = { candidate: [], baseline: [] };
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? ['candidate', 'baseline'] : ['baseline', 'candidate'];
-    for (const who of order) runs[who].push(await timed(engines[who], text));
+    for (const who of order) runs[who].push(await timed(fn, engines[who]));
   }
   const ratios = runs.baseline.map((b, i) => b.cpu / runs.candidate[i].cpu);
-  const row = { bytes, tokens: runs.candidate[0].tokens };
+  const row = {};
   for (const who of ['baseline', 'candidate']) {
     const cpu = median(runs[who].map((x) => x.cpu));
     row[who] = {
-      cpu_ms_p50: +cpu.toFixed(2),
-      cpu_ms_min: +Math.min(...runs[who].map((x) => x.cpu)).toFixed(2),
-      wall_ms_p50: +median(runs[who].map((x) => x.wall)).toFixed(2),
-      mb_per_s_cpu: +(bytes / 1e3 / cpu).toFixed(1),
+      cpu_ms_p50: round(cpu),
+      cpu_ms_min: round(Math.min(...runs[who].map((x) => x.cpu))),
+      wall_ms_p50: round(median(runs[who].map((x) => x.wall))),
+      mb_per_s_cpu: round(bytes / 1e3 / cpu, 1),
     };
   }
   row.speedup = {
-    median: +median(ratios).toFixed(3),
-    min: +Math.min(...ratios).toFixed(3),
-    max: +Math.max(...ratios).toFixed(3),
+    median: round(median(ratios), 3),
+    min: round(Math.min(...ratios), 3),
+    max: round(Math.max(...ratios), 3),
   };
+  return row;
+}
+
+// What is timed on each corpus: the whole call; the tokenizer with the shingles (shingleHashes: encoding, region
+// search, normaliser, tokens, shingle hashes — no spans, sketches or copies of them); OPH MinHash (k = 128) of the
+// text's shingle hashes.
+const results = {};
+for (const [name, text] of Object.entries(corpora)) {
+  const bytes = Buffer.byteLength(text);
+  const a = await engines.candidate.fingerprint(text, OPTS);
+  checkSame(name, a, await engines.baseline.fingerprint(text, OPTS));
+  const hashes = a.shingles.hashes;
+  if (!same(engines.candidate.minhash(hashes, OPH), engines.baseline.minhash(hashes, OPH)))
+    throw new Error(`${name}: minhash differs`);
+  const row = { bytes, tokens: a.token_count, shingles: hashes.length };
+  row.fingerprint = await compare((e) => e.fingerprint(text, OPTS), bytes);
+  row.tokenize_shingles = await compare((e) => e.shingleHashes(text), bytes);
+  row.minhash_oph = await compare((e) => e.minhash(hashes, OPH), bytes);
   results[name] = row;
-  console.log(
-    `${name.padEnd(9)} ${(bytes / 1e6).toFixed(1)} MB  baseline ${row.baseline.mb_per_s_cpu} MB/s → ` +
-      `${row.candidate.mb_per_s_cpu} MB/s (CPU p50)  ×${row.speedup.median} [${row.speedup.min}–${row.speedup.max}]`,
-  );
+  for (const k of ['fingerprint', 'tokenize_shingles', 'minhash_oph']) {
+    const r = row[k];
+    console.log(
+      `${name.padEnd(9)} ${k.padEnd(18)} ${(bytes / 1e6).toFixed(1)} MB  ${r.baseline.cpu_ms_p50} → ${r.candidate.cpu_ms_p50} ms CPU ` +
+        `(${r.baseline.mb_per_s_cpu} → ${r.candidate.mb_per_s_cpu} MB/s)  ×${r.speedup.median} [${r.speedup.min}–${r.speedup.max}]`,
+    );
+  }
 }
 
 if (WRITE) {
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   const out = {
-    what: 'fingerprint() with workHash: false, this build vs a baseline build, alternating, process CPU per call',
+    what: 'fingerprint() with workHash: false, shingleHashes() and minhash() of its shingles: this build vs a baseline build, alternating, process CPU per call',
     node: process.version,
     cpu: cpus()[0]?.model,
     simd: SIMD,
