@@ -163,7 +163,9 @@ export function minhashSignature(hashesPtr: usize, count: u32, k: u32, seed: u64
  * whether a value beats its bin is a coin flip early on.
  */
 // @ts-ignore: decorator
-@inline function ophBins(p: usize, end: usize, a: u64, b: u64, outPtr: usize, binShift: u64, mask: u32, valShift: u64): void {
+@inline function ophBins(
+  p: usize, end: usize, a: u64, b: u64, outPtr: usize, binShift: u64, mask: u32, valShift: u64,
+): void {
   for (; p + 16 <= end; p += 16) {
     const h0 = a * load<u64>(p) + b;
     const h1 = a * load<u64>(p, 8) + b;

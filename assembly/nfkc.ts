@@ -21,7 +21,7 @@ import { avalanche64, P1, P5, xxh64Folded, xxh64FoldedShort } from './hash/xxh64
 // @ts-ignore: decorator
 @inline const INFO_TOKEN: u32 = 0x100;
 // @ts-ignore: decorator
-@inline const INFO_IDEOGRAPHIC: u32 = 0x200;
+@inline const INFO_STANDS_ALONE: u32 = 0x200; // a token of its own: ideographs… (nfkc-casefold.ts)
 // @ts-ignore: decorator
 @inline const INFO_SECOND: u32 = 0x400;
 // @ts-ignore: decorator
@@ -468,11 +468,12 @@ function closeToken(): bool {
 
 /**
  * Takes folded code point `c` (info `inf`, from the region's UTF-16 [`s`, `e`)) as normalizeGeneral does — a
- * token character joins the open token (an ideograph is a token of its own), anything else ends it — and writes
- * each token out when it ends: the UTF-16 start of its first character, the largest end of its characters (what
- * normalize's map gives for the token's first unit and for the unit after it) and the hash of its UTF-8. `raw` is where the code point's own
- * UTF-8 (`rawLen` bytes) lies in the input when it comes out unchanged, else 0 (a code point from fold). A token of
- * unchanged code points is hashed straight from the input; the first changed one moves it to TOK.
+ * token character joins the open token (one that stands alone, an ideograph, is a token of its own), anything else
+ * ends it — and writes each token out when it ends: the UTF-16 start of its first character, the largest end of its
+ * characters (what normalize's map gives for the token's first unit and for the unit after it) and the hash of its
+ * UTF-8. `raw` is where the code point's own UTF-8 (`rawLen` bytes) lies in the input when it comes out unchanged,
+ * else 0 (a code point from fold). A token of unchanged code points is hashed straight from the input; the first
+ * changed one moves it to TOK.
  */
 // @ts-ignore: decorator
 @inline function emitToken(c: u32, inf: u32, s: u32, e: u32, raw: usize, rawLen: usize): bool {
@@ -480,11 +481,11 @@ function closeToken(): bool {
     inToken = false;
     return closeToken();
   }
-  const ideographic = (inf & INFO_IDEOGRAPHIC) != 0;
-  if (!inToken || ideographic) {
+  const alone = (inf & INFO_STANDS_ALONE) != 0;
+  if (!inToken || alone) {
     if (!closeToken()) return false;
     tokenEnd = 0;
-    inToken = !ideographic;
+    inToken = !alone;
     tokOpen = true;
     tokStart = s;
     tokRaw = raw;
@@ -512,10 +513,10 @@ function spellInTok(c: u32): bool {
 }
 
 // @ts-ignore: decorator
-@inline const IDEOGRAPH_MASK: u32 = BOUNDARY | INFO_TOKEN | INFO_IDEOGRAPHIC;
-/** Info of a code point that stands alone as a token (INFO_IDEOGRAPHIC, the one test for that) and NFKC_CF leaves alone. */
+@inline const ALONE_MASK: u32 = BOUNDARY | INFO_TOKEN | INFO_STANDS_ALONE;
+/** Info of a code point that stands alone as a token (INFO_STANDS_ALONE, the one test for that) and folds to itself. */
 // @ts-ignore: decorator
-@inline const STABLE_IDEOGRAPH: u32 = INFO_TOKEN | INFO_IDEOGRAPHIC;
+@inline const STABLE_ALONE: u32 = INFO_TOKEN | INFO_STANDS_ALONE;
 
 /**
  * XXH64 of the 3 bytes at `q` (`h0` = seed + P5 + 3): the specification's path for a 3-byte input, three single-byte
@@ -530,13 +531,13 @@ function spellInTok(c: u32): bool {
 }
 
 /**
- * nfkcTokens on a run of 3-byte code points that each stand alone as a token and fold to themselves (a run of Chinese
- * or of kanji), starting with one such at `i` (UTF-16 offset `u`): writes each but the last as its own token, straight
- * from the input — exactly what emitToken would write, since each is followed by another such, a boundary. Returns
- * where the last one starts (what the general loop takes next, decodeAt's state still its), or 0 when the token room
- * ran out.
+ * nfkcTokens on a run of 3-byte code points that each stand alone as a token and fold to themselves (a run of
+ * Chinese, of kanji, or of any letter the tables make a token of its own), starting with one such at `i` (UTF-16
+ * offset `u`): writes each but the last as its own token, straight from the input — exactly what emitToken would
+ * write, since each is followed by another such, a boundary. Returns where the last one starts (what the general
+ * loop takes next, decodeAt's state still its), or 0 when the token room ran out.
  */
-function ideographRun(i: usize, end: usize, u: u32): usize {
+function aloneRun(i: usize, end: usize, u: u32): usize {
   if (!closeToken()) return 0;
   inToken = false;
   const h0 = tSeed + P5 + 3;
@@ -548,7 +549,7 @@ function ideographRun(i: usize, end: usize, u: u32): usize {
     const b0 = <u32>load<u8>(q, 3);
     if ((b0 & 0xF0) != 0xE0) break;
     const cp = ((b0 & 0x0F) << 12) | ((<u32>load<u8>(q, 4) & 0x3F) << 6) | (<u32>load<u8>(q, 5) & 0x3F);
-    if ((infoOf(cp) & IDEOGRAPH_MASK) != STABLE_IDEOGRAPH) break;
+    if ((infoOf(cp) & ALONE_MASK) != STABLE_ALONE) break;
     if (o >= room) return 0;
     store<u32>(tStarts + o, at);
     store<u32>(tEnds + o, at + 1);
@@ -577,9 +578,10 @@ function normaliseRun(p: usize, len: usize): bool {
   let u: u32 = 0;
   if (i < end) decodeAt(i);
   while (i < end) {
-    if (dBytes == 3 && (dInfo & IDEOGRAPH_MASK) == STABLE_IDEOGRAPH) {
-      // a run of ideographs in the BMP: each but the last (which the code below takes) is a token of its own
-      const stop = ideographRun(i, end, u);
+    if (dBytes == 3 && (dInfo & ALONE_MASK) == STABLE_ALONE) {
+      // a run of 3-byte code points that stand alone (ideographs): each but the last (which the code below takes)
+      // is a token of its own
+      const stop = aloneRun(i, end, u);
       if (stop == 0) return false;
       u += <u32>((stop - i) / 3);
       i = stop;
@@ -622,7 +624,9 @@ function normaliseRun(p: usize, len: usize): bool {
  * `hashesPtr`). Writes at most `cap` tokens. Returns the token count, or 0xFFFFFFFF when the host must normalise
  * the region itself (see the top of this file; also when a changed token is over 2 KiB).
  */
-export function nfkcTokens(p: usize, len: usize, base: u32, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize, cap: u32): u32 {
+export function nfkcTokens(
+  p: usize, len: usize, base: u32, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize, cap: u32,
+): u32 {
   if (!ready) return NFKC_FALLBACK;
   tStarts = startsPtr;
   tEnds = endsPtr;

@@ -323,25 +323,29 @@ export function tokenizeRegions(
       const pos: usize = r > 0 ? <usize>load<u32>(o - 32, 4) : 0;
       const u: u32 = r > 0 ? load<u32>(o - 32, 12) : 0;
       const segEnd: usize = r < regions ? <usize>load<u32>(o) : len;
-      const m = tokenize(p + pos, segEnd - pos, seed, startsPtr + (<usize>n << 2), endsPtr + (<usize>n << 2), hashesPtr + (<usize>n << 3));
+      const s = startsPtr + (<usize>n << 2);
+      const e = endsPtr + (<usize>n << 2);
+      const m = tokenize(p + pos, segEnd - pos, seed, s, e, hashesPtr + (<usize>n << 3));
       if (u != 0) {
-        for (let j = n; j < n + m; j++) {
-          store<u32>(startsPtr + (<usize>j << 2), load<u32>(startsPtr + (<usize>j << 2)) + u);
-          store<u32>(endsPtr + (<usize>j << 2), load<u32>(endsPtr + (<usize>j << 2)) + u);
+        for (let j: usize = 0; j < <usize>m; j++) {
+          store<u32>(s + (j << 2), load<u32>(s + (j << 2)) + u);
+          store<u32>(e + (j << 2), load<u32>(e + (j << 2)) + u);
         }
       }
       n += m;
     }
     if (r == regions) break;
     store<u32>(firstTokPtr + (<usize>r << 3), n);
+    const s = startsPtr + (<usize>n << 2);
+    const e = endsPtr + (<usize>n << 2);
+    const h = hashesPtr + (<usize>n << 3);
     const text = <usize>load<u32>(o, 16);
     let k: u32;
-    if (text != 0) {
-      k = tokenize(text, <usize>load<u32>(o, 20), seed, startsPtr + (<usize>n << 2), endsPtr + (<usize>n << 2), hashesPtr + (<usize>n << 3));
-    } else {
+    if (text != 0) k = tokenize(text, <usize>load<u32>(o, 20), seed, s, e, h);
+    else {
       const b0 = load<u32>(o);
       const bytes = load<u32>(o, 4) - b0;
-      k = nfkcTokens(p + <usize>b0, <usize>bytes, load<u32>(o, 8), seed, startsPtr + (<usize>n << 2), endsPtr + (<usize>n << 2), hashesPtr + (<usize>n << 3), (bytes >> 1) + 1);
+      k = nfkcTokens(p + <usize>b0, <usize>bytes, load<u32>(o, 8), seed, s, e, h, (bytes >> 1) + 1);
       if (k == REGION_FALLBACK) {
         failed = r;
         return REGION_FALLBACK;
