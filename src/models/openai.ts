@@ -595,15 +595,15 @@ function parseRetryAfter(v: string | null): number | undefined {
   return Number.isNaN(d) ? undefined : Math.max(0, d - Date.now());
 }
 
+/** The statuses of a redirect (a 304 is not one). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 /**
  * Whether a fetch error is a failed connection (refused, no route, reset, a name that does not resolve, TLS): a system
  * or undici error code on it or its causes, or undici's `fetch failed` wrapper. The server's fetch wrapper
  * (src/http/upstream.ts) uses it too. Internal (the library module exports it for the HTTP adapter alone).
  * @example connectionFailed(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) // true
  */
-/** The statuses of a redirect (a 304 is not one). */
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 export function connectionFailed(e: unknown): boolean {
   for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
     const code = (x as { code?: unknown }).code;
