@@ -356,8 +356,9 @@ class RequestBody {
             try {
               ready = pages.add(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
             } catch (e) {
-              // too many pieces: the handler reads this error (400), the rest of the body is dropped
+              // too many pieces: the handler reads this error (400), the rest of the body is not read
               this.#done = true;
+              this.#tooManyPieces = true;
               controller.error(e);
               this.discard();
               return;
@@ -403,11 +404,18 @@ class RequestBody {
   }
 
   #enqueue: (chunk: Buffer) => void = () => undefined;
+  #tooManyPieces = false;
 
   /** Read the rest of the body and drop it (what the handler did not read is not kept either). */
   discard(): void {
     this.#done = true;
     const { req } = this;
+    if (this.#tooManyPieces) {
+      // a body refused for its pieces is not read on: parsing the rest of it is the cost it was refused for (the
+      // socket lingers paused, then closes)
+      req.socket?.pause();
+      return;
+    }
     if (req.listenerCount('data') === 0) req.on('data', (chunk: Buffer) => void (this.received += chunk.byteLength));
     req.resume();
   }
