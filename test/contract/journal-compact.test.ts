@@ -55,13 +55,10 @@ describe('the store journal of an extraction', () => {
 
   it('keeps each call in at most 2 KB beyond its text, and a replay gives the same record without a call', async () => {
     const store = new MemoryStore();
+    const extract = (model: ReturnType<typeof paddedModel>['model']) =>
+      runWorkExtraction(store, { text, model, journal: storeExtractionJournal(store, scope), budget_calls: 12 });
     const first = paddedModel();
-    const a = await runWorkExtraction(store, {
-      text,
-      model: first.model,
-      journal: storeExtractionJournal(store, scope),
-      budget_calls: 12,
-    });
+    const a = await extract(first.model);
     expect(first.requests()).toBeGreaterThan(0);
     const rows = await store.scan(storeJournalPrefix(scope));
     expect(rows.length).toBe(first.requests());
@@ -76,12 +73,7 @@ describe('the store journal of an extraction', () => {
     }
     // every call's record names the digests of the bodies as they went and came, replayed or not
     const again = paddedModel();
-    const b = await runWorkExtraction(store, {
-      text,
-      model: again.model,
-      journal: storeExtractionJournal(store, scope),
-      budget_calls: 12,
-    });
+    const b = await extract(again.model);
     expect(again.requests()).toBe(0);
     expect(b.record.transcript_sha256).toBe(a.record.transcript_sha256);
     expect(b.record.calls.map((c) => [c.request_sha256, c.response_sha256])).toEqual(
