@@ -102,7 +102,12 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
 // call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
 // to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
-const MAIN_BUDGET = 1280 * 1024;
+// Looked at 1,315,403 B (+5.9 KB): what no body or job can hold the service with — a catalogue audit kept in pages and
+// short transactions and read page by page (src/services/memorization/stored-audits.ts), compact extraction journals
+// deleted with their job (extraction-journal.ts, src/services/jobs/attached.ts), an item's INTERNAL error traced, a
+// model's waits ended at a cancel and its redirects told. 1,284.6 KiB: the budget is 1,286 KiB until a part of the
+// main entry moves out.
+const MAIN_BUDGET = 1286 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -111,7 +116,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1287,
+  'library.cjs': 1292, // 1,290.8 KiB with the main entry's +5.9 KB above
   'fingerprint.js': 211,
   'fingerprint.cjs': 213,
   'http.js': 400,

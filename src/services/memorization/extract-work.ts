@@ -28,7 +28,13 @@ import type { GenerationCall, TargetModel } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { checkObject, fail, onlyKeys } from '../../util/validate.js';
-import { checkReplayedCall, type ExtractionJournal, type RecordedCall } from './extraction-journal.js';
+import {
+  checkCompactCall,
+  checkReplayedCall,
+  type CompactCall,
+  type ExtractionJournal,
+  type RecordedCall,
+} from './extraction-journal.js';
 import { checkModel, intOption, resolveWork } from './inputs.js';
 import {
   inOrderShare,
@@ -617,7 +623,12 @@ const SKIPPED = Symbol('skipped');
 
 /** A call as made: the answer (journaled or replayed), an upstream failure, or what must stop the run. */
 type CallOutcome =
-  | { readonly key: string; readonly wire: RecordedCall; readonly replayed: boolean; readonly attempts: number }
+  | {
+      readonly key: string;
+      readonly wire: RecordedCall | CompactCall;
+      readonly replayed: boolean;
+      readonly attempts: number;
+    }
   | {
       readonly key: string;
       readonly failure: TrainprintError;
@@ -642,8 +653,13 @@ async function makeCall(run: RunState, q: Question): Promise<CallOutcome | { fat
   let attempts = 1;
   try {
     const kept = journal === null ? undefined : await journal.get(key);
-    if (kept !== undefined)
-      return { key, wire: checkReplayedCall(kept, `journal entry ${key}`), replayed: true, attempts };
+    if (kept !== undefined) {
+      // a compact entry (the service's own journal) is replayed from its digests; any other has its text re-derived
+      const where = `journal entry ${key}`;
+      const compact = journal?.compact === true && !('response' in kept);
+      const wire = compact ? checkCompactCall(kept, where) : checkReplayedCall(kept, where);
+      return { key, wire, replayed: true, attempts };
+    }
     if (signal?.aborted) return { fatal: signal.reason };
     if (run.settings.stop?.aborted) return { fatal: run.settings.stop.reason };
     const t0 = Date.now();
@@ -743,8 +759,8 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
     ...(replayed ? { replayed: true as const } : {}),
     ...(wire.truncated ? { truncated: true as const } : {}),
     ...attempts,
-    request_sha256: hex(wire.request),
-    response_sha256: hex(wire.response),
+    request_sha256: 'request_sha256' in wire ? wire.request_sha256 : hex(wire.request),
+    response_sha256: 'response_sha256' in wire ? wire.response_sha256 : hex(wire.response),
     answer_sha256: hex(JSON.stringify([wire.text, wire.refusal ?? null])),
     refused,
     reproduced_words: rest >= 0 ? n - q.at - (q.digits ? 1 : 0) : chainWords(chain),

@@ -9,7 +9,8 @@ import type { Store } from '../../../store/types.js';
 import { anySignal } from '../../../util/signals.js';
 import { unrefTimer } from '../../../util/timers.js';
 import type { ExtractionJournal } from '../../memorization/extraction-journal.js';
-import { storeExtractionJournal } from '../../memorization/store-journal.js';
+import { storeExtractionJournal, storeJournalPrefix } from '../../memorization/store-journal.js';
+import { attachToJob } from '../attached.js';
 import { ItemHandedBack, modelHolderAlive } from '../hand-back.js';
 import { modelNotHeld, type StoredModelSpec } from '../held-models.js';
 import type { ItemSlice, JobExecutor, JobExecutorOptions, JobPrepareContext, PreparedItems } from '../job-type.js';
@@ -128,6 +129,7 @@ async function slicedRun<T>(
   // the journal as the run sees it, counting the calls answered and journaled in this slice
   let fresh = 0;
   const counted: ExtractionJournal | undefined = journal && {
+    ...(journal.compact ? { compact: true } : {}),
     get: journal.get,
     put: async (k, c) => {
       await journal.put(k, c);
@@ -190,14 +192,15 @@ export function modelItemExecutor<I extends ModelItem, T>(
     const { model: spec, ...request } = item as I;
     const target = await itemModel(spec, options);
     const account = claim.job.account;
-    const journal =
-      store &&
-      storeExtractionJournal(store, {
-        account,
-        baseUrl: String(spec.base_url ?? ''),
-        model: String(spec.model ?? ''),
-        ...how.reads(request),
-      });
+    const scope = {
+      account,
+      baseUrl: String(spec.base_url ?? ''),
+      model: String(spec.model ?? ''),
+      ...how.reads(request),
+    };
+    // the journal goes with the job (deleted with it, or when its retention ends)
+    if (store) await attachToJob(store, claim.job.id, storeJournalPrefix(scope));
+    const journal = store && storeExtractionJournal(store, scope);
     const result = await slicedRun(journal, signal, slice, (stop, counted) =>
       how.run(request, target, { signal, stop, journal: counted }),
     );
