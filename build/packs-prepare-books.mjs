@@ -43,6 +43,21 @@ const ELTEC_NOTE =
   'COST Action CA16204, 2018–2022): about 100 novels of 1840–1920 a language, TEI. Text of <body> elements, ' +
   'one paragraph, verse line or heading a line (<note> and <fw> left out).';
 
+/**
+ * Public-domain texts of the language in no pack, beside the ELTeC novels kept out: the sample texts of FakerPHP's
+ * locales (each a whole or partial public-domain book in a PHP heredoc). Written with --out only; the packs never read
+ * them.
+ */
+const FAKER = { repository: 'FakerPHP/Faker', commit: '054058d29557027ad71f7506ad0dc39b0d8e0129' };
+const fakerText = (locale) => ({ ...FAKER, path: `src/Faker/Provider/${locale}/Text.php`, id: `faker-${locale}` });
+const NEGATIVES = {
+  fr: [fakerText('fr_CA')], // Honoré Beaugrand, La chasse galerie (1900)
+  de: [fakerText('de_DE')], // Goethe, Die Leiden des jungen Werthers, Buch 1 (1774): the author of Faust, not Faust
+  nl: [fakerText('nl_NL'), fakerText('nl_BE')], // Nescio, Dichtertje / De Uitvreter / Titaantjes; De Coster's Uilenspiegel in Dutch
+  pl: [fakerText('pl_PL')], // Bruno Schulz, Sklepy cynamonowe (1934)
+  ru: [fakerText('ru_RU')], // Gogol, Мёртвые души, tome I (1842)
+};
+
 const gutenbergNote = (what) =>
   `${what}, a public copy of the Project Gutenberg file; header, footer and licence stripped with the rules of ` +
   'c-w/gutenberg strip_headers (as pack:gutenberg).';
@@ -453,6 +468,17 @@ async function prepare(lang, values) {
   const dir = values.texts ?? new URL(`pack-texts/books-${lang}/`, root).pathname;
   writeTexts(dir, manifest.documents, texts);
   if (values.out) {
+    for (const n of NEGATIVES[lang] ?? []) {
+      const gitDir = sources.get(n.repository);
+      if (!gitDir) {
+        console.error(`--out: no --source ${n.repository}=GITDIR, ${n.path} left out of the negatives`);
+        continue;
+      }
+      const entry = (await listBlobs(gitDir, n.commit)).find((e) => e.path === n.path);
+      const php = (await readBlobs(gitDir, [entry.blob])).get(entry.blob).toString('utf8');
+      const text = php.match(/<<<'?EOT'?\n([\s\S]*?)\nEOT;/)?.[1] ?? '';
+      outside.push({ id: n.id, file: `${n.id}.txt`, bytes: Buffer.from(`${text.trim()}\n`, 'utf8') });
+    }
     mkdirSync(values.out, { recursive: true });
     for (const o of outside) writeFileSync(join(values.out, o.file), o.bytes);
     console.error(`${values.out}: ${outside.length} ELTeC novels kept out of the pack`);
