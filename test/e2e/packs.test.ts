@@ -37,9 +37,11 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 /**
  * Default packs ship in the npm package: their total must stay within this budget — 1.5 × the 20.26 MB of the
  * membership filters alone, so that the locators that name documents (≈ 0.57 B per n-gram) fit (29.63 MB), and
- * the Wikipedia packs' tables of common n-grams (30.35 MB with them, 1.004 × the 30.24 MB before them).
+ * the Wikipedia packs' tables of common n-grams (30.35 MB with them, 1.004 × the 30.24 MB before them), and the
+ * book packs of eight other languages (35.40 MB with them: load, memory and an analyze's latency measured within
+ * 1.5 × of the English packs alone, bench/results/packs-load-languages.json).
  */
-const DEFAULT_BUDGET = 30.4e6;
+const DEFAULT_BUDGET = 35.5e6;
 
 /** Writing of our own, in none of the packs. */
 const ORIGINAL = [
@@ -129,7 +131,10 @@ describe('shipped reference packs', () => {
         .map((d) => d.id)
         .sort(),
     ).toEqual(defaults.map((p) => p.id).sort());
-    expect(new Set(engine.datasets().map((d) => d.kb_dataset))).toEqual(new Set(['project-gutenberg', 'wikipedia']));
+    // the book packs of other languages link to mC4, the crawl that holds the pages of their texts (docs/packs.md)
+    expect(new Set(engine.datasets().map((d) => d.kb_dataset))).toEqual(
+      new Set(['project-gutenberg', 'wikipedia', 'mc4']),
+    );
     // Persuasion (ebook #105) is in the Gutenberg pack; the fixture is NLTK's copy, another transcription of it
     const persuasion = book('austen-persuasion').split(/\s+/).slice(20000, 20100).join(' ');
     const hit = await engine.analyze({ content: persuasion, content_type: 'text' });
