@@ -31,6 +31,7 @@ import {
   writeManifest,
   writeTexts,
 } from './packs-source.mjs';
+import { teiHead, teiText } from './tei-text.mjs';
 
 const root = new URL('../', import.meta.url);
 const { stripGutenbergHeaders } = await import(new URL('dist/packs.js', root).href);
@@ -41,7 +42,7 @@ const WORD_CAP = 2_000_000;
 const ELTEC_NOTE =
   'European Literary Text Collection (ELTeC; Schöch et al., "Distant Reading for European Literary History", ' +
   'COST Action CA16204, 2018–2022): about 100 novels of 1840–1920 a language, TEI. Text of <body> elements, ' +
-  'one paragraph, verse line or heading a line (<note> and <fw> left out).';
+  'each paragraph, verse line or heading on lines of its own (<note> and <fw> left out).';
 
 /**
  * Public-domain texts of the language in no pack, beside the ELTeC novels kept out: the sample texts of FakerPHP's
@@ -196,63 +197,6 @@ const LANGS = {
     extra: [],
   },
 };
-
-// ------------------------------------------------------------------------------------------ TEI
-
-const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-const decodeEntities = (s) =>
-  s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e) => {
-    if (e[0] === '#')
-      return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? Number.parseInt(e.slice(2), 16) : +e.slice(1));
-    return ENTITIES[e] ?? m;
-  });
-
-/**
- * The running text of a TEI novel: every <body>, notes and page furniture dropped, one paragraph, verse line or
- * heading a line, white space inside a line collapsed. A pure function of the file's bytes.
- */
-export function teiText(xml) {
-  const bodies = [...xml.matchAll(/<body\b[^>]*>([\s\S]*?)<\/body>/g)].map((m) => m[1]);
-  const text = bodies
-    .join('\n')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(note|fw)\b[^>]*\/>/g, '')
-    .replace(/<(note|fw)\b[^>]*>[\s\S]*?<\/\1>/g, '')
-    .replace(/<(p|l|head|lg|div|sp|speaker|stage|quote|trailer|ab)\b[^>]*>/g, '\n')
-    .replace(/<\/(p|l|head|lg|div|sp|speaker|stage|quote|trailer|ab)>/g, '\n')
-    .replace(/<lb\b[^>]*\/>/g, ' ')
-    .replace(/<[^>]+>/g, '');
-  return `${decodeEntities(text)
-    .split('\n')
-    .map((l) => l.replace(/\s+/g, ' ').trim())
-    .filter(Boolean)
-    .join('\n')}\n`;
-}
-
-const teiField = (xml, re) => {
-  const m = xml.match(re);
-  return m
-    ? decodeEntities(
-        m[1]
-          .replace(/<[^>]+>/g, '')
-          .replace(/\s+/g, ' ')
-          .trim(),
-      )
-    : undefined;
-};
-
-/** Title and author from the TEI header's titleStmt. */
-function teiHead(xml) {
-  const stmt = xml.match(/<titleStmt>([\s\S]*?)<\/titleStmt>/)?.[1] ?? '';
-  return {
-    // 'Madame Bovary : édition ELTeC', 'Os Maias: Edição para o ELTeC' → the work's own title
-    title: teiField(stmt, /<title\b[^>]*>([\s\S]*?)<\/title>/)?.replace(
-      /\s*[:.]?\s*[^\s:]+(?:\s+para\s+o)?\s+ELTeC\b.*$/i,
-      '',
-    ),
-    author: teiField(stmt, /<author\b[^>]*>([\s\S]*?)<\/author>/)?.replace(/\s*\([^)]*\)\s*$/, ''),
-  };
-}
 
 const wordsOf = (s) => s.split(/\s+/).filter(Boolean).length;
 
