@@ -192,7 +192,7 @@ async function writeBackgrounds(langs) {
       await engine.importDataset(readFileSync(here(`../packs/${entry.file}`)));
       const corpus =
         `Natural ${lang.name} in no pack: ${texts.length} texts (${Math.round(words / 1000)}k words), the tune half ` +
-        `of bench/languages/${lang.code}.mjs's negatives (${[...new Set(tune.map((d) => d.genre))].join('; ')}), ` +
+        `of the ${lang.code} negatives of bench/languages/ (${[...new Set(tune.map((d) => d.genre))].join('; ')}), ` +
         'bench/eval-languages.mjs --write-background.';
       entry.background = await engine.measureBackground(id, texts, { corpus, date: DATE });
       engine.dispose();
