@@ -214,8 +214,9 @@ const langs = [];
 for (const f of readdirSync(dir)
   .filter((x) => x.endsWith('.mjs'))
   .sort()) {
-  // a module exports one language, or an array of them (bench/languages/books.mjs: the book packs' eight)
-  const exported = (await import(new URL(`./languages/${f}`, import.meta.url).href)).default;
+  // a module exports one language, or an array of them (bench/languages/books.mjs: the book packs' eight); a helper
+  // module (bench/languages/cjk-texts.mjs) exports none
+  const exported = (await import(new URL(`./languages/${f}`, import.meta.url).href)).default ?? [];
   for (const lang of [exported].flat()) if (!wanted || wanted.has(lang.code)) langs.push(lang);
 }
 if (args['write-background']) await writeBackgrounds(langs);
