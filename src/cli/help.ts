@@ -23,8 +23,9 @@ export const HELP = `usage:
                                   postgres://…[?schema=S][&dataset=ID]: the datasets kept there
       --starter                   also search the embedded starter dataset (SPDX licence texts);
                                   the default when no --dataset is given
-      --packs default|none        search the default reference packs (Project Gutenberg, Wikipedia
-                                  portraits), as 'npm start' and the web app do (default: default)
+      --packs default|none        search the default reference packs (Project Gutenberg, Wikipedia,
+                                  books in 8 other languages), as 'npm start' and the web app do
+                                  (default: default)
       --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
       --work-type T               book|article|news|code|other
       --opt-out DATE              the holder declared a TDM/AI-training opt-out on DATE (YYYY-MM-DD)
@@ -113,8 +114,8 @@ export const HELP = `usage:
       --infini-gram-endpoint URL      a self-hosted infini-gram engine instead of https://api.infini-gram.io/
       --infini-gram-mini IDX[,IDX]    the same for infini-gram mini ('default': the newest Common Crawl crawl)
       --infini-gram-mini-endpoint URL a self-hosted infini-gram mini engine
-      --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia portraits;
-                                default: default)
+      --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia, books in
+                                8 other languages; default: default)
       --workers N               serve from N processes on one port (default: the cores when --store is
                                 PostgreSQL, else 1; N > 1 needs a PostgreSQL store). Each loads the
                                 datasets and packs itself (memory per process: docs/http.md), so

@@ -8,8 +8,12 @@
 import { TrainprintError } from '../errors.js';
 import { foldChunk, fromCharCodes, INFO_STANDS_ALONE, INFO_TOKEN } from './nfkc-casefold.js';
 
-/** Version of the normaliser: Unicode tables (17.0.0) and tokenizer rules (t1). Part of fingerprint params. */
-export const NORMALIZER_ID = 'nfkccf-u17.0.0.t1';
+/**
+ * Version of the normaliser: Unicode tables (17.0.0) and tokenizer rules (t2: every letter of a script written without
+ * spaces — Han, kana, Thai, Lao, Khmer, Myanmar — is a token of its own; t1 made a kana or Thai run one token).
+ * Part of fingerprint params.
+ */
+export const NORMALIZER_ID = 'nfkccf-u17.0.0.t2';
 
 /** Normalised text and, for each of its UTF-16 code units (and its end), an offset into the original text. */
 export interface Normalized {
