@@ -1,0 +1,107 @@
+// The cost of reading quotations in analyze: this build against a baseline build in the same run, on texts where the
+// quotation rule runs (bench/analyze-budget.mjs's requests never reach it: no match, or an excerpt). The 32 essays of
+// bench/data/quotations/essays.txt, each quoting a passage the default packs hold, marked in its style, and the same
+// essays with the passage introduced by reported speech ("… wrote that …"), with the default packs as `npm start`
+// loads them. Each build is measured in fresh processes, alternating, for --pairs pairs; each process analyses every
+// text once to warm up, then --rounds rounds, and reports the median of its rounds' total times. The figure is this
+// build's median over the baseline's (target ≤ 1.1).
+//   node bench/analyze-quotations-cost.mjs --baseline DIR [--dist DIR] [--pairs 3] [--rounds 5]
+//        (DIR: a build of the package beside a packs/ folder, e.g. a copy of main's dist/ with packs linked beside it)
+//   node bench/analyze-quotations-cost.mjs --child DIR --rounds K      (one process, JSON line)
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const ROUNDS = Number(arg('rounds', '5'));
+const DATA = new URL('./data/quotations/', import.meta.url);
+
+/** The texts: each essay with its passage in quotation marks, and introduced by reported speech. */
+function texts() {
+  const { passages } = JSON.parse(readFileSync(new URL('passages.json', DATA), 'utf8'));
+  const byId = new Map(passages.map((p) => [p.id, p.text.replace(/\s*\n\s*/g, ' ')]));
+  return readFileSync(new URL('essays.txt', DATA), 'utf8')
+    .split(/^=== /m)
+    .slice(1)
+    .flatMap((b) => {
+      const [header, ...lines] = b.trim().split('\n');
+      const q = byId.get(header.split('|')[1].trim());
+      const at = lines.findIndex((l) => l.startsWith('@@'));
+      const before = lines.slice(0, at).join('\n');
+      const after = lines.slice(at + 1).join('\n');
+      return [
+        `${before}\n\n${lines[at].slice(2).trim()} “${q}” ${after}`,
+        `${before}\n\nThe author wrote that ${q.charAt(0).toLowerCase()}${q.slice(1)} ${after}`,
+      ];
+    });
+}
+
+async function child(dist) {
+  const { createEngine } = await import(pathToFileURL(join(resolve(dist), 'index.js')).href);
+  const engine = await createEngine({ packs: 'default' });
+  const all = texts();
+  for (const content of all) await engine.analyze({ content, content_type: 'text' });
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const t0 = performance.now();
+    for (const content of all) await engine.analyze({ content, content_type: 'text' });
+    rounds.push((performance.now() - t0) / all.length);
+  }
+  engine.dispose();
+  rounds.sort((a, b) => a - b);
+  process.stdout.write(
+    `${JSON.stringify({ texts: all.length, ms_per_analysis: rounds[Math.floor(rounds.length / 2)] })}\n`,
+  );
+}
+
+if (arg('child')) {
+  await child(arg('child'));
+} else {
+  const baseline = arg('baseline');
+  if (!baseline) throw new Error('--baseline DIR: a build to compare with');
+  const dist = arg('dist', fileURLToPath(new URL('../dist/', import.meta.url)));
+  const pairs = Number(arg('pairs', '3'));
+  const run = (dir) =>
+    JSON.parse(
+      execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', dir, '--rounds', String(ROUNDS)], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 24,
+      }).trim(),
+    );
+  const rows = [];
+  for (let p = 0; p < pairs; p++) {
+    // alternate which build goes first
+    const order = p % 2 === 0 ? ['this', 'baseline'] : ['baseline', 'this'];
+    const row = {};
+    for (const which of order) row[which] = run(which === 'this' ? dist : baseline).ms_per_analysis;
+    rows.push(row);
+    console.log(`pair ${p + 1}: this ${row.this.toFixed(2)} ms, baseline ${row.baseline.toFixed(2)} ms`);
+  }
+  const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const thisMs = median(rows.map((r) => r.this));
+  const baseMs = median(rows.map((r) => r.baseline));
+  const report = {
+    bench: 'analyze-quotations-cost',
+    date: new Date().toISOString().slice(0, 10),
+    node: process.version,
+    texts: texts().length,
+    rounds: ROUNDS,
+    pairs: rows.map((r) => ({
+      this_ms: Math.round(r.this * 1000) / 1000,
+      baseline_ms: Math.round(r.baseline * 1000) / 1000,
+    })),
+    this_ms: Math.round(thisMs * 1000) / 1000,
+    baseline_ms: Math.round(baseMs * 1000) / 1000,
+    ratio: Math.round((thisMs / baseMs) * 1000) / 1000,
+    target: 1.1,
+  };
+  const out = fileURLToPath(new URL('./results/analyze-quotations-cost.json', import.meta.url));
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(
+    `this ${report.this_ms} ms vs baseline ${report.baseline_ms} ms per analysis: ${report.ratio}x; wrote ${out}`,
+  );
+}
