@@ -40,22 +40,35 @@ function texts() {
     });
 }
 
+const middle = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * One build: the median over rounds of analyze's time per text, and of the quotation rule's alone (quotationsOf, as
+ * the library shares it with its on-demand files, on each text with its analysis's matches, 20 times a round).
+ */
 async function child(dist) {
-  const { createEngine } = await import(pathToFileURL(join(resolve(dist), 'index.js')).href);
+  const dir = pathToFileURL(join(resolve(dist), '/')).href;
+  const { createEngine } = await import(new URL('index.js', dir).href);
+  const { ON_DEMAND_SHARED } = await import(new URL('library.js', dir).href);
+  const { quotationsOf } = ON_DEMAND_SHARED['services/analyze/quotations'];
   const engine = await createEngine({ packs: 'default' });
   const all = texts();
-  for (const content of all) await engine.analyze({ content, content_type: 'text' });
+  const results = [];
+  for (const content of all) results.push(await engine.analyze({ content, content_type: 'text' }));
   const rounds = [];
+  const rule = [];
   for (let r = 0; r < ROUNDS; r++) {
     const t0 = performance.now();
     for (const content of all) await engine.analyze({ content, content_type: 'text' });
     rounds.push((performance.now() - t0) / all.length);
+    const t1 = performance.now();
+    for (let k = 0; k < 20; k++)
+      for (let i = 0; i < all.length; i++) quotationsOf(all[i], 'text', results[i].matches, results[i].tokens);
+    rule.push((performance.now() - t1) / (20 * all.length));
   }
   engine.dispose();
-  rounds.sort((a, b) => a - b);
-  process.stdout.write(
-    `${JSON.stringify({ texts: all.length, ms_per_analysis: rounds[Math.floor(rounds.length / 2)] })}\n`,
-  );
+  const line = { texts: all.length, ms_per_analysis: middle(rounds), rule_ms: middle(rule) };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
 if (arg('child')) {
@@ -77,13 +90,20 @@ if (arg('child')) {
     // alternate which build goes first
     const order = p % 2 === 0 ? ['this', 'baseline'] : ['baseline', 'this'];
     const row = {};
-    for (const which of order) row[which] = run(which === 'this' ? dist : baseline).ms_per_analysis;
+    for (const which of order) row[which] = run(which === 'this' ? dist : baseline);
     rows.push(row);
-    console.log(`pair ${p + 1}: this ${row.this.toFixed(2)} ms, baseline ${row.baseline.toFixed(2)} ms`);
+    const [t, b] = [row.this, row.baseline];
+    console.log(
+      `pair ${p + 1}: analyze this ${t.ms_per_analysis.toFixed(2)} ms, baseline ${b.ms_per_analysis.toFixed(2)} ms; ` +
+        `rule this ${t.rule_ms.toFixed(4)} ms, baseline ${b.rule_ms.toFixed(4)} ms`,
+    );
   }
-  const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const thisMs = median(rows.map((r) => r.this));
-  const baseMs = median(rows.map((r) => r.baseline));
+  const r3 = (x) => Math.round(x * 1000) / 1000;
+  const r5 = (x) => Math.round(x * 1e5) / 1e5;
+  const thisMs = middle(rows.map((r) => r.this.ms_per_analysis));
+  const baseMs = middle(rows.map((r) => r.baseline.ms_per_analysis));
+  const thisRule = middle(rows.map((r) => r.this.rule_ms));
+  const baseRule = middle(rows.map((r) => r.baseline.rule_ms));
   const report = {
     bench: 'analyze-quotations-cost',
     date: new Date().toISOString().slice(0, 10),
@@ -91,17 +111,27 @@ if (arg('child')) {
     texts: texts().length,
     rounds: ROUNDS,
     pairs: rows.map((r) => ({
-      this_ms: Math.round(r.this * 1000) / 1000,
-      baseline_ms: Math.round(r.baseline * 1000) / 1000,
+      this_ms: r3(r.this.ms_per_analysis),
+      baseline_ms: r3(r.baseline.ms_per_analysis),
+      this_rule_ms: r5(r.this.rule_ms),
+      baseline_rule_ms: r5(r.baseline.rule_ms),
     })),
-    this_ms: Math.round(thisMs * 1000) / 1000,
-    baseline_ms: Math.round(baseMs * 1000) / 1000,
-    ratio: Math.round((thisMs / baseMs) * 1000) / 1000,
+    this_ms: r3(thisMs),
+    baseline_ms: r3(baseMs),
+    ratio: r3(thisMs / baseMs),
+    rule: {
+      this_ms: r5(thisRule),
+      baseline_ms: r5(baseRule),
+      ratio: r3(thisRule / baseRule),
+      share_of_analyze: r3(thisRule / thisMs),
+    },
     target: 1.1,
   };
   const out = fileURLToPath(new URL('./results/analyze-quotations-cost.json', import.meta.url));
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(
-    `this ${report.this_ms} ms vs baseline ${report.baseline_ms} ms per analysis: ${report.ratio}x; wrote ${out}`,
+    `analyze: this ${report.this_ms} ms vs baseline ${report.baseline_ms} ms per text: ${report.ratio}x; ` +
+      `the quotation rule ${report.rule.this_ms} vs ${report.rule.baseline_ms} ms (${report.rule.ratio}x, ` +
+      `${(report.rule.share_of_analyze * 100).toFixed(1)} % of an analysis); wrote ${out}`,
   );
 }

@@ -61,10 +61,13 @@ export function quotedRegions(
   // an attribution reaches the paragraph beside it: the neighbours of a paragraph read are read for one, and
   // what they mark is kept where it lies in a paragraph read
   const inRead = (start: number, end: number) => read.some(([from, to]) => start < to && end > from);
-  for (let i = 0; i < all.length; i++)
-    if (hit[i] || hit[i - 1] || hit[i + 1])
-      for (const r of attributionsIn(text, all, i))
-        if (inRead(r.start, r.end)) inText.push({ ...r, by: 'attribution' });
+  for (let i = 0; i < all.length; i++) {
+    // a paragraph read: all its cues; the one before or after it: the cues at its edge that reach across
+    const cues = hit[i] || (hit[i - 1] && hit[i + 1]) ? 'all' : hit[i + 1] ? 'end' : hit[i - 1] ? 'start' : null;
+    if (cues === null) continue;
+    for (const r of attributionsIn(text, all, i, cues))
+      if (inRead(r.start, r.end)) inText.push({ ...r, by: 'attribution' });
+  }
   if (type === 'text') inText.push(...indentedBlocks(text));
   const out: QuotedRegion[] = [];
   for (const r of inText) {
