@@ -5,8 +5,9 @@
 //                without quotation marks by forms that set not one of them: reported speech ("Melville wrote that
 //                …"), a possessive narrator ("As Melville's narrator tells it, …"), an attribution in the paragraph
 //                after ("So wrote Melville in …", "These are the words of …"), one ending the paragraph before ("I
-//                copied out what Melville wrote:"), "In Melville's own words", an unnamed "… and said:" before the
-//                block; and the same text with no attribution (the control: the passage must still count). Split as
+//                copied out what Melville wrote:", "Melville described it in these words."), "In Melville's own
+//                words", an unnamed "… and said:" before the block, "That is how Melville put it" after; and the same
+//                text with no attribution (the control: the passage must still count). Split as
 //                the essays are (dev 20, held-out 12)
 //   tags         copies of a page of a packed book holding its own dialogue tags ("said Anne", "… said:") inside
 //                another text, unmarked, at about a quarter of its words: the book's tags must not make the copy a
@@ -74,6 +75,8 @@ const FORMS = {
   'wrote-before': (q, a) => `I copied out what ${a} wrote:\n\n${q}`,
   'own-words': (q, a) => `In ${a}'s own words, ${q}`,
   'said-block': (q) => `Then she stood up in front of all of us and said:\n\n${q}`,
+  'these-words-before': (q, a) => `${a} described it in these words.\n\n${q}`,
+  'that-is-how-after': (q, a) => `${q}\n\nThat is how ${a} put it, and nobody has put it better since.`,
 };
 
 const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;

@@ -102,9 +102,9 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
 // call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
 // to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
-// +10.1 KB (1,319,593 B): the quotation marks, dialogue dashes and attributions of eleven languages
+// +10.7 KB (1,320,223 B): the quotation marks, dialogue dashes and attributions of eleven languages
 // (src/text/attributions.ts), the share quoted from one work (src/services/analyze/quotations.ts): read on every
-// analysis with a match, so in the main entry. 1,288.7 KiB: the budget is 1,290 KiB.
+// analysis with a match, so in the main entry. 1,289.3 KiB: the budget is 1,290 KiB.
 const MAIN_BUDGET = 1290 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
@@ -114,8 +114,8 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  // +10 KB with the main entry's 1,290 KiB (above): the quotation marks and attributions of eleven languages
-  'library.cjs': 1295,
+  // +11 KB with the main entry's 1,290 KiB (above): the quotation marks and attributions of eleven languages
+  'library.cjs': 1297,
   'fingerprint.js': 211,
   'fingerprint.cjs': 213,
   'http.js': 400,

@@ -99,6 +99,14 @@ const FORWARD: readonly Cue[] = [
   [new RegExp(String.raw`${AT}${VERB}\s+${NAME}\s*:`, 'gu'), COLON],
   // reported speech: "Mark Twain wrote that …", "Goethe schrieb, dass …"
   [new RegExp(String.raw`${NAME_START}${NAME}\s+${ADVERB}${VERB}${THAT}${END}`, 'gu'), THAT_WORD],
+  // "Gibbon put it in these words." ending the paragraph before the quotation
+  [
+    new RegExp(
+      String.raw`${NAME_START}${NAME}\s+${ADVERB}(?:${VERB}|described|describes|put|puts)(?:\s+[^\s.!?:]+){0,6}?\s+(?:in\s+these\s+words|as\s+follows|thus)\s*[.:]`,
+      'gu',
+    ),
+    /these words|as follows|thus/,
+  ],
   // classical Chinese: 子曰, 孔子曰, 詩云
   [/([\p{Script=Han}]{1,4})(?:曰|云)[：:，,]?/gu, /[曰云]/],
 ];
@@ -112,6 +120,14 @@ const BACKWARD: readonly Cue[] = [
     String.raw`${SENTENCE}(?:(?:So|Thus|Così|Ainsi|Así|Assim|Zo|Tak|Так)\s+(?:${WROTE}|said|says|spoke|speaks|sang|sagte|sprach|disait|dit|dijo|decía|disse|diceva|dizia|zei|mówił|powiedział|говорил|сказал)|(?:These|Those)\s+(?:are|were)\s+the\s+(?:\p{Ll}+\s+)?words\s+of)\s+${NAME}`,
     'gu',
   ),
+  // "That is how Dickens opened his novel.", "This is what Thoreau meant."
+  [
+    new RegExp(
+      String.raw`${SENTENCE}(?:That|This)\s+(?:is|was)\s+(?:how|what)\s+${NAME}\s+${ADVERB}(?:${VERB}|opened|began|ended|meant|described)${END}`,
+      'gu',
+    ),
+    /(?:That|This) (?:is|was) (?:how|what)/,
+  ],
   // 「…」と漱石は書いた; …と漱石は書いた
   [new RegExp(`と${CJK_NAME}(?:は|が)${CJK_VERB}`, 'gu'), /と/],
 ];

@@ -145,6 +145,15 @@ describe('attributions as a reader reads them', () => {
     expect(attributed(block)).toEqual([[null, 'We the People of the United States.']]);
   });
 
+  it('"… in these words." before the paragraph quoted, "That is how … opened" after it', () => {
+    const before = 'Gibbon described the decline in these words.\n\nThe empire stood on its legions.\n\nNext.';
+    expect(attributed(before)).toEqual([['Gibbon', 'The empire stood on its legions.']]);
+    const after = 'It was the best of times, it was the worst of times.\n\nThat is how Dickens opened his novel.';
+    expect(attributed(after)).toEqual([['Dickens', 'It was the best of times, it was the worst of times.']]);
+    // narration is not an attribution: "As the war began" names no one, "This is how it was" neither
+    expect(attributed('As the war began, the town emptied.\n\nThis is how it was done.')).toEqual([]);
+  });
+
   it('the paragraph beside a paragraph read is read for its attribution', () => {
     const text = 'So it goes, and it went on like that.\n\nSo wrote Vonnegut.';
     const x = extractText(text, 'text');
