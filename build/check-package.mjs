@@ -102,9 +102,9 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
 // call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
 // to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
-// +10.7 KB (1,320,223 B): the quotation marks, dialogue dashes and attributions of eleven languages
+// +11.0 KB (1,320,533 B): the quotation marks, dialogue dashes and attributions of eleven languages
 // (src/text/attributions.ts), the share quoted from one work (src/services/analyze/quotations.ts): read on every
-// analysis with a match, so in the main entry. 1,289.3 KiB: the budget is 1,290 KiB.
+// analysis with a match, so in the main entry. 1,289.6 KiB: the budget is 1,290 KiB.
 const MAIN_BUDGET = 1290 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {

@@ -24,6 +24,13 @@ import { matchKind } from '../policy/kinds/index.js';
 export type QuotationsMode = 'exclude' | 'count';
 /** The default {@link QuotationsMode}. */
 export const DEFAULT_QUOTATIONS: QuotationsMode = 'exclude';
+/**
+ * The version of the rule below that a result's quotations were read with (`evidence.quotation_rule`): 2 reads the
+ * marks and attributions of eleven languages, attributions beside the paragraph, leaves a cue inside the match out,
+ * and gives each quotation its `share`; results without it were read by the first (English marks and attributions,
+ * no share). A verifier recomputes only a result of the current rule.
+ */
+export const QUOTATION_RULE = 2;
 
 /** Why a match is a quotation: the content's marks, or its passage held in several documents. */
 export type QuotationBasis = QuotationMark | 'widely_reproduced';

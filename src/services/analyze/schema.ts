@@ -856,6 +856,12 @@ export const ANALYSIS_RESULT_SCHEMA = {
           enum: ['exclude', 'count'],
           description: "How the text the work quotes was counted (the request's `quotations`)",
         },
+        quotation_rule: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            'The version of the quotation rule the roles were read with (absent: the first, English marks and attributions, no share)',
+        },
         unanswered_corpora: {
           type: 'array',
           items: {
