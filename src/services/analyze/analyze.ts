@@ -45,7 +45,7 @@ import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps, type AnalyzedMatch, type SharedText } from './shared-text.js';
 import { progressOf, type ProgressReporter } from './progress.js';
 import { searchedDatasetIds, sectionCoverage } from './sections.js';
-import { DEFAULT_QUOTATIONS, type QuotationsMode, quotationsOf } from './quotations.js';
+import { DEFAULT_QUOTATIONS, QUOTATION_RULE, type QuotationsMode, quotationsOf } from './quotations.js';
 import { DEFAULT_SLICE_MS, PAUSE, sliced, type Steps, turnOf } from '../../util/steps.js';
 import type {
   AnalysisExtraction,
@@ -634,6 +634,7 @@ async function resultOf(r: {
       datasets: acc.evidence,
       calibration: { id: CALIBRATION.id, prior: r.prior },
       quotations: req.quotations,
+      quotation_rule: QUOTATION_RULE,
       ...(r.unanswered.length > 0 ? { unanswered_corpora: [...r.unanswered] } : {}),
       combination:
         'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
