@@ -83,9 +83,17 @@ function summary(type: string, line: ResultLine): [string, string] {
     const c = (r.catalogue ?? {}) as { reproduced?: number; measured?: number; share?: number; ci_95?: number[] };
     const pct = (x: number | undefined) => (typeof x === 'number' ? `${Math.round(x * 1000) / 10} %` : '—');
     const ci = Array.isArray(c.ci_95) ? ` [${pct(c.ci_95[0])}, ${pct(c.ci_95[1])}]` : '';
+    const e = r.error as { code?: string; message?: string } | undefined;
+    // an audit that measured nothing says why, not a share of 0
+    const stop =
+      r.stopped === 'upstream_errors'
+        ? `; the model answered no call: ${e?.code ?? ''}: ${e?.message ?? ''}`
+        : r.stopped === 'budget'
+          ? '; the budget ended first'
+          : '';
     return [
       String(r.model ?? ''),
-      `${c.reproduced ?? 0} of ${c.measured ?? 0} works reproduced, share ${pct(c.share)}${ci}, ${r.calls ?? 0} calls`,
+      `${c.reproduced ?? 0} of ${c.measured ?? 0} works reproduced, share ${pct(c.share)}${ci}, ${r.calls ?? 0} calls${stop}`,
     ];
   }
   return [String(r.work_hash ?? ''), `score ${typeof r.score === 'number' ? r.score : '—'}`];
@@ -101,6 +109,8 @@ interface AuditedWorkLine {
   readonly hits: number;
   readonly calls: number;
   readonly miss_probability?: number;
+  /** `unanswered`: the model's first failure for it. */
+  readonly error?: { readonly code: string; readonly message: string };
 }
 
 /** An audit result's works: each one's verdict, nv-recall, probes and hits, calls, and the chance of a miss. */
@@ -130,7 +140,11 @@ function auditTable(line: ResultLine): HTMLElement | null {
           'tr',
           { 'data-verdict': w.verdict },
           cell(w.id),
-          cell(w.verdict.replace('_', ' ')),
+          cell(
+            w.error
+              ? `${w.verdict.replace('_', ' ')} (${w.error.code}: ${w.error.message})`
+              : w.verdict.replace('_', ' '),
+          ),
           cell(w.verdict === 'reproduced' ? `${Math.round(w.nv_recall * 1000) / 10} %` : '—'),
           cell(`${w.probes} (${w.hits})`),
           cell(w.calls),

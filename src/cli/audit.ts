@@ -59,14 +59,16 @@ export async function auditCommand(args: string[]): Promise<number> {
       );
     const c = r.catalogue;
     console.error(
-      `${c.reproduced} of ${c.measured} works reproduced: share ${c.share} [${c.ci_95[0]}, ${c.ci_95[1]}], ${r.calls} of ${r.budget_calls} calls, stopped: ${r.stopped}`,
+      `${c.reproduced} of ${c.measured} works reproduced: share ${c.share} [${c.ci_95[0]}, ${c.ci_95[1]}], ${r.calls} of ${r.budget_calls} calls, stopped: ${r.stopped}${r.error ? ` (the model answered no call: ${r.error.code}: ${r.error.message})` : ''}`,
     );
     const json = `${JSON.stringify(r, null, 2)}\n`;
     const out = values.out as string | undefined;
     if (out === undefined) process.stdout.write(json);
     else await writeFile(out, json);
     // nothing measured because the model answered nothing: a failure, as an extraction's failing calls are
-    return c.measured === 0 && r.works.some((w) => w.verdict === 'unanswered') ? 1 : 0;
+    return r.stopped === 'upstream_errors' || (c.measured === 0 && r.works.some((w) => w.verdict === 'unanswered'))
+      ? 1
+      : 0;
   } finally {
     engine.dispose();
     await journal?.close();

@@ -12,6 +12,7 @@ import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/job
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import { verifyEvidenceBundle } from '../../src/services/report/index.js';
 import { keyedCall, type Call } from '../fixtures/http/keyed-call.js';
+import { closedPort } from '../fixtures/closed-port.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 const SECRET = 'sk-audit-fixture-4b1d';
@@ -167,6 +168,30 @@ describe('audit jobs over HTTP', () => {
     expect(server.requests()).toBe(before);
     await stopJobs(handler);
   });
+});
+
+describe('an audit whose model is never reached', () => {
+  it('is a failed item with the upstream reason (UPSTREAM_UNREACHABLE), not a finished audit with a share of 0', async () => {
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    try {
+      const acme = await caller(handler, 'acme-audit-closed');
+      const port = await closedPort();
+      const r = await acme('POST', '/api/v1/jobs', {
+        type: 'audit',
+        items: [auditItem({ model: { base_url: `http://127.0.0.1:${port}/v1`, model: 'm', api: 'chat' } })],
+      });
+      expect(r.status).toBe(202);
+      const line = await result(acme, r.json);
+      expect(line.success).toBe(false);
+      expect(line.error.code).toBe('UPSTREAM_UNREACHABLE');
+      expect(line.error.message).toContain('the model answered none of');
+      expect(line.error.message).toContain(`127.0.0.1:${port}`);
+      const status = (await acme('GET', r.json.status_url)).json;
+      expect(status).toMatchObject({ state: 'done', total: 1, done: 1, failed: 1 });
+    } finally {
+      await stopJobs(handler);
+    }
+  }, 60_000);
 });
 
 describe('an audit item across time slices', () => {

@@ -3,7 +3,8 @@
  * test/fixtures/catalogue/ (three 400-word works and one too short to probe), against the fixture chat server on
  * 127.0.0.1 that memorised the first: that work reproduced, the two others not_found with their miss chance, the short
  * one too_short, the budget held; run again with its journal, no request reaches the server and the audit digest is
- * the same. Against a model URL that refuses connections: every work `unanswered` (no verdict), exit code 1.
+ * the same. Against a model URL that refuses connections: the first work `unanswered` (no verdict), the audit stopped there
+ * (`stopped: upstream_errors` with the reason), exit code 1.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,7 +69,7 @@ describe('trainprint audit', () => {
     expect(server.requests()).toBe(asked);
   }, 180_000);
 
-  it('a model URL that refuses connections: every work unanswered with the failure, nothing measured, exit code 1', async () => {
+  it('a model URL that refuses connections: stopped on upstream errors with the failure, nothing measured, exit code 1', async () => {
     const port = await closedPort();
     const url = `http://127.0.0.1:${port}/v1`;
     const r = await runCli(
@@ -83,15 +84,19 @@ describe('trainprint audit', () => {
     expect(r.code, r.stderr).toBe(1);
     const audit = JSON.parse(readFileSync(join(dir, 'down.json'), 'utf8'));
     const verdicts = Object.fromEntries(audit.works.map((w: { id: string; verdict: string }) => [w.id, w.verdict]));
+    // the first work's calls all failed: the audit stops there, the others untried, with the reason
     expect(verdicts).toEqual({
       'held.txt': 'unanswered',
       'short.txt': 'too_short',
-      'unseen-1.txt': 'unanswered',
-      'unseen-2.txt': 'unanswered',
+      'unseen-1.txt': 'untried',
+      'unseen-2.txt': 'untried',
     });
-    for (const w of audit.works.filter((x: { verdict: string }) => x.verdict === 'unanswered'))
-      expect([w.probes, w.error.code, w.miss_probability]).toEqual([0, 'UPSTREAM_UNREACHABLE', undefined]);
+    const held = audit.works.find((x: { id: string }) => x.id === 'held.txt');
+    expect([held.probes, held.error.code, held.miss_probability]).toEqual([0, 'UPSTREAM_UNREACHABLE', undefined]);
     expect(audit.catalogue).toMatchObject({ works: 4, measured: 0, reproduced: 0 });
-    expect(r.stderr).toContain('unseen-1.txt: unanswered (UPSTREAM_UNREACHABLE');
+    expect(audit.stopped).toBe('upstream_errors');
+    expect(audit.error.code).toBe('UPSTREAM_UNREACHABLE');
+    expect(r.stderr).toContain('held.txt: unanswered (UPSTREAM_UNREACHABLE');
+    expect(r.stderr).toContain('stopped: upstream_errors (the model answered no call: UPSTREAM_UNREACHABLE');
   }, 180_000);
 });

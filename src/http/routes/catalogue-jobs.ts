@@ -321,7 +321,9 @@ function createJobRoute(registry: JobTypeRegistry): Route {
       'its slices run the same way; the result is the audit record (per work `reproduced` with nv_recall and blocks, ' +
       '`not_found` with its miss probability, `too_short`, `untried` or `unanswered` (every call failed: no verdict); ' +
       'the catalogue share with its 95 % interval, ' +
-      'calls, `audit_sha256`), the same at every concurrency.',
+      'calls, `audit_sha256`), the same at every concurrency. An audit whose model answers none of its calls (it ' +
+      'cannot be reached, or answers only errors) is a failed item: the upstream error (`UPSTREAM_UNREACHABLE` …) ' +
+      'with its reason.',
     body: 'json',
     ndjson: true,
     creates: true,

@@ -4,7 +4,7 @@
  * account's works. Its model is held and its calls journaled as an extract item's (one journal for the catalogue); a
  * unit per {@link EXTRACT_CALLS_PER_UNIT} calls of its budget; a catalogue holds at most the plan's `jobItems` works.
  */
-import { TrainprintError } from '../../../errors.js';
+import { type ErrorCode, TrainprintError } from '../../../errors.js';
 import { sha256Hex } from '../../../fingerprint/sha256.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from '../../memorization/audit.js';
 import { AUDIT_ITEM_SCHEMA } from '../../memorization/schemas.js';
@@ -16,6 +16,21 @@ import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, modelItemEx
 export type AuditJobItem = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'signal' | 'stop'> & {
   readonly model: Readonly<Record<string, unknown>>;
 };
+
+/**
+ * The audit, or the item's error when its model never answered (`stopped: 'upstream_errors'`): a result that measured
+ * nothing would read as a finished audit with a share of 0.
+ * @throws the upstream failure's code (UPSTREAM_UNREACHABLE, UPSTREAM_ERROR, UPSTREAM_TIMEOUT …) with its reason
+ */
+function reached(result: CatalogueAuditResult): CatalogueAuditResult {
+  if (result.stopped !== 'upstream_errors') return result;
+  const e = result.error;
+  const code = (e?.code.startsWith('UPSTREAM_') ? e.code : 'UPSTREAM_ERROR') as ErrorCode;
+  throw new TrainprintError(
+    code,
+    `the model answered none of the audit's ${result.calls} calls (no work measured): ${e?.message ?? 'no answer'}`,
+  );
+}
 
 /** See the module's documentation. */
 export const AUDIT_JOB = defineJobType<AuditJobItem>({
@@ -47,7 +62,8 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
       reads: (request) => ({
         text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
       }),
-      run: (request, model, controls) => audit!({ ...request, model, ...controls }) as Promise<CatalogueAuditResult>,
+      run: async (request, model, controls) =>
+        reached((await audit!({ ...request, model, ...controls })) as CatalogueAuditResult),
       // kept with the account's works, under each text's SHA-256: an analysis of any of their texts bundles it
       keep: async (store, account, result, request) => {
         const texts = await Promise.all(request.works.map((w) => sha256Hex(w.text)));
