@@ -102,7 +102,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
 // call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
 // to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
-const MAIN_BUDGET = 1280 * 1024;
+// Looked at 1,311,811 B (+1.9 KB from 1,309,881 B): a job's items get, at submission and before the charge, the checks
+// their run makes (analyze's and score's request checks, the audit's and extraction's through the on-demand
+// memorization file), so that no item is accepted, charged and then refused; an audit whose model never answered
+// fails its item with the reason. 1,281.1 KiB: the budget is 1,282 KiB.
+const MAIN_BUDGET = 1282 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -111,7 +115,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1287,
+  'library.cjs': 1289, // 1,287 → 1,289: the checks at a job's submission (see the main entry above)
   'fingerprint.js': 211,
   'fingerprint.cjs': 213,
   'http.js': 400,
@@ -128,8 +132,8 @@ const BUDGETS_KIB = {
   'core-scalar.js': 37,
   'core-scalar.cjs': 38,
   // +5 KB: the short-work probe (src/services/memorization/short-work.ts), works under 58 words asked in splits
-  'memorization-work.js': 96,
-  'memorization-work.cjs': 98,
+  'memorization-work.js': 97, // 96 → 97: the audit's stop on a model never reached, the checks a job runs at submission
+  'memorization-work.cjs': 99,
   'market-work.js': 45,
   'market-work.cjs': 46,
   // the bundle's verifier and, since the main entry's 1,280 KiB (above), the work report's page

@@ -34,7 +34,7 @@ import {
   jobSubmitQuerySchema,
 } from '../schemas/jobs.js';
 import { compileValidator } from '../validate.js';
-import { account, ownWork, who } from './caller.js';
+import { account, ownWork, ownWorkByHash, who } from './caller.js';
 import { invalidField } from './refusals.js';
 import type { ModelSpec } from '../context.js';
 
@@ -140,6 +140,9 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
     jobItems: cap,
     targetModel: (spec, field) => ctx.services.targetModel(spec as unknown as ModelSpec, field),
     ownWork: async (workId) => void (await ownWork(ctx, workId)),
+    ownWorkByHash: async (workHash) => void (await ownWorkByHash(ctx, workHash)),
+    maxFileBytes: planFileBytes(plan),
+    store: ctx.engine.store,
     jobModels: ctx.services.jobModels,
   });
   const units = jobUnits(type.name, body.items, ctx.services.jobTypes);

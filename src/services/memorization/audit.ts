@@ -25,7 +25,7 @@ import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
 import { HIT_WORDS } from './constants.js';
-import { runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
+import { checkResultBound, runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
 import { intOption } from './inputs.js';
 import { SHORT_WORK_WORDS, shortWorkSplits } from './short-work.js';
 import { wordSpans } from './text.js';
@@ -142,14 +142,7 @@ export interface CatalogueAuditResult {
  * r.catalogue.share // share of the works reproduced, with r.catalogue.ci_95
  */
 export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-  if (!request || typeof request !== 'object')
-    throw new TrainprintError('INVALID_INPUT', 'the request must be an object');
-  const works = checkWorks(request.works);
-  const budget = intOption(request.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
-  const first = intOption(request.first_probes, 3, 1, 50, 'first_probes');
-  const level = request.level ?? 0.5;
-  if (typeof level !== 'number' || !(level > 0 && level < 1))
-    throw new TrainprintError('INVALID_OPTIONS', 'level must be a number in (0, 1)');
+  const { works, budget, first, level } = checkAudit(request);
   const journal = request.journal ?? memoryExtractionJournal();
   const variants = request.model.chat === true ? (request.prompt_variants ?? 3) : 1;
   const common = {
@@ -223,6 +216,32 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
     runs[k] = { ...run, result, calls: run.calls + calls };
   }
   return auditResult(request.model, works, runs, { budget, left, first, level, stopped });
+}
+
+/**
+ * The checks of {@link auditCatalogue} on a request, before any call (a job runs them at submission): the works, the
+ * options, and that no work's measurement — which may get the whole budget — could exceed the result a run may hold.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, PAYLOAD_TOO_LARGE (naming the work)
+ * @example checkAudit({ works, budget_calls: 2000 })
+ */
+export function checkAudit(request: Omit<CatalogueAuditRequest, 'model'>) {
+  if (!request || typeof request !== 'object')
+    throw new TrainprintError('INVALID_INPUT', 'the request must be an object');
+  const works = checkWorks(request.works);
+  const budget = intOption(request.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
+  const first = intOption(request.first_probes, 3, 1, 50, 'first_probes');
+  const level = request.level ?? 0.5;
+  if (typeof level !== 'number' || !(level > 0 && level < 1))
+    throw new TrainprintError('INVALID_OPTIONS', 'level must be a number in (0, 1)');
+  for (const w of works) {
+    const { words, prefix, tooShort } = unrun(w, request.prefix_words);
+    try {
+      if (!tooShort) checkResultBound(budget, w.text.length, words, prefix);
+    } catch (e) {
+      throw new TrainprintError('PAYLOAD_TOO_LARGE', `work ${JSON.stringify(w.id)}: ${(e as TrainprintError).detail}`);
+    }
+  }
+  return { works, budget, first, level };
 }
 
 /** A work of the audit before any run: its words, prompt, most probes, whether it is too short. */

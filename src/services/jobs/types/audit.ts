@@ -3,14 +3,18 @@
  * named, not built), its result the `CatalogueAuditResult` of `engine.memorization.auditCatalogue`, kept with the
  * account's works. Its model is held and its calls journaled as an extract item's (one journal for the catalogue); a
  * unit per {@link EXTRACT_CALLS_PER_UNIT} calls of its budget; a catalogue holds at most the plan's `jobItems` works.
+ * At submission, before the charge, an item gets the checks its run makes before its first call (`checkAudit`: the
+ * options, each work's result within its bound).
  */
 import { type ErrorCode, TrainprintError } from '../../../errors.js';
 import { sha256Hex } from '../../../fingerprint/sha256.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from '../../memorization/audit.js';
+import { checkModelRun } from '../../memorization/memorization.js';
 import { AUDIT_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeCatalogueAudit } from '../../memorization/stored-audits.js';
 import { defineJobType } from '../job-type.js';
-import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, modelItemExecutor } from './model-items.js';
+import { itemChecked, itemError } from './item-checks.js';
+import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, modelItemExecutor } from './model-items.js';
 
 /** The item of an audit job: the request of `auditCatalogue` (a catalogue of works) with its model named, not built. */
 export type AuditJobItem = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'signal' | 'stop'> & {
@@ -42,7 +46,7 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
   units: budgetUnits,
   // a catalogue within the plan: at most `jobItems` works (a work is what an item of another type is: 413), ids distinct
   prepare: (items, context) =>
-    holdModels('audit', items, context, async (item, i) => {
+    holdModels('audit', items, context, async (item, i, model) => {
       const { works } = item;
       if (works.length > context.jobItems)
         throw new TrainprintError(
@@ -54,6 +58,7 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
         if (seen.has(w.id)) throw itemError(i, `works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
         seen.add(w.id);
       }
+      await itemChecked(i, () => checkModelRun('audit', context.store, { ...item, model }));
     }),
   executor: ({ engine, options }) => {
     const audit = engine.memorization.auditCatalogue?.bind(engine.memorization);

@@ -32,33 +32,29 @@ export function budgetUnits(item: { readonly budget_calls?: unknown }): number {
   return Math.ceil(calls / EXTRACT_CALLS_PER_UNIT);
 }
 
-/** A 422 naming `items[i].field`. */
-export function itemError(i: number, field: string, reason: string): TrainprintError {
-  const f = `items[${i}].${field}`;
-  return new TrainprintError('INVALID_INPUT', `${f}: ${reason}`, { cause: { location: 'body', field: f, reason } });
-}
-
 type ModelItem = { readonly model: Readonly<Record<string, unknown>> };
 
 /**
  * Each item's model built now (the host's policy applied to its `base_url`, 422 naming `items[i].model.base_url`);
  * once charged the models are held in this process's memory and the items stored by the held model's handle, without
- * the key. `check` runs on each item first.
+ * the key. `check` runs on each item with its model: the checks its run makes before any call
+ * ({@link itemChecked} names the item in their errors).
  * @throws NOT_SUPPORTED when the host holds no models
  */
 export async function holdModels<I extends ModelItem>(
   type: string,
   items: readonly I[],
   context: JobPrepareContext,
-  check?: (item: I, i: number) => Promise<void>,
+  check: (item: I, i: number, model: TargetModel) => Promise<void>,
 ): Promise<() => PreparedItems> {
   const held = context.jobModels;
   if (held === null)
     throw new TrainprintError('NOT_SUPPORTED', `this server runs no ${type} jobs (its host holds no models for them)`);
   const built: TargetModel[] = [];
   for (let i = 0; i < items.length; i++) {
-    await check?.(items[i], i);
-    built.push(await context.targetModel(items[i].model, `items[${i}].model`));
+    const model = await context.targetModel(items[i].model, `items[${i}].model`);
+    await check(items[i], i, model);
+    built.push(model);
   }
   return () => {
     const handles = built.map((m) => held.hold(m));
