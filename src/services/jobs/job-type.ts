@@ -115,6 +115,8 @@ export interface JobPrepareContext {
  */
 export interface PreparedItems {
   readonly items: readonly unknown[];
+  /** What the submitter is told with the job (a key held in memory only: a restart fails the items). */
+  readonly notice?: string;
   bind(jobId: string): void;
 }
 

@@ -63,12 +63,24 @@ export async function holdModels<I extends ModelItem>(
       const keyed = key === undefined ? {} : { keyed: true as const };
       return { ...rest, model: { ...named, held: handles[i], holder: held.id, ...keyed } };
     });
-    return { items: stored, bind: (jobId: string) => held.bind(jobId, handles) };
+    const keyed = items.some((item) => item.model.api_key !== undefined);
+    return {
+      items: stored,
+      bind: (jobId: string) => held.bind(jobId, handles),
+      ...(keyed ? { notice: KEY_IN_MEMORY } : {}),
+    };
   };
 }
 
+/** What a submission with a key is told: where the key is, and what a restart does. */
+const KEY_IN_MEMORY =
+  "model.api_key is held in this server process's memory only, never stored: if the process restarts before the " +
+  'items finish, they fail naming model.api_key; resubmit them with the key (the journal replays every call answered)';
+
 /**
- * The model of an item: the one held for it in this process, or built by the host (`model`).
+ * The model of an item: the one held for it in this process, or built by the host (`model`) — or, for an item sent
+ * without a key (nothing secret: its stored spec is all of it), built again from its spec once no live process holds
+ * it (a restart), the host's model-host policy applied again (`jobModels.build`).
  * @throws ItemHandedBack while another live process holds it; INVALID_INPUT naming `model.api_key` when none does
  */
 async function itemModel(spec: Readonly<Record<string, unknown>>, options: JobExecutorOptions): Promise<TargetModel> {
@@ -86,6 +98,11 @@ async function itemModel(spec: Readonly<Record<string, unknown>>, options: JobEx
       (await modelHolderAlive(journalStore, holder))
     )
       throw new ItemHandedBack('elsewhere', 'the model is held by another process', HAND_BACK_RETRY_MS);
+    const build = model ?? jobModels?.build;
+    if (stored.keyed !== true && build) {
+      const { held: _handle, holder: _holder, ...named } = stored;
+      return build(named);
+    }
     throw modelNotHeld(stored.keyed === true);
   }
   if (model) return model(spec);
