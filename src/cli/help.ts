@@ -208,8 +208,9 @@ export const HELP = `usage:
       --timeout-ms MS     a call's time limit, its retries included (default 60000)
       --rpm N, --tpm N    most requests / tokens a minute (token buckets; x-ratelimit-* honoured)
       The result is written whatever happens to the calls: calls that keep failing end it with
-      stopped: upstream_errors and the endpoint's message in error (exit code 1). Ctrl-C aborts
-      the calls in flight and prints how to resume
+      stopped: upstream_errors and the endpoint's message in error (exit code 1). The calls made
+      show on stderr every twentieth of the budget; Ctrl-C aborts the calls in flight and prints
+      how to resume (exit code 130)
   trainprint audit DIR|LIST --model-url URL --model NAME [options]
       which works of a catalogue a model writes out, under one call budget for the whole catalogue
       (auditCatalogue, docs/memorization.md): a first pass of a few probes a work, the rest of the
@@ -221,6 +222,8 @@ export const HELP = `usage:
       --budget-calls N    calls for the whole catalogue (default 2000)
       --first-probes K    probes a work in the first pass (default 3)
       --max-tokens N, --concurrency N, --journal FILE, --out FILE   as extract's
+      A model that answers no call stops the audit (stopped: upstream_errors, the reason in error;
+      exit code 1). Progress and Ctrl-C as extract's
   trainprint scan --dataset ARCHIVE[,…] INPUT... --out HITS.jsonl [options]
       scan model outputs or any documents against datasets (engine.scan): one JSON line per
       passage of at least --min-words words that a dataset holds, { id, dataset_id, document_id,

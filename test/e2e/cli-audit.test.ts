@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMemorisedServer, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
-import { runCli } from '../fixtures/serve-process.js';
+import { spawn } from 'node:child_process';
+import { cli, runCli } from '../fixtures/serve-process.js';
 import { closedPort } from '../fixtures/closed-port.js';
 
 const catalogue = resolve(import.meta.dirname, '../fixtures/catalogue');
@@ -67,6 +68,53 @@ describe('trainprint audit', () => {
     expect(replayed.calls).toBe(audit.calls);
     expect(replayed.audit_sha256).toBe(audit.audit_sha256);
     expect(server.requests()).toBe(asked);
+  }, 180_000);
+
+  it('shows its calls on stderr as it goes; Ctrl-C says how to resume (exit 130), and the same command resumes from the journal', async () => {
+    const slow = await startMemorisedServer({ words: held, held: [0, held.length], refuseEvery: 0, delayMs: 40 });
+    try {
+      const args = [
+        cli,
+        'audit',
+        catalogue,
+        ...['--model-url', slow.baseUrl, '--model', 'fixture-memo-1', '--chat', '--allow-private-model-hosts'],
+        ...['--budget-calls', '120', '--concurrency', '1', '--journal', 'ctrl-c.journal', '--out', 'ctrl-c.json'],
+      ];
+      const child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      // the first progress line (every 10 calls of a 120-call budget) is the moment to press Ctrl-C
+      await new Promise<void>((ready) =>
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          if (stderr.includes('audit: 10 calls made (budget 120)')) ready();
+        }),
+      );
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain(
+        'interrupted: the answered calls are in ctrl-c.journal; run the same command again to resume',
+      );
+      const made = slow.requests();
+      const again = await runCli(args.slice(1), { cwd: dir, timeout: 120_000 });
+      expect(again.code, again.stderr).toBe(0);
+      const resumed = JSON.parse(readFileSync(join(dir, 'ctrl-c.json'), 'utf8'));
+      const interruptedAndResumed = slow.requests();
+      // the same audit as one uninterrupted run (another journal), its answered calls not asked again
+      const whole = await runCli([...args.slice(1, -4), '--journal', 'whole.journal', '--out', 'whole.json'], {
+        cwd: dir,
+        timeout: 120_000,
+      });
+      expect(whole.code, whole.stderr).toBe(0);
+      const full = JSON.parse(readFileSync(join(dir, 'whole.json'), 'utf8'));
+      expect(resumed.audit_sha256).toBe(full.audit_sha256);
+      // interrupted + resumed asked what one run asks, and at most the one call in flight at Ctrl-C again
+      const oneRun = slow.requests() - interruptedAndResumed;
+      expect(made).toBeGreaterThanOrEqual(10);
+      expect(interruptedAndResumed).toBeLessThanOrEqual(oneRun + 1);
+    } finally {
+      await slow.close();
+    }
   }, 180_000);
 
   it('a model URL that refuses connections: stopped on upstream errors with the failure, nothing measured, exit code 1', async () => {
