@@ -99,6 +99,15 @@ function summary(type: string, line: ResultLine): [string, string] {
   return [String(r.work_hash ?? ''), `score ${typeof r.score === 'number' ? r.score : '—'}`];
 }
 
+/**
+ * A job as its line in a list says it: type, state, items done and failed — a job whose item failed reads
+ * "audit · done · 1 of 1, 1 failed", never as if it succeeded.
+ * @example jobLine({ type: 'audit', state: 'done', done: 1, total: 1, failed: 1 }) // 'audit · done · 1 of 1, 1 failed'
+ */
+export function jobLine(j: Pick<JobStatus, 'type' | 'state' | 'done' | 'total' | 'failed'>): string {
+  return `${j.type} · ${j.state} · ${j.done} of ${j.total}${j.failed > 0 ? `, ${j.failed} failed` : ''}`;
+}
+
 /** A work of an audit's result, as the table shows it. */
 interface AuditedWorkLine {
   readonly id: string;
@@ -310,6 +319,8 @@ export function initJobs(mode: Mode): void {
       if (next && lines.length === 0) await new Promise((r) => setTimeout(r, POLL_MS));
     }
     if (current?.job_id === job.job_id) show((await (await api('GET', job.status_url)).json()) as JobStatus);
+    // the list of the key's jobs shows this one as it ended, not as it was when the list was read
+    await listEarlier();
   };
 
   /** Reads a job of the list: its status, then its results from the first (the texts are not kept after a reload). */
@@ -331,7 +342,7 @@ export function initJobs(mode: Mode): void {
         h(
           'li',
           { 'data-job': j.job_id },
-          h('button', { type: 'button', class: 'link' }, `${j.type} · ${j.state} · ${j.done} of ${j.total}`),
+          h('button', { type: 'button', class: 'link' }, jobLine(j)),
           ` ${j.job_id}, ${j.created}`,
         ),
       ),
