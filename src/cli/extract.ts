@@ -101,6 +101,9 @@ export async function extractCommand(args: string[]): Promise<number> {
   }
 }
 
+/** What `refusedResolution` says of a name that does not resolve. */
+const UNRESOLVED = 'the host name does not resolve';
+
 /** The flags that name the model endpoint and its production options (shared by `extract` and `audit`). */
 export const MODEL_FLAGS = {
   'model-url': { type: 'string' },
@@ -141,8 +144,12 @@ export async function commandModel(values: Record<string, unknown>, command: str
         `--model-url: ${url.host} is a loopback, private or internal host; pass --allow-private-model-hosts to call it`,
       );
     const r = await refusedResolution(url, resolveHost);
+    // the flag is the way only to a host that resolves to an internal address; a name that does not resolve is a
+    // wrong URL (the sentence serve's 422 gives for it)
     if ('reason' in r)
-      throw new UsageError(`--model-url: ${url.host}: ${r.reason}; pass --allow-private-model-hosts to call it`);
+      throw new UsageError(
+        `--model-url: ${url.host}: ${r.reason}${r.reason === UNRESOLVED ? '' : '; pass --allow-private-model-hosts to call it'}`,
+      );
     pinned = r.fetch;
   }
   const number = (flag: string): number | undefined => {
