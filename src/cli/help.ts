@@ -271,12 +271,14 @@ export const HELP = `usage:
       while the worker starts, then for as long as it runs
       --lease-seconds S, --account A   as 'scan --queue' (the jobs of account A only)
       --retention-days D      finished jobs and their results are deleted D days after (default 7)
-  trainprint jobs status|export|cancel|delete [JOB] (--store LOCATION | --queue URL) [options]
+  trainprint jobs list|status|export|cancel|delete [JOB] (--store LOCATION | --queue URL) [options]
       a store's jobs, whoever submitted them (the scan queue, the HTTP API): JOB defaults to the
       account's newest job
       --store LOCATION        a store directory or postgres://… URL, as 'serve --store'
       --queue URL             the scan queue's postgres://… URL (the same store)
       --account A             the jobs of account A (default: the operator's, '')
+      list [--json]           the account's jobs, newest first (100); --json: the body of the HTTP
+                              API's GET /api/v1/jobs ({"success","jobs":[{"job_id",…}],"next"})
       status [--json]         where the job stands; --json: {"id","type","state":"queued|running|
                               done|failed|cancelled","total","done","failed",…}
       export [--out FILE]     a finished job's results as JSON lines in item order (default standard
