@@ -102,10 +102,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
 // call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
 // to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
-// Looked at 1,311,811 B (+1.9 KB from 1,309,881 B): a job's items get, at submission and before the charge, the checks
+// Looked at 1,312,383 B (+2.5 KB from 1,309,881 B): a job's items get, at submission and before the charge, the checks
 // their run makes (analyze's and score's request checks, the audit's and extraction's through the on-demand
 // memorization file), so that no item is accepted, charged and then refused; an audit whose model never answered
-// fails its item with the reason. 1,281.1 KiB: the budget is 1,282 KiB.
+// fails its item with the reason; an item without a key is built again after a restart. 1,281.6 KiB: the budget is
+// 1,282 KiB.
 const MAIN_BUDGET = 1282 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
@@ -143,7 +144,7 @@ const BUDGETS_KIB = {
   'webhook-work.js': 22,
   'webhook-work.cjs': 23,
   'offload-worker.js': 1100,
-  'cli.js': 91,
+  'cli.js': 94, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
   if (size(f) > kib * 1024) {
