@@ -51,6 +51,19 @@ const auditItem = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** The catalogue audited in process at concurrency 1 against the server at `baseUrl` (the items' other options). */
+function inProcess(baseUrl: string) {
+  const model = createOpenAICompatibleModel({ baseUrl, model: 'fixture-memo-1', api: 'chat' });
+  return engine.memorization.auditCatalogue({
+    model,
+    works: catalogue,
+    budget_calls: 150,
+    first_probes: 3,
+    prompt_variants: 1,
+    concurrency: 1,
+  });
+}
+
 beforeAll(async () => {
   engine = await createEngine();
   keys = new KeyStore(engine.store);
@@ -87,15 +100,7 @@ describe('audit jobs over HTTP', () => {
     expect(JSON.stringify(await engine.store.scan(''))).not.toContain(SECRET);
 
     // the same catalogue audited in process at concurrency 1, against the same answers: one audit digest
-    const model = createOpenAICompatibleModel({ baseUrl: server.baseUrl, model: 'fixture-memo-1', api: 'chat' });
-    const local = await engine.memorization.auditCatalogue({
-      model,
-      works: catalogue,
-      budget_calls: 150,
-      first_probes: 3,
-      prompt_variants: 1,
-      concurrency: 1,
-    });
+    const local = await inProcess(server.baseUrl);
     expect(local.audit_sha256).toBe(audit.audit_sha256);
     expect(local.catalogue).toEqual(audit.catalogue);
     expect(local.calls).toBe(audit.calls);
@@ -200,15 +205,7 @@ describe('an audit item sent without a key, across a restart', () => {
       const asked = slow.bodies();
       expect(asked.length - new Set(asked).size).toBeLessThanOrEqual(item.concurrency);
       // the audit of one uninterrupted run, in process, against the same answers
-      const model = createOpenAICompatibleModel({ baseUrl: slow.baseUrl, model: 'fixture-memo-1', api: 'chat' });
-      const local = await engine.memorization.auditCatalogue({
-        model,
-        works: catalogue,
-        budget_calls: 150,
-        first_probes: 3,
-        prompt_variants: 1,
-        concurrency: 1,
-      });
+      const local = await inProcess(slow.baseUrl);
       expect(line.result.audit_sha256).toBe(local.audit_sha256);
       // charged once, at submission: the restart charged nothing
       const list = await again('GET', '/api/v1/jobs');
