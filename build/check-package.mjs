@@ -110,6 +110,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // +11.0 KB (1,320,533 B): the quotation marks, dialogue dashes and attributions of eleven languages
 // (src/text/attributions.ts), the share quoted from one work (src/services/analyze/quotations.ts): read on every
 // analysis with a match, so in the main entry. 1,289.6 KiB: the budget is 1,290 KiB.
+// Looked at 1,312,383 B (+2.5 KB from 1,309,881 B): a job's items get, at submission and before the charge, the checks
+// their run makes (analyze's and score's request checks, the audit's and extraction's through the on-demand
+// memorization file), so that no item is accepted, charged and then refused; an audit whose model never answered
+// fails its item with the reason; an item without a key is built again after a restart. 1,281.6 KiB: the budget is
+// 1,282 KiB.
 const MAIN_BUDGET = 1300 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
@@ -139,8 +144,8 @@ const BUDGETS_KIB = {
   'core-scalar.js': 38,
   'core-scalar.cjs': 39,
   // +5 KB: the short-work probe (src/services/memorization/short-work.ts), works under 58 words asked in splits
-  'memorization-work.js': 96,
-  'memorization-work.cjs': 98,
+  'memorization-work.js': 97, // 96 → 97: the audit's stop on a model never reached, the checks a job runs at submission
+  'memorization-work.cjs': 99,
   'market-work.js': 45,
   'market-work.cjs': 46,
   // the bundle's verifier and, since the main entry's 1,280 KiB (above), the work report's page
@@ -150,7 +155,7 @@ const BUDGETS_KIB = {
   'webhook-work.js': 22,
   'webhook-work.cjs': 23,
   'offload-worker.js': 1100,
-  'cli.js': 91,
+  'cli.js': 94, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
   if (size(f) > kib * 1024) {

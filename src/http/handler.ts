@@ -368,6 +368,9 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     jobTypes,
     reserve: (p, n) => limiter.take(p, n),
   };
+  // an item sent without a key holds no secret: after a restart its runner builds its model again, under this policy
+  if (options.jobModels && !options.jobModels.build)
+    options.jobModels.build = (spec) => services.targetModel(spec as unknown as ModelSpec, 'model');
   const auth: AuthServices = { keys, tokens, throttle, limiter, now, addressOf };
   const env: RouteEnvironment = { engine, keys, services, now };
 

@@ -262,6 +262,17 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('trainprint packs (dist/cl
     expect(info).toMatchObject({ id: 'pack:wikipedia-wikitext', kb_dataset: 'wikipedia', listed: true });
   });
 
+  it('a name that is no file nor id suggests the id it could mean (gutenberg → pack:gutenberg)', async () => {
+    type Failed = { code?: number; stderr: string };
+    const failed: Failed = await run('packs', 'info', 'gutenberg').catch((e: Failed) => e);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toContain(
+      'gutenberg: no such file, and no listed pack has this id; did you mean pack:gutenberg?',
+    );
+    const other: Failed = await run('packs', 'info', 'no-such-pack').catch((e: Failed) => e);
+    expect(other.stderr).toContain('no listed pack has this id (trainprint packs list shows the ids)');
+  });
+
   it('builds a pack from a manifest (same SHA-256 as listed)', async () => {
     const entry = (await readPackIndexWith(nodePackFs, packs)).packs.find((p) => p.id === 'pack:gutenberg-sample')!;
     const out = join(tmp, 'cli-sample.tpk');

@@ -72,13 +72,15 @@ const FINAL_FAULTS: ReadonlySet<string> = new Set(['ENGINE_DISPOSED', 'STORE_CLO
 
 /**
  * An item's error as its result carries it: the error's code and message, a 5xx code with its generic sentence only
- * (as the HTTP API answers it), anything unexpected as `INTERNAL`.
+ * (as the HTTP API answers it) — but for the caller's own model service (`UPSTREAM_*`), whose answer is the caller's
+ * to read (the HTTP API's `details.upstream`) — anything unexpected as `INTERNAL`.
  * @example jobError(new TrainprintError('INVALID_INPUT', 'content: is empty')).code // 'INVALID_INPUT'
  */
 export function jobError(err: unknown, where?: { readonly job: string; readonly index: number }): JobError {
   if (err instanceof TrainprintError && err.code !== 'INTERNAL') {
     const code = err.code as ErrorCode;
-    return { code, message: (HTTP_STATUS[code] ?? 500) >= 500 ? MESSAGES[code] : err.message };
+    const generic = (HTTP_STATUS[code] ?? 500) >= 500 && !code.startsWith('UPSTREAM_');
+    return { code, message: generic ? MESSAGES[code] : err.message };
   }
   // unexpected: the result names a request id, and one JSON line on stderr under that id says what happened (as a
   // synchronous request's 500 does), so an operator can find what the caller was told only by the id

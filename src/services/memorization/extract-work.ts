@@ -85,6 +85,31 @@ export interface WorkSection {
   readonly title?: string;
 }
 
+/**
+ * Refuses a run whose result could exceed {@link MAX_EXTRACTION_RESULT_BYTES} (every call's record, the text, the
+ * blocks' prompts): known from the budget and the work before any call, so a job refuses it at submission too.
+ * @throws PAYLOAD_TOO_LARGE
+ * @example checkResultBound(1_000_000, text.length, words, 50) // throws: lower budget_calls
+ */
+export function checkResultBound(budget: number, chars: number, words: number, prefix: number): void {
+  const estimate = budget * 1024 + chars * 4 + Math.ceil(words / NV_BLOCK_WORDS_SHORT) * prefix * 24;
+  if (estimate > MAX_EXTRACTION_RESULT_BYTES)
+    throw new TrainprintError(
+      'PAYLOAD_TOO_LARGE',
+      `a result of budget_calls ${budget} on a work of ${chars} characters could take ${estimate} bytes, over the ${MAX_EXTRACTION_RESULT_BYTES} a result may hold: lower budget_calls or split the work`,
+    );
+}
+
+/**
+ * The checks of {@link runWorkExtraction} on a request, without a call: what a job runs at submission, so a request
+ * refused when run is refused before it is charged.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE as the run would
+ * @example await checkWorkExtraction(engine.store, { model, text, budget_calls: 500 })
+ */
+export async function checkWorkExtraction(store: Store, request: ExtractWorkRequest): Promise<void> {
+  await readExtraction(store, request);
+}
+
 /** Request of {@link runWorkExtraction} (`engine.memorization.extractWork`). */
 export interface ExtractWorkRequest {
   /** The model: `createOpenAICompatibleModel({ baseUrl, model, api: 'chat' })` or any {@link TargetModel}. */
@@ -978,12 +1003,7 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   if (!short && n < prefix + HIT_WORDS)
     fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
   const sections = checkSections(r.sections, text);
-  const estimate = budget * 1024 + text.length * 4 + Math.ceil(n / NV_BLOCK_WORDS_SHORT) * prefix * 24;
-  if (estimate > MAX_EXTRACTION_RESULT_BYTES)
-    throw new TrainprintError(
-      'PAYLOAD_TOO_LARGE',
-      `a result of budget_calls ${budget} on a work of ${text.length} characters could take ${estimate} bytes, over the ${MAX_EXTRACTION_RESULT_BYTES} a result may hold: lower budget_calls or split the work`,
-    );
+  checkResultBound(budget, text.length, n, prefix);
   const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
   // one probe a section at least: no chapter is left out of the plan by default (a budget too small for them all
   // leaves the rest untried, listed, and stops with 'budget')
