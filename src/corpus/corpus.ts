@@ -14,7 +14,7 @@ import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import { fingerprintCore, toText, withShingleHashes } from '../fingerprint/fingerprint.js';
-import { resolveOptions } from '../fingerprint/options.js';
+import { olderNormalizer, resolveOptions } from '../fingerprint/options.js';
 import {
   batchDocument,
   checkBatch,
@@ -294,7 +294,11 @@ export class Corpus {
     if (info.params !== '' && info.params !== DATASET_PARAMS) {
       const got = JSON.stringify(info.params);
       const want = JSON.stringify(DATASET_PARAMS);
-      throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `dataset "${storage.id}" has params ${got}, expected ${want}`);
+      const older = olderNormalizer(info.params, DATASET_PARAMS);
+      throw new TrainprintError(
+        'SNAPSHOT_INCOMPATIBLE',
+        `dataset "${storage.id}" has params ${got}, expected ${want}${older}`,
+      );
     }
     checkDescriptor(info.descriptor, this.links);
     if (this.sets.has(info.descriptor.id) || this.remotes.has(info.descriptor.id)) {
@@ -884,7 +888,8 @@ export class Corpus {
     if (data.descriptor.kind === 'exact' && data.params !== DATASET_PARAMS) {
       throw new TrainprintError(
         'SNAPSHOT_INCOMPATIBLE',
-        `params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(DATASET_PARAMS)}`,
+        `params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(DATASET_PARAMS)}` +
+          olderNormalizer(data.params, DATASET_PARAMS),
       );
     }
     if (target) {
