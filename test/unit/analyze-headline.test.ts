@@ -68,7 +68,7 @@ describe('analyze headline', () => {
     expect(r.corpus_evidence).toEqual({
       strongest: null,
       linked_to_models: false,
-      summary: `${NO_EVIDENCE} Searched: 4 local datasets (samples of training corpora) only; no web-scale corpus was searched (remote corpora are off).`,
+      summary: `${NO_EVIDENCE} Searched: 14 local datasets (samples of training corpora) only; no web-scale corpus was searched (remote corpora are off).`,
     });
     expect(r.limitations).toContain('scattered_common_phrases');
     expect(r.confidence).toBe(0);

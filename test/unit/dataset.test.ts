@@ -116,11 +116,11 @@ describe('exact datasets', () => {
     expect(steps.search(q.text)).toEqual(found);
     // byte-equal snapshots (compared as buffers: an element-wise diff of 100 MB would take minutes), and the
     // snapshot the staging in one set of arrays grown by doubling made of the same documents (a known answer:
-    // a new snapshot format or fingerprint changes it)
+    // a new snapshot format, fingerprint or normaliser id changes it: t2 in its params since kana and Thai letters stand alone)
     const bytes = once.exportDataset('d');
     expect(Buffer.compare(steps.exportDataset('d'), bytes)).toBe(0);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(
-      'cb4cfdcec6e22cae2529952d706e94f9eb615b0fe08bea6f3986e3d6440af508',
+      '4a432bbd3262ea166a07a9811e5bfb76f115a5d0312e2322ee8354e3970aa9ed',
     );
     expect(steps.datasets()).toEqual(once.datasets());
   });

@@ -62,14 +62,6 @@ export const MARKED_SHARE = 0.5;
  * on the development texts).
  */
 export const QUOTED_WORK_SHARE = 1 / 3;
-/**
- * An attribution whose cue lies inside a match, with at least this many characters of the match on each side, is the
- * copied book's own text (its dialogue tag "and Peter said:--"), not the work attributing the book. An aligned match's
- * edges are the copy's (a few characters of slack); a portrait's chain may run on over the words beside the copy, up
- * to about a window of fingerprints (a lead "… quoted Dickens at me:" 138 characters inside a chain that began in the
- * author's prose), so its margin is wider.
- */
-const INSIDE_MARGIN = { aligned: 24, portrait: 160 } as const;
 
 /** A match as the rule reads it: its span in the content, its words, its document and who else holds the passage. */
 type Readable = SearchMatch & { readonly shared_documents?: number };
@@ -222,9 +214,15 @@ function markedBy(
   return { by: [...new Set(best.map((r) => r.by))].sort(), ...(attribution ? { attributed_to: attribution } : {}) };
 }
 
-/** Whether an attribution's cue lies inside the match: the copied book's own words, not the work's attribution. */
+/**
+ * Whether an attribution's cue lies inside the match, with at least the match kind's edge slack of match text on each
+ * side: the copied book's own words (its dialogue tag "and Peter said:--"), not the work attributing the book. An
+ * aligned match's edges are the copy's (a few characters of slack); a portrait's chain may run on over the words
+ * beside the copy, up to about a window of fingerprints (a lead "… quoted Dickens at me:" 138 characters inside a
+ * chain that began in the author's prose), so its margin is wider (MatchKind.edgeSlack).
+ */
 function cueInside(r: QuotedRegion, m: Readable): boolean {
-  const margin = m.kind === 'portrait' ? INSIDE_MARGIN.portrait : INSIDE_MARGIN.aligned;
+  const margin = matchKind(m).edgeSlack;
   return r.cue !== undefined && r.cue[0] >= m.query_start + margin && r.cue[1] <= m.query_end - margin;
 }
 

@@ -119,7 +119,19 @@ describe.each([
     // word over 2 KiB; between regions the core tokenises itself, so the host's regions land among the core's
     const HANDED = ['\ufffd', '㋿㋿㋿㋿', `Ж${'ж'.repeat(1100)}`];
     // (and inert separators before ASCII, which a region handed back may span: the core rewrites them in its copy)
-    const OTHERS = ['中文的句子', 'Москва', 'plain words', ' ', '\n', 'é', 'ＡＢＣ', '日本語の文章', '\u00a0x', '\u201cq', '\u3000a'];
+    const OTHERS = [
+      '中文的句子',
+      'Москва',
+      'plain words',
+      ' ',
+      '\n',
+      'é',
+      'ＡＢＣ',
+      '日本語の文章',
+      '\u00a0x',
+      '\u201cq',
+      '\u3000a',
+    ];
     const rnd = prng(99);
     for (let t = 0; t < 60; t++) {
       let text = '';

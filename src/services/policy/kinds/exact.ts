@@ -7,7 +7,7 @@
 import type { DatasetSearchDetail } from '../../../corpus/types.js';
 import type { ExactMatch, NearMatch } from '../../../datasets/types.js';
 import { chainChance, withAligned } from './chance.js';
-import { type EvidenceKind, type MatchKind, PASSAGE_EVIDENCE } from './kind.js';
+import { ALIGNED_EDGE_SLACK, type EvidenceKind, type MatchKind, PASSAGE_EVIDENCE } from './kind.js';
 
 export const EXACT: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'exact' }>> = {
   ...PASSAGE_EVIDENCE,
@@ -16,6 +16,7 @@ export const EXACT: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'exact' }>
 };
 
 export const EXACT_MATCH: MatchKind<ExactMatch> = {
+  edgeSlack: ALIGNED_EDGE_SLACK,
   passage: true,
   sharedDocuments: true,
   run: (m) => m.tokens,
@@ -27,6 +28,7 @@ export const EXACT_MATCH: MatchKind<ExactMatch> = {
 };
 
 export const NEAR_MATCH: MatchKind<NearMatch> = {
+  edgeSlack: ALIGNED_EDGE_SLACK,
   passage: false,
   sharedDocuments: false,
   run: () => 0,

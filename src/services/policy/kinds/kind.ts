@@ -61,6 +61,9 @@ export interface EvidenceKind<D extends DatasetSearchDetail = DatasetSearchDetai
 }
 
 /** What the services read of a match of one kind. */
+/** An aligned match's {@link MatchKind.edgeSlack}: its span ends within a word or two of the copy's end. */
+export const ALIGNED_EDGE_SLACK = 24;
+
 export interface MatchKind<M extends SearchMatch = SearchMatch> {
   /** A passage of the query (not a whole near-duplicate document). */
   readonly passage: boolean;
@@ -79,6 +82,12 @@ export interface MatchKind<M extends SearchMatch = SearchMatch> {
   document(m: M): string | null;
   /** Whether the match itself says that other sources of its dataset (other authors' documents) hold its passage. */
   reprinted(m: M): boolean;
+  /**
+   * How far, in characters, its span may run past the text the dataset holds: an alignment ends where the copy ends
+   * (a word or two), a portrait's chain of winnowed hits up to a window of fingerprints either side. The quotation
+   * rule reads an attribution as the copied book's own words only inside this margin (src/services/analyze/quotations.ts).
+   */
+  readonly edgeSlack: number;
 }
 
 /** The factors of reused passages: verbatim, edited or reworded reuse, and a long run. */

@@ -21,7 +21,7 @@ import type { RemoteMatch } from '../../../datasets/types.js';
 import { componentOf } from '../../kb/corpus-components.js';
 import type { FactorCode } from '../../kb/factors.js';
 import { chainChance, type KindChance, withAligned } from './chance.js';
-import { type EvidenceKind, type MatchKind, reuseFactors, runFactors } from './kind.js';
+import { ALIGNED_EDGE_SLACK, type EvidenceKind, type MatchKind, reuseFactors, runFactors } from './kind.js';
 
 type RemoteDetail = Extract<DatasetSearchDetail, { kind: 'remote' }>;
 
@@ -71,6 +71,7 @@ export const REMOTE: EvidenceKind<RemoteDetail> = {
 };
 
 export const REMOTE_MATCH: MatchKind<RemoteMatch> = {
+  edgeSlack: ALIGNED_EDGE_SLACK,
   passage: true,
   sharedDocuments: false,
   run: (m) => (m.reuse === 'verbatim' ? m.tokens : 0),

@@ -6,7 +6,7 @@
 import type { DatasetSearchDetail } from '../../../corpus/types.js';
 import type { SourceMatch } from '../../../datasets/types.js';
 import { countedChance } from './chance.js';
-import { type EvidenceKind, type MatchKind, PASSAGE_EVIDENCE } from './kind.js';
+import { ALIGNED_EDGE_SLACK, type EvidenceKind, type MatchKind, PASSAGE_EVIDENCE } from './kind.js';
 
 export const SOURCE: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'source' }>> = {
   ...PASSAGE_EVIDENCE,
@@ -15,6 +15,7 @@ export const SOURCE: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'source' 
 };
 
 export const SOURCE_MATCH: MatchKind<SourceMatch> = {
+  edgeSlack: ALIGNED_EDGE_SLACK,
   passage: true,
   sharedDocuments: false,
   run: (m) => (m.reuse === 'verbatim' ? m.tokens : 0),
