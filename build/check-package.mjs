@@ -102,7 +102,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
 // call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
 // to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
-const MAIN_BUDGET = 1280 * 1024;
+// Looked at 1,310,799 B (+1.3 KB from 1,309,508 B): each pack's chain null (src/datasets/chain-null.ts: its rule and
+// the check of the field read from packs/index.json; the measurement is bench/chain-null.mjs, outside the bundle), a
+// chain's edges trimmed to the held text (trimEdges), the sentence of a match whose document is uncertain. 1,280.1 KiB:
+// the budget is raised to 1,282 KiB, a little room for the naming order of exact matches in the same change.
+const MAIN_BUDGET = 1282 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);

@@ -70,6 +70,10 @@ describe('the policy on findings', () => {
     expect(describeMatch(portraitMatch(48, 120))).toBe(
       '48 consecutive words of the content (characters 120–408) are in the portrait',
     );
+    // a chain of a pack that locates whose document is uncertain: phrasing the pack holds, not a text it names
+    expect(describeMatch({ ...portraitMatch(12, 233), agreeing: 4 } as unknown as SearchMatch)).toBe(
+      '12 consecutive words of the content (characters 233–305) are phrasing found in the pack, its document uncertain',
+    );
   });
 
   it('headlines the strongest counted dataset with what a person can check; the word follows the number', () => {
