@@ -13,12 +13,12 @@
 //
 //   node bench/eval-formulas.mjs [--wikipedia GITDIR --pack-texts DIR] [--dist DIR] [--out NAME]
 //        [--check]   (--dist: the build to measure, default ./dist; --check: exit 1 above the targets)
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { inventedFormulaArticles } from './data/invented-formulas.mjs';
+import { extractorArticles, gitDirOf, readBlobs, WIKI_COMMIT, wikiVisualFiles } from './git-blobs.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,63 +30,39 @@ const { values: args } = parseArgs({
   },
 });
 const { createEngine } = await import(pathToFileURL(join(resolve(args.dist), 'index.js')).href);
-const WIKI_COMMIT = '1c0fac92f29f17c1603bfffbe864e0dfdff66897';
 const words = (t) => t.split(/\s+/).filter(Boolean);
-const gitDirOf = (dir) => (existsSync(join(resolve(dir), '.git')) ? join(resolve(dir), '.git') : resolve(dir));
-
-/** The blobs `specs` (commit:path) of a git directory, read 20 at a time. */
-function* readBlobs(gitDir, specs) {
-  for (let i = 0; i < specs.length; i += 20) {
-    const r = spawnSync('git', ['--git-dir', gitDir, 'cat-file', '--batch'], {
-      input: `${specs.slice(i, i + 20).join('\n')}\n`,
-      maxBuffer: 2 ** 30,
-    });
-    if (r.status !== 0) throw new Error(`git cat-file: ${r.stderr}`);
-    const out = r.stdout;
-    for (let at = 0; at < out.length; ) {
-      const nl = out.indexOf(10, at);
-      const size = Number(out.subarray(at, nl).toString('utf8').split(' ')[2]);
-      yield out.subarray(nl + 1, nl + 1 + size).toString('utf8');
-      at = nl + 1 + size + 1;
-    }
-  }
-}
-const DOC = /<doc id="(\d+)" url="[^"]*" title="([^"]*)">\n([\s\S]*?)\n<\/doc>/g;
 /** Lower-case words joined by single spaces, punctuation kept: what "8 consecutive words" is compared on. */
 const norm = (t) => words(t.toLowerCase()).join(' ');
 
 const engine = await createEngine({ packs: 'default' });
-const analyse = async (text) => {
-  const r = await engine.analyze({ content: text, content_type: 'text' });
+/** One text's answer: its confidence, and each portrait match with the words it spans and the document it names. */
+const analyse = async (x) => {
+  const r = await engine.analyze({ content: x.text, content_type: 'text' });
   const portrait = r.matches.filter((m) => m.kind === 'portrait');
-  return { confidence: r.confidence, portrait };
-};
-
-// ------------------------------------------------------------------ invented articles
-const invented = [];
-for (const x of inventedFormulaArticles()) {
-  const a = await analyse(x.text);
-  invented.push({
+  return {
     id: x.id,
-    subject: x.subject,
-    confidence: a.confidence,
-    matches: a.portrait.length,
-    spans: a.portrait.map((m) => ({
+    ...(x.title === undefined ? {} : { title: x.title }),
+    ...(x.subject === undefined ? {} : { subject: x.subject }),
+    confidence: r.confidence,
+    matches: portrait.length,
+    spans: portrait.map((m) => ({
       dataset: m.dataset_id,
       document: m.article?.title ?? m.document_id,
       agreeing: m.agreeing,
       text: x.text.slice(m.query_start, m.query_end),
     })),
-  });
-}
+  };
+};
+
+// ------------------------------------------------------------------ invented articles
+const invented = [];
+for (const x of inventedFormulaArticles()) invented.push(await analyse(x));
 const dir = fileURLToPath(new URL('../test/fixtures/texts/false-95-round6/', import.meta.url));
 const round6 = [];
 for (const f of readdirSync(dir)
   .filter((f) => f.startsWith('invented-'))
-  .sort()) {
-  const a = await analyse(readFileSync(join(dir, f), 'utf8'));
-  round6.push({ id: f, confidence: a.confidence, matches: a.portrait.length });
-}
+  .sort())
+  round6.push(await analyse({ id: f, text: readFileSync(join(dir, f), 'utf8') }));
 const summary = (rows) => ({
   n: rows.length,
   ge50: rows.filter((x) => x.confidence >= 50).length,
@@ -111,37 +87,18 @@ console.log(`round 6: ${report.round6.ge50}/${report.round6.n} ≥ 50`);
 
 // ------------------------------------------------------------------ real non-member articles
 if (args.wikipedia) {
-  const git = gitDirOf(args.wikipedia);
-  const specs = [];
-  for (const part of ['AB', 'AC', 'AD'])
-    for (let i = 0; i < 100; i++) specs.push(`${WIKI_COMMIT}:text/${part}/wiki_${String(i).padStart(2, '0')}`);
   const texts = [];
-  for (const file of readBlobs(git, specs)) {
+  for (const file of readBlobs(gitDirOf(args.wikipedia), wikiVisualFiles())) {
     let k = 0;
-    for (const m of file.matchAll(DOC)) {
-      if (Number(m[1]) <= 13600) continue;
-      const body = words(m[3].split('\n').slice(1).join('\n'));
-      if (body.length < 50) continue;
+    for (const a of extractorArticles(file)) {
+      if (a.id <= 13600 || a.words.length < 50) continue;
       // the first 10 measured the null; the 11th and 12th are these
       if (++k > 12) break;
-      if (k > 10) texts.push({ id: Number(m[1]), title: m[2], text: body.slice(0, 400).join(' ') });
+      if (k > 10) texts.push({ id: a.id, title: a.title, text: a.words.slice(0, 400).join(' ') });
     }
   }
   const rows = [];
-  for (const x of texts) {
-    const a = await analyse(x.text);
-    rows.push({
-      id: x.id,
-      title: x.title,
-      confidence: a.confidence,
-      matches: a.portrait.length,
-      spans: a.portrait.map((m) => ({
-        dataset: m.dataset_id,
-        document: m.article?.title ?? m.document_id,
-        text: x.text.slice(m.query_start, m.query_end),
-      })),
-    });
-  }
+  for (const x of texts) rows.push(await analyse(x));
   // the packs' texts as build/packs-prepare.mjs writes them (--pack-texts), to check by text what an answer ≥ 50 matched
   const dirs = {
     'pack:wikipedia-articles': 'wikipedia-articles',

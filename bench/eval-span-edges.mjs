@@ -6,11 +6,11 @@
 //
 //   node bench/eval-span-edges.mjs --gutenberg GITDIR [--dist DIR] [--books 40] [--out NAME]
 //        GITDIR: rcdm-uga/Gutenberg_Text (a0b16d35, the commit pack:gutenberg is built from)
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { gitDirOf, readBlobs } from './git-blobs.mjs';
 import { hasSharedData, SHARED } from './natural-texts.mjs';
 
 const { values: args } = parseArgs({
@@ -28,9 +28,7 @@ if (!hasSharedData() || !args.gutenberg) {
 const { createEngine } = await import(pathToFileURL(join(resolve(args.dist), 'index.js')).href);
 const { stripGutenbergHeaders } = await import(pathToFileURL(join(resolve(args.dist), 'packs.js')).href);
 const PG_COMMIT = 'a0b16d35a9851168ce9ac649851c17b7ab08d48e';
-const gitDir = existsSync(join(resolve(args.gutenberg), '.git'))
-  ? join(resolve(args.gutenberg), '.git')
-  : resolve(args.gutenberg);
+const gitDir = gitDirOf(args.gutenberg);
 const manifest = JSON.parse(
   readFileSync(fileURLToPath(new URL('../packs/gutenberg/manifest.json', import.meta.url)), 'utf8'),
 );
@@ -38,20 +36,13 @@ const words = (t) => t.split(/\s+/).filter(Boolean);
 const docs = manifest.documents.filter((d) => d.source === 'rcdm-uga/Gutenberg_Text');
 const step = docs.length / Number(args.books);
 const chosen = Array.from({ length: Number(args.books) }, (_, i) => docs[Math.floor(i * step)]);
-const r = spawnSync('git', ['--git-dir', gitDir, 'cat-file', '--batch'], {
-  input: `${chosen.map((d) => `${PG_COMMIT}:${d.source_path}`).join('\n')}\n`,
-  maxBuffer: 2 ** 30,
-});
 const books = [];
-for (let at = 0, k = 0; at < r.stdout.length; k++) {
-  const nl = r.stdout.indexOf(10, at);
-  const size = Number(r.stdout.subarray(at, nl).toString('utf8').split(' ')[2]);
-  books.push({
-    doc: chosen[k],
-    words: words(stripGutenbergHeaders(r.stdout.subarray(nl + 1, nl + 1 + size).toString())),
-  });
-  at = nl + 1 + size + 1;
-}
+let k = 0;
+for (const t of readBlobs(
+  gitDir,
+  chosen.map((d) => `${PG_COMMIT}:${d.source_path}`),
+))
+  books.push({ doc: chosen[k++], words: words(stripGutenbergHeaders(t)) });
 const brown = readFileSync(join(SHARED, 'brown-corpus/documents.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)

@@ -21,9 +21,10 @@
 //        [--books 800] [--no-write]   (GITDIR: a clone, bare or not, of the repository; needs dist/)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { extractorArticles, gitDirOf, readBlobs, WIKI_COMMIT, wikiVisualFiles } from './git-blobs.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,7 +40,6 @@ const root = new URL('../', import.meta.url);
 const { createEngine } = await import(new URL('dist/index.js', root).href);
 const { stripGutenbergHeaders } = await import(new URL('dist/packs.js', root).href);
 const { searchChains, markShared, chainNullOf, SHARED_RUN } = await import('./chain-null.mjs');
-const WIKI_COMMIT = '1c0fac92f29f17c1603bfffbe864e0dfdff66897';
 const PG_COMMIT = 'a0b16d35a9851168ce9ac649851c17b7ab08d48e';
 const date = new Date().toISOString().slice(0, 10);
 const indexPath = fileURLToPath(new URL('packs/index.json', root));
@@ -47,46 +47,17 @@ const index = JSON.parse(readFileSync(indexPath, 'utf8'));
 const manifest = (id) =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`packs/${index.packs.find((p) => p.id === id).manifest}`, root))));
 
-const gitDirOf = (dir) => {
-  const d = resolve(dir);
-  return existsSync(join(d, '.git')) ? join(d, '.git') : d;
-};
-/** The blobs `specs` (commit:path) of a git directory, read 20 at a time with `git cat-file --batch`. */
-function* readBlobs(gitDir, specs) {
-  for (let i = 0; i < specs.length; i += 20) {
-    const r = spawnSync('git', ['--git-dir', gitDir, 'cat-file', '--batch'], {
-      input: `${specs.slice(i, i + 20).join('\n')}\n`,
-      maxBuffer: 2 ** 30,
-    });
-    if (r.status !== 0) throw new Error(`git cat-file: ${r.stderr}`);
-    const out = r.stdout;
-    let at = 0;
-    while (at < out.length) {
-      const nl = out.indexOf(10, at);
-      const head = out.subarray(at, nl).toString('utf8').split(' ');
-      if (head[1] === 'missing') throw new Error(`missing ${head[0]}`);
-      const size = Number(head[2]);
-      yield out.subarray(nl + 1, nl + 1 + size).toString('utf8');
-      at = nl + 1 + size + 1;
-    }
-  }
-}
 const words = (t) => t.split(/\s+/).filter(Boolean);
 
 function wikipediaArticles(gitDir, perFile) {
   const held = new Set(manifest('pack:wikipedia-wikitext').documents.map((d) => d.title));
-  const specs = [];
-  for (const part of ['AB', 'AC', 'AD'])
-    for (let i = 0; i < 100; i++) specs.push(`${WIKI_COMMIT}:text/${part}/wiki_${String(i).padStart(2, '0')}`);
   const texts = [];
-  for (const file of readBlobs(gitDir, specs)) {
+  for (const file of readBlobs(gitDir, wikiVisualFiles())) {
     let k = 0;
-    for (const m of file.matchAll(/<doc id="(\d+)" url="[^"]*" title="([^"]*)">\n([\s\S]*?)\n<\/doc>/g)) {
+    for (const a of extractorArticles(file)) {
       if (k >= perFile) break;
-      if (Number(m[1]) <= 13600 || held.has(m[2])) continue;
-      const body = words(m[3].split('\n').slice(1).join('\n'));
-      if (body.length < 50) continue;
-      texts.push(body.slice(0, 400).join(' '));
+      if (a.id <= 13600 || held.has(a.title) || a.words.length < 50) continue;
+      texts.push(a.words.slice(0, 400).join(' '));
       k++;
     }
   }

@@ -5,17 +5,10 @@
 // drawn from syllables); none of these articles is in any pack, so a match at ≥ 50 is a false one. 26 subject types,
 // none of them among bench/data/invented-articles.mjs's 14; 6 articles each (seeds 1–6), deterministic.
 
+import { mulberry32 } from '../natural-texts.mjs';
+
 const SYL = ['al', 'bren', 'cas', 'dor', 'ev', 'fal', 'gun', 'hal', 'ith', 'jas', 'kor', 'lev', 'mon', 'nar'];
 const SYL2 = ['os', 'pra', 'rim', 'sol', 'tam', 'ub', 'val', 'wen', 'xan', 'yor', 'zel', 'bro', 'cly', 'dun'];
-
-function mulberry32(a) {
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function maker(seed) {
   const r = mulberry32(seed);

@@ -6,33 +6,23 @@
  * the confidence, while a passage of a packed article still names it. Everything here is built from committed
  * fixtures: a pack of 36 "articles", one of which holds the formula, and 60 non-member articles, 12 of which hold it.
  */
-import { zlibSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  articleTableText,
   buildPack,
   checkPackIndex,
   createEngine,
   DEFAULT_PORTRAIT_BACKGROUND,
   type Engine,
   loadPack,
-  type PackManifest,
   type PortraitBackground,
-  sha256Hex,
 } from '../../src/library.js';
 import type { PortraitMatch } from '../../src/datasets/types.js';
 // @ts-expect-error plain JS module shared with bench/measure-chain-null.mjs
 import { chainNullOf, markShared, searchChains } from '../../bench/chain-null.mjs';
 import { book } from '../fixtures/texts/index.js';
+import { type Article, articlePack } from '../fixtures/article-pack.js';
 
-const enc = new TextEncoder();
 const FORMULA = 'In fiscal 2019, the station was used by an average of 1,482 passengers daily, and it was renovated in';
-
-interface Article {
-  title: string;
-  page_id: number;
-  body: string;
-}
 
 /** 36 packed articles of a book's words in 2 files; article 5 alone holds the formula. */
 function packed(): Article[][] {
@@ -59,50 +49,6 @@ function nonMembers(n: number, from: number, every = 5): string[] {
   });
 }
 
-function manifest(files: Article[][], texts: Map<string, Uint8Array>): Promise<PackManifest> {
-  return Promise.all(
-    files.map(async (list, k) => {
-      const starts: number[] = [];
-      let text = '';
-      for (const a of list) {
-        if (text.length > 0) text += '\n\n';
-        starts.push(text.length);
-        text += `${a.title}\n\n${a.body}`;
-      }
-      const bytes = enc.encode(text);
-      texts.set(`f${k}.txt`, bytes);
-      const table = articleTableText({ keys: list.map((a) => String(a.page_id)), titles: list.map((a) => a.title) });
-      return {
-        id: `f${k}`,
-        file: `f${k}.txt`,
-        sha256: await sha256Hex(bytes),
-        bytes: bytes.length,
-        title: `${list.length} articles`,
-        source: 'nltk/nltk',
-        articles: {
-          url: 'https://en.wikipedia.org/wiki?curid=',
-          page_ids: list.map((a) => a.page_id),
-          starts,
-          table: Buffer.from(zlibSync(enc.encode(table), { level: 9 })).toString('base64'),
-        },
-      };
-    }),
-  ).then((documents) => ({
-    format: 'trainprint.pack-manifest',
-    version: 1,
-    id: 'pack:stations',
-    name: 'Stations',
-    pack_version: '1.0.0',
-    description: 'A sample of station articles.',
-    kb_dataset: 'wikipedia',
-    window: 4,
-    built: '2026-01-02',
-    sources: [{ repository: 'nltk/nltk', url: 'https://github.com/nltk/nltk' }],
-    licence: { texts: 'Public domain in the USA' },
-    documents,
-  }));
-}
-
 describe("a pack and its kind's chain null, measured on documents it does not hold", () => {
   let files: Article[][];
   let texts: Map<string, Uint8Array>;
@@ -118,8 +64,9 @@ describe("a pack and its kind's chain null, measured on documents it does not ho
 
   beforeAll(async () => {
     files = packed();
-    texts = new Map();
-    const built = await buildPack(await createEngine(), await manifest(files, texts), (d) => texts.get(d.file)!);
+    const pack = await articlePack('pack:stations', 'A sample of station articles.', files);
+    texts = pack.texts;
+    const built = await buildPack(await createEngine(), pack.manifest, (d) => texts.get(d.file)!);
     ({ bytes, sha256 } = built);
     plain = await createEngine();
     await loadPack(plain, bytes, { sha256 }, { background: DEFAULT_PORTRAIT_BACKGROUND });
