@@ -131,7 +131,16 @@ function* packTexts(id) {
   for (const f of readdirSync(dir).sort()) if (f.endsWith('.txt')) yield readFileSync(join(dir, f), 'utf8');
 }
 
-const report = { date, shared_run: SHARED_RUN, packs: [] };
+/**
+ * The packs whose measured null is written into the index: the WikiExtractor pack of one dump part, whose template
+ * formulas (minor planets, stations, singles of 2018) the part holds once or twice. The others are measured and
+ * reported, not shipped: their tails — stock phrases and quotations of books; for pack:wikipedia-core and WikiText,
+ * later revisions of articles the 2015 dump holds, which the 24-word check does not catch — reach as far as an 80- or
+ * 100-word copy with 1 word in 10 replaced (under them: packed books so edited 12 of 30 at ≥ 50 in
+ * bench/eval-packs.mjs, WikiText's 0 of 40, pack:wikipedia-core's 80-word ones 1 of 40 in eval-pack-documents).
+ */
+const SHIPPED = ['pack:wikipedia-articles'];
+const report = { date, shared_run: SHARED_RUN, shipped: SHIPPED, packs: [] };
 for (const [id, { texts, corpus }] of Object.entries(sets)) {
   const entry = index.packs.find((p) => p.id === id);
   const engine = await createEngine();
@@ -152,7 +161,7 @@ for (const [id, { texts, corpus }] of Object.entries(sets)) {
       `${texts.length} texts (${shared} shared text left out), longest ${chains.measured_on.longest}: ` +
       `start ${chains.start} extend ${chains.extend}`,
   );
-  if (entry.background) entry.background = { ...entry.background, chains };
+  if (entry.background && SHIPPED.includes(id)) entry.background = { ...entry.background, chains };
 }
 writeFileSync(
   fileURLToPath(new URL('bench/results/measure-chain-null.json', root)),
