@@ -123,10 +123,17 @@ export function* alignedResultSteps(
   // looser alignment of 165 at 0.63); among equally long passages (one passage copied into many documents) the
   // document the match covers most completely first — its share of the document's characters, times its score: the
   // short document that is mostly this passage is the likelier original than the long one quoting it.
+  // once per match (a comparison asks it again and again; its document lookup is not free)
+  const covers = new Map<SearchMatch, number>();
   const cover = (m: SearchMatch): number => {
-    const d = m.document_id === null ? undefined : s.searched.get(m.dataset_id);
-    const at = d ? d.documentIndex(m.document_id!) : -1;
-    return d && at >= 0 ? (m.score * ((m.source_end ?? 0) - (m.source_start ?? 0))) / d.document(at).chars : 0;
+    let c = covers.get(m);
+    if (c === undefined) {
+      const d = m.document_id === null ? undefined : s.searched.get(m.dataset_id);
+      const at = d ? d.documentIndex(m.document_id!) : -1;
+      c = d && at >= 0 ? (m.score * ((m.source_end ?? 0) - (m.source_start ?? 0))) / d.document(at).chars : 0;
+      covers.set(m, c);
+    }
+    return c;
   };
   matches.sort(
     (a, b) => b.tokens * b.score - a.tokens * a.score || cover(b) - cover(a) || a.query_start - b.query_start,

@@ -269,7 +269,7 @@ class ChainSearch {
 }
 
 /** Fingerprints from an edge hit of a chain to its next agreeing hit, at most, for the edge to be kept. */
-const EDGE_GAP = 2;
+const EDGE_GAP = 3;
 
 /**
  * A chain's agreeing hits less lone ones at its edges: an edge hit more than {@link EDGE_GAP} fingerprints from the

@@ -114,7 +114,7 @@ describe('the edges of a chain', () => {
   it('end where the held text ends: a lone chance agreement beyond the copy is no part of it', () => {
     // a copy at fingerprints 10–13, chance agreements (1 in 16) of the words around it at 2 and 19
     expect(trimEdges([2, 10, 11, 12, 13, 19])).toEqual([10, 11, 12, 13]);
-    // an edited copy keeps its edge hits: the next agreeing hit is at most 2 fingerprints away
+    // an edited copy keeps its edge hits: the next agreeing hit is at most 3 fingerprints away
     expect(trimEdges([4, 6, 7, 9, 10, 12])).toEqual([4, 6, 7, 9, 10, 12]);
     // several lone hits in a row, and a chain of two is left as it is
     expect(trimEdges([0, 5, 10, 11, 12, 20, 30])).toEqual([10, 11, 12]);
