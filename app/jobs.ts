@@ -83,12 +83,29 @@ function summary(type: string, line: ResultLine): [string, string] {
     const c = (r.catalogue ?? {}) as { reproduced?: number; measured?: number; share?: number; ci_95?: number[] };
     const pct = (x: number | undefined) => (typeof x === 'number' ? `${Math.round(x * 1000) / 10} %` : '—');
     const ci = Array.isArray(c.ci_95) ? ` [${pct(c.ci_95[0])}, ${pct(c.ci_95[1])}]` : '';
+    const e = r.error as { code?: string; message?: string } | undefined;
+    // an audit that measured nothing says why, not a share of 0
+    const stop =
+      r.stopped === 'upstream_errors'
+        ? `; the model answered no call: ${e?.code ?? ''}: ${e?.message ?? ''}`
+        : r.stopped === 'budget'
+          ? '; the budget ended first'
+          : '';
     return [
       String(r.model ?? ''),
-      `${c.reproduced ?? 0} of ${c.measured ?? 0} works reproduced, share ${pct(c.share)}${ci}, ${r.calls ?? 0} calls`,
+      `${c.reproduced ?? 0} of ${c.measured ?? 0} works reproduced, share ${pct(c.share)}${ci}, ${r.calls ?? 0} calls${stop}`,
     ];
   }
   return [String(r.work_hash ?? ''), `score ${typeof r.score === 'number' ? r.score : '—'}`];
+}
+
+/**
+ * A job as its line in a list says it: type, state, items done and failed — a job whose item failed reads
+ * "audit · done · 1 of 1, 1 failed", never as if it succeeded.
+ * @example jobLine({ type: 'audit', state: 'done', done: 1, total: 1, failed: 1 }) // 'audit · done · 1 of 1, 1 failed'
+ */
+export function jobLine(j: Pick<JobStatus, 'type' | 'state' | 'done' | 'total' | 'failed'>): string {
+  return `${j.type} · ${j.state} · ${j.done} of ${j.total}${j.failed > 0 ? `, ${j.failed} failed` : ''}`;
 }
 
 /** A work of an audit's result, as the table shows it. */
@@ -101,6 +118,8 @@ interface AuditedWorkLine {
   readonly hits: number;
   readonly calls: number;
   readonly miss_probability?: number;
+  /** `unanswered`: the model's first failure for it. */
+  readonly error?: { readonly code: string; readonly message: string };
 }
 
 /** An audit result's works: each one's verdict, nv-recall, probes and hits, calls, and the chance of a miss. */
@@ -130,7 +149,11 @@ function auditTable(line: ResultLine): HTMLElement | null {
           'tr',
           { 'data-verdict': w.verdict },
           cell(w.id),
-          cell(w.verdict.replace('_', ' ')),
+          cell(
+            w.error
+              ? `${w.verdict.replace('_', ' ')} (${w.error.code}: ${w.error.message})`
+              : w.verdict.replace('_', ' '),
+          ),
           cell(w.verdict === 'reproduced' ? `${Math.round(w.nv_recall * 1000) / 10} %` : '—'),
           cell(`${w.probes} (${w.hits})`),
           cell(w.calls),
@@ -296,6 +319,8 @@ export function initJobs(mode: Mode): void {
       if (next && lines.length === 0) await new Promise((r) => setTimeout(r, POLL_MS));
     }
     if (current?.job_id === job.job_id) show((await (await api('GET', job.status_url)).json()) as JobStatus);
+    // the list of the key's jobs shows this one as it ended, not as it was when the list was read
+    await listEarlier();
   };
 
   /** Reads a job of the list: its status, then its results from the first (the texts are not kept after a reload). */
@@ -317,7 +342,7 @@ export function initJobs(mode: Mode): void {
         h(
           'li',
           { 'data-job': j.job_id },
-          h('button', { type: 'button', class: 'link' }, `${j.type} · ${j.state} · ${j.done} of ${j.total}`),
+          h('button', { type: 'button', class: 'link' }, jobLine(j)),
           ` ${j.job_id}, ${j.created}`,
         ),
       ),

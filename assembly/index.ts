@@ -7,12 +7,12 @@
 export { reserve, ARENA_BASE as arenaBase } from './memory';
 export { xxh64, xxh64Folded } from './hash/xxh64';
 export { countTokens, tokenize } from './tokenize';
-export { findRegions, setInert, tokenizeRegions } from './regions';
+export { failedRegion, findRegions, setInert, tokenizeRegions } from './regions';
 export { utf8Invalid } from './utf8';
 export { wordsAtLeast } from './words';
 
-// pinned NFKC_Casefold + word tokens of a region (the tables are copied in by the host)
-export { nfkcTables, nfkcInit, nfkcUtf8, nfkcMapLength, NFKC_TABLE_BYTES as nfkcTableBytes } from './nfkc';
+// pinned NFKC_Casefold + word tokens of a region, straight from its UTF-8 (the tables are copied in by the host)
+export { nfkcTables, nfkcInit, nfkcTokens, NFKC_TABLE_BYTES as nfkcTableBytes } from './nfkc';
 export { shingleTokens } from './shingle';
 export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
 export { winnow, winnowPostings } from './winnow';

@@ -6,13 +6,14 @@
 // them, so the binary carries no Unicode data (TABLES is zero-initialised static memory, not bytes in
 // the module).
 //
-// nfkcUtf8 folds one region of UTF-8 (a region found by findRegions) into its normalised text — tokens
-// joined by single spaces, as UTF-8 — and a map from each UTF-16 unit of that text (and its end) to the
-// UTF-16 offset in the region where the character that produced it starts, exactly what
-// normalize(region).{text, map} gives. Anything it does not handle identically it leaves to the host
-// (returns NFKC_FALLBACK): U+FFFD (what encodeInto writes for a lone surrogate, which the host must
-// report), an output larger than the room given, or a run without a chunk boundary longer than the
-// scratch arrays.
+// nfkcTokens folds one region of UTF-8 (a region found by findRegions) and writes the word tokens of its
+// normalised text — what the tokenizer would find in normalize(region).text, each mapped back through
+// normalize(region).map to the UTF-16 offsets where its first character starts and its last one ends — with no
+// normalised text in between. Anything it does not handle identically it leaves to the host (returns
+// NFKC_FALLBACK): U+FFFD (what encodeInto writes for a lone surrogate, which the host must report), more tokens
+// than the room given, or a run without a chunk boundary longer than the scratch arrays.
+
+import { avalanche64, P1, P5, xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
 
 // Info word bits, as in nfkc-casefold.ts: `ccc | flags | mappingIndex << 12`.
 // @ts-ignore: decorator
@@ -20,7 +21,7 @@
 // @ts-ignore: decorator
 @inline const INFO_TOKEN: u32 = 0x100;
 // @ts-ignore: decorator
-@inline const INFO_IDEOGRAPHIC: u32 = 0x200;
+@inline const INFO_STANDS_ALONE: u32 = 0x200; // a token of its own: ideographs, kana, Thai… (nfkc-casefold.ts)
 // @ts-ignore: decorator
 @inline const INFO_SECOND: u32 = 0x400;
 // @ts-ignore: decorator
@@ -65,7 +66,7 @@
 // @ts-ignore: decorator
 @inline const BOUNDARY: u32 = INFO_MAPPED | INFO_SECOND | INFO_CCC;
 
-/** Returned by nfkcUtf8 when the host must normalise the region itself. */
+/** Returned by nfkcTokens when the host must normalise the region itself. */
 // @ts-ignore: decorator
 @inline const NFKC_FALLBACK: u32 = 0xFFFFFFFF;
 
@@ -91,7 +92,7 @@ let poolPtr: usize = 0;
 let poolInfoPtr: usize = 0;
 let ready = false;
 
-// Cluster scratch: the fold works on at most CAP code points at a time (see nfkcUtf8).
+// Cluster scratch: the fold works on at most CAP code points at a time (see nfkcTokens).
 // @ts-ignore: decorator
 @inline const CAP: u32 = 4096;
 const S_CP: usize = memory.data(<i32>(CAP << 2), 16);
@@ -138,6 +139,31 @@ export function nfkcInit(dataLen: u32, offsetsLen: u32, poolLen: u32, pairsPtr: 
   return 1;
 }
 
+/** Writes the UTF-8 of code point `c` at `o`; returns its length in bytes. */
+// @ts-ignore: decorator
+@inline function putUtf8(o: usize, c: u32): usize {
+  if (c < 0x80) {
+    store<u8>(o, <u8>c);
+    return 1;
+  }
+  if (c < 0x800) {
+    store<u8>(o, <u8>(0xC0 | (c >> 6)));
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 1);
+    return 2;
+  }
+  if (c < 0x10000) {
+    store<u8>(o, <u8>(0xE0 | (c >> 12)));
+    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
+    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 2);
+    return 3;
+  }
+  store<u8>(o, <u8>(0xF0 | (c >> 18)));
+  store<u8>(o, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
+  store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
+  store<u8>(o, <u8>(0x80 | (c & 0x3F)), 3);
+  return 4;
+}
+
 const ONE: usize = memory.data(8, 8);
 
 /**
@@ -153,23 +179,7 @@ function markSelf(): void {
     const from = <usize>load<u32>(offsetsPtr + (k << 2));
     if (from == <usize>load<u32>(offsetsPtr + ((k + 1) << 2))) continue; // maps to nothing
     if ((load<u32>(poolInfoPtr + (from << 2)) & (INFO_CCC | INFO_SECOND)) != 0) continue;
-    let n: usize;
-    if (c < 0x800) {
-      store<u8>(ONE, <u8>(0xC0 | (c >> 6)));
-      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 1);
-      n = 2;
-    } else if (c < 0x10000) {
-      store<u8>(ONE, <u8>(0xE0 | (c >> 12)));
-      store<u8>(ONE, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
-      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 2);
-      n = 3;
-    } else {
-      store<u8>(ONE, <u8>(0xF0 | (c >> 18)));
-      store<u8>(ONE, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
-      store<u8>(ONE, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
-      store<u8>(ONE, <u8>(0x80 | (c & 0x3F)), 3);
-      n = 4;
-    }
+    const n = putUtf8(ONE, c);
     if (fold(ONE, ONE + n, 0) == 1 && load<u32>(S_CP) == c) {
       const a = dataPtr + ((((<usize>load<u16>(TABLES + (<usize>(c >> 6) << 1))) << 6) | <usize>(c & 63)) << 2);
       store<u32>(a, inf | INFO_SELF);
@@ -386,63 +396,9 @@ function compose(len: u32): u32 {
   return w;
 }
 
-// Output state of nfkcUtf8 (globals, so that both of its paths share one emit).
-let outBase: usize = 0;
-let outLimit: usize = 0;
-let mapBase: usize = 0;
-let mapLimit: usize = 0;
-let ob: usize = 0; // bytes out
-let om: usize = 0; // UTF-16 units out (map entries)
+// Token state shared by emitToken and the loop (globals).
 let inToken = false;
 let tokenEnd: u32 = 0;
-
-/**
- * Appends folded code point `c` (info `inf`, from the source's UTF-16 [`s`, `e`)) to the output as
- * normalizeGeneral does: token characters join the current token (an ideograph is a token of its own),
- * others end it. Returns false when the output would not fit.
- */
-// @ts-ignore: decorator
-@inline function emit(c: u32, inf: u32, s: u32, e: u32): bool {
-  if ((inf & INFO_TOKEN) == 0) {
-    inToken = false;
-    return true;
-  }
-  // Room for a space and a 4-byte character, and their map entries plus the final one.
-  if (ob + 5 > outLimit || om + 4 > mapLimit) return false;
-  const ideographic = (inf & INFO_IDEOGRAPHIC) != 0;
-  if (!inToken || ideographic) {
-    if (om > 0) {
-      store<u8>(outBase + ob++, 0x20);
-      store<u32>(mapBase + (om++ << 2), tokenEnd);
-    }
-    tokenEnd = 0;
-    inToken = !ideographic;
-  }
-  const o = outBase + ob;
-  if (c < 0x80) {
-    store<u8>(o, <u8>c);
-    ob += 1;
-  } else if (c < 0x800) {
-    store<u8>(o, <u8>(0xC0 | (c >> 6)));
-    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 1);
-    ob += 2;
-  } else if (c < 0x10000) {
-    store<u8>(o, <u8>(0xE0 | (c >> 12)));
-    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 1);
-    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 2);
-    ob += 3;
-  } else {
-    store<u8>(o, <u8>(0xF0 | (c >> 18)));
-    store<u8>(o, <u8>(0x80 | ((c >> 12) & 0x3F)), 1);
-    store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3F)), 2);
-    store<u8>(o, <u8>(0x80 | (c & 0x3F)), 3);
-    ob += 4;
-    store<u32>(mapBase + (om++ << 2), s); // the high surrogate; the low one below
-  }
-  store<u32>(mapBase + (om++ << 2), s);
-  if (e > tokenEnd) tokenEnd = e;
-  return true;
-}
 
 // The code point decodeAt read (globals: no multiple return values).
 let dCp: u32 = 0;
@@ -473,25 +429,148 @@ let dFast = false;
   dUnits = units;
 }
 
+// Token output of nfkcTokens (globals, like the text output above).
+let tStarts: usize = 0;
+let tEnds: usize = 0;
+let tHashes: usize = 0;
+let tCount: u32 = 0;
+let tCap: u32 = 0;
+let tBase: u32 = 0;
+let tSeed: u64 = 0;
+let tReadable: usize = 0; // end of memory: xxh64FoldedShort may read 16 bytes from a token's start below it
+let tokStart: u32 = 0; // UTF-16 offset (in the region) where the open token starts
+let tokRaw: usize = 0; // the open token's bytes are [tokRaw, tokRawEnd) of the input, or 0: they are in TOK
+let tokRawEnd: usize = 0;
+let tokLen: usize = 0; // bytes of the open token in TOK (when tokRaw is 0)
+let tokOpen = false; // a token was started and not yet written out
+
+/** The bytes of a token whose code points did not all come through unchanged (16 spare for the short hash); a longer
+ * one (no word is 2 KiB long) sends its region to the host. */
+// @ts-ignore: decorator
+@inline const TOK_CAP: usize = 2 << 10;
+const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
+
+/** Writes the open token out (start, end, XXH64 of its normalised UTF-8); false when the token room is full. */
+function closeToken(): bool {
+  if (!tokOpen) return true;
+  tokOpen = false;
+  if (tCount >= tCap) return false;
+  const at = tokRaw != 0 ? tokRaw : TOK;
+  const n = tokRaw != 0 ? tokRawEnd - tokRaw : tokLen;
+  const h = n < 16 && at + 16 <= tReadable ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed);
+  const o = <usize>tCount << 2;
+  store<u32>(tStarts + o, tBase + tokStart);
+  store<u32>(tEnds + o, tBase + tokenEnd);
+  store<u64>(tHashes + (o << 1), h);
+  tCount++;
+  return true;
+}
+
 /**
- * Normalise the `len` bytes of UTF-8 at `p` (well-formed; a region of findRegions) like
- * normalize(text) in src/text/normalize.ts: writes the normalised text as UTF-8 at `outPtr` (at most
- * `outCap` bytes) and, at `mapPtr` (at most `mapCap` u32; see nfkcMapLength), for each of its UTF-16 units
- * and its end the UTF-16 offset in the input it comes from. Returns the bytes written, or 0xFFFFFFFF when the host must
- * normalise this text itself (see the top of this file; nothing it wrote then matters).
+ * Takes folded code point `c` (info `inf`, from the region's UTF-16 [`s`, `e`)) as normalizeGeneral does — a
+ * token character joins the open token (one that stands alone, an ideograph, is a token of its own), anything else
+ * ends it — and writes each token out when it ends: the UTF-16 start of its first character, the largest end of its
+ * characters (what normalize's map gives for the token's first unit and for the unit after it) and the hash of its
+ * UTF-8. `raw` is where the code point's own UTF-8 (`rawLen` bytes) lies in the input when it comes out unchanged,
+ * else 0 (a code point from fold). A token of unchanged code points is hashed straight from the input; the first
+ * changed one moves it to TOK.
+ */
+// @ts-ignore: decorator
+@inline function emitToken(c: u32, inf: u32, s: u32, e: u32, raw: usize, rawLen: usize): bool {
+  if ((inf & INFO_TOKEN) == 0) {
+    inToken = false;
+    return closeToken();
+  }
+  const alone = (inf & INFO_STANDS_ALONE) != 0;
+  if (!inToken || alone) {
+    if (!closeToken()) return false;
+    tokenEnd = 0;
+    inToken = !alone;
+    tokOpen = true;
+    tokStart = s;
+    tokRaw = raw;
+    tokRawEnd = raw;
+    tokLen = 0;
+  }
+  if (raw != 0 && tokRaw != 0 && raw == tokRawEnd) tokRawEnd = raw + rawLen;
+  else if (!spellInTok(c)) return false;
+  if (e > tokenEnd) tokenEnd = e;
+  return true;
+}
+
+/** Appends `c` to the open token in TOK, moving the token there first if it was in the input; false when full. */
+function spellInTok(c: u32): bool {
+  if (tokRaw != 0) {
+    // the token's bytes so far are in the input; from here on it is spelled in TOK
+    tokLen = tokRawEnd - tokRaw;
+    if (tokLen + 4 > TOK_CAP) return false;
+    memory.copy(TOK, tokRaw, tokLen);
+    tokRaw = 0;
+  }
+  if (tokLen + 4 > TOK_CAP) return false;
+  tokLen += putUtf8(TOK + tokLen, c);
+  return true;
+}
+
+// @ts-ignore: decorator
+@inline const ALONE_MASK: u32 = BOUNDARY | INFO_TOKEN | INFO_STANDS_ALONE;
+/** Info of a code point that stands alone as a token (INFO_STANDS_ALONE, the one test for that) and folds to itself. */
+// @ts-ignore: decorator
+@inline const STABLE_ALONE: u32 = INFO_TOKEN | INFO_STANDS_ALONE;
+
+/**
+ * XXH64 of the 3 bytes at `q` (`h0` = seed + P5 + 3): the specification's path for a 3-byte input, three single-byte
+ * steps and the final mix. Bytes >= 0x80 need no case folding.
+ */
+// @ts-ignore: decorator
+@inline function xxh64Of3(q: usize, h0: u64): u64 {
+  let h = rotl<u64>(h0 ^ (<u64>load<u8>(q) * P5), 11) * P1;
+  h = rotl<u64>(h ^ (<u64>load<u8>(q, 1) * P5), 11) * P1;
+  h = rotl<u64>(h ^ (<u64>load<u8>(q, 2) * P5), 11) * P1;
+  return avalanche64(h);
+}
+
+/**
+ * nfkcTokens on a run of 3-byte code points that each stand alone as a token and fold to themselves (a run of
+ * Chinese, of kanji, or of any letter the tables make a token of its own), starting with one such at `i` (UTF-16
+ * offset `u`): writes each but the last as its own token, straight from the input — exactly what emitToken would
+ * write, since each is followed by another such, a boundary. Returns where the last one starts (what the general
+ * loop takes next, decodeAt's state still its), or 0 when the token room ran out.
+ */
+function aloneRun(i: usize, end: usize, u: u32): usize {
+  if (!closeToken()) return 0;
+  inToken = false;
+  const h0 = tSeed + P5 + 3;
+  let at = tBase + u;
+  let q = i;
+  let o = <usize>tCount << 2;
+  const room = <usize>tCap << 2;
+  while (q + 6 <= end) {
+    const b0 = <u32>load<u8>(q, 3);
+    if ((b0 & 0xF0) != 0xE0) break;
+    const cp = ((b0 & 0x0F) << 12) | ((<u32>load<u8>(q, 4) & 0x3F) << 6) | (<u32>load<u8>(q, 5) & 0x3F);
+    if ((infoOf(cp) & ALONE_MASK) != STABLE_ALONE) break;
+    if (o >= room) return 0;
+    store<u32>(tStarts + o, at);
+    store<u32>(tEnds + o, at + 1);
+    store<u64>(tHashes + (o << 1), xxh64Of3(q, h0));
+    o += 4;
+    at++;
+    q += 3;
+  }
+  tCount = <u32>(o >> 2);
+  if (q != i) decodeAt(q);
+  return q;
+}
+
+/**
+ * The loop of nfkcTokens over the `len` bytes at `p`; false when the host must normalise the text itself.
  *
  * Most code points are boundaries followed by a boundary (CJK, most lower-case letters, ASCII): NFC leaves
  * such a code point alone, so it goes straight to the output; only the clusters around the others (mapped
  * letters, marks, Hangul, seconds of compositions) go through fold's scratch arrays.
  */
-export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, mapPtr: usize, mapCap: usize): u32 {
-  if (!ready || mapCap == 0) return NFKC_FALLBACK;
-  outBase = outPtr;
-  outLimit = outCap;
-  mapBase = mapPtr;
-  mapLimit = mapCap;
-  ob = 0;
-  om = 0;
+function normaliseRun(p: usize, len: usize): bool {
   inToken = false;
   tokenEnd = 0;
   const end = p + len;
@@ -499,6 +578,14 @@ export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, map
   let u: u32 = 0;
   if (i < end) decodeAt(i);
   while (i < end) {
+    if (dBytes == 3 && (dInfo & ALONE_MASK) == STABLE_ALONE) {
+      // a run of 3-byte code points that stand alone (ideographs): each but the last (which the code below takes)
+      // is a token of its own
+      const stop = aloneRun(i, end, u);
+      if (stop == 0) return false;
+      u += <u32>((stop - i) / 3);
+      i = stop;
+    }
     if (dFast) {
       // A boundary (or INFO_SELF): it goes out as it is when the next code point is one too (or there is none).
       const c = dCp;
@@ -507,32 +594,49 @@ export function nfkcUtf8(p: usize, len: usize, outPtr: usize, outCap: usize, map
       const next = i + dBytes;
       if (next < end) decodeAt(next);
       if (next >= end || dFast) {
-        if (!emit(c, inf, u, u + units)) return NFKC_FALLBACK;
+        if (!emitToken(c, inf, u, u + units, i, next - i)) return false;
         i = next;
         u += units;
         continue;
       }
     }
     const n = fold(i, end, u);
-    if (n == NFKC_FALLBACK) return NFKC_FALLBACK;
+    if (n == NFKC_FALLBACK) return false;
     i = foldNext;
     u = foldNextU;
     for (let j: u32 = 0; j < n; j++) {
       const jo = <usize>j << 2;
-      if (!emit(load<u32>(S_CP + jo), load<u32>(S_INFO + jo), load<u32>(S_START + jo), load<u32>(S_END + jo))) {
-        return NFKC_FALLBACK;
-      }
+      const c = load<u32>(S_CP + jo);
+      const inf = load<u32>(S_INFO + jo);
+      const s = load<u32>(S_START + jo);
+      const e = load<u32>(S_END + jo);
+      if (!emitToken(c, inf, s, e, 0, 0)) return false;
     }
     if (i < end) decodeAt(i);
   }
-  store<u32>(mapBase + (om << 2), tokenEnd);
-  mapLength = <u32>om + 1;
-  return <u32>ob;
+  return true;
 }
 
-let mapLength: u32 = 0;
-
-/** Entries of the map that the last successful nfkcUtf8 wrote: its text's UTF-16 units, plus one for the end. */
-export function nfkcMapLength(): u32 {
-  return mapLength;
+/**
+ * The word tokens of the `len` bytes of UTF-8 at `p` (a region of findRegions starting at UTF-16 offset `base` of
+ * the text), exactly those the tokenizer finds in normalize(region).text, mapped through its map: for token i its start
+ * and end in the text (u32 at `startsPtr`, `endsPtr`) and the XXH64 (`seed`) of its normalised UTF-8 (u64 at
+ * `hashesPtr`). Writes at most `cap` tokens. Returns the token count, or 0xFFFFFFFF when the host must normalise
+ * the region itself (see the top of this file; also when a changed token is over 2 KiB).
+ */
+export function nfkcTokens(
+  p: usize, len: usize, base: u32, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize, cap: u32,
+): u32 {
+  if (!ready) return NFKC_FALLBACK;
+  tStarts = startsPtr;
+  tEnds = endsPtr;
+  tHashes = hashesPtr;
+  tCount = 0;
+  tCap = cap;
+  tBase = base;
+  tSeed = seed;
+  tReadable = (<usize>memory.size()) << 16;
+  tokOpen = false;
+  if (!normaliseRun(p, len) || !closeToken()) return NFKC_FALLBACK;
+  return tCount;
 }

@@ -11,9 +11,10 @@
 // digits and non-inert non-ASCII characters around triggers, plus the one ASCII separator just
 // before it (NFC composes '=' + U+0338 into '≠'); no canonical composition has an ASCII second
 // character, so the right edge needs no such care. Record r (8 × u32 at out + 32·r):
-//   [0] byte start  [1] byte end  [2] UTF-16 start  [3] UTF-16 end  [4..7] free for the host (tokenizeRegions
-//   reads [4] [5] [6]: the normalised text's pointer and length, its offset map's pointer or 0).
+//   [0] byte start  [1] byte end  [2] UTF-16 start  [3] UTF-16 end  [4] 0, or where the host put the region's
+//   normalised UTF-8 when the core handed it back  [5] that text's byte length  [6..7] free (see tokenizeRegions).
 
+import { nfkcTokens } from './nfkc';
 import { anyHigh, tokenize, tokMask } from './tokenize';
 
 // Bit i set: U+0080 + i is inert (i < 128); U+2000 + (i - 128) (i < 256); U+3000 + (i - 256) (i < 320);
@@ -280,52 +281,78 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
     store<u32>(o, <u32>(endB - p), 4);
     store<u32>(o, su, 8);
     store<u32>(o, endU, 12);
+    store<u32>(o, 0, 16); // no host-normalised text (yet): see tokenizeRegions
   }
   return n + 1;
 }
 
+/** Returned by tokenizeRegions when the host must normalise region {@link failedRegion} itself. */
+// @ts-ignore: decorator
+@inline const REGION_FALLBACK: u32 = 0xFFFFFFFF;
+
+let failed: u32 = 0;
+
+/** The region that made the last tokenizeRegions return 0xFFFFFFFF. */
+export function failedRegion(): u32 {
+  return failed;
+}
+
 /**
- * Tokenise a text whose regions were found by `findRegions` and normalised (nfkcUtf8 or the host): the
- * stretches between regions are tokenised from the main buffer (UTF-16 offsets of the original
- * text), each region from its normalised UTF-8 at record words [4] (pointer) and [5] (byte
- * length). A region whose record word [6] points at its offset map (nfkcUtf8's: the UTF-16 offset in the
- * region of each UTF-16 unit of its normalised text, and of its end) gets offsets of the original text
- * too (the region's own start, word [2], plus the map's entry); with 0 there (normalised by the host)
- * its offsets stay local to its normalised text. For region r writes the indices of
- * its first and one-past-last token to `firstTokPtr` + 8·r (2 × u32). Returns the token count.
+ * Tokenise a text whose regions were found by `findRegions`: the stretches between regions are tokenised from the
+ * main buffer (UTF-16 offsets of the original text), each region by nfkcTokens straight from its UTF-8 (its tokens'
+ * offsets those of the original text too), or, when the host normalised it (record word [4] not 0), from the
+ * normalised UTF-8 at record words [4] (pointer) and [5] (byte length), its offsets then local to that text. For
+ * region r writes the indices of its first and one-past-last token to `firstTokPtr` + 8·r (2 × u32). Returns the
+ * token count, or 0xFFFFFFFF when region failedRegion() needs the host (nfkcTokens gave up on it): the host
+ * normalises it, fills its words [4] and [5] and calls again with `from` = that region and `n0` = its first token
+ * (written at `firstTokPtr`), which carries on from there.
+ *
+ * Room: each stretch of b bytes gives at most ⌈b / 2⌉ tokens, and nfkcTokens may write up to ⌊b / 2⌋ + 1 for a
+ * region of b bytes (it hands back a region that would need more), so `(len >> 1) + 2 · regions + 2` tokens always
+ * suffice for the regions left to the core; a host-normalised region of t bytes needs ⌊t / 2⌋ + 1.
  */
-export function tokenizeRegions(p: usize, len: usize, seed: u64, regPtr: usize, regions: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize, firstTokPtr: usize): u32 {
-  let n: u32 = 0;
-  let pos: usize = 0;
-  let u: u32 = 0;
-  for (let r: u32 = 0; r <= regions; r++) {
+export function tokenizeRegions(
+  p: usize, len: usize, seed: u64, regPtr: usize, regions: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize,
+  firstTokPtr: usize, from: u32, n0: u32,
+): u32 {
+  let n = n0;
+  for (let r = from; r <= regions; r++) {
     const o = regPtr + (<usize>r << 5);
-    const segEnd: usize = r < regions ? <usize>load<u32>(o) : len;
-    const m = tokenize(p + pos, segEnd - pos, seed, startsPtr + (<usize>n << 2), endsPtr + (<usize>n << 2), hashesPtr + (<usize>n << 3));
-    if (u != 0) {
-      for (let j = n; j < n + m; j++) {
-        store<u32>(startsPtr + (<usize>j << 2), load<u32>(startsPtr + (<usize>j << 2)) + u);
-        store<u32>(endsPtr + (<usize>j << 2), load<u32>(endsPtr + (<usize>j << 2)) + u);
+    if (r > from || n0 == 0) {
+      // the stretch before region r (after region r - 1)
+      const pos: usize = r > 0 ? <usize>load<u32>(o - 32, 4) : 0;
+      const u: u32 = r > 0 ? load<u32>(o - 32, 12) : 0;
+      const segEnd: usize = r < regions ? <usize>load<u32>(o) : len;
+      const s = startsPtr + (<usize>n << 2);
+      const e = endsPtr + (<usize>n << 2);
+      const m = tokenize(p + pos, segEnd - pos, seed, s, e, hashesPtr + (<usize>n << 3));
+      if (u != 0) {
+        for (let j: usize = 0; j < <usize>m; j++) {
+          store<u32>(s + (j << 2), load<u32>(s + (j << 2)) + u);
+          store<u32>(e + (j << 2), load<u32>(e + (j << 2)) + u);
+        }
       }
+      n += m;
     }
-    n += m;
     if (r == regions) break;
     store<u32>(firstTokPtr + (<usize>r << 3), n);
-    const k = tokenize(<usize>load<u32>(o, 16), <usize>load<u32>(o, 20), seed, startsPtr + (<usize>n << 2), endsPtr + (<usize>n << 2), hashesPtr + (<usize>n << 3));
-    const map = <usize>load<u32>(o, 24);
-    if (map != 0) {
-      const base = load<u32>(o, 8);
-      for (let j = n; j < n + k; j++) {
-        const sj = startsPtr + (<usize>j << 2);
-        const ej = endsPtr + (<usize>j << 2);
-        store<u32>(sj, base + load<u32>(map + (<usize>load<u32>(sj) << 2)));
-        store<u32>(ej, base + load<u32>(map + (<usize>load<u32>(ej) << 2)));
+    const s = startsPtr + (<usize>n << 2);
+    const e = endsPtr + (<usize>n << 2);
+    const h = hashesPtr + (<usize>n << 3);
+    const text = <usize>load<u32>(o, 16);
+    let k: u32;
+    if (text != 0) k = tokenize(text, <usize>load<u32>(o, 20), seed, s, e, h);
+    else {
+      const b0 = load<u32>(o);
+      const bytes = load<u32>(o, 4) - b0;
+      k = nfkcTokens(p + <usize>b0, <usize>bytes, load<u32>(o, 8), seed, s, e, h, (bytes >> 1) + 1);
+      if (k == REGION_FALLBACK) {
+        failed = r;
+        return REGION_FALLBACK;
       }
     }
     n += k;
     store<u32>(firstTokPtr + (<usize>r << 3), n, 4);
-    pos = <usize>load<u32>(o, 4);
-    u = load<u32>(o, 12);
   }
   return n;
 }

@@ -1,19 +1,26 @@
 // Fingerprinting benchmarks: trainprint (dist/, what ships) against its JS/WASM peers, measured in
 // the same run on the same corpus; every figure is reported as a ratio to a peer or baseline.
-// Corpus: 10 MB of real English from ../shared/data, plus mixed-script and CJK samples (bench/corpus.mjs).
-// Results: bench/results/fingerprint.json (and .md). Flags: --quick (fewer iterations, no write unless --write).
+//
+//   npm run build && node --expose-gc bench/fingerprint.mjs [--baseline OTHER/dist] [--quick] [--whole-only]
+//
+// 1. The whole default fingerprint() in whole processes (bench/fingerprint-whole.mjs): a fresh process per
+//    measurement (best of 3 after a 100 kB warm-up) and the steady state, for 10 MB of English, Japanese and Chinese
+//    prose, Cyrillic and mixed scripts, against the xxhash-wasm peer in the same process, with process CPU and page
+//    faults per call; then `trainprint fingerprint` and `trainprint scan` of the same 10 MB as whole processes (CPU,
+//    faults, RSS). --baseline: another build's dist/ (main's before a change, say), alternated with this one in every
+//    round, so before → after come from one run. Results: bench/results/fingerprint-whole.json.
+// 2. Unless --whole-only: the primitives in one process (tinybench), 10 MB of real English from ../shared/data plus
+//    mixed-script and CJK samples (bench/corpus.mjs). Results: bench/results/fingerprint.json (and .md).
+// --quick: fewer rounds (English only for part 1), no write unless --write.
 import { Bench } from 'tinybench';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createRequire } from 'node:module';
 import { english, mixed, cjk } from './corpus.mjs';
+import { CORPORA, wholeTables } from './fingerprint-whole.mjs';
 import { createEngine, CORE_BUILDS } from '../dist/index.js';
 
 const req = createRequire(import.meta.url);
-const xxhashFactory = req('xxhash-wasm');
-const bloom = req('bloom-filters');
-const { Minhash } = req('minhash');
-const stringSimilarity = req('string-similarity');
 const version = (n) => {
   for (const base of ['./node_modules/', '../node_modules/']) {
     try {
@@ -30,6 +37,33 @@ const WRITE = !QUICK || process.argv.includes('--write');
 const REPS = QUICK ? { fast: 3, mid: 2, slow: 1 } : { fast: 15, mid: 7, slow: 3 };
 const results = {};
 let sink = 0;
+
+// ---------------------------------------------------------------- 0. the whole fingerprint, in whole processes
+{
+  const at = process.argv.indexOf('--baseline');
+  const builds = [['this', new URL('../dist', import.meta.url).pathname]];
+  if (at > 0) builds.push(['baseline', process.argv[at + 1]]);
+  const whole = await wholeTables(builds, {
+    rounds: QUICK ? 1 : 3,
+    corpora: QUICK ? ['en'] : Object.keys(CORPORA),
+    cliRounds: QUICK ? 1 : 3,
+  });
+  if (WRITE) {
+    mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+    const meta = { date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length };
+    writeFileSync(
+      new URL('./results/fingerprint-whole.json', import.meta.url),
+      `${JSON.stringify({ ...meta, builds, ...whole }, null, 2)}\n`,
+    );
+  }
+  if (process.argv.includes('--whole-only')) process.exit(0);
+}
+
+// the peers of part 2 (bench/package.json)
+const xxhashFactory = req('xxhash-wasm');
+const bloom = req('bloom-filters');
+const { Minhash } = req('minhash');
+const stringSimilarity = req('string-similarity');
 
 /** One tinybench task with a fixed iteration count; records min / p50 and a rate. */
 async function measure(name, fn, { reps = REPS.mid, units, unit, gcEach = false }) {

@@ -68,13 +68,16 @@ if (!isMainThread && workerData?.url) {
   const runs = new Map();
   let nextRun = 0;
 
-  /** Polls /status every 50 ms (one at a time) and the server's RSS: latencies and peak RSS. */
+  /** Polls /status and /healthz in turn every 50 ms (one at a time) and the server's RSS: latencies and peak RSS. */
   const probe = () => {
     const latencies = [];
+    const healthz = [];
     let peak = rssMB(pid);
     let stop = false;
     const done = (async () => {
       while (!stop) {
+        const h = await timed(`${url}/healthz`);
+        healthz.push(h.status === 200 ? h.ms : 120_000);
         const r = await timed(`${url}/api/v1/status`);
         latencies.push(r.status === 200 ? r.ms : 120_000);
         try {
@@ -90,6 +93,8 @@ if (!isMainThread && workerData?.url) {
         status_p99_ms: pct(latencies, 99),
         status_max_ms: pct(latencies, 100),
         status_polls: latencies.length,
+        healthz_p99_ms: pct(healthz, 99),
+        healthz_max_ms: pct(healthz, 100),
         peak_rss_mb: Math.round(peak),
       };
     };

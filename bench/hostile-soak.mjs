@@ -15,7 +15,9 @@
  *    flate-bomb PDF, a 500 × 1 MiB spine EPUB), million-line jobs, extract calls to hostile model hosts (one that
  *    hangs, one that answers 500, one that drips, one that answers 4 MiB of text, a closed port) and floods of small
  *    requests; meanwhile 4 honest accounts (Free, Pro, Scale, Enterprise) analyze texts and PDF/EPUB files and
- *    submit small scan jobs polled to their end. Reported: the honest calls' latencies (p50/p99/max) and statuses
+ *    submit small scan jobs polled to their end. The attackers also send the attacks of bench/hostile-attackers.mjs:
+ *    2 MB bodies a byte a chunk, 20 bodies at once just under the 1 MiB line, extract jobs against a model padding
+ *    its answers to the cap, and (the Scale attacker, once) a catalogue audit of 100,000 works. Reported: the honest calls' latencies (p50/p99/max) and statuses
  *    (their own 429s apart), every 5xx of anyone, the server's RSS at the start of the soak, its peak, and 15 s after
  *    the attack stopped, and the 500 lines of its log.
  *
@@ -48,6 +50,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { strToU8, zipSync } from 'fflate';
+import { attackers as roundAttackers, attackModels, chunkedBody, madeUpText } from './hostile-attackers.mjs';
 import { pct } from './hostile-client.mjs';
 import { latin1, onePage, streamOf, threeWords, zlibRepeated } from './hostile-pdf.mjs';
 
@@ -162,6 +165,7 @@ async function hostileModels() {
     close: () => {
       for (const s of sockets) s.destroy();
       server.close();
+      roundModels.close();
     },
   };
 }
@@ -473,13 +477,47 @@ async function attacker(srv, key, models, until, index) {
       for (const r of rs) count('attack', r.status, 'flood', r.text);
     },
   ];
+  kinds.push(
+    // a 2 MB body a byte a chunk (refused past its pieces)
+    async () => count('attack', await chunkedBody(srv.port, key, 2_000_000, 1), '1-byte chunks'),
+    // 20 bodies at once just under the 1 MiB large-request line
+    async () => {
+      const body = JSON.stringify({ content: madeUpText(200_000, index).slice(0, 1_029_960), content_type: 'text' });
+      const rs = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          timed(`${srv.url}/api/v1/attribution/analyze`, { method: 'POST', headers: auth(key), body }),
+        ),
+      );
+      for (const r of rs) count('attack', r.status, 'sub-line flood', r.text);
+    },
+    // an extract job against a model padding every answer to the cap, deleted once it ends
+    async () => {
+      const r = await roundAttackers.padded({ ...roundCtx(srv, key), keys: { free4: key } }, () => Date.now() > until);
+      count('attack', r.state === 'done' ? 200 : 0, 'padded model job', JSON.stringify(r));
+    },
+  );
+  // the Scale attacker's catalogue audit of 100,000 works, once, beside the rest
+  const audit =
+    index === 2 && measuring && !auditSent
+      ? ((auditSent = true),
+        roundAttackers
+          .audit({ ...roundCtx(srv, key), keys: { scale: key }, auditWorks: 100_000 })
+          .then((r) => ((tally.audit = r), count('attack', r.state === 'done' ? 200 : 0, 'audit 100,000 works'))))
+      : null;
   for (let k = index; Date.now() < until; k++) {
     keepSlow();
     await kinds[k % kinds.length]();
     await sleep(250);
   }
   for (const s of open) s.stop();
+  await audit;
 }
+let auditSent = false;
+/** Set once the warm-up is over: the audit is sent in the measured soak only. */
+let measuring = false;
+/** What the round's attackers (bench/hostile-attackers.mjs) need of the server. */
+const roundCtx = (srv, key) => ({ url: srv.url, port: srv.port, models: roundModels, storeDir: store, key });
+const roundModels = await attackModels();
 
 /** An honest account: text analyses, a PDF or EPUB file, a small scan job polled to its end, in turn. */
 async function honest(srv, key, until, index) {
@@ -540,6 +578,7 @@ async function soak(srv, keys, models) {
   tally.honestMs = [];
   fivexxSeen.length = 0;
   await sleep(3000);
+  measuring = true;
   const startedAt = new Date().toISOString();
   const start = rssMB(srv.child.pid);
   await markMemory(srv);
@@ -590,6 +629,7 @@ async function soak(srv, keys, models) {
     answers_5xx_seen: fivexxSeen,
     server_log_500_lines: (srv.log.text.match(/"msg":"request failed: 500"/g) ?? []).length,
     hostile_model_hosts: tally.models,
+    audit_100k_works: tally.audit ?? null,
     rss_mb: {
       fresh_before_the_warm_up: Math.round(fresh),
       at_start: Math.round(start),

@@ -3,8 +3,9 @@
 // passages, PAN essays without reuse, short answers — English in no pack), whole documents. The `test` half is
 // measured too and reported beside it, never written: it shows how well the tuned null holds on text it did not see.
 //
-//   node bench/measure-background.mjs [--write]   (needs dist/; --write records each pack's `background` in
-//                                                  packs/index.json, bound to the pack's SHA-256)
+//   node bench/measure-background.mjs [--write] [--only ID,ID]   (needs dist/; --write records each pack's
+//        `background` in packs/index.json, bound to the pack's SHA-256; --only measures those packs alone, e.g. the
+//        English ones, whose null this English text is: the other languages' packs have writers of their own)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { hasSharedData, naturalDocuments } from './natural-texts.mjs';
@@ -14,6 +15,8 @@ if (!hasSharedData()) {
   process.exit(2);
 }
 const WRITE = process.argv.includes('--write');
+const at = process.argv.indexOf('--only');
+const ONLY = at > 0 ? new Set(process.argv[at + 1].split(',')) : null;
 const DATE = new Date().toISOString().slice(0, 10);
 const indexFile = fileURLToPath(new URL('../packs/index.json', import.meta.url));
 const { createEngine } = await import('../dist/index.js');
@@ -35,6 +38,7 @@ const describe = (part) => {
 const index = JSON.parse(readFileSync(indexFile, 'utf8'));
 const report = { date: DATE, packs: [] };
 for (const entry of index.packs) {
+  if (ONLY && !ONLY.has(entry.id)) continue;
   const row = { id: entry.id, sha256: entry.sha256 };
   for (const part of ['tune', 'test']) {
     // a fresh engine per measurement: measureBackground sets the dataset's background

@@ -102,11 +102,20 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // render-parts.ts, its style) is in report-work.js beside the bundle's verifier, loaded on the first renderWorkReport
 // call; that made room for the interval of corpora that did not answer (+2.5 KB). 1,278.8 KiB: the budget is lowered
 // to 1,280 KiB (report-work's budget below takes the page: 29 → 54 KiB).
-// Looked at 1,310,799 B (+1.3 KB from 1,309,508 B): each pack's chain null (src/datasets/chain-null.ts: its rule and
-// the check of the field read from packs/index.json; the measurement is bench/chain-null.mjs, outside the bundle), a
-// chain's edges trimmed to the held text (trimEdges), the sentence of a match whose document is uncertain. 1,280.1 KiB:
-// the budget is raised to 1,282 KiB, a little room for the naming order of exact matches in the same change.
-const MAIN_BUDGET = 1282 * 1024;
+// Looked at 1,332,982 B (+23.5 KB from 1,309,512 B; +1.3 KB more below), six changes landed together, each measured in its own branch:
+// the quotation marks, dialogue dashes and attributions of eleven languages and the share quoted from one work
+// (src/text/attributions.ts, src/services/analyze/quotations.ts: read on every analysis with a match) +11.0 KB; what no
+// body or job can hold the service with (a catalogue audit kept in pages and short transactions, compact extraction
+// journals deleted with their job, an item's INTERNAL error traced, a model's waits ended at a cancel) +5.9 KB; a
+// job's items checked at submission before the charge, an audit whose model never answered failed with the reason,
+// a keyless item built again after a restart +2.5 KB; a word-shingle fingerprint's columns computed when first read
+// (lazyShingles: a fresh process no longer faults in 3.5 fresh bytes per input byte) +1.6 KB; the older
+// normaliser named in the refusal of a dataset made before t2, and each filter's false-positive rate computed once
+// per shape (twelve packs by default) +0.5 KB; each pack's chain null (src/datasets/chain-null.ts), a chain's edges
+// trimmed to the held text, the naming order of matches +1.3 KB. None of it could move to a file loaded on demand at once: the budget
+// is 1,310 KiB, to come down when a part of the main entry moves out (the request schemas and their hand checks are
+// the largest candidate).
+const MAIN_BUDGET = 1310 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -115,9 +124,12 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1287,
-  'fingerprint.js': 211,
-  'fingerprint.cjs': 213,
+  'library.cjs': 1317, // with the main entry's 1,310 KiB (above)
+  // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
+  // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
+  // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
+  'fingerprint.js': 213,
+  'fingerprint.cjs': 215,
   'http.js': 400,
   'http.cjs': 402,
   'client.js': 22,
@@ -129,11 +141,14 @@ const BUDGETS_KIB = {
   'formats.cjs': 175,
   'synonyms.js': 582,
   'synonyms.cjs': 583,
-  'core-scalar.js': 37,
-  'core-scalar.cjs': 38,
+  // +1 KiB: the core tokenises normaliser regions itself (nfkcTokens, the ideograph loop; 28,659 B of scalar
+  // WebAssembly, +1,269 B, embedded as base64)
+  'core-scalar.js': 38,
+  'core-scalar.cjs': 39,
   // +5 KB: the short-work probe (src/services/memorization/short-work.ts), works under 58 words asked in splits
-  'memorization-work.js': 96,
-  'memorization-work.cjs': 98,
+  // 96 → 98: the audit's stop on a model never reached, the checks a job runs at submission, compact journals
+  'memorization-work.js': 98,
+  'memorization-work.cjs': 100,
   'market-work.js': 45,
   'market-work.cjs': 46,
   // the bundle's verifier and, since the main entry's 1,280 KiB (above), the work report's page
@@ -143,7 +158,7 @@ const BUDGETS_KIB = {
   'webhook-work.js': 22,
   'webhook-work.cjs': 23,
   'offload-worker.js': 1100,
-  'cli.js': 91,
+  'cli.js': 94, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
   if (size(f) > kib * 1024) {

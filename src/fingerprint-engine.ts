@@ -53,7 +53,7 @@ export class FingerprintEngine {
   async fingerprint(text: string | Uint8Array, options?: FingerprintOptions): Promise<Fingerprint> {
     const core = this.assertLive();
     const o = resolveOptions(options);
-    return fingerprintText(core, toText(text), o);
+    return fingerprintText(core, toText(text, true), o); // a lone surrogate: found by the tokenizer
   }
 
   /**

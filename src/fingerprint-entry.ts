@@ -22,6 +22,7 @@ export { normalize, isAsciiOnly, NORMALIZER_ID } from './text/normalize.js';
 export type { Normalized } from './text/normalize.js';
 export { paramsId, resolveOptions, HASH_ID } from './fingerprint/options.js';
 export { sha256Hex } from './fingerprint/sha256.js';
+export { shingleCount } from './fingerprint/fingerprint.js';
 export type { FingerprintOptions, ResolvedOptions } from './fingerprint/options.js';
 export type { Fingerprint, ShingleSet, WinnowSet, Similarity } from './types.js';
 export type {

@@ -39,6 +39,7 @@ export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS, type ErrorCo
 // Fingerprints, sketches, similarity and compare (the fingerprint engine's methods)
 export {
   sha256Hex,
+  shingleCount,
   paramsId,
   resolveOptions,
   HASH_ID,

@@ -17,7 +17,7 @@ import { sha256Hex, sha256HexNow, sha256Portable, toHex } from './fingerprint/sh
 import { wordSpans } from './models/ngram.js';
 import { MAX_CHARS_PER_TOKEN } from './models/openai.js';
 import { CALIBRATION, datasetConfidence, highestConfidence } from './services/analyze/calibration.js';
-import { quotationSource, quotationsOf } from './services/analyze/quotations.js';
+import { QUOTATION_RULE, quotationSource, quotationsOf } from './services/analyze/quotations.js';
 import { chooseWorkType } from './services/analyze/revenue.js';
 import { assessRisk, riskLevel } from './services/analyze/risk.js';
 import { searchedDatasetIds, sectionCoverage } from './services/analyze/sections.js';
@@ -55,7 +55,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'models/ngram': { wordSpans },
   'models/openai': { MAX_CHARS_PER_TOKEN },
   'services/analyze/calibration': { CALIBRATION, datasetConfidence, highestConfidence },
-  'services/analyze/quotations': { quotationSource, quotationsOf },
+  'services/analyze/quotations': { QUOTATION_RULE, quotationSource, quotationsOf },
   'services/analyze/revenue': { chooseWorkType },
   'services/analyze/risk': { assessRisk, riskLevel },
   'services/analyze/sections': { searchedDatasetIds, sectionCoverage },

@@ -39,7 +39,11 @@ export interface Fingerprint {
   readonly byte_length: number;
   /** Number of word tokens (word unit) or code points (char unit) after normalisation. */
   readonly token_count: number;
-  /** Every shingle, in text order. */
+  /**
+   * Every shingle, in text order. With word shingles each column (`hashes`; `starts` and `ends` together) is computed
+   * from the text the fingerprint holds, on the engine that made it, when first read, and is a plain property from
+   * then on: a caller that reads none pays for none (`shingleCount(fp.shingles)` counts them without computing).
+   */
   readonly shingles: ShingleSet;
   /** Winnowed fingerprints (absent when winnowing is off). */
   readonly winnow?: WinnowSet;

@@ -52,7 +52,7 @@
  */
 import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
-import { fingerprintCore, toText } from '../fingerprint/fingerprint.js';
+import { shingleHashesCore, toText } from '../fingerprint/fingerprint.js';
 import { resolveOptions } from '../fingerprint/options.js';
 import { distinctSorted, intersectionSize } from '../fingerprint/similarity.js';
 import { wholeSpan, toSpan, trimEdges } from './edges.js';
@@ -277,8 +277,8 @@ export function compareTexts(
     }
   }
 
-  const A = distinctSorted(fingerprintCore(core, a, SHINGLE_OPTIONS).fp.shingles.hashes);
-  const B = distinctSorted(fingerprintCore(core, b, SHINGLE_OPTIONS).fp.shingles.hashes);
+  const A = distinctSorted(shingleHashesCore(core, a, SHINGLE_OPTIONS));
+  const B = distinctSorted(shingleHashesCore(core, b, SHINGLE_OPTIONS));
   const inter = intersectionSize(A, B);
   const union = A.length + B.length - inter;
 

@@ -17,6 +17,7 @@ import {
 } from '../library.js';
 
 import { openExtractionJournal } from '../node/index.js';
+import { onInterrupt, withCallProgress } from './call-progress.js';
 import { commandModel, MODEL_FLAGS } from './extract.js';
 import { readWorkFile } from './files.js';
 import { parse, UsageError } from './shared.js';
@@ -43,9 +44,12 @@ export async function auditCommand(args: string[]): Promise<number> {
   const journalPath = values.journal as string | undefined;
   const journal = journalPath ? await openExtractionJournal(journalPath) : undefined;
   const engine = await createEngine();
+  // Ctrl-C: as extract's, the answered calls kept in the journal and the way back printed
+  const interrupt = onInterrupt(journalPath, 'audit');
   try {
     const r = await auditCatalogue(engine.store, {
-      model,
+      model: withCallProgress(model, number('budget-calls') ?? 2000, 'audit'),
+      signal: interrupt.signal,
       works,
       ...optional('budget_calls', number('budget-calls')),
       ...optional('first_probes', number('first-probes')),
@@ -59,15 +63,21 @@ export async function auditCommand(args: string[]): Promise<number> {
       );
     const c = r.catalogue;
     console.error(
-      `${c.reproduced} of ${c.measured} works reproduced: share ${c.share} [${c.ci_95[0]}, ${c.ci_95[1]}], ${r.calls} of ${r.budget_calls} calls, stopped: ${r.stopped}`,
+      `${c.reproduced} of ${c.measured} works reproduced: share ${c.share} [${c.ci_95[0]}, ${c.ci_95[1]}], ${r.calls} of ${r.budget_calls} calls, stopped: ${r.stopped}${r.error ? ` (the model answered no call: ${r.error.code}: ${r.error.message})` : ''}`,
     );
     const json = `${JSON.stringify(r, null, 2)}\n`;
     const out = values.out as string | undefined;
     if (out === undefined) process.stdout.write(json);
     else await writeFile(out, json);
     // nothing measured because the model answered nothing: a failure, as an extraction's failing calls are
-    return c.measured === 0 && r.works.some((w) => w.verdict === 'unanswered') ? 1 : 0;
+    return r.stopped === 'upstream_errors' || (c.measured === 0 && r.works.some((w) => w.verdict === 'unanswered'))
+      ? 1
+      : 0;
+  } catch (e) {
+    if (interrupt.signal.aborted) return 130;
+    throw e;
   } finally {
+    interrupt.dispose();
     engine.dispose();
     await journal?.close();
   }

@@ -23,6 +23,7 @@ import {
   type WorkSection,
 } from '../library.js';
 import { openExtractionJournal, resolveHost } from '../node/index.js';
+import { onInterrupt, withCallProgress } from './call-progress.js';
 import { readWorkFile } from './files.js';
 import { parse, UsageError } from './shared.js';
 
@@ -64,21 +65,12 @@ export async function extractCommand(args: string[]): Promise<number> {
   const journal = journalPath === undefined ? undefined : await openExtractionJournal(journalPath);
   const engine = await createEngine();
   // Ctrl-C: the calls in flight are aborted, the journal keeps every answered call, and the way back is printed
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    console.error(
-      journalPath === undefined
-        ? 'interrupted: nothing kept (run with --journal FILE to resume an interrupted extraction)'
-        : `interrupted: the answered calls are in ${journalPath}; run the same command again to resume`,
-    );
-    interrupt.abort(new UsageError('interrupted'));
-  };
-  process.once('SIGINT', onSigint);
+  const interrupt = onInterrupt(journalPath, 'extraction');
   try {
     const result = await engine.memorization.extractWork({
       signal: interrupt.signal,
       text,
-      model,
+      model: withCallProgress(model, number('budget-calls') ?? 2000, 'extract'),
       ...(sections ? { sections } : {}),
       ...optional('budget_calls', number('budget-calls')),
       ...optional('probes', number('probes')),
@@ -103,11 +95,14 @@ export async function extractCommand(args: string[]): Promise<number> {
     if (interrupt.signal.aborted) return 130;
     throw e;
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    interrupt.dispose();
     engine.dispose();
     await journal?.close();
   }
 }
+
+/** What `refusedResolution` says of a name that does not resolve. */
+const UNRESOLVED = 'the host name does not resolve';
 
 /** The flags that name the model endpoint and its production options (shared by `extract` and `audit`). */
 export const MODEL_FLAGS = {
@@ -149,8 +144,12 @@ export async function commandModel(values: Record<string, unknown>, command: str
         `--model-url: ${url.host} is a loopback, private or internal host; pass --allow-private-model-hosts to call it`,
       );
     const r = await refusedResolution(url, resolveHost);
+    // the flag is the way only to a host that resolves to an internal address; a name that does not resolve is a
+    // wrong URL (the sentence serve's 422 gives for it)
     if ('reason' in r)
-      throw new UsageError(`--model-url: ${url.host}: ${r.reason}; pass --allow-private-model-hosts to call it`);
+      throw new UsageError(
+        `--model-url: ${url.host}: ${r.reason}${r.reason === UNRESOLVED ? '' : '; pass --allow-private-model-hosts to call it'}`,
+      );
     pinned = r.fetch;
   }
   const number = (flag: string): number | undefined => {

@@ -23,8 +23,9 @@ export const HELP = `usage:
                                   postgres://…[?schema=S][&dataset=ID]: the datasets kept there
       --starter                   also search the embedded starter dataset (SPDX licence texts);
                                   the default when no --dataset is given
-      --packs default|none        search the default reference packs (Project Gutenberg, Wikipedia
-                                  portraits), as 'npm start' and the web app do (default: default)
+      --packs default|none        search the default reference packs (Project Gutenberg, Wikipedia,
+                                  books in 8 other languages), as 'npm start' and the web app do
+                                  (default: default)
       --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
       --work-type T               book|article|news|code|other
       --opt-out DATE              the holder declared a TDM/AI-training opt-out on DATE (YYYY-MM-DD)
@@ -113,8 +114,8 @@ export const HELP = `usage:
       --infini-gram-endpoint URL      a self-hosted infini-gram engine instead of https://api.infini-gram.io/
       --infini-gram-mini IDX[,IDX]    the same for infini-gram mini ('default': the newest Common Crawl crawl)
       --infini-gram-mini-endpoint URL a self-hosted infini-gram mini engine
-      --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia portraits;
-                                default: default)
+      --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia, books in
+                                8 other languages; default: default)
       --workers N               serve from N processes on one port (default: the cores when --store is
                                 PostgreSQL, else 1; N > 1 needs a PostgreSQL store). Each loads the
                                 datasets and packs itself (memory per process: docs/http.md), so
@@ -208,8 +209,9 @@ export const HELP = `usage:
       --timeout-ms MS     a call's time limit, its retries included (default 60000)
       --rpm N, --tpm N    most requests / tokens a minute (token buckets; x-ratelimit-* honoured)
       The result is written whatever happens to the calls: calls that keep failing end it with
-      stopped: upstream_errors and the endpoint's message in error (exit code 1). Ctrl-C aborts
-      the calls in flight and prints how to resume
+      stopped: upstream_errors and the endpoint's message in error (exit code 1). The calls made
+      show on stderr every twentieth of the budget; Ctrl-C aborts the calls in flight and prints
+      how to resume (exit code 130)
   trainprint audit DIR|LIST --model-url URL --model NAME [options]
       which works of a catalogue a model writes out, under one call budget for the whole catalogue
       (auditCatalogue, docs/memorization.md): a first pass of a few probes a work, the rest of the
@@ -221,6 +223,8 @@ export const HELP = `usage:
       --budget-calls N    calls for the whole catalogue (default 2000)
       --first-probes K    probes a work in the first pass (default 3)
       --max-tokens N, --concurrency N, --journal FILE, --out FILE   as extract's
+      A model that answers no call stops the audit (stopped: upstream_errors, the reason in error;
+      exit code 1). Progress and Ctrl-C as extract's
   trainprint scan --dataset ARCHIVE[,…] INPUT... --out HITS.jsonl [options]
       scan model outputs or any documents against datasets (engine.scan): one JSON line per
       passage of at least --min-words words that a dataset holds, { id, dataset_id, document_id,
@@ -268,12 +272,14 @@ export const HELP = `usage:
       while the worker starts, then for as long as it runs
       --lease-seconds S, --account A   as 'scan --queue' (the jobs of account A only)
       --retention-days D      finished jobs and their results are deleted D days after (default 7)
-  trainprint jobs status|export|cancel|delete [JOB] (--store LOCATION | --queue URL) [options]
+  trainprint jobs list|status|export|cancel|delete [JOB] (--store LOCATION | --queue URL) [options]
       a store's jobs, whoever submitted them (the scan queue, the HTTP API): JOB defaults to the
       account's newest job
       --store LOCATION        a store directory or postgres://… URL, as 'serve --store'
       --queue URL             the scan queue's postgres://… URL (the same store)
       --account A             the jobs of account A (default: the operator's, '')
+      list [--json]           the account's jobs, newest first (100); --json: the body of the HTTP
+                              API's GET /api/v1/jobs ({"success","jobs":[{"job_id",…}],"next"})
       status [--json]         where the job stands; --json: {"id","type","state":"queued|running|
                               done|failed|cancelled","total","done","failed",…}
       export [--out FILE]     a finished job's results as JSON lines in item order (default standard

@@ -1,5 +1,5 @@
 /**
- * `trainprint jobs status|export|cancel|delete [JOB] --store LOCATION | --queue URL`: the jobs of a store read and
+ * `trainprint jobs list|status|export|cancel|delete [JOB] --store LOCATION | --queue URL`: the jobs of a store read and
  * controlled from the command line through the one job model's face (`JobStore`), whatever submitted them — the
  * scan queue (`scan --queue`), `serve`'s HTTP API — on any backend (a directory, a PostgreSQL database). JOB
  * defaults to the account's newest job; the account is the operator's (`''`, the scan queue's) unless `--account`.
@@ -12,7 +12,7 @@ import { createJobService, TrainprintError, type JobInfo, type JobService } from
 import { exportHits, hitLine, isPostgresUrl, jobResults } from '../node/index.js';
 import { fmt, openStore, options, parse, QUIET, UsageError } from './shared.js';
 
-const ACTIONS = ['status', 'export', 'cancel', 'delete'] as const;
+const ACTIONS = ['list', 'status', 'export', 'cancel', 'delete'] as const;
 /** One of the `jobs` subcommands. */
 export type JobsAction = (typeof ACTIONS)[number];
 
@@ -37,7 +37,8 @@ export async function jobsCommand(args: string[]): Promise<number> {
   if (typeof where !== 'string' || (values.store !== undefined && values.queue !== undefined))
     throw new UsageError('jobs needs --store LOCATION or --queue URL (one of them)');
   if (values.queue !== undefined) queueUrl(values);
-  if (values.json && action !== 'status') throw new UsageError('--json goes with status');
+  if (values.json && action !== 'status' && action !== 'list') throw new UsageError('--json goes with list and status');
+  if (action === 'list' && positionals.length) throw new UsageError('jobs list takes no JOB');
   if (values.out !== undefined && action !== 'export') throw new UsageError('--out goes with export');
   return jobsAction(action as JobsAction, where, {
     job: positionals[0],
@@ -79,6 +80,7 @@ export async function jobsAction(action: JobsAction, location: string, o: JobsAc
   try {
     const jobs = createJobService({ store });
     const owner = { owner: o.account };
+    if (action === 'list') return await listJobs(jobs, o);
     const id = o.job ?? (await jobs.list({ ...owner, limit: 1 })).jobs[0]?.id;
     if (id === undefined)
       throw new TrainprintError('NOT_FOUND', `no jobs of account ${JSON.stringify(o.account)} in the store`);
@@ -95,6 +97,20 @@ export async function jobsAction(action: JobsAction, location: string, o: JobsAc
   } finally {
     await store.close();
   }
+}
+
+/**
+ * `jobs list`: the account's jobs, newest first (the 100 newest), a line each — or with `--json` the body of
+ * `GET /api/v1/jobs?limit=100`, the same fields the HTTP API gives (`job_id`, ISO times, `status_url` …).
+ */
+async function listJobs(jobs: JobService, o: JobsActionOptions): Promise<number> {
+  const page = await jobs.list({ owner: o.account, limit: 100 });
+  if (o.json) {
+    const { jobBody } = await import('../http/index.js');
+    console.log(JSON.stringify({ success: true, jobs: page.jobs.map(jobBody), next: page.next }));
+  } else if (page.jobs.length === 0) console.error(`no jobs of account ${JSON.stringify(o.account)} in the store`);
+  else for (const j of page.jobs) console.log(statusLine(j));
+  return 0;
 }
 
 /** A job as one line for people. */

@@ -18,9 +18,23 @@ async function namedPacks(
   return names.map((n) => {
     const byId = listed.find((p) => p.id === n);
     if (byId && !existsSync(n)) return { path: byId.path, listed: byId };
-    if (!existsSync(n)) throw new TrainprintError('NOT_FOUND', `${n}: no such file, and no listed pack has this id`);
+    if (!existsSync(n))
+      throw new TrainprintError('NOT_FOUND', `${n}: no such file, and no listed pack has this id${nearId(n, listed)}`);
     return { path: n };
   });
+}
+
+/**
+ * The listed ids a name that is none could have meant, as a suggestion: its `pack:` form (`gutenberg` →
+ * `pack:gutenberg`, the ids `packs list` prints), or the ids a name's file points to (`gutenberg.tpk`).
+ * @example nearId('gutenberg', listed) // '; did you mean pack:gutenberg? (trainprint packs list shows the ids)'
+ */
+function nearId(name: string, listed: readonly ListedPack[]): string {
+  const bare = name.replace(/^pack:/, '').replace(/\.tpk$/, '');
+  const near = listed.filter((p) => p.id === `pack:${bare}` || p.file === `${bare}.tpk` || p.file === name);
+  return near.length === 0
+    ? ' (trainprint packs list shows the ids)'
+    : `; did you mean ${near.map((p) => p.id).join(' or ')}? (trainprint packs list shows the ids)`;
 }
 
 /** A pack's provenance for printing: without its document list unless asked. */

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
   publicRemoteCorpora,
+  shingleCount,
   TrainprintError,
   type Engine,
   type Fingerprint,
@@ -125,7 +126,7 @@ export function summary(fp: Fingerprint) {
     params: fp.params,
     byte_length: fp.byte_length,
     token_count: fp.token_count,
-    shingles: fp.shingles.hashes.length,
+    shingles: shingleCount(fp.shingles),
     winnowed: fp.winnow?.hashes.length ?? 0,
     simhash: fp.simhash === undefined ? undefined : fp.simhash.toString(16).padStart(16, '0'),
     minhash_head: fp.minhash ? Array.from(fp.minhash.subarray(0, 4)) : undefined,

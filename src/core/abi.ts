@@ -30,12 +30,20 @@ export interface RawExports {
   /** Sets up the tables copied in at nfkcTables(); 1 when they fit, else 0. */
   nfkcInit(dataLen: number, offsetsLen: number, poolLen: number, pairsPtr: number, pairs: number): number;
   /**
-   * Normalised UTF-8 of a region at outPtr (≤ outCap bytes) and its UTF-16 offset map at mapPtr (≤ mapCap u32);
-   * returns the bytes written, or 0xFFFFFFFF (read as -1) when the host must normalise the region itself.
+   * Word tokens of a region (UTF-16 offsets from `base`) straight from its UTF-8; at most `cap`; -1 when the host
+   * must normalise the region itself.
    */
-  nfkcUtf8(ptr: number, len: number, outPtr: number, outCap: number, mapPtr: number, mapCap: number): number;
-  /** Entries of the map the last successful nfkcUtf8 wrote: one per UTF-16 unit of its text, plus its end. */
-  nfkcMapLength(): number;
+  nfkcTokens(
+    ptr: number,
+    len: number,
+    base: number,
+    seed: bigint,
+    startsPtr: number,
+    endsPtr: number,
+    hashesPtr: number,
+    cap: number,
+  ): number;
+  /** The token count, or -1 when region failedRegion() needs the host (then call again from it). */
   tokenizeRegions(
     ptr: number,
     len: number,
@@ -46,7 +54,10 @@ export interface RawExports {
     endsPtr: number,
     hashesPtr: number,
     firstTokPtr: number,
+    from: number,
+    n0: number,
   ): number;
+  failedRegion(): number;
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
   charShingles(
     ptr: number,

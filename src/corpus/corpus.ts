@@ -14,7 +14,7 @@ import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import { fingerprintCore, toText, withShingleHashes } from '../fingerprint/fingerprint.js';
-import { resolveOptions } from '../fingerprint/options.js';
+import { olderNormalizer, resolveOptions } from '../fingerprint/options.js';
 import {
   batchDocument,
   checkBatch,
@@ -294,7 +294,11 @@ export class Corpus {
     if (info.params !== '' && info.params !== DATASET_PARAMS) {
       const got = JSON.stringify(info.params);
       const want = JSON.stringify(DATASET_PARAMS);
-      throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `dataset "${storage.id}" has params ${got}, expected ${want}`);
+      const older = olderNormalizer(info.params, DATASET_PARAMS);
+      throw new TrainprintError(
+        'SNAPSHOT_INCOMPATIBLE',
+        `dataset "${storage.id}" has params ${got}, expected ${want}${older}`,
+      );
     }
     checkDescriptor(info.descriptor, this.links);
     if (this.sets.has(info.descriptor.id) || this.remotes.has(info.descriptor.id)) {
@@ -702,9 +706,15 @@ export class Corpus {
         if (performance.now() - sliceStart >= sliceMs) await waited(turn());
         input =
           run.keepUtf8 === true && work.kind === 'fingerprint' && work.text === query && utf8 === undefined
-            ? fingerprintCore(core, query, work.options, (raw) => {
-                utf8 = raw.slice();
-              }).fp
+            ? fingerprintCore(
+                core,
+                query,
+                work.options,
+                (raw) => {
+                  utf8 = raw.slice();
+                },
+                work.columns,
+              ).fp
             : runWork(core, work);
       }
     }
@@ -768,6 +778,8 @@ export class Corpus {
       kind: 'fingerprint',
       text: query,
       options: reworded ? SEARCH_OPTIONS : COPY_SEARCH_OPTIONS,
+      // every exact search looks the hashes up, and reads the spans as soon as one document has a hit: both at once
+      columns: { hashes: true, spans: true },
     }) as Fingerprint;
     // the query's content-word pairs, wherever they will be needed (candidates, backgrounds): asked for once
     const needsPairs = reworded && limit > 0 && targets.some((d) => d.keepsText);
@@ -876,7 +888,8 @@ export class Corpus {
     if (data.descriptor.kind === 'exact' && data.params !== DATASET_PARAMS) {
       throw new TrainprintError(
         'SNAPSHOT_INCOMPATIBLE',
-        `params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(DATASET_PARAMS)}`,
+        `params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(DATASET_PARAMS)}` +
+          olderNormalizer(data.params, DATASET_PARAMS),
       );
     }
     if (target) {

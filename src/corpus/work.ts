@@ -7,7 +7,7 @@
 import { compareTexts, type CompareOptions, type Comparison } from '../align/compare.js';
 import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
-import { fingerprintCore } from '../fingerprint/fingerprint.js';
+import { fingerprintCore, type Columns } from '../fingerprint/fingerprint.js';
 import type { ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
 import {
@@ -25,11 +25,17 @@ import { pairPostings, type PairPostings } from './content-words.js';
  * One piece of pure work: the fingerprint of a text with resolved options, the content-word pairs of
  * a text (the search's second stage), the content-word index postings of a stretch of a dataset's documents
  * (numbered from `first`), a whole `compare`, or the readable text of HTML or Markdown content with its offset
- * map (as plain data: {@link ExtractedParts}).
+ * map (as plain data: {@link ExtractedParts}). A fingerprint's per-shingle columns are computed when first read
+ * unless `columns` names them (an offload sends back every column: it computes them all in its one pass).
  * @example const work: PureWork = { kind: 'compare', a: 'one text', b: 'another text' }
  */
 export type PureWork =
-  | { readonly kind: 'fingerprint'; readonly text: string; readonly options: ResolvedOptions }
+  | {
+      readonly kind: 'fingerprint';
+      readonly text: string;
+      readonly options: ResolvedOptions;
+      readonly columns?: Columns;
+    }
   | { readonly kind: 'pairs'; readonly text: string }
   | { readonly kind: 'pair-postings'; readonly texts: ReadonlyArray<string | null>; readonly first: number }
   | { readonly kind: 'compare'; readonly a: string; readonly b: string; readonly options?: CompareOptions }
@@ -118,7 +124,7 @@ export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> 
   checkTexts(work);
   switch (work.kind) {
     case 'fingerprint':
-      return fingerprintCore(core, work.text, work.options).fp as WorkResult<W>;
+      return fingerprintCore(core, work.text, work.options, undefined, work.columns).fp as WorkResult<W>;
     case 'pairs':
       return coreTokens(core)(work.text, (t) => pairsOfTokens(work.text, t)) as WorkResult<W>;
     case 'pair-postings':

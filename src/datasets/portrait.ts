@@ -50,7 +50,7 @@
 import type { Core } from '../core/abi.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { TrainprintError } from '../errors.js';
-import { paramsId, resolveOptions, type ResolvedOptions } from '../fingerprint/options.js';
+import { olderNormalizer, paramsId, resolveOptions, type ResolvedOptions } from '../fingerprint/options.js';
 import { blockedBloomFpr, optimalBloomK } from '../sketch/filter.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
@@ -1176,8 +1176,12 @@ export class PortraitDataset {
       if (!ds.descriptor.locate) bad('a locator in a portrait whose descriptor does not say locate');
       ds.locator = data.locator;
     }
-    if (data.params !== ds.params)
-      bad(`params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(ds.params)}`);
+    if (data.params !== ds.params) {
+      const older = olderNormalizer(data.params, ds.params);
+      bad(
+        `params mismatch: snapshot has ${JSON.stringify(data.params)}, expected ${JSON.stringify(ds.params)}${older}`,
+      );
+    }
     for (const d of data.docs) {
       if (ds.docIds.has(d.id)) bad(`document id "${d.id}" appears twice`);
       ds.docs.push(d);

@@ -46,6 +46,7 @@
  */
 import { Decoder, Encoder, ExtData } from '@msgpack/msgpack';
 import { TrainprintError, type ErrorCode } from '../errors.js';
+import { olderNormalizer } from '../fingerprint/options.js';
 import { crc32 } from '../util/crc32.js';
 import { checkPortraitBackground, type PortraitBackground } from './background.js';
 import { commonFault } from './common.js';
@@ -64,7 +65,7 @@ export interface ExactDatasetData {
     readonly keep_text?: boolean;
     readonly meta?: unknown;
   };
-  /** The fingerprint params id, e.g. 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=off'. */
+  /** The fingerprint params id, e.g. 'tp1;nfkccf-u17.0.0.t2;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=off'. */
   readonly params: string;
   readonly docs: ReadonlyArray<{
     readonly id: string;
@@ -676,7 +677,8 @@ function decodeWith(
     );
   }
   if (expect?.params !== undefined && expect.params !== params) {
-    fail(`params mismatch: snapshot has ${JSON.stringify(params)}, expected ${JSON.stringify(expect.params)}`);
+    const older = olderNormalizer(params, expect.params);
+    fail(`params mismatch: snapshot has ${JSON.stringify(params)}, expected ${JSON.stringify(expect.params)}${older}`);
   }
 
   const split = lazy && kind === 'exact' ? splitTexts(payload) : null;

@@ -7,7 +7,9 @@ import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint, ShingleSet, WinnowSet } from '../types.js';
 import { normalize } from '../text/normalize.js';
-import { tokenizeWords, tokenRange, tokenSpans, type WordTokens } from './words.js';
+import { loneSurrogateIndex, tokenizeWords, tokenRange, tokenSpans, type WordTokens } from './words.js';
+
+export { loneSurrogateIndex };
 import { paramsId, type ResolvedOptions } from './options.js';
 import { startSha256Hex } from './sha256.js';
 import { minhashAt } from '../sketch/minhash.js';
@@ -19,12 +21,19 @@ const ID_SEED_B = 0x7470_0002n;
 
 const hex64 = (v: bigint): string => BigInt.asUintN(64, v).toString(16).padStart(16, '0');
 
-/** Reject anything that is not a well-formed string; decode UTF-8 bytes strictly. */
-export function toText(input: unknown): string {
+/**
+ * Reject anything that is not a well-formed string; decode UTF-8 bytes strictly. With `surrogatesLater`, a string is
+ * not read here: the caller's word tokenizer finds a lone surrogate where it must look anyway (the UTF-8 encoder writes
+ * one as U+FFFD, which the core's normaliser hands back to {@link tokenizeWords}, so only a text holding U+FFFD is
+ * searched), which saves a pass over every text.
+ * @example toText('a\ud800b') // throws INVALID_INPUT: text contains a lone surrogate at index 1
+ */
+export function toText(input: unknown, surrogatesLater = false): string {
   if (typeof input === 'string') {
     // isWellFormed (native, fast) answers the common case; the index is found only to report it.
     const wellFormed = (input as { isWellFormed?: () => boolean }).isWellFormed;
-    const bad = typeof wellFormed === 'function' && wellFormed.call(input) ? -1 : loneSurrogateIndex(input);
+    const bad =
+      surrogatesLater || (typeof wellFormed === 'function' && wellFormed.call(input)) ? -1 : loneSurrogateIndex(input);
     if (bad >= 0) throw new TrainprintError('INVALID_INPUT', `text contains a lone surrogate at index ${bad}`);
     return input;
   }
@@ -41,26 +50,6 @@ export function toText(input: unknown): string {
   );
 }
 
-/**
- * Index of the first lone surrogate of `s` (a string no UTF encoding can hold), or −1.
- * @example loneSurrogateIndex('a\ud800b') // 1
- */
-export function loneSurrogateIndex(s: string): number {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        i++;
-        continue;
-      }
-      return i;
-    }
-    if (c >= 0xdc00 && c <= 0xdfff) return i;
-  }
-  return -1;
-}
-
 /** Fingerprint without `work_hash` (sync part), plus the raw bytes the hash needs. */
 export interface CoreFingerprint {
   readonly fp: Omit<Fingerprint, 'work_hash'>;
@@ -69,14 +58,28 @@ export interface CoreFingerprint {
 }
 
 /**
- * Run the synchronous part of the pipeline on one core. `text` must be well-formed (see toText). With word
- * shingles, `onRawBytes` sees the text's UTF-8 as written into the core (a view, valid only during the call).
+ * Which per-shingle columns of a word-shingle fingerprint a caller takes at once, in the same pass; the others are
+ * computed from the text when first read (see {@link lazyShingles}). Character shingles always come with all three.
+ */
+export interface Columns {
+  /** `shingles.hashes` */
+  readonly hashes?: boolean;
+  /** `shingles.starts` and `shingles.ends` */
+  readonly spans?: boolean;
+}
+
+/**
+ * Run the synchronous part of the pipeline on one core. `text` must be a string (see toText; with word shingles a
+ * lone surrogate is found here). With word shingles, `onRawBytes` sees the text's UTF-8 as written into the core (a
+ * view, valid only during the call), and the per-shingle columns not named in `columns` are computed when first read.
+ * @example fingerprintCore(core, text, resolveOptions(), undefined, { hashes: true }).fp.shingles.hashes
  */
 export function fingerprintCore(
   core: Core,
   text: string,
   o: ResolvedOptions,
   onRawBytes?: (view: Uint8Array) => void,
+  columns: Columns = {},
 ): CoreFingerprint {
   return core.guard(() => {
     const L = core.layout();
@@ -84,11 +87,10 @@ export function fingerprintCore(
     let count: number; // tokens or code points
     let m: number; // shingles
     let hashesPtr: number;
-    let starts: Uint32Array, ends: Uint32Array;
+    let shingles: ShingleSet;
     let idA: bigint, idB: bigint;
     let workHash: Promise<string> | null = null;
     let byteLength: number;
-    // word tokens whose offsets need no mapping: the winnowed postings can then be gathered in the core
     let tokens: WordTokens | null = null;
 
     if (o.unit === 'word') {
@@ -108,22 +110,20 @@ export function fingerprintCore(
       m = core.raw.shingleTokens(t.hashesPtr, count, o.size, seed, hashesPtr);
       idA = core.raw.xxh64(t.hashesPtr, count * 8, ID_SEED_A);
       idB = core.raw.xxh64(t.hashesPtr, count * 8, ID_SEED_B);
-      const spans = tokenSpans(core, t);
-      // shingle i spans tokens i .. min(i + size - 1, count - 1)
-      const last = Math.min(o.size - 1, Math.max(count - 1, 0));
-      starts = spans.starts.subarray(0, m); // fresh arrays from tokenSpans: no second copy
-      ends = spans.ends.subarray(last, last + m);
+      // only the columns asked for leave the core now (most callers read none: 3.5 fresh bytes per input byte)
+      const hashes = columns.hashes ? core.u64(hashesPtr, m).slice() : undefined;
+      shingles = lazyShingles(core, text, o, m, hashes, columns.spans ? shingleSpansOf(core, t, o.size, m) : undefined);
       byteLength = t.byteLength;
-      if (t.regionFixes.length === 0) tokens = t;
+      tokens = t;
     } else {
       // Character k-grams over the canonical normalised text (or the raw text with 'none').
       let src = text;
       let map: Uint32Array | null = null;
       if (o.normalize === 'nfkc-casefold') {
-        const n = normalize(text);
+        const n = normalize(text); // reports a lone surrogate itself
         src = n.text;
         map = n.map;
-      }
+      } else toText(text); // reports a lone surrogate
       const cap = src.length * 3;
       const inPtr = L.take(cap);
       L.commit();
@@ -137,14 +137,15 @@ export function fingerprintCore(
       count = codePointCount(src);
       idA = core.raw.xxh64(inPtr, len, ID_SEED_A);
       idB = core.raw.xxh64(inPtr, len, ID_SEED_B);
-      starts = core.u32(startsPtr, m).slice();
-      ends = core.u32(endsPtr, m).slice();
+      const starts = core.u32(startsPtr, m).slice();
+      const ends = core.u32(endsPtr, m).slice();
       if (map) {
         for (let i = 0; i < m; i++) {
           starts[i] = map[starts[i]];
           ends[i] = map[ends[i]];
         }
       }
+      shingles = { hashes: core.u64(hashesPtr, m).slice(), starts, ends };
       if (src === text) {
         if (o.workHash) workHash = startSha256Hex(core.u8.subarray(inPtr, inPtr + len));
         byteLength = len;
@@ -168,12 +169,11 @@ export function fingerprintCore(
     const simhash = o.simhash ? simhashAt(core, hashesPtr, m) : undefined;
 
     // Copy out (views die with the next memory growth).
-    const hashes = core.u64(hashesPtr, m).slice();
-    const shingles: ShingleSet = { hashes, starts, ends };
     let winnow: WinnowSet | undefined;
     if (o.window > 0 && tokens) {
-      winnow = copyColumns(winnowedInCore(core, L, tokens, hashesPtr, winPtr, w, o.size));
+      winnow = copyColumns(winnowedOf(core, L, tokens, hashesPtr, winPtr, w, m, o.size));
     } else if (o.window > 0) {
+      const { hashes, starts, ends } = shingles;
       const positions = core.u32(winPtr, w).slice();
       const wh = gatherU64(new Uint32Array(hashes.buffer, hashes.byteOffset, m * 2), positions);
       const ws = new Uint32Array(w);
@@ -198,6 +198,65 @@ export function fingerprintCore(
     if (o.workHash && !workHash) workHash = startSha256Hex(new TextEncoder().encode(text));
     return { fp, workHash };
   });
+}
+
+/** The number of shingles of each word-shingle set whose columns are computed when first read. */
+const lazyCounts = new WeakMap<ShingleSet, number>();
+
+/**
+ * How many shingles `s` holds, without computing a column that has not been read yet.
+ * @example shingleCount(fp.shingles) // fp.shingles.hashes.length, without the hashes
+ */
+export function shingleCount(s: ShingleSet): number {
+  return lazyCounts.get(s) ?? s.hashes.length;
+}
+
+/**
+ * A word-shingle set of `text` whose columns not given are computed on `core` when first read: hashes by the
+ * tokenizer and shingler again, starts and ends (together) by the tokenizer again — the values `fingerprintCore`
+ * would have copied out, in a pass of their own. Each column becomes a plain property once read (or assigned).
+ */
+function lazyShingles(
+  core: Core,
+  text: string,
+  o: ResolvedOptions,
+  m: number,
+  hashes: BigUint64Array | undefined,
+  spans: { starts: Uint32Array; ends: Uint32Array } | undefined,
+): ShingleSet {
+  const set = {} as ShingleSet & Record<string, unknown>;
+  const put = (key: string, value: unknown, get?: () => unknown) =>
+    Object.defineProperty(
+      set,
+      key,
+      get
+        ? { get, set: (v) => put(key, v), enumerable: true, configurable: true }
+        : { value, writable: true, enumerable: true, configurable: true },
+    );
+  const lazy = (key: string) => Object.getOwnPropertyDescriptor(set, key)?.get;
+  const makeSpans = () => {
+    const s = core.guard(() => shingleSpansOf(core, tokenizeWords(core, core.layout(), text), o.size, m));
+    if (lazy('starts')) put('starts', s.starts);
+    if (lazy('ends')) put('ends', s.ends);
+  };
+  put('hashes', hashes, hashes ? undefined : () => (put('hashes', shingleHashesCore(core, text, o)), set.hashes));
+  for (const key of ['starts', 'ends'] as const)
+    put(key, spans?.[key], spans ? undefined : () => (makeSpans(), set[key]));
+  lazyCounts.set(set, m);
+  return set;
+}
+
+/** The spans of the `m` shingles of `size` tokens of `t`: shingle i spans tokens i … min(i + size − 1, count − 1). */
+function shingleSpansOf(
+  core: Core,
+  t: WordTokens,
+  size: number,
+  m: number,
+): { starts: Uint32Array; ends: Uint32Array } {
+  const spans = tokenSpans(core, t);
+  const last = Math.min(size - 1, Math.max(t.count - 1, 0));
+  // fresh arrays from tokenSpans: no second copy
+  return { starts: spans.starts.subarray(0, m), ends: spans.ends.subarray(last, last + m) };
 }
 
 /** What a dataset keeps of a document: its winnowed fingerprints with spans, and its size. */
@@ -246,38 +305,53 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
       o.minhashMode === 'off'
         ? undefined
         : minhashAt(core, t.spareU64Ptr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
-    const extras = minhash ? { minhash } : {};
-    if (t.regionFixes.length === 0) {
-      // the common case, in the core: no offsets to map, so no per-posting work here
-      const winnow = winnowedInCore(core, L, t, t.spareU64Ptr, winPtr, w, o.size);
-      return use({ token_count: t.count, byte_length: t.byteLength, winnow, ...extras });
-    }
-    const positions = core.u32(winPtr, w);
-    const hashes = gatherU64(core.u32(t.spareU64Ptr, m * 2), positions);
-    const starts = new Uint32Array(w);
-    const ends = new Uint32Array(w);
-    const ts = core.u32(t.startsPtr, t.count);
-    const te = core.u32(t.endsPtr, t.count);
-    const fixes = t.regionFixes;
-    let fs = 0,
-      fe = 0; // region cursors: positions (and so their first/last tokens) increase
-    for (let i = 0; i < w; i++) {
-      const p = positions[i];
-      const q = Math.min(p + o.size - 1, t.count - 1);
-      while (fs < fixes.length && fixes[fs].last <= p) fs++;
-      while (fe < fixes.length && fixes[fe].last <= q) fe++;
-      const f = fixes[fs];
-      starts[i] = f && f.first <= p ? f.base + f.map[ts[p]] : ts[p];
-      const g = fixes[fe];
-      ends[i] = g && g.first <= q ? g.base + g.map[te[q]] : te[q];
-    }
-    return use({
-      token_count: t.count,
-      byte_length: t.byteLength,
-      winnow: { hashes, starts, ends, positions },
-      ...extras,
-    });
+    const winnow = winnowedOf(core, L, t, t.spareU64Ptr, winPtr, w, m, o.size);
+    return use({ token_count: t.count, byte_length: t.byteLength, winnow, ...(minhash ? { minhash } : {}) });
   });
+}
+
+/**
+ * The `w` winnowed shingles of tokens `t` (their indices at `winPtr`, hashes at `hashesPtr`, m in all) with their
+ * spans in the input: gathered in the core when no token offset needs mapping (views of the core's memory), else here.
+ */
+function winnowedOf(
+  core: Core,
+  L: Layout,
+  t: WordTokens,
+  hashesPtr: number,
+  winPtr: number,
+  w: number,
+  m: number,
+  size: number,
+): WinnowSet {
+  if (t.regionFixes.length === 0) {
+    // the common case, in the core: no offsets to map, so no per-posting work here
+    const at = L.take(w * 16);
+    L.commit();
+    core.raw.winnowPostings(hashesPtr, winPtr, w, size, t.count, t.startsPtr, t.endsPtr, at, at + w * 8, at + w * 12);
+    const positions = core.u32(winPtr, w);
+    return { hashes: core.u64(at, w), starts: core.u32(at + w * 8, w), ends: core.u32(at + w * 12, w), positions };
+  }
+  const positions = core.u32(winPtr, w);
+  const hashes = gatherU64(core.u32(hashesPtr, m * 2), positions);
+  const starts = new Uint32Array(w);
+  const ends = new Uint32Array(w);
+  const ts = core.u32(t.startsPtr, t.count);
+  const te = core.u32(t.endsPtr, t.count);
+  const fixes = t.regionFixes;
+  let fs = 0,
+    fe = 0; // region cursors: positions (and so their first/last tokens) increase
+  for (let i = 0; i < w; i++) {
+    const p = positions[i];
+    const q = Math.min(p + size - 1, t.count - 1);
+    while (fs < fixes.length && fixes[fs].last <= p) fs++;
+    while (fe < fixes.length && fixes[fe].last <= q) fe++;
+    const f = fixes[fs];
+    starts[i] = f && f.first <= p ? f.base + f.map[ts[p]] : ts[p];
+    const g = fixes[fe];
+    ends[i] = g && g.first <= q ? g.base + g.map[te[q]] : te[q];
+  }
+  return { hashes, starts, ends, positions };
 }
 
 /**
@@ -322,26 +396,6 @@ export function withShingleHashes<T>(
 /** A fingerprint from {@link withWinnowed} with its columns copied out of the core. */
 function copyWinnowed(fp: DocumentFingerprint): DocumentFingerprint {
   return { ...fp, winnow: copyColumns(fp.winnow) };
-}
-
-/**
- * The `w` winnowed shingles (their indices at `winPtr`, hashes at `hashesPtr`) with their spans, gathered
- * in the core from tokens `t`, whose offsets need no mapping: views of the core's memory.
- */
-function winnowedInCore(
-  core: Core,
-  L: Layout,
-  t: WordTokens,
-  hashesPtr: number,
-  winPtr: number,
-  w: number,
-  size: number,
-): WinnowSet {
-  const at = L.take(w * 16);
-  L.commit();
-  core.raw.winnowPostings(hashesPtr, winPtr, w, size, t.count, t.startsPtr, t.endsPtr, at, at + w * 8, at + w * 12);
-  const positions = core.u32(winPtr, w);
-  return { hashes: core.u64(at, w), starts: core.u32(at + w * 8, w), ends: core.u32(at + w * 12, w), positions };
 }
 
 /** Copies of a winnowed set's columns (out of the core's memory). */

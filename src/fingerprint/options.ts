@@ -129,7 +129,7 @@ export function resolveOptions(options: FingerprintOptions | undefined): Resolve
 
 /**
  * The canonical parameter id: `tp1;<normaliser>;<hash>;<unit><size>;seed=<seed>;win=<w|off>;mh=<mode><k|off>;sh=<64|off>`.
- * @example paramsId(resolveOptions({})) // 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=64'
+ * @example paramsId(resolveOptions({})) // 'tp1;nfkccf-u17.0.0.t2;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=64'
  */
 export function paramsId(o: ResolvedOptions): string {
   const norm = o.normalize === 'none' ? 'raw' : NORMALIZER_ID;
@@ -140,6 +140,22 @@ export function paramsId(o: ResolvedOptions): string {
 /** The part of a params id that decides whether two shingle sets are comparable. */
 export function shingleParams(params: string): string {
   return params.split(';').slice(0, 5).join(';');
+}
+
+/**
+ * What to tell the owner of data whose params `had` are refused where `want` are expected, when an older normaliser
+ * made it: its tokens differ from this version's, so its fingerprints can never match and only a rebuild from the
+ * texts helps. '' when the normalisers are the same or `had`'s is not older.
+ * @example olderNormalizer('tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1', 'tp1;nfkccf-u17.0.0.t2;xxh64-rk.v1')
+ *   // '; it was made by an older normaliser (nfkccf-u17.0.0.t1, this version has nfkccf-u17.0.0.t2) and must be rebuilt from its texts'
+ */
+export function olderNormalizer(had: string, want: string): string {
+  const h = had.split(';')[1] ?? '';
+  const w = want.split(';')[1] ?? '';
+  const [hv, wv] = [h, w].map((id) => (id.startsWith('nfkccf-') ? (id.match(/\d+/g) ?? []).map(Number) : []));
+  const i = hv.findIndex((n, k) => n !== wv[k]);
+  if (hv.length === 0 || hv.length !== wv.length || i < 0 || hv[i] > wv[i]) return '';
+  return `; it was made by an older normaliser (${h}, this version has ${w}) and must be rebuilt from its texts`;
 }
 
 /** The value of one `key=value` member of a params id (undefined when absent). */

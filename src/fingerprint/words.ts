@@ -5,13 +5,13 @@
  * 1. The raw UTF-8 goes into wasm memory once.
  * 2. `findRegions` (assembly/regions.ts) skips inert separators (src/core/inert.ts) and returns
  *    the regions around every other non-ASCII character, extended to the nearest ASCII separator.
- * 3. Each region is normalised in the core (`nfkcUtf8`, assembly/nfkc.ts: pinned NFKC_Casefold +
- *    tokens, the same as `normalize`) from its UTF-8 into a side buffer, with its offset map; the rare
- *    region the core hands back is normalised here by `normalize`, the reference. Plain ASCII is never
- *    touched by JavaScript, and neither are the regions the core normalises.
- * 4. `tokenizeRegions` tokenises ASCII stretches from the raw bytes (offsets are already those of
- *    the original text) and each region from its normalised text; region tokens are mapped back
- *    through the region's offset map.
+ * 3. `tokenizeRegions` tokenises the ASCII stretches from the raw bytes (offsets are already those of
+ *    the original text) and each region straight from its UTF-8 with `nfkcTokens` (assembly/nfkc.ts: pinned
+ *    NFKC_Casefold + tokens, the same as `normalize`): a token of code points that NFKC_Casefold leaves alone
+ *    (most CJK, Cyrillic, Greek, lower-case Latin) is hashed where it lies in the input, the others as they
+ *    fold, with no normalised text in between. The rare region the core hands back is normalised here by
+ *    `normalize`, the reference, and tokenised from that text. Plain ASCII is never touched by JavaScript,
+ *    and neither are the regions the core tokenises.
  *
  * The token stream equals `normalize(text).text.split(' ')` exactly (property-tested), so real
  * English with curly quotes and a few accented names costs almost nothing extra.
@@ -30,15 +30,6 @@ interface RegionFix {
   readonly last: number;
   readonly base: number;
   readonly map: Uint32Array;
-}
-
-/**
- * A region's offset map when the host normalised it (`map`; its tokens' offsets are fixed in {@link tokenSpans}),
- * or null when the core did (tokenizeRegions mapped its tokens' offsets with the core's map).
- */
-interface RegionText {
-  readonly base: number;
-  readonly map: Uint32Array | null;
 }
 
 /** Whether each core's NFKC_Casefold tables are in place (false: they did not fit; JS normalises). */
@@ -68,89 +59,68 @@ export function ensureTables(core: Core, L: Layout): boolean {
   return ok;
 }
 
+/** A region normalised here (by `normalize`, the reference): its tokens' offsets are local to `map`'s text. */
+interface HostRegion {
+  readonly r: number;
+  readonly base: number;
+  readonly map: Uint32Array;
+}
+
 /**
- * Normalises each region found by findRegions: in the core (assembly/nfkc.ts) when it can, else (and for the
- * rare regions it hands back: lone surrogates, huge expansions, endless runs of marks) with `normalize`, the
- * reference. Writes each region's normalised UTF-8 pointer and length into record words [4] and [5], and into
- * [6] the core's offset map of the region (0 when normalised here), pushes one {@link RegionText} per region to
- * `regions`; returns the normalised bytes in all.
- * @throws INVALID_INPUT for a lone surrogate in a region (as `normalize` reports it)
+ * Normalises region `r` with `normalize` (the reference) — the rare region the core hands back (lone surrogates,
+ * huge expansions, endless runs of marks), or every region when the core has no tables — and puts its UTF-8 in the
+ * core at record words [4] and [5], where tokenizeRegions tokenises it. Returns how many more tokens it may give
+ * than the room tokenizeRegions counts for a region of its raw size.
+ * @throws INVALID_INPUT for a lone surrogate in the region (as `normalize` reports it)
  */
-function normalizeRegions(
+function normalizeInHost(
   core: Core,
   L: Layout,
   input: string | Uint8Array,
   inPtr: number,
   regPtr: number,
-  nReg: number,
-  regions: RegionText[],
+  r: number,
+  hosted: HostRegion[],
 ): number {
-  const pieceOf = (rec: Uint32Array, o: number): string =>
+  let rec = core.u32(regPtr + r * REGION_RECORD, 8);
+  const piece =
     typeof input === 'string'
-      ? input.slice(rec[o + 2], rec[o + 3])
-      : utf8Decoder.decode(core.u8.subarray(inPtr + rec[o], inPtr + rec[o + 1]));
-  const inCore = ensureTables(core, L);
-  let regionBytes = 0;
-  let regionUnits = 0;
-  let rec = core.u32(regPtr, nReg * 8);
-  for (let r = 0; r < nReg; r++) {
-    regionBytes += rec[r * 8 + 1] - rec[r * 8];
-    regionUnits += rec[r * 8 + 3] - rec[r * 8 + 2];
-  }
-  // Room for the usual expansion (CJK: 3 bytes become 4 with the space between ideographs; a map entry per
-  // UTF-16 unit, 2 units for 1 with those spaces); a region that needs more is normalised in JavaScript instead.
-  const sideCap = inCore ? regionBytes + (regionBytes >>> 1) + 16 * nReg + 64 : 0;
-  const mapCap = inCore ? 2 * regionUnits + 16 * nReg + 64 : 0;
-  const sidePtr = L.take(sideCap);
-  const mapsPtr = L.take(mapCap * 4);
+      ? input.slice(rec[2], rec[3])
+      : utf8Decoder.decode(core.u8.subarray(inPtr + rec[0], inPtr + rec[1]));
+  // the core hands back every region holding U+FFFD, which is what the encoder wrote for a lone surrogate: name it
+  // by its index in the input (none in decoded bytes)
+  const bad = typeof input === 'string' ? loneSurrogateIndex(piece) : -1;
+  if (bad >= 0) throw new TrainprintError('INVALID_INPUT', `text contains a lone surrogate at index ${rec[2] + bad}`);
+  const n = normalize(piece);
+  const cap = n.text.length * 3;
+  const at = L.take(cap + 16);
   L.commit();
-  rec = core.u32(regPtr, nReg * 8);
-  let at = sidePtr;
-  let mapAt = 0;
-  const late: Array<{ r: number; text: string }> = [];
-  let lateBytes = 0;
-  for (let r = 0; r < nReg; r++) {
-    const o = r * 8;
-    const written = inCore
-      ? core.raw.nfkcUtf8(
-          inPtr + rec[o],
-          rec[o + 1] - rec[o],
-          at,
-          sidePtr + sideCap - at,
-          mapsPtr + mapAt * 4,
-          mapCap - mapAt,
-        )
-      : -1;
-    if (written >= 0) {
-      const mapLength = core.raw.nfkcMapLength();
-      rec[o + 4] = at;
-      rec[o + 5] = written;
-      rec[o + 6] = mapsPtr + mapAt * 4; // tokenizeRegions maps this region's offsets itself
-      regions.push({ base: rec[o + 2], map: null });
-      at += written;
-      mapAt += mapLength;
-    } else {
-      const n = normalize(pieceOf(rec, o));
-      rec[o + 6] = 0; // offsets mapped here (tokenSpans), with n.map
-      late.push({ r, text: n.text });
-      lateBytes += n.text.length * 3;
-      regions.push({ base: rec[o + 2], map: n.map });
+  const written = core.writeUtf8(n.text, at, cap);
+  rec = core.u32(regPtr + r * REGION_RECORD, 8);
+  rec[4] = at;
+  rec[5] = written;
+  hosted.push({ r, base: rec[2], map: n.map });
+  return Math.max(0, (written >>> 1) - ((rec[1] - rec[0]) >>> 1));
+}
+
+/**
+ * Index of the first lone surrogate of `s` (a string no UTF encoding can hold), or −1.
+ * @example loneSurrogateIndex('a\ud800b') // 1
+ */
+export function loneSurrogateIndex(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+      return i;
     }
+    if (c >= 0xdc00 && c <= 0xdfff) return i;
   }
-  let sideBytes = at - sidePtr;
-  if (late.length > 0) {
-    let p = L.take(lateBytes + 16);
-    L.commit();
-    rec = core.u32(regPtr, nReg * 8);
-    for (const { r, text } of late) {
-      const written = core.writeUtf8(text, p, text.length * 3);
-      rec[r * 8 + 4] = p;
-      rec[r * 8 + 5] = written;
-      p += written;
-      sideBytes += written;
-    }
-  }
-  return sideBytes;
+  return -1;
 }
 
 /** Word tokens in the core's memory (pointers valid until the layout is reused). */
@@ -202,10 +172,8 @@ export function tokenizeWords(
 
   // Regions (findRegions also rewrites inert separators in place, so it runs exactly once with
   // enough room: a region needs at least two bytes, so len / 2 + 1 records always suffice).
-  const regions: RegionText[] = [];
   let regPtr = 0;
   let nReg = 0;
-  let sideBytes = 0;
   if (!asciiOnly) {
     const cap = Math.min((len >>> 1) + 1, 1024 + (len >>> 5));
     regPtr = L.take(cap * REGION_RECORD);
@@ -219,30 +187,53 @@ export function tokenizeWords(
       L.commit();
       nReg = core.raw.findRegions(inPtr, len, regPtr, nReg);
     }
-    sideBytes = normalizeRegions(core, L, input, inPtr, regPtr, nReg, regions);
   }
-
-  // Every token takes at least one byte plus a separator, in the raw text or a region's text.
-  const tokCap = ((len + sideBytes) >>> 1) + nReg + 2;
-  const startsPtr = L.take(tokCap * 4);
-  const endsPtr = L.take(tokCap * 4);
-  const hashesPtr = L.take(tokCap * 8);
-  const spareU64Ptr = L.take(tokCap * 8);
-  const firstPtr = L.take(Math.max(nReg, 1) * 8);
-  L.commit();
-  const count =
-    nReg === 0
-      ? core.raw.tokenize(inPtr, len, 0n, startsPtr, endsPtr, hashesPtr)
-      : core.raw.tokenizeRegions(inPtr, len, 0n, regPtr, nReg, startsPtr, endsPtr, hashesPtr, firstPtr);
+  // The core tokenises each region straight from its UTF-8 (nfkcTokens); a region it hands back, or every region
+  // when its tables are missing, is normalised here first.
+  const hosted: HostRegion[] = [];
+  let extra = 0;
+  if (nReg > 0 && !ensureTables(core, L)) {
+    for (let r = 0; r < nReg; r++) extra += normalizeInHost(core, L, input, inPtr, regPtr, r, hosted);
+  }
+  let tokCap = 0;
+  let startsPtr = 0;
+  let endsPtr = 0;
+  let hashesPtr = 0;
+  let spareU64Ptr = 0;
+  let firstPtr = 0;
+  let count = -1;
+  let from = 0;
+  let n0 = 0;
+  while (count < 0) {
+    if (tokCap < (len >>> 1) + 2 * nReg + 2 + extra) {
+      // (again, from the start, when a region normalised here needs more room than there is)
+      tokCap = (len >>> 1) + 2 * nReg + 2 + extra;
+      startsPtr = L.take(tokCap * 4);
+      endsPtr = L.take(tokCap * 4);
+      hashesPtr = L.take(tokCap * 8);
+      spareU64Ptr = L.take(tokCap * 8);
+      firstPtr = L.take(Math.max(nReg, 1) * 8);
+      L.commit();
+      from = 0;
+      n0 = 0;
+    }
+    count =
+      nReg === 0
+        ? core.raw.tokenize(inPtr, len, 0n, startsPtr, endsPtr, hashesPtr)
+        : core.raw.tokenizeRegions(inPtr, len, 0n, regPtr, nReg, startsPtr, endsPtr, hashesPtr, firstPtr, from, n0);
+    if (count < 0) {
+      from = core.raw.failedRegion();
+      n0 = core.u32(firstPtr + from * 8, 1)[0];
+      extra += normalizeInHost(core, L, input, inPtr, regPtr, from, hosted);
+    }
+  }
   const regionFixes: RegionFix[] = [];
-  if (nReg > 0) {
-    // regions the core normalised have their offsets mapped already (tokenizeRegions); the others are fixed later
+  if (hosted.length > 0) {
+    // the regions normalised here carry offsets local to their text until tokenSpans maps them
     const first = core.u32(firstPtr, nReg * 2);
-    for (let r = 0; r < nReg; r++) {
-      const { map, base } = regions[r];
-      if (map !== null && first[2 * r + 1] > first[2 * r]) {
-        regionFixes.push({ first: first[2 * r], last: first[2 * r + 1], base, map });
-      }
+    hosted.sort((a, b) => a.r - b.r);
+    for (const { r, base, map } of hosted) {
+      if (first[2 * r + 1] > first[2 * r]) regionFixes.push({ first: first[2 * r], last: first[2 * r + 1], base, map });
     }
   }
   return { count, startsPtr, endsPtr, hashesPtr, spareU64Ptr, regionFixes, byteLength: len };

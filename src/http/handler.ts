@@ -195,9 +195,11 @@ export interface HandlerOptions {
    * pairs, a whole compare) and, when it can ({@link JsonBodyOffload}), where JSON bodies of 1 MiB and more
    * are parsed and checked: `trainprint serve` passes its worker pool (`createWorkerPool()` from
    * `trainprint/node`, which does both); without one it all runs in this thread. Results and errors are the
-   * same either way. @default in this thread
+   * same either way. With `forOwner` (the worker pool has it), each request's work goes through its account's
+   * own: the pool's waiting tasks then take turns by account, not by arrival. @default in this thread
    */
-  readonly offload?: Offload & Partial<JsonBodyOffload>;
+  readonly offload?: Offload &
+    Partial<JsonBodyOffload> & { forOwner?(owner: string): Offload & Partial<JsonBodyOffload> };
   /**
    * The longest stretch of an analysis's search between two turns of the event loop (ms), so that other
    * requests are answered while a large text is analysed; `Infinity` searches in one go. @default 3
@@ -366,6 +368,9 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
     jobTypes,
     reserve: (p, n) => limiter.take(p, n),
   };
+  // an item sent without a key holds no secret: after a restart its runner builds its model again, under this policy
+  if (options.jobModels && !options.jobModels.build)
+    options.jobModels.build = (spec) => services.targetModel(spec as unknown as ModelSpec, 'model');
   const auth: AuthServices = { keys, tokens, throttle, limiter, now, addressOf };
   const env: RouteEnvironment = { engine, keys, services, now };
 
@@ -395,9 +400,13 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
       // a large body takes its place once it is read, not while it arrives: a slow one holds only its account's
       // upload place, never the service's; the wait for a place is bounded (503 with Retry-After)
       await holdLargeWork(x, largeWork, raw.length);
-      const body = await decodeBody(x, found, raw, principal, bodies, turn); // 400, 422; 413 for a file over the plan's
+      // the offloaded work of an account waits in its own line of the pool, which takes turns with the others'
+      const mine = principal && options.offload?.forOwner ? options.offload.forOwner(principal.account) : null;
+      const parser = mine && bodies ? (mine as JsonBodyOffload) : bodies;
+      const body = await decodeBody(x, found, raw, principal, parser, turn); // 400, 422; 413 for a file over the plan's
       if (route.files) await holdDocumentWork(x, largeWork, body); // a document file of any size takes a place: 503
-      const ctx = routeContext(env, request, found, principal, parseQuery(found), body); // 422 for the query
+      const at = mine ? { ...env, services: { ...services, work: { ...services.work, offload: mine } } } : env;
+      const ctx = routeContext(at, request, found, principal, parseQuery(found), body); // 422 for the query
       const covered = x.idempotencyBytes ?? raw; // a multipart form: its fields and file, not its boundary
       return await runOnce(x, found, principal, covered, idempotency, () => runRoute(route, ctx)); // replay, 409
     } catch (err) {

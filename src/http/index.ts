@@ -19,6 +19,7 @@ export type { Handler, HandlerOptions } from './handler.js';
 export type { LargeWorkLimits } from './large-work.js';
 export type { BodyDeadlines } from './pipeline/read-body.js';
 export { ROUTES, PATH_PARAMS } from './routes/index.js';
+export { jobBody } from './routes/catalogue-jobs.js';
 export { Reply, SCOPES, DEFAULT_SCOPES, SCOPE_DESCRIPTIONS } from './context.js';
 export type {
   Route,

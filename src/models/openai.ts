@@ -27,6 +27,7 @@
 import { BodyTooLarge, readTextCapped } from '../util/http-body.js';
 import { TrainprintError } from '../errors.js';
 import { sleep as defaultSleep } from '../util/timers.js';
+import { untilAborted } from './rate-limit.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { AccessLevel, GenerateOptions, GenerationCall, TargetModel, TokenLogprobs, TopLogprob } from './types.js';
 
@@ -90,7 +91,7 @@ export interface OpenAICompatibleOptions {
   /** @default globalThis.fetch */
   readonly fetch?: typeof fetch;
   /** @default setTimeout-based */
-  readonly sleep?: (ms: number) => Promise<void>;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Uniform in [0, 1) for the jitter. @default Math.random */
   readonly random?: () => number;
 }
@@ -229,8 +230,17 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
           headers,
           body: payload,
           signal: controller.signal,
-          redirect: 'error',
+          // a redirect is never followed (it could lead to an internal host), but it is the service's answer: told
+          // as such, not as a connection that failed, and not tried again
+          redirect: 'manual',
         });
+        if (res.type === 'opaqueredirect' || REDIRECTS.has(res.status)) {
+          await res.body?.cancel().catch(() => undefined);
+          throw new TrainprintError(
+            'UPSTREAM_ERROR',
+            `${where}: status ${res.status || 'redirect'}, a redirect, which is not followed: give the model service's own URL`,
+          );
+        }
         let text: string;
         try {
           limiter?.observe(res.headers);
@@ -284,7 +294,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): T
       const backoff = random() * Math.min(maxDelay, retryBase * 2 ** attempt);
       const wait = retryAfter !== undefined ? Math.min(maxDelay, retryAfter) : backoff;
       if (Date.now() + wait >= deadline) throw timeout(attempt + 1, failure);
-      await sleep(wait);
+      await untilAborted(sleep(wait, call.signal), call.signal); // a cancel ends the backoff too
     }
   }
 
@@ -584,6 +594,9 @@ function parseRetryAfter(v: string | null): number | undefined {
   const d = Date.parse(v);
   return Number.isNaN(d) ? undefined : Math.max(0, d - Date.now());
 }
+
+/** The statuses of a redirect (a 304 is not one). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
  * Whether a fetch error is a failed connection (refused, no route, reset, a name that does not resolve, TLS): a system

@@ -39,7 +39,8 @@ export interface RateLimits {
   readonly tokensPerMinute?: number;
   /** @default Date.now */
   readonly now?: () => number;
-  readonly sleep: (ms: number) => Promise<void>;
+  /** Waits `ms`; given the call's signal, it may end at its abort (the limiter stops waiting then either way). */
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** What a model adapter asks of its limiter. */
@@ -69,14 +70,16 @@ export function createRateLimiter(limits: RateLimits): RateLimiter {
           const t = now();
           const wait = Math.max(heldUntil - t, requests?.wait(1, t) ?? 0, tokens?.wait(n, t) ?? 0);
           if (wait <= 0) break;
-          await limits.sleep(wait);
+          // a cancel ends the wait at once (an endpoint's reset may hold calls for minutes)
+          await untilAborted(limits.sleep(wait, signal), signal);
         }
         const t = now();
         requests?.take(1, t);
         tokens?.take(n, t);
       });
       queue = turn.catch(() => undefined);
-      return turn;
+      // a call cancelled while earlier ones still wait leaves the line at once (they keep their places)
+      return untilAborted(turn, signal);
     },
     observe(headers) {
       for (const kind of ['requests', 'tokens'] as const) {
@@ -105,4 +108,21 @@ export function parseDuration(v: string | null): number | undefined {
     seen += m[0].length;
   }
   return seen === s.length && seen > 0 ? total : undefined;
+}
+
+/**
+ * `p`, or the rejection of `signal`'s reason as soon as it aborts (whatever `p` still waits for).
+ * @example await untilAborted(sleep(300_000), call.signal)
+ */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return p;
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }

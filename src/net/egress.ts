@@ -250,5 +250,8 @@ function internalV6(g: number[]): boolean {
   if ((g[0] & 0xff00) === 0xff00) return true; // ff00::/8 multicast
   if (g[0] === 0x2001 && g[1] === 0x0db8) return true; // documentation
   if (g[0] === 0x0100 && g.slice(1, 4).every((x) => x === 0)) return true; // 100::/64 discard
+  // ISATAP (RFC 5214): interface id 0:5efe:a.b.c.d or 200:5efe:a.b.c.d (the u bit set) under any prefix; a router
+  // of the prefix forwards to that IPv4 address, so it is judged by it
+  if ((g[4] & 0xfdff) === 0 && g[5] === 0x5efe) return internalV4(last32);
   return false;
 }

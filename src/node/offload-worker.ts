@@ -18,6 +18,7 @@ type Task = { readonly id: number } & (
 const port = parentPort;
 if (!port) throw new Error('offload-worker runs as a worker thread of trainprint/node');
 const ready = createEngine();
+const EVERY_COLUMN = { hashes: true, spans: true } as const;
 
 port.on('message', (task: Task) => {
   const fail = (e: unknown) => port.postMessage({ id: task.id, error: errorOf(e) });
@@ -36,7 +37,9 @@ port.on('message', (task: Task) => {
   }
   void ready.then((engine) => {
     try {
-      const result = engine.runWork(task.work);
+      // a fingerprint crosses whole: every column in the one pass (the copy to this thread would compute each alone)
+      const work = task.work.kind === 'fingerprint' ? { ...task.work, columns: EVERY_COLUMN } : task.work;
+      const result = engine.runWork(work);
       port.postMessage({ id: task.id, result }, transferables(result));
     } catch (e) {
       fail(e);

@@ -2,7 +2,9 @@
  * `createWorkerPool()`: a few `node:worker_threads` threads for the pure CPU work of analyze, score and
  * compare (an {@link Offload}) and for parsing large JSON bodies (a {@link JsonBodyOffload}), so that a
  * 10 MB analysis or a 500,000-character compare does not hold up the other requests of a `serve` process. Bounded (cores − 1 threads, at least 1; tasks beyond them
- * wait in order), started on the first task, and closed with the server that owns it. Each thread runs
+ * wait, each account's in order and the accounts in turn, as the document threads' do: one account's 90
+ * requests just under the large-request line held another's 2 MB analyze 37× longer when they waited in arrival
+ * order), started on the first task, and closed with the server that owns it. Each thread runs
  * the built `offload-worker.js` beside this file (`npm run build` makes it); where that file is absent (the
  * sources run directly) the pool does the work in this thread instead, with the same results.
  */
@@ -21,7 +23,7 @@ import {
   type WorkResult,
 } from '../library.js';
 import { bodyChecker, parseJsonBody, type JsonBodyOffload, type JsonSchema } from '../http/index.js';
-import { createDocumentPool, type DocumentPool, type DocumentPoolOptions } from './extract-pool.js';
+import { createDocumentPool, type DocumentPool, type DocumentPoolOptions, FairQueue } from './extract-pool.js';
 
 /**
  * Options of {@link createWorkerPool}.
@@ -48,6 +50,12 @@ export interface WorkerPoolOptions {
 export interface WorkerPool extends Offload, JsonBodyOffload, DocumentOffload {
   /** How many threads it may run. */
   readonly threads: number;
+  /**
+   * The pool as one account's requests use it: its tasks wait in the account's own line, which takes turns with the
+   * other accounts' (the HTTP handler gives each request its account's).
+   * @example createHandler(engine, { offload: pool }) // each request's work goes through pool.forOwner(account)
+   */
+  forOwner(owner: string): Offload & JsonBodyOffload;
   close(): Promise<void>;
 }
 
@@ -96,7 +104,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadPool(threads, documents);
   const idle: Worker[] = [];
   const busy = new Map<Worker, { id: number; task: Pending }>();
-  const queue: Pending[] = [];
+  const queue = new FairQueue<Pending>();
   let started = 0,
     nextId = 0,
     closed = false;
@@ -135,7 +143,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     while (queue.length > 0 && !closed) {
       const worker = idle.pop() ?? (started < threads ? spawn() : undefined);
       if (!worker) return;
-      const task = queue.shift()!;
+      const task = queue.shift() as Pending;
       const id = nextId++;
       busy.set(worker, { id, task });
       worker.ref(); // a task under way keeps the process alive until it is answered
@@ -144,32 +152,37 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     for (const w of idle) w.unref();
   };
 
-  const submit = (task: Task, transfer: ArrayBuffer[] = []): Promise<unknown> => {
+  const submit = (owner: string, task: Task, transfer: ArrayBuffer[] = []): Promise<unknown> => {
     if (closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
-      queue.push({ task, transfer, resolve, reject });
+      queue.push(owner, { task, transfer, resolve, reject });
       dispatch();
     });
   };
-
-  return {
-    threads,
-    run<W extends PureWork>(work: W): Promise<WorkResult<W>> {
-      return submit({ work }) as Promise<WorkResult<W>>;
-    },
+  const owned = (owner: string): Offload & JsonBodyOffload => ({
+    run: <W extends PureWork>(work: W) => submit(owner, { work }) as Promise<WorkResult<W>>,
     parseJson(bytes: Uint8Array, schema?: JsonSchema): Promise<unknown> {
       // a body that fills its buffer (as the handler reads one of known length) moves instead of being copied;
       // a view into a larger buffer is copied, so the caller's other bytes stay where they are
       const whole =
         bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-      return submit({ json: { bytes, schema } }, whole ? [bytes.buffer as ArrayBuffer] : []);
+      return submit(owner, { json: { bytes, schema } }, whole ? [bytes.buffer as ArrayBuffer] : []);
     },
+  });
+  // work given with no owner shares one line (an account's own line never has that name: accounts are non-empty)
+  const shared = owned('');
+
+  return {
+    threads,
+    run: shared.run,
+    parseJson: shared.parseJson,
+    forOwner: owned,
     extractDocument: (bytes, format, options, owner) => documents.extractDocument(bytes, format, options, owner),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
       const closing = documents.close();
-      for (const t of queue.splice(0)) t.reject(closedError());
+      for (const t of queue.drain()) t.reject(closedError());
       const all = [...idle, ...busy.keys()];
       for (const { task } of busy.values()) task.reject(closedError());
       busy.clear();
@@ -188,7 +201,7 @@ function errorOf(e: NonNullable<Answer['error']>): TrainprintError {
 function inThreadPool(threads: number, documents: DocumentPool): WorkerPool {
   let engine: Promise<Engine> | null = null;
   let closed = false;
-  return {
+  const pool: WorkerPool = {
     threads,
     async run<W extends PureWork>(work: W): Promise<WorkResult<W>> {
       if (closed) throw closedError();
@@ -198,6 +211,8 @@ function inThreadPool(threads: number, documents: DocumentPool): WorkerPool {
       if (closed) throw closedError();
       return parseJsonBody(bytes, schema === undefined ? undefined : bodyChecker(schema));
     },
+    // in this thread the event loop's own turns are already shared between accounts: no line of its own
+    forOwner: () => pool,
     extractDocument: (bytes, format, options, owner) => documents.extractDocument(bytes, format, options, owner),
     async close(): Promise<void> {
       closed = true;
@@ -205,4 +220,5 @@ function inThreadPool(threads: number, documents: DocumentPool): WorkerPool {
       (await engine)?.dispose();
     },
   };
+  return pool;
 }

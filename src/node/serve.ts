@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { TrainprintError } from '../library.js';
+import { BodyPages } from './body-pages.js';
 import type { WorkerPool } from './offload.js';
 
 /**
@@ -44,6 +45,13 @@ export interface ServeOptions {
    * send on a connection the server is closing. @default 75000 (nginx's `keepalive_timeout`)
    */
   readonly keepAliveMs?: number;
+  /**
+   * The longest a request may take to arrive, headers and body, in ms (0: no bound of its own), answered 408
+   * `REQUEST_TIMEOUT`. Node's default of 300 s cut bodies that met the handler's documented rate (4 KiB/s: a
+   * 43 MiB upload takes three hours at that rate); the handler's own body deadlines bound a body instead (no byte
+   * for 10 s, or less than 4 KiB/s on average after 10 s), and `headersTimeout` (60 s) the headers. @default 0
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 /**
@@ -88,6 +96,9 @@ export async function serve(
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   if (!Number.isInteger(keepAliveMs) || keepAliveMs < KEEP_ALIVE_MARGIN_MS + 1000)
     throw new TrainprintError('INVALID_OPTIONS', `keepAliveMs must be an integer ≥ ${KEEP_ALIVE_MARGIN_MS + 1000}`);
+  const requestTimeoutMs = options.requestTimeoutMs ?? 0;
+  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs < 0)
+    throw new TrainprintError('INVALID_OPTIONS', 'requestTimeoutMs must be an integer ≥ 0');
   const announced = `timeout=${Math.floor((keepAliveMs - KEEP_ALIVE_MARGIN_MS) / 1000)}`;
   let draining = false;
   const server = createServer((req, res) => {
@@ -101,21 +112,16 @@ export async function serve(
   // node closes an idle connection after keepAliveTimeout and would announce that very value: the announcement is
   // set per response (writeResponse) to less, so the client's idle timer runs out first
   server.keepAliveTimeout = keepAliveMs;
+  server.requestTimeout = requestTimeoutMs;
   // requests node's own parser refuses (bad method, Content-Length, oversized headers) still get the
   // JSON error envelope, not a bare status line
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({
-      success: false,
-      error: {
-        code: 'MALFORMED_REQUEST',
-        message: status === 431 ? 'The request headers are too large' : 'The request could not be parsed as HTTP',
-      },
-    });
+    const [status, reason, code, message] = clientErrorAnswer(err.code);
+    const body = JSON.stringify({ success: false, error: { code, message } });
     const id = `req_${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
     socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
   await new Promise<void>((resolve, reject) => {
@@ -143,6 +149,20 @@ export async function serve(
       await options.workers?.close();
     },
   };
+}
+
+/** The answer to a request Node's parser gave up on: status, reason phrase, error code and message. */
+function clientErrorAnswer(code: string | undefined): [number, string, string, string] {
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return [431, 'Request Header Fields Too Large', 'MALFORMED_REQUEST', 'The request headers are too large'];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return [
+      408,
+      'Request Timeout',
+      'REQUEST_TIMEOUT',
+      'The request did not arrive in time (its headers, or the whole request within requestTimeoutMs)',
+    ];
+  return [400, 'Bad Request', 'MALFORMED_REQUEST', 'The request could not be parsed as HTTP'];
 }
 
 /** Longest drain a close waits (a minute). */
@@ -318,14 +338,40 @@ class RequestBody {
     return new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
+          // small pieces are gathered into pages (./body-pages.ts); what one socket read brought goes on together,
+          // once the parser has handed over all of its pieces (a microtask later)
+          const pages = new BodyPages();
+          let flushing = false;
+          const flush = () => {
+            flushing = false;
+            if (this.#done) return;
+            const rest = pages.flush();
+            if (rest !== null) controller.enqueue(rest);
+            if ((controller.desiredSize ?? 0) <= -BODY_QUEUE_BYTES) req.pause();
+          };
           this.#enqueue = (chunk: Buffer) => {
             this.received += chunk.byteLength;
             if (this.#done) return;
-            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            if ((controller.desiredSize ?? 0) <= -BODY_QUEUE_BYTES) req.pause();
+            let ready: Uint8Array[];
+            try {
+              ready = pages.add(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            } catch (e) {
+              // too many pieces: the handler reads this error (400), the rest of the body is not read
+              this.#done = true;
+              this.#tooManyPieces = true;
+              controller.error(e);
+              this.discard();
+              return;
+            }
+            for (const out of ready) controller.enqueue(out);
+            if (!flushing) {
+              flushing = true;
+              queueMicrotask(flush);
+            }
           };
           req.once('end', () => {
             if (!this.#done) {
+              flush();
               this.#done = true;
               controller.close();
             }
@@ -358,11 +404,18 @@ class RequestBody {
   }
 
   #enqueue: (chunk: Buffer) => void = () => undefined;
+  #tooManyPieces = false;
 
   /** Read the rest of the body and drop it (what the handler did not read is not kept either). */
   discard(): void {
     this.#done = true;
     const { req } = this;
+    if (this.#tooManyPieces) {
+      // a body refused for its pieces is not read on: parsing the rest of it is the cost it was refused for (the
+      // socket lingers paused, then closes)
+      req.socket?.pause();
+      return;
+    }
     if (req.listenerCount('data') === 0) req.on('data', (chunk: Buffer) => void (this.received += chunk.byteLength));
     req.resume();
   }

@@ -14,7 +14,7 @@
  */
 
 import { TrainprintError } from '../errors.js';
-import { CCC, COMPOSITION, IDEOGRAPHIC, MAPPING, TOKEN } from './unicode-tables.generated.js';
+import { CCC, COMPOSITION, MAPPING, STANDS_ALONE, TOKEN } from './unicode-tables.generated.js';
 
 export { UNICODE_VERSION } from './unicode-tables.generated.js';
 
@@ -22,14 +22,18 @@ export { UNICODE_VERSION } from './unicode-tables.generated.js';
 export const INFO_CCC = 0xff;
 /** General_Category L*, M* or N*. */
 export const INFO_TOKEN = 0x100;
-/** The `Ideographic` property. */
-export const INFO_IDEOGRAPHIC = 0x200;
+/**
+ * A token of its own: the `Ideographic` property, and the letters of the scripts written without spaces
+ * between words (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar; build/unicode.mjs). The one predicate of the
+ * "stands alone" rule: the core's normaliser reads the same bit from these tables.
+ */
+export const INFO_STANDS_ALONE = 0x200;
 /** Second code point of some primary composite (Hangul V and T jamo too); then the top bits hold its id. */
 const INFO_SECOND = 0x400;
 /** NFD(NFKC_CF(cp)) differs from cp; the mapping index is in the top 20 bits. */
 const INFO_MAPPED = 0x800;
 const INFO_INDEX_SHIFT = 12;
-const KEEP_WHEN_MAPPED = INFO_CCC | INFO_TOKEN | INFO_IDEOGRAPHIC;
+const KEEP_WHEN_MAPPED = INFO_CCC | INFO_TOKEN | INFO_STANDS_ALONE;
 const SECOND_IDS = 128;
 
 const BLOCK_SHIFT = 6;
@@ -101,7 +105,7 @@ function decodeTables(): Tables {
     dirty[cp >> BLOCK_SHIFT] = 1;
   };
 
-  // Ideographic ⊂ token (checked by the generator), and these are the first writes, so plain fills are enough.
+  // Stand-alone ⊂ token (checked by the generator), and these are the first writes, so plain fills are enough.
   const fillRuns = (encoded: string, value: number): void => {
     const r = new VarintReader(encoded);
     let cp = 0;
@@ -115,7 +119,7 @@ function decodeTables(): Tables {
     }
   };
   fillRuns(TOKEN, INFO_TOKEN);
-  fillRuns(IDEOGRAPHIC, INFO_TOKEN | INFO_IDEOGRAPHIC);
+  fillRuns(STANDS_ALONE, INFO_TOKEN | INFO_STANDS_ALONE);
 
   {
     const r = new VarintReader(CCC);
@@ -299,13 +303,17 @@ export function isTokenChar(cp: number): boolean {
 }
 
 /**
- * True when `cp` has the `Ideographic` property (Unicode 17.0.0): CJK ideographs, Tangut, Nüshu, Khitan, 〆 〇 …
+ * True when `cp` is a token of its own (Unicode 17.0.0): an `Ideographic` code point (CJK ideographs, Tangut, Nüshu,
+ * 〆 〇 …) or a letter of Han, Hiragana, Katakana, Thai, Lao, Khmer or Myanmar — the scripts written without
+ * spaces, whose text is fingerprinted as character n-grams.
  *
  * @example
- * isIdeographic(0x65e5) // true ('日')
+ * standsAlone(0x65e5) // true ('日')
+ * standsAlone(0x306f) // true ('は')
+ * standsAlone(0x61) // false ('a')
  */
-export function isIdeographic(cp: number): boolean {
-  return cp >= 0 && cp < CODE_POINTS && (infoOf(getTables(), cp) & INFO_IDEOGRAPHIC) !== 0;
+export function standsAlone(cp: number): boolean {
+  return cp >= 0 && cp < CODE_POINTS && (infoOf(getTables(), cp) & INFO_STANDS_ALONE) !== 0;
 }
 
 /**

@@ -5,19 +5,23 @@
  *
  * What marks a quotation:
  * - **quotation marks**: straight `"…"`, curly `“…”` and `‘…’` (a closing `’` before a letter is an apostrophe),
- *   guillemets `«…»`, German `„…“`; a quotation left open runs to the end of its paragraph when the next paragraph
- *   opens with a mark (the convention of a quotation of several paragraphs, each opened and the last closed), and a
- *   stray mark otherwise marks nothing;
+ *   guillemets `«…»` (with or without inner spaces), `»…«` and `‹…›`, low-high `„…“`, `„…”` and `‚…‘`, corner brackets
+ *   `「…」` and `『…』`; a quotation left open runs to the end of its paragraph when the next paragraph opens with a
+ *   mark (the convention of a quotation of several paragraphs, each opened and the last closed), and a stray mark
+ *   otherwise marks nothing;
+ * - **dialogue dashes**: a line opened by `—` or `–` (French, Spanish, Russian, Polish dialogue), to the dash that
+ *   opens the narrator's words ("—Ven aquí —dijo Pedro—.") or the line's end; each line is a speech of its own;
  * - **block quotes**: Markdown `>` lines, HTML `<blockquote>` and `<q>`;
  * - **an indented block** in plain text: two or more lines indented by two spaces or a tab, in a text whose other
  *   lines are not (a verse or a letter set off from the prose);
- * - **an attribution**: "as Lincoln said", "in the words of Dickens", "Jefferson once wrote:", "according to the
- *   Gospel of John", "to quote Shakespeare", "the Constitution begins:", "the line is Austen's:" mark the rest of
- *   their paragraph; "…, wrote Thoreau." and "… Emerson
- *   wrote." the text of the paragraph before them. The name is a capitalised name ("the Bible", "St. Paul",
- *   "Abraham Lincoln"); a pronoun is no attribution, and "said" after a quotation is fiction's dialogue tag, not one.
+ * - **an attribution** (./attributions.ts): "as Lincoln said", "wie Goethe schrieb", "comme l'écrit Hugo", "Mark
+ *   Twain wrote that", 子曰 mark the rest of their paragraph (or the next one); "…, wrote Thoreau." and "So wrote
+ *   Gibbon" the text before them (or the paragraph before).
  */
+import { ATTRIBUTION_REACH, attributionsIn } from './attributions.js';
 import type { ContentType, ExtractedText } from './offset-map.js';
+
+export { ATTRIBUTION_REACH };
 
 /** What marked a region as quoted. */
 export type QuotationMark = 'quotation_marks' | 'block_quote' | 'indented_block' | 'attribution';
@@ -29,10 +33,9 @@ export interface QuotedRegion {
   readonly by: QuotationMark;
   /** Who the text is attributed to, as the content names them (`by: 'attribution'` only). */
   readonly attributed_to?: string;
+  /** The attribution's own words, `[start, end)` (`by: 'attribution'` only). */
+  readonly cue?: readonly [number, number];
 }
-
-/** The most of a paragraph before or after an attribution that it marks, in characters. */
-export const ATTRIBUTION_REACH = 1500;
 
 /**
  * The quoted regions of `content` (see the module comment), in content offsets, sorted by start. `extracted` is its
@@ -51,13 +54,26 @@ export function quotedRegions(
   within?: ReadonlyArray<readonly [number, number]>,
 ): QuotedRegion[] {
   const text = extracted.text;
-  const read = paragraphs(text).filter(([from, to]) => !within || within.some(([s, e]) => s < to && e > from));
-  const inText: QuotedRegion[] = [...markedRegions(text, read), ...attributedRegions(text, read)];
+  const all = paragraphs(text);
+  const hit = all.map(([from, to]) => !within || within.some(([s, e]) => s < to && e > from));
+  const read = all.filter((_, i) => hit[i]);
+  const inText: QuotedRegion[] = [...markedRegions(text, read), ...dialogueDashes(text, read)];
+  // an attribution reaches the paragraph beside it: the neighbours of a paragraph read are read for one, and
+  // what they mark is kept where it lies in a paragraph read
+  const inRead = (start: number, end: number) => read.some(([from, to]) => start < to && end > from);
+  for (let i = 0; i < all.length; i++) {
+    // a paragraph read: all its cues; the one before or after it: the cues at its edge that reach across
+    const cues = hit[i] || (hit[i - 1] && hit[i + 1]) ? 'all' : hit[i + 1] ? 'end' : hit[i - 1] ? 'start' : null;
+    if (cues === null) continue;
+    for (const r of attributionsIn(text, all, i, cues))
+      if (inRead(r.start, r.end)) inText.push({ ...r, by: 'attribution' });
+  }
   if (type === 'text') inText.push(...indentedBlocks(text));
   const out: QuotedRegion[] = [];
   for (const r of inText) {
     const [start, end] = extracted.mapSpan(r.start, r.end);
-    if (end > start) out.push({ ...r, start, end });
+    const cue = r.cue ? { cue: extracted.mapSpan(r.cue[0], r.cue[1]) } : {};
+    if (end > start) out.push({ ...r, start, end, ...cue });
   }
   if (type === 'markdown') out.push(...markdownBlockQuotes(content));
   if (type === 'html') out.push(...htmlQuotes(content));
@@ -77,9 +93,20 @@ function paragraphs(text: string): Array<[number, number]> {
   return out;
 }
 
-const OPENERS: Readonly<Record<string, string>> = { '“': '”', '«': '»', '„': '“', '‘': '’' };
+/** Each opening mark and the marks that close it. */
+const OPENERS: Readonly<Record<string, string>> = {
+  '“': '”',
+  '«': '»',
+  '»': '«',
+  '‹': '›',
+  '„': '“”',
+  '‚': '‘’',
+  '‘': '’',
+  '「': '」',
+  '『': '』',
+};
 /** A paragraph that goes on with a quotation: the next one opens with a quotation mark. */
-const CONTINUED = /^\s*["“«„‘]/;
+const CONTINUED = /^\s*["“«»„‚‘「『]/;
 const LETTER = /[\p{L}\p{N}]/u;
 
 /**
@@ -95,11 +122,11 @@ function markedRegions(text: string, read: ReadonlyArray<[number, number]>): Quo
     for (let i = from; i < to; i++) {
       const c = text[i];
       if (open < 0) {
-        if (c === '"' || (c in OPENERS && (c !== '‘' || !LETTER.test(text[i - 1] ?? ' ')))) {
+        if (c === '"' || (c in OPENERS && opens(text, i))) {
           open = i;
           closer = c === '"' ? '"' : OPENERS[c];
         }
-      } else if (c === closer && !(c === '’' && LETTER.test(text[i + 1] ?? ' '))) {
+      } else if (closer.includes(c) && !(c === '’' && LETTER.test(text[i + 1] ?? ' '))) {
         out.push({ start: open + 1, end: i, by: 'quotation_marks' });
         open = -1;
       }
@@ -110,66 +137,36 @@ function markedRegions(text: string, read: ReadonlyArray<[number, number]>): Quo
   return out.filter((r) => r.end > r.start);
 }
 
-// A capitalised name of up to four words ("the Bible", "St. Paul", "Abraham Lincoln", "the Gospel of John").
-const NAME = String.raw`((?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+)?\p{Lu}[\p{L}.'’-]*){0,3})`;
-const VERB = String.raw`(?:said|says|wrote|writes|puts?\s+it|observed|declared|proclaimed|remarked|reminded\s+us|taught|tells\s+us|told\s+us|asked|begins|opens|reads)`;
-const ADVERB = String.raw`(?:(?:once|famously|memorably|rightly|so\s+\p{Ll}+|himself|herself|also|later)\s+)?`;
-/** Attributions that mark the text after them (to their paragraph's end). */
-const BEFORE: readonly RegExp[] = [
-  new RegExp(String.raw`\b(?:[Aa]s|[Ww]hat)\s+${NAME}\s+${ADVERB}${VERB}\b`, 'gu'),
-  new RegExp(String.raw`\b[Ii]n\s+the\s+(?:\p{Ll}+\s+)?words\s+of\s+${NAME}`, 'gu'),
-  new RegExp(String.raw`\b(?:[Aa]ccording\s+to|[Qq]uoting|[Qq]uoted|[Tt]o\s+quote)\s+${NAME}`, 'gu'),
-  // "is Austen's:", "Dickens's own words:"
-  new RegExp(String.raw`${NAME}['’]s?(?:\s+(?:own\s+)?(?:words|line|lines|sentence|opening|verse))?\s*:`, 'gu'),
-  new RegExp(String.raw`${NAME}\s+${ADVERB}${VERB}\s*(?:[^\n.:]{0,60})?:`, 'gu'),
-  new RegExp(String.raw`\b(?:wrote|said|declared|observed)\s+${NAME}\s*:`, 'gu'),
-];
-/** Attributions that mark the text before them: "…," wrote Thoreau / "…" Emerson wrote (never "said": dialogue). */
-const AFTER: readonly RegExp[] = [
-  new RegExp(String.raw`[,.;!?]["”’»]?\s*(?:wrote|writes|declared|observed)\s+${NAME}`, 'gu'),
-  new RegExp(String.raw`[,.;!?]["”’»]?\s*${NAME}\s+(?:once\s+|famously\s+)?(?:wrote|writes)\b`, 'gu'),
-];
-/** Words that start a capitalised phrase but name no one. */
-const NOT_NAMES = new Set(['I', 'He', 'She', 'It', 'We', 'They', 'You', 'This', 'That', 'There', 'Everyone', 'Nobody']);
-/** Capitalised words that open a sentence before the name ("When Lincoln wrote:"): left out of the name. */
-const OPENING_WORDS = new Set(['When', 'Then', 'And', 'But', 'So', 'As', 'Later', 'Once', 'In', 'On', 'At', 'After']);
+/**
+ * Whether the mark at `i` opens a quotation: `‘` not after a letter (there it is an apostrophe), `»` not before a
+ * space (there it closes a French quotation whose opening was not seen).
+ */
+function opens(text: string, i: number): boolean {
+  if (text[i] === '‘') return !LETTER.test(text[i - 1] ?? ' ');
+  if (text[i] === '»') return !/\s/.test(text[i + 1] ?? ' ');
+  return true;
+}
 
-/** The regions an attribution marks (see the module comment), in the text's offsets. */
-function attributedRegions(text: string, read: ReadonlyArray<[number, number]>): QuotedRegion[] {
+/** A line opened by a dialogue dash: the speech runs to the dash that opens the narrator's words, or the line's end. */
+const DASH_LINE = /^[ \t]*[—–―][ \t\u00a0]*(?=\S)/gmu;
+const NARRATOR_DASH = /\s[—–―]/u;
+
+/** The speeches of lines opened by a dialogue dash, each a region of its own (a turn of a dialogue). */
+function dialogueDashes(text: string, read: ReadonlyArray<[number, number]>): QuotedRegion[] {
   const out: QuotedRegion[] = [];
   for (const [from, to] of read) {
     const para = text.slice(from, to);
-    for (const re of BEFORE) {
-      re.lastIndex = 0;
-      for (let m = re.exec(para); m !== null; m = re.exec(para)) {
-        const name = nameOf(m[1]);
-        const start = from + m.index + m[0].length;
-        if (name && start < to) out.push(region(start, Math.min(to, start + ATTRIBUTION_REACH), name));
-      }
-    }
-    for (const re of AFTER) {
-      re.lastIndex = 0;
-      for (let m = re.exec(para); m !== null; m = re.exec(para)) {
-        const name = nameOf(m[1]);
-        const end = from + m.index + 1;
-        if (name && end > from) out.push(region(Math.max(from, end - ATTRIBUTION_REACH), end, name));
-      }
+    DASH_LINE.lastIndex = 0;
+    for (let m = DASH_LINE.exec(para); m !== null; m = DASH_LINE.exec(para)) {
+      const start = m.index + m[0].length;
+      const nl = para.indexOf('\n', start);
+      const line = para.slice(start, nl < 0 ? para.length : nl);
+      const cut = NARRATOR_DASH.exec(line);
+      const end = start + (cut ? cut.index : line.trimEnd().length);
+      if (end > start) out.push({ start: from + start, end: from + end, by: 'quotation_marks' });
     }
   }
   return out;
-}
-
-function region(start: number, end: number, name: string): QuotedRegion {
-  return { start, end, by: 'attribution', attributed_to: name };
-}
-
-/** The name an attribution gives, or null for a pronoun or a word that names no one. */
-function nameOf(raw: string | undefined): string | null {
-  if (!raw) return null;
-  let words = raw.replace(/\s+/g, ' ').trim().split(' ');
-  while (words.length > 0 && OPENING_WORDS.has(words[0])) words = words.slice(1);
-  const first = words[0] === 'the' ? words[1] : words[0];
-  return first === undefined || NOT_NAMES.has(first) ? null : words.join(' ');
 }
 
 /** Blocks of two or more indented lines in a text whose other lines are not indented. */

@@ -6,7 +6,8 @@
 //              [stride-1, zigzag shift], length, zigzag deltas of the targets (from the previous explicit target)
 // CCC          runs of non-zero Canonical_Combining_Class: gap, length-1, class
 // TOKEN        alternating run lengths from U+0000, starting with "not a token": General_Category L*, M* or N*
-// IDEOGRAPHIC  alternating run lengths from U+0000, starting with "not Ideographic"
+// STANDS_ALONE alternating run lengths from U+0000, starting with "not alone": code points that are a token of
+//              their own (Ideographic, and letters of Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar)
 // COMPOSITION  961 primary composites: delta composite, zigzag delta first, zigzag delta second
 
 /** Version of the Unicode Character Database these tables were generated from. */
@@ -280,8 +281,9 @@ export const TOKEN =
   'BOBWFBPwiBfGG1GHBRCHBCBFF-BhBBwDtBDOCKEBhKfR6B2OqB2GrBlPHBEBCBPBlGCQpBsCEK3Y7BBDBEsCtBBPiGEBbBCBBCBBKBEBBBBGBEBBBBBB' +
   'DBCBBCBBBBBBBBBBCBBCEBHBEBEBBBKBRFDBFBRkSNj3CKmgBg3pBgB6hEG-GCi0FOxpHPuTitC-QivBr6EFgjEwq3VwHww_F';
 
-export const IDEOGRAPHIC =
-  'mgMCZJODleguGgCgwUgoWuLCqDqodBb4_FI2mBpBKnjJsMkoTg3pBgB6hEG-GCi0FOxpHPuTitC-QivBr6EFgjEwi3b';
+export const STANDS_ALONE =
+  'hwDwBBCMH6BCBBBFBYBBBKBCJBCFBBVEgJrBUBQGEEDBDCHDENMBx3B0BjBBEBohGDZJHFCFE2CGDB6CBEwHQgQguGgCgwUgvCFBKKFhDXDBDCg0TuLC' +
+  'qDskB6BjicCb4_FI2mBpBKn3IEBHBCBjJPBdDCBOEIsMkoTg3pBgB6hEG-GCi0FOxpHPuTitC-QivBr6EFgjEwi3b';
 
 export const COMPOSITION =
   'gGiEgwBBACBACBACBAKBAECE6BBEtCBACBACBAMBIPBACBACBAMCKJBCFBACBACBACBAKDMPBACBACBAMBINDQBBACBACBACBAKBAECE6BBEtCBACBAC' +

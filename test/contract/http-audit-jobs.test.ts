@@ -12,6 +12,7 @@ import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/job
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import { verifyEvidenceBundle } from '../../src/services/report/index.js';
 import { keyedCall, type Call } from '../fixtures/http/keyed-call.js';
+import { closedPort } from '../fixtures/closed-port.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 const SECRET = 'sk-audit-fixture-4b1d';
@@ -50,6 +51,19 @@ const auditItem = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** The catalogue audited in process at concurrency 1 against the server at `baseUrl` (the items' other options). */
+function inProcess(baseUrl: string) {
+  const model = createOpenAICompatibleModel({ baseUrl, model: 'fixture-memo-1', api: 'chat' });
+  return engine.memorization.auditCatalogue({
+    model,
+    works: catalogue,
+    budget_calls: 150,
+    first_probes: 3,
+    prompt_variants: 1,
+    concurrency: 1,
+  });
+}
+
 beforeAll(async () => {
   engine = await createEngine();
   keys = new KeyStore(engine.store);
@@ -86,15 +100,7 @@ describe('audit jobs over HTTP', () => {
     expect(JSON.stringify(await engine.store.scan(''))).not.toContain(SECRET);
 
     // the same catalogue audited in process at concurrency 1, against the same answers: one audit digest
-    const model = createOpenAICompatibleModel({ baseUrl: server.baseUrl, model: 'fixture-memo-1', api: 'chat' });
-    const local = await engine.memorization.auditCatalogue({
-      model,
-      works: catalogue,
-      budget_calls: 150,
-      first_probes: 3,
-      prompt_variants: 1,
-      concurrency: 1,
-    });
+    const local = await inProcess(server.baseUrl);
     expect(local.audit_sha256).toBe(audit.audit_sha256);
     expect(local.catalogue).toEqual(audit.catalogue);
     expect(local.calls).toBe(audit.calls);
@@ -167,6 +173,84 @@ describe('audit jobs over HTTP', () => {
     expect(server.requests()).toBe(before);
     await stopJobs(handler);
   });
+});
+
+describe('an audit item sent without a key, across a restart', () => {
+  it('resumes in the process started again (nothing secret to lose): one audit_sha256, no journaled call asked again, charged once', async () => {
+    const slow = await startMemorisedServer({ words, held: [0, 300], delayMs: 30 });
+    const item = { ...auditItem(), model: { base_url: slow.baseUrl, model: 'fixture-memo-1', api: 'chat' } };
+    const first = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    let second: Handler | null = null;
+    try {
+      const acme = await caller(first, 'acme-audit-restart', 'pro');
+      const r = await acme('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
+      expect(r.status).toBe(202);
+      // nothing held in memory only: the submission has nothing to warn of
+      expect(r.json.notice).toBeUndefined();
+      const units = Number(r.headers.get('ratelimit-remaining'));
+      // the process stops (its runner hands the item back) once the audit is under way
+      while (slow.requests() < 10) await new Promise((done) => setTimeout(done, 10));
+      await stopJobs(first);
+      const before = slow.requests();
+      expect((await acme('GET', r.json.status_url)).json.state).not.toBe('done');
+
+      // a process started again over the same store, with models of its own: it builds the item's model from what
+      // was stored and goes on from the journal
+      second = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+      const again = await caller(second, 'acme-audit-restart', 'pro');
+      const line = await result(again, r.json);
+      expect(line.success, JSON.stringify(line.error)).toBe(true);
+      expect(slow.requests()).toBeGreaterThan(before);
+      // asked again: only the calls in flight when the process stopped (at most `concurrency`), never a journaled one
+      const asked = slow.bodies();
+      expect(asked.length - new Set(asked).size).toBeLessThanOrEqual(item.concurrency);
+      // the audit of one uninterrupted run, in process, against the same answers
+      const local = await inProcess(slow.baseUrl);
+      expect(line.result.audit_sha256).toBe(local.audit_sha256);
+      // charged once, at submission: the restart charged nothing
+      const list = await again('GET', '/api/v1/jobs');
+      expect(Number(list.headers.get('ratelimit-remaining'))).toBe(units);
+    } finally {
+      await stopJobs(first);
+      if (second) await stopJobs(second);
+      await slow.close();
+    }
+  }, 120_000);
+
+  it('a submission with a key says the key is held in memory only, and what a restart does', async () => {
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false } });
+    const acme = await caller(handler, 'acme-audit-notice');
+    const r = await acme('POST', '/api/v1/jobs', { type: 'audit', items: [auditItem()] });
+    expect(r.status).toBe(202);
+    expect(r.json.notice).toContain("model.api_key is held in this server process's memory only");
+    expect(r.json.notice).toContain('resubmit');
+    expect(r.text).not.toContain(SECRET);
+    await stopJobs(handler);
+  });
+});
+
+describe('an audit whose model is never reached', () => {
+  it('is a failed item with the upstream reason (UPSTREAM_UNREACHABLE), not a finished audit with a share of 0', async () => {
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    try {
+      const acme = await caller(handler, 'acme-audit-closed');
+      const port = await closedPort();
+      const r = await acme('POST', '/api/v1/jobs', {
+        type: 'audit',
+        items: [auditItem({ model: { base_url: `http://127.0.0.1:${port}/v1`, model: 'm', api: 'chat' } })],
+      });
+      expect(r.status).toBe(202);
+      const line = await result(acme, r.json);
+      expect(line.success).toBe(false);
+      expect(line.error.code).toBe('UPSTREAM_UNREACHABLE');
+      expect(line.error.message).toContain('the model answered none of');
+      expect(line.error.message).toContain(`127.0.0.1:${port}`);
+      const status = (await acme('GET', r.json.status_url)).json;
+      expect(status).toMatchObject({ state: 'done', total: 1, done: 1, failed: 1 });
+    } finally {
+      await stopJobs(handler);
+    }
+  }, 60_000);
 });
 
 describe('an audit item across time slices', () => {

@@ -1,7 +1,9 @@
 /**
  * Quotations over HTTP (docs/analyze.md#quotations): `POST /api/v1/attribution/analyze` shows a quotation of known text
  * as a quotation and leaves it out of `confidence` by default; the body's `quotations: "count"` (JSON, or a multipart
- * form field) counts it; any other value is 422 naming the field; the OpenAPI document lists the member.
+ * form field) counts it; any other value is 422 naming the field; the OpenAPI document lists the member. The headline
+ * states the share of the text quoted from one work, and over a third the quotation counts for the work; an English
+ * essay quoting Dante in Italian (a pack built from a fixture) is the English essay quoting known text.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,13 +19,20 @@ const ESSAY = readFileSync(
   'utf8',
 );
 
+/** The opening of the Inferno, in Italian, and an English essay that quotes it (its place marked {QUOTE}). */
+const INFERNO = readFileSync(new URL('../fixtures/quotations/inferno-canto-1.txt', import.meta.url), 'utf8');
+const DANTE_ESSAY = readFileSync(new URL('../fixtures/quotations/essay-quoting-dante.txt', import.meta.url), 'utf8');
+
 let engine: Engine;
 let handler: Handler;
 let key = '';
 
 beforeAll(async () => {
   engine = await createEngine();
-  await engine.addDataset({ id: 'pg', kb_dataset: 'project-gutenberg' }, [{ id: 'constitution', text: PREAMBLE }]);
+  await engine.addDataset({ id: 'pg', kb_dataset: 'project-gutenberg' }, [
+    { id: 'constitution', text: PREAMBLE },
+    { id: 'inferno', text: INFERNO },
+  ]);
   const keys = new KeyStore(engine.store);
   key = (await keys.createKey({ account: 'quoter', plan: 'pro', scopes: ['analyze'] })).key;
   handler = createHandler(engine, { keys });
@@ -82,5 +91,36 @@ describe('quotations over HTTP', () => {
     const doc = buildOpenApi(ROUTES) as any;
     const body = JSON.stringify(doc.paths['/api/v1/attribution/analyze'].post.requestBody);
     expect(body).toMatch(/"quotations":\{"enum":\["exclude","count"\]/);
+  });
+
+  it('the headline states the share quoted from one work; over a third the quotation counts for the work', async () => {
+    const small = await analyze({ content: ESSAY, content_type: 'text' });
+    expect(small.json.corpus_evidence.summary).toMatch(/\d+ % of the text is quoted from document "constitution"/);
+    // the story's own words around a block quote of the preamble: 52 of 122 words (43 %)
+    const own = ESSAY.replace(/"[^"]+"/, '')
+      .split(/\s+/)
+      .filter(Boolean);
+    const content = `${own.slice(0, 35).join(' ')}\n\n> ${PREAMBLE}\n\n${own.slice(35, 70).join(' ')}`;
+    const large = await analyze({ content, content_type: 'markdown' });
+    expect(large.status).toBe(200);
+    const quote = large.json.matches.find((m: { role?: string }) => m.role === 'quotation');
+    expect(quote.quotation).toMatchObject({ by: ['block_quote'], counts: true });
+    expect(quote.quotation.share).toBeGreaterThan(1 / 3);
+    expect(quote.quotation.share).toBeLessThan(0.5);
+    expect(large.json.confidence).toBeGreaterThanOrEqual(50);
+    const pct = Math.round(quote.quotation.share * 100);
+    expect(large.json.corpus_evidence.summary).toContain(`${pct} % of the text is quoted from document "constitution"`);
+    expect(large.json.corpus_evidence.summary).toMatch(/counted for the work: more than a third/);
+  });
+
+  it('an English essay quoting Dante in Italian is the English essay quoting known text', async () => {
+    const content = DANTE_ESSAY.replace('{QUOTE}', INFERNO.split('\n').slice(0, 6).join(' '));
+    const r = await analyze({ content, content_type: 'text' });
+    expect(r.status).toBe(200);
+    const quote = r.json.matches.find((m: { document_id?: string }) => m.document_id === 'inferno');
+    expect(quote).toMatchObject({ role: 'quotation', quotation: { by: ['attribution'], attributed_to: 'Dante' } });
+    expect(r.json.confidence).toBeLessThan(50);
+    const plain = await analyze({ content: content.replace('As Dante wrote, and as', 'And as'), content_type: 'text' });
+    expect(plain.json.confidence).toBeGreaterThanOrEqual(50);
   });
 });

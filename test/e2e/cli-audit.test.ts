@@ -3,14 +3,16 @@
  * test/fixtures/catalogue/ (three 400-word works and one too short to probe), against the fixture chat server on
  * 127.0.0.1 that memorised the first: that work reproduced, the two others not_found with their miss chance, the short
  * one too_short, the budget held; run again with its journal, no request reaches the server and the audit digest is
- * the same. Against a model URL that refuses connections: every work `unanswered` (no verdict), exit code 1.
+ * the same. Against a model URL that refuses connections: the first work `unanswered` (no verdict), the audit stopped there
+ * (`stopped: upstream_errors` with the reason), exit code 1.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMemorisedServer, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
-import { runCli } from '../fixtures/serve-process.js';
+import { spawn } from 'node:child_process';
+import { cli, runCli } from '../fixtures/serve-process.js';
 import { closedPort } from '../fixtures/closed-port.js';
 
 const catalogue = resolve(import.meta.dirname, '../fixtures/catalogue');
@@ -68,7 +70,54 @@ describe('trainprint audit', () => {
     expect(server.requests()).toBe(asked);
   }, 180_000);
 
-  it('a model URL that refuses connections: every work unanswered with the failure, nothing measured, exit code 1', async () => {
+  it('shows its calls on stderr as it goes; Ctrl-C says how to resume (exit 130), and the same command resumes from the journal', async () => {
+    const slow = await startMemorisedServer({ words: held, held: [0, held.length], refuseEvery: 0, delayMs: 40 });
+    try {
+      const args = [
+        cli,
+        'audit',
+        catalogue,
+        ...['--model-url', slow.baseUrl, '--model', 'fixture-memo-1', '--chat', '--allow-private-model-hosts'],
+        ...['--budget-calls', '120', '--concurrency', '1', '--journal', 'ctrl-c.journal', '--out', 'ctrl-c.json'],
+      ];
+      const child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      // the first progress line (every 10 calls of a 120-call budget) is the moment to press Ctrl-C
+      await new Promise<void>((ready) =>
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          if (stderr.includes('audit: 10 calls made (budget 120)')) ready();
+        }),
+      );
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain(
+        'interrupted: the answered calls are in ctrl-c.journal; run the same command again to resume',
+      );
+      const made = slow.requests();
+      const again = await runCli(args.slice(1), { cwd: dir, timeout: 120_000 });
+      expect(again.code, again.stderr).toBe(0);
+      const resumed = JSON.parse(readFileSync(join(dir, 'ctrl-c.json'), 'utf8'));
+      const interruptedAndResumed = slow.requests();
+      // the same audit as one uninterrupted run (another journal), its answered calls not asked again
+      const whole = await runCli([...args.slice(1, -4), '--journal', 'whole.journal', '--out', 'whole.json'], {
+        cwd: dir,
+        timeout: 120_000,
+      });
+      expect(whole.code, whole.stderr).toBe(0);
+      const full = JSON.parse(readFileSync(join(dir, 'whole.json'), 'utf8'));
+      expect(resumed.audit_sha256).toBe(full.audit_sha256);
+      // interrupted + resumed asked what one run asks, and at most the one call in flight at Ctrl-C again
+      const oneRun = slow.requests() - interruptedAndResumed;
+      expect(made).toBeGreaterThanOrEqual(10);
+      expect(interruptedAndResumed).toBeLessThanOrEqual(oneRun + 1);
+    } finally {
+      await slow.close();
+    }
+  }, 180_000);
+
+  it('a model URL that refuses connections: stopped on upstream errors with the failure, nothing measured, exit code 1', async () => {
     const port = await closedPort();
     const url = `http://127.0.0.1:${port}/v1`;
     const r = await runCli(
@@ -83,15 +132,19 @@ describe('trainprint audit', () => {
     expect(r.code, r.stderr).toBe(1);
     const audit = JSON.parse(readFileSync(join(dir, 'down.json'), 'utf8'));
     const verdicts = Object.fromEntries(audit.works.map((w: { id: string; verdict: string }) => [w.id, w.verdict]));
+    // the first work's calls all failed: the audit stops there, the others untried, with the reason
     expect(verdicts).toEqual({
       'held.txt': 'unanswered',
       'short.txt': 'too_short',
-      'unseen-1.txt': 'unanswered',
-      'unseen-2.txt': 'unanswered',
+      'unseen-1.txt': 'untried',
+      'unseen-2.txt': 'untried',
     });
-    for (const w of audit.works.filter((x: { verdict: string }) => x.verdict === 'unanswered'))
-      expect([w.probes, w.error.code, w.miss_probability]).toEqual([0, 'UPSTREAM_UNREACHABLE', undefined]);
+    const held = audit.works.find((x: { id: string }) => x.id === 'held.txt');
+    expect([held.probes, held.error.code, held.miss_probability]).toEqual([0, 'UPSTREAM_UNREACHABLE', undefined]);
     expect(audit.catalogue).toMatchObject({ works: 4, measured: 0, reproduced: 0 });
-    expect(r.stderr).toContain('unseen-1.txt: unanswered (UPSTREAM_UNREACHABLE');
+    expect(audit.stopped).toBe('upstream_errors');
+    expect(audit.error.code).toBe('UPSTREAM_UNREACHABLE');
+    expect(r.stderr).toContain('held.txt: unanswered (UPSTREAM_UNREACHABLE');
+    expect(r.stderr).toContain('stopped: upstream_errors (the model answered no call: UPSTREAM_UNREACHABLE');
   }, 180_000);
 });

@@ -109,6 +109,13 @@ describe('trainprint extract', () => {
     expect(server.requests()).toBe(before);
   });
 
+  it('a model host whose name does not resolve: said as serve says it (its 422), without the flag that would not help', async () => {
+    const r = await run(['work.txt', '--model-url', 'http://no-such-host.invalid/v1', '--model', 'm', '--chat']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--model-url: no-such-host.invalid: the host name does not resolve');
+    expect(r.stderr).not.toContain('--allow-private-model-hosts');
+  });
+
   it.each([
     [['work.txt', '--model', 'm'], /--model-url/],
     [['work.txt', '--model-url', 'ftp://x/v1', '--model', 'm'], /http/],

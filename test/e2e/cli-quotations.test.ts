@@ -3,9 +3,10 @@
  * `npm start` and the web app answer: an invented family story that quotes the Constitution's preamble in quotation
  * marks (the round-6 reproduction: 94.9 before, because Trollope's *North America* reprints the preamble in the
  * Gutenberg pack) answers < 50 about its own text, with the preamble shown as a quotation naming that book — in the
- * JSON and in the work report — and `--quotations count` counts it.
+ * JSON and in the work report — and `--quotations count` counts it. The same preamble as 43 % of a shorter text
+ * counts for the work, with the share in the headline.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,5 +48,26 @@ describe('trainprint analyze: a quotation of known text', () => {
     const bad = await runCli(['analyze', 'essay.txt', '--quiet', '--quotations', 'ignore'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--quotations must be 'exclude' or 'count'/);
+  }, 60_000);
+
+  it('a quotation of over a third of the text counts for the work, its share stated in the headline', async () => {
+    const essay = readFileSync(ESSAY, 'utf8');
+    const preamble = /"([^"]+)"/.exec(essay)?.[1] ?? '';
+    const own = essay
+      .replace(/"[^"]+"/, '')
+      .split(/\s+/)
+      .filter(Boolean);
+    const text = `${own.slice(0, 35).join(' ')}\n\n"${preamble}"\n\n${own.slice(35, 70).join(' ')}\n`;
+    writeFileSync(join(dir, 'short.txt'), text);
+    const r = await runCli(['analyze', 'short.txt', '--quiet'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout);
+    const quote = result.matches.find((m: { role?: string }) => m.role === 'quotation');
+    expect(quote.quotation.counts).toBe(true);
+    expect(quote.quotation.share).toBeGreaterThan(1 / 3);
+    expect(result.confidence).toBeGreaterThanOrEqual(50);
+    expect(result.corpus_evidence.summary).toContain(
+      `${Math.round(quote.quotation.share * 100)} % of the text is quoted from "North America`,
+    );
   }, 60_000);
 });

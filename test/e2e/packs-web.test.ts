@@ -112,6 +112,22 @@ describe('default packs in headless Chromium', () => {
     for (const p of defaults) expect(requested).toContain(`/packs/${p.file}`);
   });
 
+  it('a German passage names Die Verwandlung from pack:books-de, as an English one names its book', async () => {
+    const german = readFileSync(join(root, 'test/fixtures/texts/languages/de/kafka-verwandlung.txt'), 'utf8')
+      .split(/\s+/)
+      .slice(300, 380)
+      .join(' ');
+    const r = await page.evaluate(async (content) => {
+      const engine = await window.trainprint.createEngine({ packs: 'default' });
+      const result = await engine.analyze({ content, content_type: 'text' });
+      const m = result.matches.find((x) => x.kind === 'portrait') as { dataset_id: string; document_id?: string };
+      engine.dispose();
+      return { confidence: result.confidence, dataset: m?.dataset_id, document: m?.document_id };
+    }, german);
+    expect(r.confidence).toBeGreaterThanOrEqual(50);
+    expect(r).toMatchObject({ dataset: 'pack:books-de', document: 'pg22367' });
+  });
+
   it('refuses a pack file whose SHA-256 is not the one the index lists (SNAPSHOT_INCOMPATIBLE)', async () => {
     const r = await page.evaluate(async (url) => {
       const lib = window.trainprint;

@@ -62,4 +62,31 @@ describe('npm start, then the README curl', () => {
     expect(anon.status).toBe(401);
     expect(anon.headers.get('www-authenticate')).toContain('Bearer');
   });
+
+  it('names a Japanese and a Chinese work from the default packs (a text without spaces through HTTP)', async () => {
+    const cases = [
+      [
+        '吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している。',
+        'pack:aozora',
+        'natsume-wagahai',
+      ],
+      [
+        '子曰：「學而時習之，不亦說乎？有朋自遠方來，不亦樂乎？人不知而不慍，不亦君子乎？」',
+        'pack:chinese-classics',
+        'lunyu',
+      ],
+    ];
+    for (const [content, pack, document] of cases) {
+      const res = await fetch(`${url}/api/v1/attribution/analyze`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content, content_type: 'text' }),
+      });
+      expect(res.status).toBe(200);
+      const json = await res.json();
+      expect(json.confidence, document).toBeGreaterThanOrEqual(50);
+      const m = json.matches.find((x: { kind: string }) => x.kind === 'portrait');
+      expect([m?.dataset_id, m?.document_id]).toEqual([pack, document]);
+    }
+  });
 });

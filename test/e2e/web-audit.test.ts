@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeldJobModels } from '../../src/library.js';
+import { closedPort } from '../fixtures/closed-port.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 import { startWebJobsApp, useServedApi, type WebJobsApp } from '../fixtures/web-jobs-app.js';
 
@@ -72,7 +73,7 @@ describe('web app, an audit job (headless Chromium)', () => {
     const row = page.locator('#jobs-results > tr').nth(0);
     expect(await row.locator('.job-found').textContent()).toBe(
       `1 of 3 works reproduced, share ${pct(audit.catalogue.share)} [${pct(audit.catalogue.ci_95[0])}, ` +
-        `${pct(audit.catalogue.ci_95[1])}], ${audit.calls} calls`,
+        `${pct(audit.catalogue.ci_95[1])}], ${audit.calls} calls${audit.stopped === 'budget' ? '; the budget ended first' : ''}`,
     );
     const cells = await row
       .locator('table.job-audit tbody tr')
@@ -90,6 +91,39 @@ describe('web app, an audit job (headless Chromium)', () => {
     expect(cells.map((c: unknown[]) => c[1])).toEqual(['reproduced', 'not found', 'not found']);
     if (process.env.TRAINPRINT_SCREENSHOTS === '1')
       await row.screenshot({ path: fileURLToPath(new URL('../../docs/images/web-audit.png', import.meta.url)) });
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('an audit whose model is never reached: the failed item with its reason, the list says it failed, the cost in units', async () => {
+    await useServedApi(app);
+    await page.goto(`${base}#jobs`);
+    expect(await page.locator('#view-jobs .hint').first().textContent()).toContain(
+      'an extract or audit item one unit per 100 calls of its budget_calls (20 units at the default 2,000)',
+    );
+    const port = await closedPort();
+    const item = {
+      works,
+      model: { base_url: `http://127.0.0.1:${port}/v1`, model: 'm', api: 'chat' },
+      budget_calls: 30,
+    };
+    await page.selectOption('#jobs-type', 'audit');
+    await page.setInputFiles('#jobs-file', {
+      name: 'closed.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(`${JSON.stringify(item)}\n`),
+    });
+    await page.click('#jobs-submit');
+    await expect
+      .poll(() => page.locator('#jobs-status').textContent(), { timeout: 60_000 })
+      .toMatch(/: done, 1 of 1 items done \(1 failed\)/);
+    const row = page.locator('#jobs-results > tr').nth(0);
+    expect(await row.getAttribute('data-success')).toBe('false');
+    expect(await row.locator('.job-found').textContent()).toMatch(
+      new RegExp(`^UPSTREAM_UNREACHABLE: .*the model answered none of the audit's \\d+ calls.*127\\.0\\.0\\.1:${port}`),
+    );
+    // the list of the key's jobs is read again once the job ends: its line is the job as it ended, failed said
+    const line = page.locator('#jobs-earlier li').first().locator('button');
+    await expect.poll(() => line.textContent()).toBe('audit · done · 1 of 1, 1 failed');
     expect(problems).toEqual([]);
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 /**
  * The model-host policy judges every IPv6 form that embeds or translates an IPv4 address by the IPv4 inside it
- * (round 6's L4: local-use NAT64, SIIT and Teredo forms of 127.0.0.1 passed), in URLs and in resolved addresses.
+ * (local-use NAT64, SIIT, Teredo and ISATAP forms of 127.0.0.1 once passed), in URLs and in resolved addresses.
  */
 import { describe, expect, it } from 'vitest';
 import { isInternalAddress, isInternalHost } from '../../src/net/egress.js';
@@ -24,6 +24,11 @@ const FORMS: ReadonlyArray<readonly [form: string, internal: readonly string[], 
       '2001:0:4136:e378::5601:5656', // client ~0x56015656 = 169.254.169.169
     ],
     ['2001:0:4136:e378:8000:63bf:a2b1:2aeb'], // server 65.54.227.120, client 93.78.213.20
+  ],
+  [
+    'ISATAP ::0:5efe:a.b.c.d and ::200:5efe:a.b.c.d under any prefix',
+    ['2a00:1450::5efe:7f00:1', '2a00:1450::200:5efe:a00:1', '2001:db9:1:2:0:5efe:169.254.169.254'],
+    ['2a00:1450::5efe:808:808', '2a00:1450::200:5efe:5db8:d70e', '2a00:1450::100:5efe:7f00:1'],
   ],
 ];
 

@@ -86,7 +86,7 @@ describe('createEngine and fingerprint input validation', () => {
   });
 
   it('names its parameters canonically', () => {
-    expect(paramsId(resolveOptions({}))).toBe('tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=64');
+    expect(paramsId(resolveOptions({}))).toBe('tp1;nfkccf-u17.0.0.t2;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=64');
     expect(
       paramsId(
         resolveOptions({

@@ -4,7 +4,7 @@
  * failed results; a page of results never skips an item still running; finished jobs go after the retention; and a
  * runner stopped mid-chunk gives its chunk back at once (or finishes it, told to), and ends on a fatal store error.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../src/index.js';
 import { createJobService, JOB_MAX_ATTEMPTS, JobRunner, type JobClaim } from '../../src/library.js';
 
@@ -121,19 +121,31 @@ describe('job service', () => {
       },
       unsupported: {},
     });
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void logged.push(line));
     second.start();
     for (let i = 0; i < 200 && (await jobs.status(job.id, { owner: 'a' })).state !== 'done'; i++)
       await new Promise((r) => setTimeout(r, 5));
     await second.stop();
+    spy.mockRestore();
     expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     const info = await jobs.status(job.id, { owner: 'a' });
     expect(info).toMatchObject({ state: 'done', done: 9, failed: 1 });
     const page = await jobs.results(job.id, { owner: 'a' });
-    expect(page.results[4]).toEqual({
-      index: 4,
-      success: false,
-      error: { code: 'INTERNAL', message: 'An unexpected error occurred' },
-    });
+    expect(page.results[4]).toMatchObject({ index: 4, success: false, error: { code: 'INTERNAL' } });
+    // the unexpected error: a request id in the result, and one stderr line under it that says what happened
+    const { message } = (page.results[4] as { error: { message: string } }).error;
+    const id = /^An unexpected error occurred \(request id (req_[0-9a-f]{24})\)$/.exec(message)?.[1];
+    expect(id).toBeDefined();
+    expect(logged.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({
+        msg: 'job item failed: INTERNAL',
+        request_id: id,
+        job: job.id,
+        item: 4,
+        error: expect.objectContaining({ class: 'Error', message: 'boom' }),
+      }),
+    ]);
   });
 
   it("a claim that skips an account finds another account's job behind many of theirs", async () => {

@@ -112,13 +112,19 @@ describe('auditCatalogue', () => {
         throw new TrainprintError('UPSTREAM_UNREACHABLE', 'https://m.example/v1/completions: connection refused');
       },
     };
-    const r = await auditCatalogue(store, { model: down, works, budget_calls: 300 });
-    expect(r.works.map((w) => w.verdict)).toEqual([...Array(6).fill('unanswered'), 'too_short']);
-    for (const w of r.works.slice(0, 6)) {
-      expect(w).toMatchObject({ probes: 0, hits: 0, error: { code: 'UPSTREAM_UNREACHABLE' } });
-      expect(w.failed_calls).toBe(w.calls);
-      expect(w.miss_probability).toBeUndefined();
-    }
+    let asked = 0;
+    const counted: TargetModel = { ...down, generate: (p, o) => (asked++, down.generate!(p, o)) };
+    const r = await auditCatalogue(store, { model: counted, works, budget_calls: 300 });
+    // the first work's calls all failed and none of the audit was answered: the model is not reached, the audit
+    // stops there with the reason (the other works untried, the short one too short), not 'done' with a share of 0
+    expect(r.works.map((w) => w.verdict)).toEqual(['unanswered', ...Array(5).fill('untried'), 'too_short']);
+    expect(r.works[0]).toMatchObject({ probes: 0, hits: 0, error: { code: 'UPSTREAM_UNREACHABLE' } });
+    expect(r.works[0].failed_calls).toBe(r.works[0].calls);
+    expect(r.works[0].miss_probability).toBeUndefined();
+    expect(r.stopped).toBe('upstream_errors');
+    expect(r.error).toEqual(r.works[0].error);
+    expect(r.error?.message).toContain('connection refused');
+    expect(asked).toBe(r.calls);
     // nothing measured: no share claimed, the interval all of [0, 1]
     expect(r.catalogue).toMatchObject({ works: 7, measured: 0, reproduced: 0, ci_95: [0, 1] });
     expect(catalogueAuditProblem(r)).toBeNull();
@@ -137,6 +143,8 @@ describe('auditCatalogue', () => {
       expect([w.probes, w.miss_probability, w.failed_calls]).toEqual([0, undefined, undefined]);
       expect(w.refused_calls).toBe(w.calls);
     }
+    // the model answered (it refused): reached, so no upstream stop
+    expect([r.stopped, r.error]).toEqual(['done', undefined]);
     expect(r.catalogue).toMatchObject({ measured: 0, ci_95: [0, 1] });
     expect(catalogueAuditProblem(r)).toBeNull();
   });

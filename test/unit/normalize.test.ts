@@ -3,7 +3,7 @@ import { prng } from '../reference/core.js';
 import { describe, expect, it } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
 import { isAsciiOnly, normalize, normalizeFolded, NORMALIZER_ID } from '../../src/text/normalize.js';
-import { isIdeographic, isTokenChar, toNFKCCasefold, UNICODE_VERSION } from '../../src/text/nfkc-casefold.js';
+import { isTokenChar, standsAlone, toNFKCCasefold, UNICODE_VERSION } from '../../src/text/nfkc-casefold.js';
 
 interface Vector {
   part: string;
@@ -64,7 +64,7 @@ describe('toNFKCCasefold', () => {
   it('uses the pinned Unicode version', () => {
     expect(UNICODE_VERSION).toBe('17.0.0');
     expect(fixture.unicode).toBe(UNICODE_VERSION);
-    expect(NORMALIZER_ID).toBe('nfkccf-u17.0.0.t1');
+    expect(NORMALIZER_ID).toBe('nfkccf-u17.0.0.t2');
   });
 
   it('folds NFKC-equivalent columns of NormalizationTest alike', () => {
@@ -102,9 +102,23 @@ describe('toNFKCCasefold', () => {
     expect(isTokenChar(0x20)).toBe(false);
     expect(isTokenChar(0x1f44d)).toBe(false);
     expect(isTokenChar(0x110000)).toBe(false);
-    expect(isIdeographic(0x65e5)).toBe(true);
-    expect(isIdeographic(0x30c6)).toBe(false);
-    expect(isIdeographic(0x20000)).toBe(true);
+    expect(standsAlone(0x65e5)).toBe(true); // 日
+    expect(standsAlone(0x20000)).toBe(true); // 𠀀
+    expect(standsAlone(0x30c6)).toBe(true); // テ
+    expect(standsAlone(0x306f)).toBe(true); // は
+    expect(standsAlone(0x30fc)).toBe(true); // ー (Common, Script_Extensions Hiragana Katakana)
+    expect(standsAlone(0x3099)).toBe(false); // combining voiced sound mark: marks never stand alone
+    expect(standsAlone(0x3005)).toBe(true); // 々 (Han, Lm)
+    expect(standsAlone(0x0e01)).toBe(true); // ก Thai
+    expect(standsAlone(0x0e48)).toBe(false); // Thai tone mark (Mn)
+    expect(standsAlone(0x0e50)).toBe(false); // ๐ Thai digit: numbers stay runs
+    expect(standsAlone(0x0e81)).toBe(true); // ກ Lao
+    expect(standsAlone(0x1780)).toBe(true); // ក Khmer
+    expect(standsAlone(0x1000)).toBe(true); // က Myanmar
+    expect(standsAlone(0x02bc)).toBe(false); // ʼ: Script_Extensions lists Latin too
+    expect(standsAlone(0xac00)).toBe(false); // 가: Korean is written with spaces
+    expect(standsAlone(0x61)).toBe(false);
+    expect(standsAlone(0x3001)).toBe(false); // 、 is punctuation, a separator
   });
 });
 
@@ -117,7 +131,7 @@ describe('normalize: known answers', () => {
     ['ﬁnance', 'finance'],
     ['ＡＢＣ１２３', 'abc123'],
     ['co\u00ADoperate', 'cooperate'],
-    ['日本語テキスト', '日 本 語 テキスト'],
+    ['日本語テキスト', '日 本 語 テ キ ス ト'],
     ['Hello, World!', 'hello world'],
     ['', ''],
     ['  ...  ', ''],
@@ -139,6 +153,26 @@ describe('normalize: known answers', () => {
     expect(text('e\u0301')).toBe(text('é'));
     expect(text('e\u0301')).toBe('é');
     expect(text('\u212B')).toBe(text('å'));
+  });
+
+  it('makes every character of a script written without spaces a token of its own', () => {
+    // Japanese: kanji and kana alike, so an edit costs the n-grams around one character, not a whole kana run
+    expect(text('吾輩は猫である。名前はまだ無い。')).toBe('吾 輩 は 猫 で あ る 名 前 は ま だ 無 い');
+    expect(text('コーヒー')).toBe('コ ー ヒ ー');
+    // half-width katakana fold to full width, a voicing mark composes with its kana first
+    expect(text('ｶﾞｯｺｳ')).toBe('ガ ッ コ ウ');
+    expect(text('か\u3099')).toBe('が');
+    // Chinese, traditional and simplified
+    expect(text('學而時習之，不亦說乎？')).toBe('學 而 時 習 之 不 亦 說 乎');
+    // Thai, Lao, Khmer, Myanmar: each letter alone, the marks after it one token; digits stay one number
+    expect(text('ภาษาไทย ๒๕๖๗')).toBe('ภ า ษ า ไ ท ย ๒๕๖๗');
+    expect(text('ア\u3099')).toBe('ア \u3099'); // no composite: the mark is a token after its kana
+    expect(text('ที่')).toBe('ท \u0e35\u0e48');
+    expect(text('ພາສາລາວ')).toBe('ພ າ ສ າ ລ າ ວ');
+    expect(text('ភាសា')).toBe('ភ \u17b6 ស \u17b6');
+    expect(text('မြန်မာ')).toBe('မ \u103c န \u103a မ \u102c');
+    // mixed with spaced scripts: Latin, Korean and digits keep their words
+    expect(text('東京Tower 2024年 한국어')).toBe('東 京 tower 2024 年 한국어');
   });
 
   it('keeps right-to-left words as tokens', () => {

@@ -141,7 +141,7 @@ describe('which matches are quotations', () => {
     const essay = `My grandmother recited it: ${text} ${'She ran a shop on Fulton Street for years. '.repeat(12)}`;
     const at = essay.indexOf('We the');
     expect(quotationsOf(essay, 'text', [portrait(at, at + PREAMBLE.length, 52, 'North America')], 160)).toEqual([
-      { by: ['quotation_marks'] },
+      { by: ['quotation_marks'], share: 0.325 },
     ]);
   });
 });
@@ -157,7 +157,7 @@ describe('the marks of a copied page are not the work’s', () => {
     const long = `${'I read it twice. '.repeat(30)}\n\n“${PREAMBLE.slice(0, 120)}\n\n“${PREAMBLE.slice(120)}”\n\n${'And so on. '.repeat(30)}`;
     const q = long.indexOf('We the');
     expect(quotationsOf(long, 'text', [portrait(q, long.indexOf('America.') + 8, 52, 'North America')], 200)).toEqual([
-      { by: ['quotation_marks'] },
+      { by: ['quotation_marks'], share: 0.26 },
     ]);
   });
 });
@@ -191,6 +191,12 @@ describe('the headline is about the work’s own text', () => {
     const again = rederive(r, ESSAY);
     expect(again.checks.filter((c) => !c.ok)).toEqual([]);
     expect(again.checks.map((c) => c.name)).toContain('quotations');
+    // a result read by the first rule (no quotation_rule, no share) is not recomputed with this one
+    expect(r.evidence.quotation_rule).toBe(2);
+    const older = { ...r, evidence: { ...r.evidence, quotation_rule: undefined } };
+    const skipped = rederive(older, ESSAY);
+    expect(skipped.checks.map((c) => c.name)).not.toContain('quotations');
+    expect(skipped.skipped.join(' ')).toMatch(/quotations: read by rule 1, this verifier recomputes rule 2/);
   });
 
   it("quotations: 'count' counts it (≥ 95), and rederive agrees", async () => {

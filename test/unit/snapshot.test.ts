@@ -13,9 +13,10 @@ import {
   type ExactDatasetData,
 } from '../../src/datasets/snapshot.js';
 import { TrainprintError } from '../../src/errors.js';
+import { olderNormalizer } from '../../src/fingerprint/options.js';
 import { prng } from '../reference/core.js';
 
-const PARAMS = 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off';
+const PARAMS = 'tp1;nfkccf-u17.0.0.t2;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off';
 const K = EXACT_MINHASH_K;
 
 /** Deterministic stand-in signatures, K u32 per document. */
@@ -346,6 +347,23 @@ describe('compatibility checks', () => {
     incompatible(() => decodeDataset(encodeDataset(small()), { params: other }), /params mismatch.*win=8.*win=16/);
     expect(decodeDataset(encodeDataset(small()), { params: PARAMS }).params).toBe(PARAMS);
     expect(decodeDataset(encodeDataset(small()), {}).params).toBe(PARAMS);
+  });
+
+  it('a snapshot of an older normaliser is refused with the reason and the remedy', () => {
+    // t1 made a kana or Thai run one token; its fingerprints can never match this version's
+    const old = { ...small(), params: PARAMS.replace('.t2;', '.t1;') };
+    incompatible(
+      () => decodeDataset(encodeDataset(old), { params: PARAMS }),
+      /snapshot has ".*u17\.0\.0\.t1.*"; it was made by an older normaliser \(nfkccf-u17\.0\.0\.t1, this version has nfkccf-u17\.0\.0\.t2\) and must be rebuilt from its texts$/,
+    );
+    // other differences, or a newer normaliser, name only the params
+    const other = PARAMS.replace('win=8', 'win=16');
+    expect(olderNormalizer(PARAMS, other)).toBe('');
+    expect(olderNormalizer(PARAMS.replace('.t2;', '.t3;'), PARAMS)).toBe('');
+    expect(olderNormalizer(PARAMS.replace('u17.0.0.t2', 'u16.0.0.t9'), PARAMS)).toMatch(
+      /older normaliser \(nfkccf-u16/,
+    );
+    expect(olderNormalizer(PARAMS.replace('nfkccf-u17.0.0.t2', 'raw'), PARAMS)).toBe('');
   });
 
   it('the crafting helper reproduces the real checksum', () => {

@@ -738,7 +738,7 @@ export const ATTRIBUTION_DOCS: Readonly<Record<string, RouteDocs>> = {
         response: {
           success: true,
           version: 1,
-          params: 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=64',
+          params: 'tp1;nfkccf-u17.0.0.t2;xxh64-rk.v1;word5;seed=0;win=8;mh=off;sh=64',
           fingerprint: 'tp1:1edea6eadf759e878a848ab21be29199',
           work_hash: 'sha256:989b66c6bba115125fee4012aed9d45004a6c60796f0d6bd3007c9d5a7386ae0',
           byte_length: 624,

@@ -25,7 +25,7 @@ const owned =
   'a shared one needs the `admin` scope.';
 
 /** The params id of every dataset of the examples (the engine's default fingerprint settings). */
-const PARAMS = 'tp1;nfkccf-u17.0.0.t1;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32';
+const PARAMS = 'tp1;nfkccf-u17.0.0.t2;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off;idx=swap32';
 
 /** The starter's dataset, as a server started with it reports it. */
 const SPDX_DATASET = {

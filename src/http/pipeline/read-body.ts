@@ -93,7 +93,7 @@ export async function readBody(
   const declared = declaredLength(request);
   const wanted = declared !== null && declared > 0 && declared <= limit ? declared : null;
   let into: Uint8Array | null = null;
-  const chunks: Uint8Array[] = [];
+  const chunks = new Gathered();
   let total = 0;
   let filled = 0; // bytes in `into`; once a chunk does not fit, the rest goes to `chunks`
   let nextTurn = TURN_BYTES;
@@ -118,22 +118,73 @@ export async function readBody(
     }
     if (into === null && wanted !== null && total <= wanted && (total + value.byteLength) * 2 >= wanted) {
       into = new Uint8Array(wanted);
-      for (const c of chunks) {
+      for (const c of chunks.take()) {
         into.set(c, filled);
         filled += c.byteLength;
       }
-      chunks.length = 0;
     }
-    if (into !== null && chunks.length === 0 && filled + value.byteLength <= into.length) {
+    if (into !== null && chunks.empty && filled + value.byteLength <= into.length) {
       into.set(value, filled);
       filled += value.byteLength;
     } else chunks.push(value);
     total += value.byteLength;
   }
-  if (into === null) return concatBytes(chunks, total);
+  if (into === null) return concatBytes(chunks.take(), total);
   // a body shorter or longer than its Content-Length: keep what came, in order
-  if (chunks.length === 0) return filled === into.length ? into : into.subarray(0, filled);
-  return concatBytes([into.subarray(0, filled), ...chunks], total);
+  if (chunks.empty) return filled === into.length ? into : into.subarray(0, filled);
+  return concatBytes([into.subarray(0, filled), ...chunks.take()], total);
+}
+
+/** Chunks under this size are copied into pages by {@link Gathered}; larger ones are kept as they came. */
+export const GATHER_BELOW = 4096;
+/** Bytes of one page of {@link Gathered}. */
+export const GATHER_PAGE = 64 * 1024;
+
+/**
+ * The chunks of a body read so far, small ones copied into pages of {@link GATHER_PAGE}: a body sent in tiny chunks
+ * (a byte a chunk) holds about its own size, not an object per chunk.
+ */
+export class Gathered {
+  readonly #parts: Uint8Array[] = [];
+  #page: Uint8Array | null = null;
+  #filled = 0;
+
+  /** Nothing gathered. */
+  get empty(): boolean {
+    return this.#parts.length === 0;
+  }
+
+  /** How many parts hold what was gathered (pages and large chunks). */
+  get parts(): number {
+    return this.#parts.length;
+  }
+
+  push(chunk: Uint8Array): void {
+    if (chunk.byteLength >= GATHER_BELOW) {
+      this.#seal();
+      this.#parts.push(chunk);
+      return;
+    }
+    if (this.#page === null || this.#filled + chunk.byteLength > GATHER_PAGE) {
+      this.#seal();
+      this.#page = new Uint8Array(GATHER_PAGE);
+      this.#parts.push(this.#page);
+    }
+    this.#page.set(chunk, this.#filled);
+    this.#filled += chunk.byteLength;
+    this.#parts[this.#parts.length - 1] = this.#page.subarray(0, this.#filled);
+  }
+
+  /** The parts in order, and nothing kept. */
+  take(): Uint8Array[] {
+    this.#seal();
+    return this.#parts.splice(0);
+  }
+
+  #seal(): void {
+    this.#page = null;
+    this.#filled = 0;
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   renderWorkReport,
   signedAnalysis,
   sha256Hex,
+  shingleCount,
   workExtractions,
   worthOffloading,
   type AnalyzeRequest,
@@ -274,7 +275,7 @@ async function fingerprintHandler(ctx: RouteContext): Promise<unknown> {
     work_hash: workHash,
     byte_length: fp.byte_length,
     token_count: fp.token_count,
-    shingle_count: fp.shingles.hashes.length,
+    shingle_count: shingleCount(fp.shingles),
     simhash: fp.simhash === undefined ? null : fp.simhash.toString(16).padStart(16, '0'),
     minhash: fp.minhash === undefined ? null : Array.from(fp.minhash),
   };

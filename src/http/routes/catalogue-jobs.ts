@@ -34,7 +34,7 @@ import {
   jobSubmitQuerySchema,
 } from '../schemas/jobs.js';
 import { compileValidator } from '../validate.js';
-import { account, ownWork, who } from './caller.js';
+import { account, ownWork, ownWorkByHash, who } from './caller.js';
 import { invalidField } from './refusals.js';
 import type { ModelSpec } from '../context.js';
 
@@ -140,6 +140,9 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
     jobItems: cap,
     targetModel: (spec, field) => ctx.services.targetModel(spec as unknown as ModelSpec, field),
     ownWork: async (workId) => void (await ownWork(ctx, workId)),
+    ownWorkByHash: async (workHash) => void (await ownWorkByHash(ctx, workHash)),
+    maxFileBytes: planFileBytes(plan),
+    store: ctx.engine.store,
     jobModels: ctx.services.jobModels,
   });
   const units = jobUnits(type.name, body.items, ctx.services.jobTypes);
@@ -164,7 +167,8 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
   });
   stored?.bind(job.id);
   announce(ctx, job);
-  return new Reply(jobBody(job), 202, { location: statusUrl(job.id) });
+  const notice = stored?.notice === undefined ? {} : { notice: stored.notice };
+  return new Reply({ ...jobBody(job), ...notice }, 202, { location: statusUrl(job.id) });
 }
 
 /** Tells the host's hook of a job submitted (a catalogue job, a `Prefer: respond-async` analysis). */
@@ -284,8 +288,9 @@ const omitSuccess = ({ success: _, ...rest }: typeof EXAMPLE_JOB) => rest;
 const JOBS_NOTE =
   'Items are charged to the daily limit when the job is submitted, all or none (a unit an item; an `extract` or ' +
   '`audit` item a unit per 100 calls of its `budget_calls`); a job holds at most the ' +
-  "plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000). Jobs live in the store: they survive a " +
-  'restart, and every `serve` process on one PostgreSQL store works on them. An item that runs past the time limit ' +
+  "plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000). Jobs live in the store: with a durable " +
+  'one (`serve --store DIR` or PostgreSQL) they survive a restart, and every `serve` process on one PostgreSQL store ' +
+  'works on them; in the memory store (`serve` without `--store`) a restart loses them. An item that runs past the time limit ' +
   'of a job item (5 minutes by default) is stopped and its result is a `PAYLOAD_TOO_LARGE` error naming the limit; ' +
   "one account's jobs never take every runner of a process. A finished job and its results are kept 7 days.";
 
@@ -310,9 +315,11 @@ function createJobRoute(registry: JobTypeRegistry): Route {
       "`{ base_url, model, api_key?, api? }`, the URL checked against the server's model-host policy at submission; " +
       "the production endpoint's options `temperature`, `max_tokens_param` (`max_tokens` or `max_completion_tokens`), " +
       "`seed`, `timeout_ms` (at most the server's model timeout), `requests_per_minute` and `tokens_per_minute` too). " +
-      "Its `api_key` is held in the accepting process's memory only, never stored or echoed: after a restart the " +
-      'item fails with `INVALID_INPUT` naming `model.api_key`, and the same job submitted again with the key ' +
-      "replays every call already answered from the extraction's journal in the store (none is made twice). " +
+      "Its `api_key` is held in the accepting process's memory only, never stored or echoed (the 202 says so in " +
+      '`notice`): after a restart the item fails with `INVALID_INPUT` naming `model.api_key`, and the same job ' +
+      "submitted again with the key replays every call already answered from the extraction's journal in the store " +
+      '(none is made twice). An item sent without a key holds no secret: after a restart its model is built again ' +
+      'from the stored item (the model-host policy applied again) and it goes on from its journal. ' +
       'Another process on the store gives the item back to the accepting one while that one runs. An extract item ' +
       'runs on past the item time limit in slices: it stops just before the limit and is claimed again, the next ' +
       'slice replaying the calls answered. An `audit` item is a catalogue audit under one call budget ' +
@@ -321,7 +328,9 @@ function createJobRoute(registry: JobTypeRegistry): Route {
       'its slices run the same way; the result is the audit record (per work `reproduced` with nv_recall and blocks, ' +
       '`not_found` with its miss probability, `too_short`, `untried` or `unanswered` (every call failed: no verdict); ' +
       'the catalogue share with its 95 % interval, ' +
-      'calls, `audit_sha256`), the same at every concurrency.',
+      'calls, `audit_sha256`), the same at every concurrency. An audit whose model answers none of its calls (it ' +
+      'cannot be reached, or answers only errors) is a failed item: the upstream error (`UPSTREAM_UNREACHABLE` …) ' +
+      'with its reason.',
     body: 'json',
     ndjson: true,
     creates: true,

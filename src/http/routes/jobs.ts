@@ -10,6 +10,7 @@
  * `GET /api/v1/attribution/jobs/{job_id}`, the status URL of the first background analyses, stays as an alias of
  * `GET /api/v1/jobs/{job_id}`.
  */
+import { checkAnalyzeRequest } from '../../library.js';
 import type { Route, RouteContext } from '../context.js';
 import { Reply } from '../context.js';
 import { JOB_STATUS_RESPONSE_SCHEMA } from '../schemas/jobs.js';
@@ -45,11 +46,14 @@ function analyzeItem(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Submits the request's analysis as a one-item `analyze` job and answers 202 with the job. The request was charged
- * as a synchronous one is (one call); the job is the account's, and the plan's file limit goes with it. No client's
+ * Submits the request's analysis as a one-item `analyze` job and answers 202 with the job, once it passed the checks
+ * the synchronous request makes before its work (a refusal is the same answer). The request was charged as a
+ * synchronous one is (one call); the job is the account's, and the plan's file limit goes with it. No client's
  * disconnect cancels it: the request that started it has been answered (`DELETE /api/v1/jobs/{job_id}` does).
  */
 async function submitAnalysis(ctx: RouteContext): Promise<Reply> {
+  // refused as the synchronous request is, before a job is stored: never a job that fails with that error
+  checkAnalyzeRequest(ctx.body, planFileLimit(ctx));
   const job = await ctx.services.jobs.submit({
     account: account(ctx),
     type: 'analyze',

@@ -109,10 +109,16 @@ const STATUS_PROPERTIES = {
   status_url: { type: 'string', description: 'This status (`GET`; `DELETE` cancels), relative to the API base URL' },
   results_url: { type: 'string', description: 'The results as JSON lines (`GET`), relative to the API base URL' },
   error: { ...ERROR, description: '`failed` only' },
+  notice: {
+    type: 'string',
+    description:
+      "The submission's 202 only, for items sent with `model.api_key`: the key is held in the accepting process's " +
+      'memory only, so a restart before they finish fails them naming `model.api_key` (resubmit with the key)',
+  },
 } as const;
 
-/** The fields every status has: all but `error` (a failed job's only). */
-const STATUS_REQUIRED = Object.keys(STATUS_PROPERTIES).filter((k) => k !== 'error');
+/** The fields every status has: all but `error` (a failed job's only) and `notice` (a submission's only). */
+const STATUS_REQUIRED = Object.keys(STATUS_PROPERTIES).filter((k) => k !== 'error' && k !== 'notice');
 
 /**
  * A success body of the job routes, named `title`: `success: true` and `properties`, of which `required` (and

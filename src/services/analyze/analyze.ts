@@ -45,8 +45,8 @@ import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps, type AnalyzedMatch, type SharedText } from './shared-text.js';
 import { progressOf, type ProgressReporter } from './progress.js';
 import { searchedDatasetIds, sectionCoverage } from './sections.js';
-import { DEFAULT_QUOTATIONS, type QuotationsMode, quotationsOf } from './quotations.js';
-import { DEFAULT_SLICE_MS, PAUSE, sliced, type Steps, turnOf } from '../../util/steps.js';
+import { DEFAULT_QUOTATIONS, QUOTATION_RULE, type QuotationsMode, quotationsOf } from './quotations.js';
+import { DEFAULT_SLICE_MS, finish, PAUSE, sliced, type Steps, turnOf } from '../../util/steps.js';
 import type {
   AnalysisExtraction,
   AnalysisResult,
@@ -634,6 +634,7 @@ async function resultOf(r: {
       datasets: acc.evidence,
       calibration: { id: CALIBRATION.id, prior: r.prior },
       quotations: req.quotations,
+      quotation_rule: QUOTATION_RULE,
       ...(r.unanswered.length > 0 ? { unanswered_corpora: [...r.unanswered] } : {}),
       combination:
         'confidence = the highest attribution-source confidence, both on 0..100 (sources share the same ' +
@@ -744,6 +745,15 @@ function providerUse(sources: readonly AttributionSource[]): ProviderUse[] {
       });
   }
   return [...byProvider.values()];
+}
+
+/**
+ * The checks `analyze` makes on a request before its work (an analyze job runs them at submission).
+ * @throws INVALID_INPUT, PAYLOAD_TOO_LARGE as `analyze` would
+ * @example checkAnalyzeRequest({ content: 'text', content_type: 'text', include_text: true }) // throws
+ */
+export function checkAnalyzeRequest(request: unknown, maxFileBytes?: number): void {
+  finish(checkRequestSteps(request, fileLimitOption(maxFileBytes)));
 }
 
 /** The request checked, as steps (src/util/steps.ts): counting the UTF-8 bytes of long content pauses. */

@@ -24,6 +24,13 @@ import { matchKind } from '../policy/kinds/index.js';
 export type QuotationsMode = 'exclude' | 'count';
 /** The default {@link QuotationsMode}. */
 export const DEFAULT_QUOTATIONS: QuotationsMode = 'exclude';
+/**
+ * The version of the rule below that a result's quotations were read with (`evidence.quotation_rule`): 2 reads the
+ * marks and attributions of eleven languages, attributions beside the paragraph, leaves a cue inside the match out,
+ * and gives each quotation its `share`; results without it were read by the first (English marks and attributions,
+ * no share). A verifier recomputes only a result of the current rule.
+ */
+export const QUOTATION_RULE = 2;
 
 /** Why a match is a quotation: the content's marks, or its passage held in several documents. */
 export type QuotationBasis = QuotationMark | 'widely_reproduced';
@@ -34,12 +41,35 @@ export interface MatchQuotation {
   readonly by: readonly QuotationBasis[];
   /** Who the content attributes it to ("Lincoln", "the Bible"), when an attribution marks it. */
   readonly attributed_to?: string;
+  /** The share of the content's words quoted from the same work (this match's source), 3 decimals. */
+  readonly share: number;
+  /**
+   * True when that share is over {@link QUOTED_WORK_SHARE}: the quotations of that work count for the work's
+   * confidence like its own text (`quotations: 'exclude'` included).
+   */
+  readonly counts?: true;
 }
 
 /** From this share of the content's words inside matches, the content is an excerpt: nothing in it is a quotation. */
 export const EXCERPT_SHARE = 0.5;
 /** A match is marked as quoted when at least this share of its span lies in quoted regions. */
 export const MARKED_SHARE = 0.5;
+/**
+ * Over this share of the content's words quoted from one work, its quotations count for the work. A third: the quoted
+ * text is then more than half as long as all the rest of the content, no longer a passage the author's own text
+ * discusses but a large part of what the content gives its reader; and an answer must not fall from ≈ 95 to 0 as a
+ * copy's share crosses {@link EXCERPT_SHARE}. Quotations of essays and reviews are far below it (14–21 % of the words
+ * on the development texts).
+ */
+export const QUOTED_WORK_SHARE = 1 / 3;
+/**
+ * An attribution whose cue lies inside a match, with at least this many characters of the match on each side, is the
+ * copied book's own text (its dialogue tag "and Peter said:--"), not the work attributing the book. An aligned match's
+ * edges are the copy's (a few characters of slack); a portrait's chain may run on over the words beside the copy, up
+ * to about a window of fingerprints (a lead "… quoted Dickens at me:" 138 characters inside a chain that began in the
+ * author's prose), so its margin is wider.
+ */
+const INSIDE_MARGIN = { aligned: 24, portrait: 160 } as const;
 
 /** A match as the rule reads it: its span in the content, its words, its document and who else holds the passage. */
 type Readable = SearchMatch & { readonly shared_documents?: number };
@@ -61,7 +91,7 @@ export function quotationsOf(
   // plain text: its offsets are the matches', so only the paragraphs holding a match are read
   const within = type === 'text' ? matches.map((m) => [m.query_start, m.query_end] as const) : undefined;
   const regions = quotedRegions(content, type, extracted, within);
-  return matches.map((m) => {
+  const found = matches.map((m) => {
     if (!matchKind(m).passage) return null;
     const marked = markedBy(m, regions, content);
     const widely = widelyReproduced(m, matches);
@@ -69,6 +99,29 @@ export function quotationsOf(
     const by = new Set<QuotationBasis>(marked?.by ?? []);
     if (widely) by.add('widely_reproduced');
     return { by: [...by].sort(), ...(marked?.attributed_to ? { attributed_to: marked.attributed_to } : {}) };
+  });
+  return withShares(found, matches, tokens);
+}
+
+/**
+ * The quotations with the share of the content quoted from each one's work (its document's source, as
+ * {@link widelyReproduced} reads it), and `counts` over {@link QUOTED_WORK_SHARE}.
+ */
+function withShares(
+  found: ReadonlyArray<Omit<MatchQuotation, 'share'> | null>,
+  matches: readonly Readable[],
+  tokens: number,
+): Array<MatchQuotation | null> {
+  const work = (m: Readable) => matchKind(m).document(m) ?? m.dataset_id;
+  const byWork = new Map<string, Readable[]>();
+  found.forEach((q, i) => {
+    if (q) byWork.set(work(matches[i]), [...(byWork.get(work(matches[i])) ?? []), matches[i]]);
+  });
+  const shares = new Map([...byWork].map(([k, ms]) => [k, Math.round(matchedShare(ms, tokens) * 1000) / 1000]));
+  return found.map((q, i) => {
+    if (!q) return null;
+    const share = shares.get(work(matches[i])) ?? 0;
+    return { ...q, share, ...(share > QUOTED_WORK_SHARE ? { counts: true as const } : {}) };
   });
 }
 
@@ -146,10 +199,14 @@ export function matchedShare(matches: readonly Readable[], tokens: number): numb
  * with words between them are not: the dialogue of a copied page of fiction — “Come in,” said Tom. “The rain …” —
  * marks the copy's own speeches, not the work's quotation of the page.
  */
-function markedBy(m: Readable, regions: readonly QuotedRegion[], content: string): MatchQuotation | null {
+function markedBy(
+  m: Readable,
+  regions: readonly QuotedRegion[],
+  content: string,
+): Omit<MatchQuotation, 'share'> | null {
   const length = m.query_end - m.query_start;
   if (length <= 0) return null;
-  const over = regions.filter((r) => r.start < m.query_end && r.end > m.query_start);
+  const over = regions.filter((r) => r.start < m.query_end && r.end > m.query_start && !cueInside(r, m));
   let best: QuotedRegion[] = [];
   let bestCovered = 0;
   for (const block of quotations(over, content)) {
@@ -165,8 +222,14 @@ function markedBy(m: Readable, regions: readonly QuotedRegion[], content: string
   return { by: [...new Set(best.map((r) => r.by))].sort(), ...(attribution ? { attributed_to: attribution } : {}) };
 }
 
+/** Whether an attribution's cue lies inside the match: the copied book's own words, not the work's attribution. */
+function cueInside(r: QuotedRegion, m: Readable): boolean {
+  const margin = m.kind === 'portrait' ? INSIDE_MARGIN.portrait : INSIDE_MARGIN.aligned;
+  return r.cue !== undefined && r.cue[0] >= m.query_start + margin && r.cue[1] <= m.query_end - margin;
+}
+
 /** What may stand between two regions of one quotation: whitespace and quotation marks. */
-const BETWEEN = /^[\s"“”‘’«»„>]*$/;
+const BETWEEN = /^[\s"“”‘’«»‹›„‚「」『』>]*$/;
 
 /** Regions (sorted by start) grouped into quotations: overlapping ones, or ones only {@link BETWEEN} separates. */
 function quotations(regions: readonly QuotedRegion[], content: string): QuotedRegion[][] {

@@ -122,6 +122,17 @@ const QUOTATION_FIELDS = {
           'What marks it: the content (quotation marks, a block quote, an indented block, an attribution) or its passage held in several documents (widely_reproduced)',
       },
       attributed_to: { type: 'string', description: 'Who the content attributes it to, as it names them' },
+      share: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: "The share of the content's words quoted from the same work (3 decimals)",
+      },
+      counts: {
+        const: true,
+        description:
+          "Over a third of the content is quoted from that work: its quotations count for the work's confidence (quotations 'exclude' included)",
+      },
     },
   },
 } as const;
@@ -844,6 +855,12 @@ export const ANALYSIS_RESULT_SCHEMA = {
         quotations: {
           enum: ['exclude', 'count'],
           description: "How the text the work quotes was counted (the request's `quotations`)",
+        },
+        quotation_rule: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            'The version of the quotation rule the roles were read with (absent: the first, English marks and attributions, no share)',
         },
         unanswered_corpora: {
           type: 'array',

@@ -292,6 +292,11 @@ export interface AnalysisResult {
      */
     readonly quotations?: 'exclude' | 'count';
     /**
+     * The version of the quotation rule the roles were read with (src/services/analyze/quotations.ts
+     * `QUOTATION_RULE`); absent from results read by the first (English marks and attributions, no `share`).
+     */
+    readonly quotation_rule?: number;
+    /**
      * The remote corpora asked that did not answer (`remote_corpora[].outcome` not `searched`, `budget_exhausted` or
      * `deadline_reached`), each with the most certain model link through which it could have named a source (`model`
      * null and `link_certainty` 0: linked to none). `confidence_ci_95`'s upper end covers what they could have shown.

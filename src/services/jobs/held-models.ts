@@ -4,8 +4,9 @@
  * process on the store reads them), so the key must not go with them. The host builds the model when the job is
  * submitted (its URL policy applied then), holds it here under a random handle, and stores the item with the handle
  * and without the key; the runner of the same process takes the model back by that handle. A process started again
- * holds nothing: its items fail with INVALID_INPUT naming `model.api_key`, and the caller resubmits with the key —
- * the extraction's journal (in the store) replays every call already answered, so none is made twice. Several
+ * holds nothing: its items sent with a key fail with INVALID_INPUT naming `model.api_key`, and the caller resubmits
+ * with the key — the extraction's journal (in the store) replays every call already answered, so none is made twice;
+ * an item sent without a key holds no secret and is built again from what is stored (`build`), so it resumes. Several
  * processes on one store: the holder runs the item while it is alive (./hand-back.ts).
  */
 import { TrainprintError } from '../../errors.js';
@@ -48,6 +49,12 @@ export interface HeldJobModels {
   releaseJob(jobId: string): void;
   /** Models held now. */
   readonly size: number;
+  /**
+   * Builds the model of an item sent without a key from its stored spec (base_url, model, options: nothing secret),
+   * when no live process holds it — after a restart, so such an item resumes. The handler given this object sets it
+   * (its model-host policy applies again); without it, such an item fails as a keyed one does.
+   */
+  build?: (spec: Readonly<Record<string, unknown>>) => Promise<TargetModel>;
 }
 
 /**

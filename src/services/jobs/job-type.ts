@@ -99,6 +99,12 @@ export interface JobPrepareContext {
   targetModel(spec: Readonly<Record<string, unknown>>, field: string): Promise<TargetModel>;
   /** @throws NOT_FOUND when the account has no work `workId` */
   ownWork(workId: string): Promise<void>;
+  /** @throws NOT_FOUND when the account has no work of this `work_hash` */
+  ownWorkByHash(workHash: string): Promise<void>;
+  /** The largest file of the plan (an item's `max_file_bytes` when it runs). */
+  readonly maxFileBytes: number;
+  /** The engine's store: where a run reads a work's text (`work_id`), for the checks the run makes. */
+  readonly store: Store;
   /** Where the accepted items' models are held, or null: this host holds none. */
   readonly jobModels: HeldJobModels | null;
 }
@@ -109,6 +115,8 @@ export interface JobPrepareContext {
  */
 export interface PreparedItems {
   readonly items: readonly unknown[];
+  /** What the submitter is told with the job (a key held in memory only: a restart fails the items). */
+  readonly notice?: string;
   bind(jobId: string): void;
 }
 
@@ -136,7 +144,8 @@ export interface JobTypeDefinition<Item = unknown> {
   /** The plan units one item is charged at submission (the most it can cost). @default 1 */
   units?(item: Item): number;
   /**
-   * Checks what the schema cannot say and prepares the items before they are charged (a refusal charges nothing);
+   * Checks what the schema cannot say and prepares the items before they are charged (a refusal charges nothing):
+   * every check the item's run would make before its work, so that no item is accepted, charged and then refused;
    * the function it answers gives the items as stored, once charged.
    * @throws INVALID_INPUT, NOT_FOUND, NOT_SUPPORTED, PAYLOAD_TOO_LARGE as the submission's answer
    */

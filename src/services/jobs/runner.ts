@@ -52,7 +52,7 @@ export interface JobRunnerOptions extends JobExecutors {
    */
   readonly finishChunks?: boolean;
   /** An item's error as its result carries it. @default {@link jobError} (what an API's caller may read) */
-  readonly errorOf?: (error: unknown) => JobError;
+  readonly errorOf?: (error: unknown, where?: { readonly job: string; readonly index: number }) => JobError;
   /** Jobs this runner leaves to others, by account, id and type (a scan worker runs scan jobs only). @default none */
   readonly skip?: (account: string, job: string | undefined, type: string | undefined) => boolean;
   /** Told after each chunk this runner completed (the items' results written). */
@@ -72,15 +72,31 @@ const FINAL_FAULTS: ReadonlySet<string> = new Set(['ENGINE_DISPOSED', 'STORE_CLO
 
 /**
  * An item's error as its result carries it: the error's code and message, a 5xx code with its generic sentence only
- * (as the HTTP API answers it), anything unexpected as `INTERNAL`.
+ * (as the HTTP API answers it) — but for the caller's own model service (`UPSTREAM_*`), whose answer is the caller's
+ * to read (the HTTP API's `details.upstream`) — anything unexpected as `INTERNAL`.
  * @example jobError(new TrainprintError('INVALID_INPUT', 'content: is empty')).code // 'INVALID_INPUT'
  */
-export function jobError(err: unknown): JobError {
-  if (err instanceof TrainprintError) {
+export function jobError(err: unknown, where?: { readonly job: string; readonly index: number }): JobError {
+  if (err instanceof TrainprintError && err.code !== 'INTERNAL') {
     const code = err.code as ErrorCode;
-    return { code, message: (HTTP_STATUS[code] ?? 500) >= 500 ? MESSAGES[code] : err.message };
+    const generic = (HTTP_STATUS[code] ?? 500) >= 500 && !code.startsWith('UPSTREAM_');
+    return { code, message: generic ? MESSAGES[code] : err.message };
   }
-  return { code: 'INTERNAL', message: MESSAGES.INTERNAL };
+  // unexpected: the result names a request id, and one JSON line on stderr under that id says what happened (as a
+  // synchronous request's 500 does), so an operator can find what the caller was told only by the id
+  const id = `req_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const e = err instanceof Error ? err : null;
+  const line = {
+    time: new Date().toISOString(),
+    level: 'error',
+    msg: 'job item failed: INTERNAL',
+    request_id: id,
+    job: where?.job ?? null,
+    item: where?.index ?? null,
+    error: { class: e?.constructor?.name ?? typeof err, message: e?.message ?? String(err), stack: e?.stack ?? null },
+  };
+  console.error(JSON.stringify(line));
+  return { code: 'INTERNAL', message: `${MESSAGES.INTERNAL} (request id ${id})` };
 }
 
 /**
@@ -344,7 +360,11 @@ export class JobRunner {
         if (err instanceof TrainprintError && PROCESS_FAULTS.has(err.code))
           return { results, fault: err, handedBack: null };
         if (err instanceof ItemHandedBack && !signal.aborted) return { results, fault: null, handedBack: err };
-        results.push({ index, success: false, error: this.#o.errorOf(signal.aborted ? timeUp : err) });
+        results.push({
+          index,
+          success: false,
+          error: this.#o.errorOf(signal.aborted ? timeUp : err, { job: claim.job.id, index }),
+        });
       } finally {
         clearTimeout(timer);
       }

@@ -14,6 +14,7 @@
  *  - `job-finished/<finished>/<id>` one per finished job, for the retention;
  *  - `job-by-account/<account>/<created, counted down>/<id>` one per job, its account's list, newest first.
  */
+import { deleteAttached } from './attached.js';
 import { TrainprintError } from '../../errors.js';
 import type { Store, Transaction } from '../../store/types.js';
 import { unrefTimer } from '../../util/timers.js';
@@ -403,6 +404,7 @@ export class JobService implements JobStore {
         await this.#store.batch(rows.map(([key]) => ({ type: 'delete' as const, key })));
       }
     }
+    await deleteAttached(this.#store, id); // what its items kept elsewhere: their journals of model calls
     await this.#store.batch([
       { type: 'delete', key: openKey(j) },
       { type: 'delete', key: finishedKey(j) },

@@ -25,7 +25,7 @@ import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
 import { HIT_WORDS } from './constants.js';
-import { runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
+import { checkResultBound, runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
 import { intOption } from './inputs.js';
 import { SHORT_WORK_WORDS, shortWorkSplits } from './short-work.js';
 import { wordSpans } from './text.js';
@@ -120,7 +120,15 @@ export interface CatalogueAuditResult {
   readonly calls: number;
   readonly budget_calls: number;
   readonly usage: { prompt_tokens: number; completion_tokens: number } | null;
-  readonly stopped: 'done' | 'budget';
+  /**
+   * Why it ended: every work audited (`done`), the budget spent (`budget`), or the model never answered
+   * (`upstream_errors`: no call of the audit was answered, a refusal aside — an endpoint that cannot be reached, or
+   * answers only errors; the first failure in `error`, the works after the first left `untried`). Nothing was measured
+   * then: the share of 0 is no finding.
+   */
+  readonly stopped: 'done' | 'budget' | 'upstream_errors';
+  /** `upstream_errors`: the first failure, as the works' `error`. */
+  readonly error?: { readonly code: string; readonly message: string };
   /** SHA-256 of the lines `id transcript_sha256` of the works in order (`-` for none). */
   readonly audit_sha256: string;
   readonly method: string;
@@ -134,14 +142,7 @@ export interface CatalogueAuditResult {
  * r.catalogue.share // share of the works reproduced, with r.catalogue.ci_95
  */
 export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-  if (!request || typeof request !== 'object')
-    throw new TrainprintError('INVALID_INPUT', 'the request must be an object');
-  const works = checkWorks(request.works);
-  const budget = intOption(request.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
-  const first = intOption(request.first_probes, 3, 1, 50, 'first_probes');
-  const level = request.level ?? 0.5;
-  if (typeof level !== 'number' || !(level > 0 && level < 1))
-    throw new TrainprintError('INVALID_OPTIONS', 'level must be a number in (0, 1)');
+  const { works, budget, first, level } = checkAudit(request);
   const journal = request.journal ?? memoryExtractionJournal();
   const variants = request.model.chat === true ? (request.prompt_variants ?? 3) : 1;
   const common = {
@@ -160,16 +161,12 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
   const runs: AuditRun[] = [];
   // first pass: a few probes of every work, in catalogue order
   for (const w of works) {
-    const spans = wordSpans(w.text);
-    const words = spans.tokens.length;
-    const prefix = request.prefix_words ?? Math.max(8, Math.min(50, words - HIT_WORDS - 10));
-    // the probes a work can take at most: a short work's splits; one per 20 words of a longer one
-    const dense = words < SHORT_WORK_WORDS ? shortWorkSplits(spans, w.text).length : Math.ceil(words / 20);
-    const tooShort = words < SHORT_WORK_WORDS ? dense === 0 : words < prefix + HIT_WORDS;
+    const planned = unrun(w, request.prefix_words);
+    const { prefix, tooShort } = planned;
     const cost = first * variants;
     if (tooShort || cost > left) {
       if (!tooShort) stopped = 'budget';
-      runs.push({ words, prefix, dense, tooShort, result: null, calls: 0 });
+      runs.push(planned);
       continue;
     }
     const result = await runWorkExtraction(store, {
@@ -182,7 +179,14 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
     });
     const calls = auditCalls(result, asked);
     left -= calls;
-    runs.push({ words, prefix, dense, tooShort, result, calls });
+    runs.push({ ...planned, result, calls });
+    // no call of the audit answered and this work's run stopped on failing calls: the model is not reached, and the
+    // other works would only fail the same way (each after the adapter's retries); they are left untried
+    if (result.stopped === 'upstream_errors' && !runs.some((r) => r.result !== null && answeredAny(r.result))) {
+      stopped = 'upstream_errors';
+      for (const rest of works.slice(runs.length)) runs.push(unrun(rest, request.prefix_words));
+      break;
+    }
   }
   // then the works whose probes hit, most hits first, each given an even share of what is left
   const order = runs
@@ -212,6 +216,48 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
     runs[k] = { ...run, result, calls: run.calls + calls };
   }
   return auditResult(request.model, works, runs, { budget, left, first, level, stopped });
+}
+
+/**
+ * The checks of {@link auditCatalogue} on a request, before any call (a job runs them at submission): the works, the
+ * options, and that no work's measurement — which may get the whole budget — could exceed the result a run may hold.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, PAYLOAD_TOO_LARGE (naming the work)
+ * @example checkAudit({ works, budget_calls: 2000 })
+ */
+export function checkAudit(request: Omit<CatalogueAuditRequest, 'model'>) {
+  if (!request || typeof request !== 'object')
+    throw new TrainprintError('INVALID_INPUT', 'the request must be an object');
+  const works = checkWorks(request.works);
+  const budget = intOption(request.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
+  const first = intOption(request.first_probes, 3, 1, 50, 'first_probes');
+  const level = request.level ?? 0.5;
+  if (typeof level !== 'number' || !(level > 0 && level < 1))
+    throw new TrainprintError('INVALID_OPTIONS', 'level must be a number in (0, 1)');
+  for (const w of works) {
+    const { words, prefix, tooShort } = unrun(w, request.prefix_words);
+    try {
+      if (!tooShort) checkResultBound(budget, w.text.length, words, prefix);
+    } catch (e) {
+      throw new TrainprintError('PAYLOAD_TOO_LARGE', `work ${JSON.stringify(w.id)}: ${(e as TrainprintError).detail}`);
+    }
+  }
+  return { works, budget, first, level };
+}
+
+/** A work of the audit before any run: its words, prompt, most probes, whether it is too short. */
+function unrun(w: AuditWork, prefixWords: number | undefined): AuditRun {
+  const spans = wordSpans(w.text);
+  const words = spans.tokens.length;
+  const prefix = prefixWords ?? Math.max(8, Math.min(50, words - HIT_WORDS - 10));
+  // the probes a work can take at most: a short work's splits; one per 20 words of a longer one
+  const dense = words < SHORT_WORK_WORDS ? shortWorkSplits(spans, w.text).length : Math.ceil(words / 20);
+  const tooShort = words < SHORT_WORK_WORDS ? dense === 0 : words < prefix + HIT_WORDS;
+  return { words, prefix, dense, tooShort, result: null, calls: 0 };
+}
+
+/** Whether the model answered any call of a run (a refusal is an answer: the model was reached). */
+function answeredAny(result: WorkExtractionResult): boolean {
+  return result.record.calls.some((c) => c.error === undefined);
 }
 
 /**
@@ -312,6 +358,7 @@ function auditResult(
         }
       : null,
     stopped: o.stopped,
+    ...(o.stopped === 'upstream_errors' ? { error: audited.find((w) => w.error)?.error } : {}),
     audit_sha256: auditDigest(audited),
     method:
       `catalogue audit under one budget of ${o.budget} calls: a first pass of ${o.first} probes a work (extractWork's probe plan), ` +

@@ -28,7 +28,13 @@ import type { GenerationCall, TargetModel } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { checkObject, fail, onlyKeys } from '../../util/validate.js';
-import { checkReplayedCall, type ExtractionJournal, type RecordedCall } from './extraction-journal.js';
+import {
+  checkCompactCall,
+  checkReplayedCall,
+  type CompactCall,
+  type ExtractionJournal,
+  type RecordedCall,
+} from './extraction-journal.js';
 import { checkModel, intOption, resolveWork } from './inputs.js';
 import {
   inOrderShare,
@@ -77,6 +83,31 @@ export interface WorkSection {
   readonly start: number;
   readonly end: number;
   readonly title?: string;
+}
+
+/**
+ * Refuses a run whose result could exceed {@link MAX_EXTRACTION_RESULT_BYTES} (every call's record, the text, the
+ * blocks' prompts): known from the budget and the work before any call, so a job refuses it at submission too.
+ * @throws PAYLOAD_TOO_LARGE
+ * @example checkResultBound(1_000_000, text.length, words, 50) // throws: lower budget_calls
+ */
+export function checkResultBound(budget: number, chars: number, words: number, prefix: number): void {
+  const estimate = budget * 1024 + chars * 4 + Math.ceil(words / NV_BLOCK_WORDS_SHORT) * prefix * 24;
+  if (estimate > MAX_EXTRACTION_RESULT_BYTES)
+    throw new TrainprintError(
+      'PAYLOAD_TOO_LARGE',
+      `a result of budget_calls ${budget} on a work of ${chars} characters could take ${estimate} bytes, over the ${MAX_EXTRACTION_RESULT_BYTES} a result may hold: lower budget_calls or split the work`,
+    );
+}
+
+/**
+ * The checks of {@link runWorkExtraction} on a request, without a call: what a job runs at submission, so a request
+ * refused when run is refused before it is charged.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE as the run would
+ * @example await checkWorkExtraction(engine.store, { model, text, budget_calls: 500 })
+ */
+export async function checkWorkExtraction(store: Store, request: ExtractWorkRequest): Promise<void> {
+  await readExtraction(store, request);
 }
 
 /** Request of {@link runWorkExtraction} (`engine.memorization.extractWork`). */
@@ -617,7 +648,12 @@ const SKIPPED = Symbol('skipped');
 
 /** A call as made: the answer (journaled or replayed), an upstream failure, or what must stop the run. */
 type CallOutcome =
-  | { readonly key: string; readonly wire: RecordedCall; readonly replayed: boolean; readonly attempts: number }
+  | {
+      readonly key: string;
+      readonly wire: RecordedCall | CompactCall;
+      readonly replayed: boolean;
+      readonly attempts: number;
+    }
   | {
       readonly key: string;
       readonly failure: TrainprintError;
@@ -642,8 +678,13 @@ async function makeCall(run: RunState, q: Question): Promise<CallOutcome | { fat
   let attempts = 1;
   try {
     const kept = journal === null ? undefined : await journal.get(key);
-    if (kept !== undefined)
-      return { key, wire: checkReplayedCall(kept, `journal entry ${key}`), replayed: true, attempts };
+    if (kept !== undefined) {
+      // a compact entry (the service's own journal) is replayed from its digests; any other has its text re-derived
+      const where = `journal entry ${key}`;
+      const compact = journal?.compact === true && !('response' in kept);
+      const wire = compact ? checkCompactCall(kept, where) : checkReplayedCall(kept, where);
+      return { key, wire, replayed: true, attempts };
+    }
     if (signal?.aborted) return { fatal: signal.reason };
     if (run.settings.stop?.aborted) return { fatal: run.settings.stop.reason };
     const t0 = Date.now();
@@ -743,8 +784,8 @@ function takeAnswer(run: RunState, q: Question, id: number, outcome: CallOutcome
     ...(replayed ? { replayed: true as const } : {}),
     ...(wire.truncated ? { truncated: true as const } : {}),
     ...attempts,
-    request_sha256: hex(wire.request),
-    response_sha256: hex(wire.response),
+    request_sha256: 'request_sha256' in wire ? wire.request_sha256 : hex(wire.request),
+    response_sha256: 'response_sha256' in wire ? wire.response_sha256 : hex(wire.response),
     answer_sha256: hex(JSON.stringify([wire.text, wire.refusal ?? null])),
     refused,
     reproduced_words: rest >= 0 ? n - q.at - (q.digits ? 1 : 0) : chainWords(chain),
@@ -962,12 +1003,7 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   if (!short && n < prefix + HIT_WORDS)
     fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
   const sections = checkSections(r.sections, text);
-  const estimate = budget * 1024 + text.length * 4 + Math.ceil(n / NV_BLOCK_WORDS_SHORT) * prefix * 24;
-  if (estimate > MAX_EXTRACTION_RESULT_BYTES)
-    throw new TrainprintError(
-      'PAYLOAD_TOO_LARGE',
-      `a result of budget_calls ${budget} on a work of ${text.length} characters could take ${estimate} bytes, over the ${MAX_EXTRACTION_RESULT_BYTES} a result may hold: lower budget_calls or split the work`,
-    );
+  checkResultBound(budget, text.length, n, prefix);
   const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
   // one probe a section at least: no chapter is left out of the plan by default (a budget too small for them all
   // leaves the rest untried, listed, and stops with 'budget')

@@ -28,16 +28,56 @@ export interface RecordedCall extends GenerationCall {
  */
 export interface ExtractionJournal {
   /** The call recorded under `key` (hex SHA-256 of the canonical request), if any. */
-  get(key: string): Promise<RecordedCall | undefined>;
+  get(key: string): Promise<RecordedCall | CompactCall | undefined>;
   /** Record an answered call under `key`. */
   put(key: string, call: RecordedCall): Promise<void>;
+  /**
+   * True for a journal only the service writes (the job store's): it may keep a call as a {@link CompactCall} (the
+   * text and the digests of its wire bodies), which a replay takes as it is. A journal a user can edit (a file) keeps
+   * the bodies, so that a replay re-derives the text from the answer.
+   */
+  readonly compact?: boolean;
+}
+
+/**
+ * An answered call as a service's own journal keeps it: what a replay needs (the text, the digests its record
+ * shows), not the request and answer bodies (a padded answer is up to 450 KB; these fields are a few hundred bytes).
+ */
+export interface CompactCall extends Omit<RecordedCall, 'request' | 'response'> {
+  /** SHA-256 (hex) of the request body as sent and of the answer body as received. */
+  readonly request_sha256: string;
+  readonly response_sha256: string;
+}
+
+/**
+ * `call` kept compact: its wire bodies replaced by their SHA-256 (`sha256Hex`, hex of UTF-8).
+ * @example compactCall(call, (s) => sha256HexNow(new TextEncoder().encode(s))).response_sha256
+ */
+export function compactCall(call: RecordedCall, sha256Hex: (s: string) => string): CompactCall {
+  const { request, response, ...rest } = call;
+  return { ...rest, request_sha256: sha256Hex(request), response_sha256: sha256Hex(response) };
+}
+
+/**
+ * `v` checked as a {@link CompactCall} (read back from a store).
+ * @throws INVALID_INPUT naming `where`
+ */
+export function checkCompactCall(v: unknown, where: string): CompactCall {
+  const o = v as Record<string, unknown>;
+  if (!o || typeof o !== 'object' || !isJournalKey(o.request_sha256) || !isJournalKey(o.response_sha256))
+    throw new TrainprintError('INVALID_INPUT', `${where}: not a compact recorded call (its digests)`);
+  checkRecordedCall({ ...o, request: '', response: '' }, where);
+  return o as unknown as CompactCall;
 }
 
 /**
  * A journal in memory (for tests, or to share recorded calls between runs of one process).
  * @example const journal = memoryExtractionJournal(); await journal.put(key, call); (await journal.get(key))?.text
  */
-export function memoryExtractionJournal(): ExtractionJournal & { readonly size: number } {
+export function memoryExtractionJournal(): Omit<ExtractionJournal, 'get'> & {
+  readonly size: number;
+  get(key: string): Promise<RecordedCall | undefined>;
+} {
   const calls = new Map<string, RecordedCall>();
   return {
     get size() {

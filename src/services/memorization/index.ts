@@ -21,7 +21,13 @@ export type { ExtractionJournal, RecordedCall } from './extraction-journal.js';
 export { storeExtractionJournal, storeJournalPrefix } from './store-journal.js';
 export type { StoreJournalScope } from './store-journal.js';
 export { storeWorkExtraction, workExtractions, STORED_EXTRACTIONS_PER_TEXT } from './stored-extractions.js';
-export { storeCatalogueAudit, catalogueAuditsOfText, STORED_AUDITS_PER_TEXT } from './stored-audits.js';
+export {
+  storeCatalogueAudit,
+  catalogueAuditsOfText,
+  catalogueAuditWorks,
+  STORED_AUDITS_PER_TEXT,
+} from './stored-audits.js';
+export type { CatalogueAuditWorksPage } from './stored-audits.js';
 export { PROMPT_VARIANTS } from './prompt-variants.js';
 export type { PromptVariant } from './prompt-variants.js';
 export { inOrderShare, NV_BLOCK_WORDS, MAX_GAP_WORDS } from './nv-blocks.js';

@@ -40,6 +40,22 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
 }
 
 /**
+ * The checks an audit (`'audit'`) or a whole-work extraction (`'extract'`) makes on its request before its first call,
+ * without a call: what a job runs at submission; its code loads on the first call.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE as the run would
+ * @example await checkModelRun('extract', engine.store, { model, text, budget_calls: 500 })
+ */
+export async function checkModelRun(
+  kind: 'audit' | 'extract',
+  store: Store,
+  request: CatalogueAuditRequest | ExtractWorkRequest,
+): Promise<void> {
+  const ops = await operations();
+  if (kind === 'audit') ops.checkAudit(request as CatalogueAuditRequest);
+  else await ops.checkWorkExtraction(store, request as ExtractWorkRequest);
+}
+
+/**
  * Memorization risk of registered works against target models.
  *
  * @example

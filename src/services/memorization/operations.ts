@@ -8,10 +8,10 @@
  * const { runProbe } = await import('./operations.js')
  */
 export { getAssessment, runAssessment } from './assess.js';
-export { auditCatalogue } from './audit.js';
+export { auditCatalogue, checkAudit } from './audit.js';
 export { compareOutput } from './compare-output.js';
 export { runExtraction } from './extract.js';
-export { runWorkExtraction } from './extract-work.js';
+export { checkWorkExtraction, runWorkExtraction } from './extract-work.js';
 export { runProbe } from './probe.js';
 export {
   addReferenceSet,

@@ -1,11 +1,14 @@
 /**
  * An {@link ExtractionJournal} in a `Store` (memory, file or PostgreSQL): what an extraction run as a job keeps, so a
  * job resubmitted, or run again after a restart, replays every call already answered instead of making it again.
+ * Each call is kept compact ({@link CompactCall}: its text and the digests of its wire bodies, not the bodies): a
+ * model padding its answers to the cap grew the store by 0.1–0.56 MB a call, and every slice of a long item replayed
+ * all of it. A job's journal is deleted with the job (./../jobs/attached.ts).
  */
 import { TrainprintError } from '../../errors.js';
 import { sha256HexNow } from '../../fingerprint/sha256.js';
 import type { Store } from '../../store/types.js';
-import { isJournalKey, type ExtractionJournal, type RecordedCall } from './extraction-journal.js';
+import { compactCall, isJournalKey, type CompactCall, type ExtractionJournal } from './extraction-journal.js';
 
 /** Where a journal's calls live: the account, and what makes two runs the same extraction. */
 export interface StoreJournalScope {
@@ -44,8 +47,10 @@ export function storeExtractionJournal(store: Store, scope: StoreJournalScope): 
     if (!isJournalKey(k)) throw new TrainprintError('INVALID_INPUT', 'a journal key is a SHA-256 in hex');
     return prefix + k;
   };
+  const sha256Hex = (s: string) => sha256HexNow(enc.encode(s));
   return {
-    get: async (k) => (await store.get(key(k))) as RecordedCall | undefined,
-    put: async (k, call) => store.put(key(k), call),
+    compact: true,
+    get: async (k) => (await store.get(key(k))) as CompactCall | undefined,
+    put: async (k, call) => store.put(key(k), compactCall(call, sha256Hex)),
   };
 }

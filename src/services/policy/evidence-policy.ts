@@ -41,16 +41,25 @@ export function checkableMatches<M extends SearchMatch>(matches: readonly M[]): 
 /** How an analysis counts the text a work quotes (rule 4): left out (default) or counted as the work's. */
 export type QuotationsCounting = 'exclude' | 'count';
 
+/** What the policy reads of a match's quotation: the share quoted from its work, and whether that share counts. */
+export interface QuotationShare {
+  readonly share?: number;
+  readonly counts?: boolean;
+}
+
 /**
- * The checkable matches that count for the work (rules 1 and 4): a quotation only when quotations are counted.
- * @example countedMatches(result.matches, 'exclude') // the checkable matches that are not quotations
+ * The checkable matches that count for the work (rules 1 and 4): a quotation only when quotations are counted, or
+ * when so much of the content is quoted from its work that the quotations count for the work (`counts`).
+ * @example countedMatches(result.matches, 'exclude') // the checkable matches that are not quotations (or count)
  */
-export function countedMatches<M extends SearchMatch & { readonly role?: string }>(
+export function countedMatches<M extends SearchMatch & { readonly role?: string; readonly quotation?: QuotationShare }>(
   matches: readonly M[],
   quotations: QuotationsCounting = 'exclude',
 ): M[] {
   const checkable = checkableMatches(matches);
-  return quotations === 'count' ? checkable : checkable.filter((m) => m.role !== 'quotation');
+  return quotations === 'count'
+    ? checkable
+    : checkable.filter((m) => m.role !== 'quotation' || m.quotation?.counts === true);
 }
 
 /** What the policy reads about one dataset's search. */
@@ -184,20 +193,35 @@ function unansweredSentence(unanswered: readonly UnansweredCorpus[]): string {
 
 /** The matches of text the work quotes (rule 4) and whether they were counted, for the headline's sentence. */
 export interface QuotedText {
-  readonly matches: readonly SearchMatch[];
+  readonly matches: ReadonlyArray<SearchMatch & { readonly quotation?: QuotationShare }>;
   readonly quotations: QuotationsCounting;
 }
 
-/** What the headline says of the work's quotations (rule 4), or '' when it quotes nothing the datasets hold. */
+/**
+ * What the headline says of the work's quotations (rule 4), or '' when it quotes nothing the datasets hold: the longest
+ * quotation, the share of the text quoted from its work, and how it was counted.
+ */
 function quotedSentence(quoted: QuotedText | undefined): string {
   if (!quoted || quoted.matches.length === 0) return '';
   const longest = quoted.matches.reduce((a, m) => (m.tokens > a.tokens ? m : a));
   const more = quoted.matches.length > 1 ? ` (the longest of ${quoted.matches.length} quotations)` : '';
+  const share = longest.quotation?.share;
+  const pct = share === undefined ? '' : `; ${Math.round(share * 100)} % of the text is quoted from ${workOf(longest)}`;
   const how =
     quoted.quotations === 'count'
       ? "counted as the work's text (quotations: 'count')"
-      : "not counted for the work's own text (quotations: 'exclude')";
-  return ` The content quotes text the datasets hold: ${describeMatch(longest)}${more}; shown as a quotation, ${how}.`;
+      : longest.quotation?.counts
+        ? "counted for the work: more than a third of its text is quoted from one work (quotations: 'exclude' leaves out smaller quotations)"
+        : "not counted for the work's own text (quotations: 'exclude')";
+  return ` The content quotes text the datasets hold: ${describeMatch(longest)}${more}${pct}; shown as a quotation, ${how}.`;
+}
+
+/** The work a quotation is from, in words: its article's or document's title, else its document id. */
+function workOf(m: SearchMatch): string {
+  const title =
+    ('article' in m && m.article?.title) ||
+    ('document' in m && m.document && 'title' in m.document && m.document.title);
+  return title ? `"${title}"` : m.document_id ? `document "${m.document_id}"` : `dataset "${m.dataset_id}"`;
 }
 
 /**

@@ -13,7 +13,7 @@ import { sharedText } from '../analyze/shared-text.js';
 import type { AnalysisResult, AttributionSource, DatasetEvidence } from '../analyze/types.js';
 import { checkableMatches, countedMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
 import { confidenceInterval, searchScope, unansweredIds } from '../policy/search-scope.js';
-import { quotationsOf } from '../analyze/quotations.js';
+import { QUOTATION_RULE, quotationsOf } from '../analyze/quotations.js';
 import { matchKind } from '../policy/kinds/index.js';
 import { canonicalJson } from './canonical.js';
 import type { VerifyCheck } from './types.js';
@@ -45,6 +45,10 @@ export function rederive(result: AnalysisResult, text: string | null): Rederived
   for (const ev of result.evidence.datasets) run(`matches:${ev.dataset_id}`, () => matchCounts(result, ev));
   // a result made before quotations were told apart has no roles to check
   if (result.evidence.quotations === undefined) out.skipped.push('quotations: the result predates them');
+  else if ((result.evidence.quotation_rule ?? 1) !== QUOTATION_RULE)
+    out.skipped.push(
+      `quotations: read by rule ${result.evidence.quotation_rule ?? 1}, this verifier recomputes rule ${QUOTATION_RULE}`,
+    );
   else if (text !== null) run('quotations', () => quotations(result, text));
   else out.skipped.push('quotations: which matches are quotations is read from the analysed text, not given');
   for (const ev of result.evidence.datasets) run(`coverage:${ev.dataset_id}`, () => datasetCoverage(result, ev));

@@ -46,11 +46,7 @@ export async function scoredContent(
   r: Readonly<Record<string, unknown>>,
   limits: ContentLimits,
 ): Promise<ScoredContent> {
-  const type = r.content_type ?? 'text';
-  if (!(CONTENT_TYPES as readonly unknown[]).includes(type) && !(DOCUMENT_FORMATS as readonly unknown[]).includes(type))
-    fail(`content_type must be one of ${[...CONTENT_TYPES, ...DOCUMENT_FORMATS].map((t) => `'${t}'`).join(', ')}`);
-  if (r.include_text !== undefined && typeof r.include_text !== 'boolean') fail('include_text must be a boolean');
-  const file = fileOf(r, r.content, limits.maxFileBytes);
+  const { type, file } = checkScoredContent(r, limits.maxFileBytes);
   if (file) {
     const document = await extractDocumentOn(
       limits.offload,
@@ -66,11 +62,7 @@ export async function scoredContent(
       mapSpan: null,
     };
   }
-  if (r.include_text !== undefined) fail('include_text goes with epub, pdf and docx');
-  const content = r.content;
-  if (typeof content !== 'string' || content.trim().length === 0) fail('content must be a non-empty string');
-  if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES))
-    throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
+  const content = r.content as string;
   const extracted = await extractOn(limits.offload, content, type as ContentType);
   return {
     text: extracted.text,
@@ -78,6 +70,27 @@ export async function scoredContent(
     extraction: null,
     mapSpan: type === 'text' ? null : (start, end) => extracted.mapSpan(start, end),
   };
+}
+
+/**
+ * The checks of {@link scoredContent} before it reads anything (a score job runs them at submission): the type, the
+ * pairing of `include_text`, a file's size, a text's emptiness and size; the file's bytes (null for text).
+ * @throws INVALID_INPUT, PAYLOAD_TOO_LARGE as {@link scoredContent}
+ * @example checkScoredContent({ content: 'text', include_text: true }, 1 << 26) // throws: include_text goes with files
+ */
+export function checkScoredContent(r: Readonly<Record<string, unknown>>, maxFileBytes: number) {
+  const type = r.content_type ?? 'text';
+  if (!(CONTENT_TYPES as readonly unknown[]).includes(type) && !(DOCUMENT_FORMATS as readonly unknown[]).includes(type))
+    fail(`content_type must be one of ${[...CONTENT_TYPES, ...DOCUMENT_FORMATS].map((t) => `'${t}'`).join(', ')}`);
+  if (r.include_text !== undefined && typeof r.include_text !== 'boolean') fail('include_text must be a boolean');
+  const file = fileOf(r, r.content, maxFileBytes);
+  if (file) return { type, file };
+  if (r.include_text !== undefined) fail('include_text goes with epub, pdf and docx');
+  const content = r.content;
+  if (typeof content !== 'string' || content.trim().length === 0) fail('content must be a non-empty string');
+  if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES))
+    throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
+  return { type, file: null };
 }
 
 /** What a result says of a file's extraction: all of it but the text, which only `include_text` adds. */

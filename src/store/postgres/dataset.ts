@@ -34,6 +34,7 @@ import type {
   StoredPostings,
 } from '../../datasets/stored.js';
 import { exactDescriptor } from '../../datasets/descriptor.js';
+import { olderNormalizer } from '../../fingerprint/options.js';
 import type { DatasetDescriptor } from '../../datasets/types.js';
 import { decodeValue, encodeValue } from '../memory.js';
 import {
@@ -298,7 +299,11 @@ export class PostgresDataset implements ExactStorage {
       if (r.rows.length === 0) throw new TrainprintError('NOT_FOUND', `no dataset "${this.id}" in ${this.label}`);
       if (r.rows[0].params !== '' && r.rows[0].params !== batch.params) {
         const had = JSON.stringify(r.rows[0].params);
-        throw new TrainprintError('PARAMS_MISMATCH', `dataset "${this.id}" holds fingerprints of params ${had}`);
+        const older = olderNormalizer(r.rows[0].params, batch.params);
+        throw new TrainprintError(
+          'PARAMS_MISMATCH',
+          `dataset "${this.id}" holds fingerprints of params ${had}${older}`,
+        );
       }
       const stored = Number(r.rows[0].documents);
       if (stored !== batch.first) {

@@ -1,14 +1,21 @@
-/** The `analyze` job type: an item is an `AnalyzeRequest`, its result the `AnalysisResult` of `engine.analyze`. */
+/**
+ * The `analyze` job type: an item is an `AnalyzeRequest`, its result the `AnalysisResult` of `engine.analyze`. An item
+ * is refused at submission, before the charge, for what the request is refused for when sent alone (`include_text` on
+ * text, blank content …).
+ */
 import type { AnalyzeRequest } from '../../analyze/types.js';
+import { checkAnalyzeRequest } from '../../analyze/analyze.js';
 import { ANALYZE_REQUEST_SCHEMA } from '../../analyze/schema.js';
 import { defineJobType } from '../job-type.js';
 import { fileLimit } from './context.js';
+import { checkEach } from './item-checks.js';
 
 /** See the module's documentation. */
 export const ANALYZE_JOB = defineJobType<AnalyzeRequest>({
   name: 'analyze',
   summary: '`analyze` (an item is the body of `POST /api/v1/attribution/analyze`)',
   itemSchema: ANALYZE_REQUEST_SCHEMA,
+  prepare: checkEach((item, context) => checkAnalyzeRequest(item, context.maxFileBytes)),
   // as the request runs over HTTP: the job's account as owner, the plan's file limit, the item's signal
   executor:
     ({ engine, options }) =>

@@ -3,19 +3,38 @@
  * named, not built), its result the `CatalogueAuditResult` of `engine.memorization.auditCatalogue`, kept with the
  * account's works. Its model is held and its calls journaled as an extract item's (one journal for the catalogue); a
  * unit per {@link EXTRACT_CALLS_PER_UNIT} calls of its budget; a catalogue holds at most the plan's `jobItems` works.
+ * At submission, before the charge, an item gets the checks its run makes before its first call (`checkAudit`: the
+ * options, each work's result within its bound).
  */
-import { TrainprintError } from '../../../errors.js';
+import { type ErrorCode, TrainprintError } from '../../../errors.js';
 import { sha256Hex } from '../../../fingerprint/sha256.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from '../../memorization/audit.js';
+import { checkModelRun } from '../../memorization/memorization.js';
 import { AUDIT_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeCatalogueAudit } from '../../memorization/stored-audits.js';
 import { defineJobType } from '../job-type.js';
-import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, modelItemExecutor } from './model-items.js';
+import { itemChecked, itemError } from './item-checks.js';
+import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, modelItemExecutor } from './model-items.js';
 
 /** The item of an audit job: the request of `auditCatalogue` (a catalogue of works) with its model named, not built. */
 export type AuditJobItem = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'signal' | 'stop'> & {
   readonly model: Readonly<Record<string, unknown>>;
 };
+
+/**
+ * The audit, or the item's error when its model never answered (`stopped: 'upstream_errors'`): a result that measured
+ * nothing would read as a finished audit with a share of 0.
+ * @throws the upstream failure's code (UPSTREAM_UNREACHABLE, UPSTREAM_ERROR, UPSTREAM_TIMEOUT …) with its reason
+ */
+function reached(result: CatalogueAuditResult): CatalogueAuditResult {
+  if (result.stopped !== 'upstream_errors') return result;
+  const e = result.error;
+  const code = (e?.code.startsWith('UPSTREAM_') ? e.code : 'UPSTREAM_ERROR') as ErrorCode;
+  throw new TrainprintError(
+    code,
+    `the model answered none of the audit's ${result.calls} calls (no work measured): ${e?.message ?? 'no answer'}`,
+  );
+}
 
 /** See the module's documentation. */
 export const AUDIT_JOB = defineJobType<AuditJobItem>({
@@ -27,7 +46,7 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
   units: budgetUnits,
   // a catalogue within the plan: at most `jobItems` works (a work is what an item of another type is: 413), ids distinct
   prepare: (items, context) =>
-    holdModels('audit', items, context, async (item, i) => {
+    holdModels('audit', items, context, async (item, i, model) => {
       const { works } = item;
       if (works.length > context.jobItems)
         throw new TrainprintError(
@@ -39,6 +58,7 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
         if (seen.has(w.id)) throw itemError(i, `works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
         seen.add(w.id);
       }
+      await itemChecked(i, () => checkModelRun('audit', context.store, { ...item, model }));
     }),
   executor: ({ engine, options }) => {
     const audit = engine.memorization.auditCatalogue?.bind(engine.memorization);
@@ -47,7 +67,8 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
       reads: (request) => ({
         text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
       }),
-      run: (request, model, controls) => audit!({ ...request, model, ...controls }) as Promise<CatalogueAuditResult>,
+      run: async (request, model, controls) =>
+        reached((await audit!({ ...request, model, ...controls })) as CatalogueAuditResult),
       // kept with the account's works, under each text's SHA-256: an analysis of any of their texts bundles it
       keep: async (store, account, result, request) => {
         const texts = await Promise.all(request.works.map((w) => sha256Hex(w.text)));

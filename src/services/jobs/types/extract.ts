@@ -2,13 +2,16 @@
  * The `extract` job type: an item is an extraction of a whole work from a model service (`ExtractWorkRequest` with
  * its model named, not built), its result the `WorkExtractionResult` of `engine.memorization.extractWork`, kept with
  * the account's works. An item runs long (a whole book, across time slices) and only where its model is held: one
- * item a chunk, a unit per {@link EXTRACT_CALLS_PER_UNIT} calls of its budget.
+ * item a chunk, a unit per {@link EXTRACT_CALLS_PER_UNIT} calls of its budget. At submission, before the charge, an
+ * item gets the checks its run makes before its first call (the work's words, its sections, the result's bound).
  */
 import type { ExtractWorkRequest, WorkExtractionResult } from '../../memorization/extract-work.js';
+import { checkModelRun } from '../../memorization/memorization.js';
 import { EXTRACT_WORK_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeWorkExtraction } from '../../memorization/stored-extractions.js';
 import { defineJobType } from '../job-type.js';
-import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, itemError, modelItemExecutor } from './model-items.js';
+import { itemChecked, itemError } from './item-checks.js';
+import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, modelItemExecutor } from './model-items.js';
 
 /** The item of an extract job: the request of `extractWork` with its model named (`base_url`, `model`), not built. */
 export type ExtractJobItem = Omit<ExtractWorkRequest, 'model'> & { readonly model: Readonly<Record<string, unknown>> };
@@ -23,11 +26,12 @@ export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
   chunkItems: 1,
   units: budgetUnits,
   prepare: (items, context) =>
-    holdModels('extract', items, context, async (item, i) => {
+    holdModels('extract', items, context, async (item, i, model) => {
       const { text, work_id } = item;
       if ((text === undefined) === (work_id === undefined))
         throw itemError(i, 'text', 'give text or work_id, one of them');
       if (work_id !== undefined) await context.ownWork(work_id);
+      await itemChecked(i, () => checkModelRun('extract', context.store, { ...item, model }));
     }),
   executor: ({ engine, options }) =>
     modelItemExecutor<ExtractJobItem, WorkExtractionResult>(options, 'extraction', {

@@ -9,7 +9,8 @@ import type { Store } from '../../../store/types.js';
 import { anySignal } from '../../../util/signals.js';
 import { unrefTimer } from '../../../util/timers.js';
 import type { ExtractionJournal } from '../../memorization/extraction-journal.js';
-import { storeExtractionJournal } from '../../memorization/store-journal.js';
+import { storeExtractionJournal, storeJournalPrefix } from '../../memorization/store-journal.js';
+import { attachToJob } from '../attached.js';
 import { ItemHandedBack, modelHolderAlive } from '../hand-back.js';
 import { modelNotHeld, type StoredModelSpec } from '../held-models.js';
 import type { ItemSlice, JobExecutor, JobExecutorOptions, JobPrepareContext, PreparedItems } from '../job-type.js';
@@ -32,33 +33,29 @@ export function budgetUnits(item: { readonly budget_calls?: unknown }): number {
   return Math.ceil(calls / EXTRACT_CALLS_PER_UNIT);
 }
 
-/** A 422 naming `items[i].field`. */
-export function itemError(i: number, field: string, reason: string): TrainprintError {
-  const f = `items[${i}].${field}`;
-  return new TrainprintError('INVALID_INPUT', `${f}: ${reason}`, { cause: { location: 'body', field: f, reason } });
-}
-
 type ModelItem = { readonly model: Readonly<Record<string, unknown>> };
 
 /**
  * Each item's model built now (the host's policy applied to its `base_url`, 422 naming `items[i].model.base_url`);
  * once charged the models are held in this process's memory and the items stored by the held model's handle, without
- * the key. `check` runs on each item first.
+ * the key. `check` runs on each item with its model: the checks its run makes before any call
+ * ({@link itemChecked} names the item in their errors).
  * @throws NOT_SUPPORTED when the host holds no models
  */
 export async function holdModels<I extends ModelItem>(
   type: string,
   items: readonly I[],
   context: JobPrepareContext,
-  check?: (item: I, i: number) => Promise<void>,
+  check: (item: I, i: number, model: TargetModel) => Promise<void>,
 ): Promise<() => PreparedItems> {
   const held = context.jobModels;
   if (held === null)
     throw new TrainprintError('NOT_SUPPORTED', `this server runs no ${type} jobs (its host holds no models for them)`);
   const built: TargetModel[] = [];
   for (let i = 0; i < items.length; i++) {
-    await check?.(items[i], i);
-    built.push(await context.targetModel(items[i].model, `items[${i}].model`));
+    const model = await context.targetModel(items[i].model, `items[${i}].model`);
+    await check(items[i], i, model);
+    built.push(model);
   }
   return () => {
     const handles = built.map((m) => held.hold(m));
@@ -67,12 +64,24 @@ export async function holdModels<I extends ModelItem>(
       const keyed = key === undefined ? {} : { keyed: true as const };
       return { ...rest, model: { ...named, held: handles[i], holder: held.id, ...keyed } };
     });
-    return { items: stored, bind: (jobId: string) => held.bind(jobId, handles) };
+    const keyed = items.some((item) => item.model.api_key !== undefined);
+    return {
+      items: stored,
+      bind: (jobId: string) => held.bind(jobId, handles),
+      ...(keyed ? { notice: KEY_IN_MEMORY } : {}),
+    };
   };
 }
 
+/** What a submission with a key is told: where the key is, and what a restart does. */
+const KEY_IN_MEMORY =
+  "model.api_key is held in this server process's memory only, never stored: if the process restarts before the " +
+  'items finish, they fail naming model.api_key; resubmit them with the key (the journal replays every call answered)';
+
 /**
- * The model of an item: the one held for it in this process, or built by the host (`model`).
+ * The model of an item: the one held for it in this process, or built by the host (`model`) — or, for an item sent
+ * without a key (nothing secret: its stored spec is all of it), built again from its spec once no live process holds
+ * it (a restart), the host's model-host policy applied again (`jobModels.build`).
  * @throws ItemHandedBack while another live process holds it; INVALID_INPUT naming `model.api_key` when none does
  */
 async function itemModel(spec: Readonly<Record<string, unknown>>, options: JobExecutorOptions): Promise<TargetModel> {
@@ -90,6 +99,11 @@ async function itemModel(spec: Readonly<Record<string, unknown>>, options: JobEx
       (await modelHolderAlive(journalStore, holder))
     )
       throw new ItemHandedBack('elsewhere', 'the model is held by another process', HAND_BACK_RETRY_MS);
+    const build = model ?? jobModels?.build;
+    if (stored.keyed !== true && build) {
+      const { held: _handle, holder: _holder, ...named } = stored;
+      return build(named);
+    }
     throw modelNotHeld(stored.keyed === true);
   }
   if (model) return model(spec);
@@ -128,6 +142,7 @@ async function slicedRun<T>(
   // the journal as the run sees it, counting the calls answered and journaled in this slice
   let fresh = 0;
   const counted: ExtractionJournal | undefined = journal && {
+    ...(journal.compact ? { compact: true } : {}),
     get: journal.get,
     put: async (k, c) => {
       await journal.put(k, c);
@@ -190,14 +205,15 @@ export function modelItemExecutor<I extends ModelItem, T>(
     const { model: spec, ...request } = item as I;
     const target = await itemModel(spec, options);
     const account = claim.job.account;
-    const journal =
-      store &&
-      storeExtractionJournal(store, {
-        account,
-        baseUrl: String(spec.base_url ?? ''),
-        model: String(spec.model ?? ''),
-        ...how.reads(request),
-      });
+    const scope = {
+      account,
+      baseUrl: String(spec.base_url ?? ''),
+      model: String(spec.model ?? ''),
+      ...how.reads(request),
+    };
+    // the journal goes with the job (deleted with it, or when its retention ends)
+    if (store) await attachToJob(store, claim.job.id, storeJournalPrefix(scope));
+    const journal = store && storeExtractionJournal(store, scope);
     const result = await slicedRun(journal, signal, slice, (stop, counted) =>
       how.run(request, target, { signal, stop, journal: counted }),
     );

@@ -1,18 +1,28 @@
 /**
  * The `score` job type: an item is a `ScoreRequest` (a work of the account by `work_hash`, or `content`), its result
- * the `ScoreResult` of `engine.score`.
+ * the `ScoreResult` of `engine.score`. An item is refused at submission, before the charge, for what the request is
+ * refused for when sent alone: one of `work_hash` (the account's) or `content`, and the content's own checks.
  */
 import { TrainprintError } from '../../../errors.js';
 import type { ScoreRequest } from '../../score/types.js';
 import { SCORE_REQUEST_SCHEMA } from '../../score/schema.js';
 import { defineJobType } from '../job-type.js';
+import { checkScoredContent } from '../../score/content.js';
 import { fileLimit } from './context.js';
+import { checkEach } from './item-checks.js';
 
 /** See the module's documentation. */
 export const SCORE_JOB = defineJobType<ScoreRequest>({
   name: 'score',
   summary: '`score` (the body of `POST /api/v1/attribution/score`)',
   itemSchema: SCORE_REQUEST_SCHEMA,
+  prepare: checkEach(async (item, context) => {
+    if ((item.work_hash !== undefined) === (item.content !== undefined))
+      throw new TrainprintError('INVALID_INPUT', 'give work_hash or content, one of them');
+    if (item.content !== undefined)
+      checkScoredContent(item as unknown as Readonly<Record<string, unknown>>, context.maxFileBytes);
+    else await context.ownWorkByHash(item.work_hash as string);
+  }),
   executor:
     ({ engine, options }) =>
     async (item, claim, signal) => {

@@ -1,0 +1,130 @@
+// What the book packs of other languages cost the default set: the default packs as they were (the English ones, the
+// baseline) against every default pack now, in the same run, alternating, medians over fresh processes:
+//
+//   load      createEngine({ packs: 'default' }) to a ready engine (read, SHA-256 + CRC checks, import)
+//   memory    the process's resident set once the engine is ready (RSS; heap and array buffers beside it)
+//   analyze   an analyze of a 200-word English passage in no pack, and of a 200-word passage of a packed book
+//             (Persuasion): the median of 101 calls on 101 different passages, after 30 warm-up calls on 30 others
+//
+// The baseline is a packs folder in the system's temporary directory whose index.json is packs/index.json with every
+// pack but the four English ones not default (the packs of other languages), its files links to packs/.
+//
+//   node bench/packs-load-languages.mjs [--runs N]   (needs dist/: npm run build)
+//
+// Writes bench/results/packs-load-languages.json.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
+const RUNS = Number(values.runs);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+// the default set before other languages: the English packs (every other default pack is a language's, whoever adds it)
+const ENGLISH = new Set([
+  'pack:gutenberg',
+  'pack:wikipedia-wikitext',
+  'pack:wikipedia-articles',
+  'pack:wikipedia-core',
+]);
+const isBooks = (p) => !ENGLISH.has(p.id);
+
+const index = JSON.parse(readFileSync(join(root, 'packs/index.json'), 'utf8'));
+const base = mkdtempSync(join(tmpdir(), 'packs-en-'));
+mkdirSync(base, { recursive: true });
+for (const p of index.packs) symlinkSync(join(root, 'packs', p.file), join(base, p.file));
+const baseIndex = { ...index, packs: index.packs.map((p) => (isBooks(p) ? { ...p, default: false } : p)) };
+writeFileSync(join(base, 'index.json'), JSON.stringify(baseIndex));
+
+const fixtures = join(root, 'test/fixtures/texts/gutenberg');
+const novel = readFileSync(join(fixtures, 'austen-persuasion.txt'), 'utf8').split(/\s+/).filter(Boolean);
+const essay = readFileSync(join(root, 'test/fixtures/texts/unpublished-essay.txt'), 'utf8')
+  .split(/\s+/)
+  .filter(Boolean);
+// 131 different passages of each kind (200 words, 10 apart): the engine may reuse the work of a text it has just
+// analysed, and a few dozen calls leave the JIT still warming up
+const passages = (ws, from) =>
+  Array.from({ length: 131 }, (_, i) => ws.slice(from + i * 10, from + i * 10 + 200).join(' '));
+const PACKED = passages(novel, 20_000);
+const UNPACKED = passages(essay, 0);
+
+const script = `
+const { createEngine } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist/index.js')).href)});
+const t0 = performance.now();
+const engine = await createEngine({ packs: 'default', packsUrl: process.argv[1] });
+const load = performance.now() - t0;
+const mem = process.memoryUsage();
+const time = async (contents) => {
+  let r;
+  for (const content of contents.slice(0, 30)) r = await engine.analyze({ content, content_type: 'text' });
+  const ts = [];
+  for (const content of contents.slice(30)) {
+    const t = performance.now();
+    await engine.analyze({ content, content_type: 'text' });
+    ts.push(performance.now() - t);
+  }
+  return [ts.sort((a, b) => a - b)[50], r.confidence];
+};
+const passages = JSON.parse((await import('node:fs')).readFileSync(0, 'utf8'));
+const [unpacked, c0] = await time(passages.unpacked);
+const [packed, c1] = await time(passages.packed);
+console.log(JSON.stringify({ load, rss: mem.rss, heap: mem.heapUsed, buffers: mem.arrayBuffers, unpacked, packed, c0, c1, datasets: engine.datasets().length }));
+engine.dispose();
+`;
+const run = (url) =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', script, url],
+      // the passages on stdin: as arguments they pass the system's limit
+      { encoding: 'utf8', input: JSON.stringify({ unpacked: UNPACKED, packed: PACKED }) },
+    ).trim(),
+  );
+
+const sets = { baseline: pathToFileURL(`${base}/`).href, with_books: pathToFileURL(join(root, 'packs/')).href };
+const runs = { baseline: [], with_books: [] };
+for (let i = 0; i < RUNS; i++) {
+  // alternate which goes first: the machine is shared and noisy
+  const order = i % 2 === 0 ? ['baseline', 'with_books'] : ['with_books', 'baseline'];
+  for (const k of order) runs[k].push(run(sets[k]));
+}
+rmSync(base, { recursive: true, force: true });
+
+const summary = {};
+for (const k of Object.keys(runs)) {
+  const rs = runs[k];
+  summary[k] = {
+    datasets: rs[0].datasets,
+    bytes: index.packs.filter((p) => p.default && (k === 'with_books' || !isBooks(p))).reduce((a, p) => a + p.bytes, 0),
+    load_ms: round(median(rs.map((r) => r.load)), 0),
+    rss_mb: round(median(rs.map((r) => r.rss)) / 1e6, 1),
+    buffers_mb: round(median(rs.map((r) => r.buffers)) / 1e6, 1),
+    analyze_unpacked_ms: round(median(rs.map((r) => r.unpacked))),
+    analyze_packed_ms: round(median(rs.map((r) => r.packed))),
+    confidence: [rs[0].c0, rs[0].c1],
+  };
+}
+const ratio = (f) => round(summary.with_books[f] / summary.baseline[f]);
+const paired = (f) => round(median(runs.with_books.map((r, i) => r[f] / runs.baseline[i][f])));
+const report = {
+  date: new Date().toISOString(),
+  node: process.version,
+  runs: RUNS,
+  ...summary,
+  ratio: {
+    bytes: ratio('bytes'),
+    load: ratio('load_ms'),
+    load_paired: paired('load'),
+    rss: ratio('rss_mb'),
+    analyze_unpacked: ratio('analyze_unpacked_ms'),
+    analyze_unpacked_paired: paired('unpacked'),
+    analyze_packed: ratio('analyze_packed_ms'),
+    analyze_packed_paired: paired('packed'),
+  },
+};
+writeFileSync(join(root, 'bench/results/packs-load-languages.json'), `${JSON.stringify(report, null, 2)}\n`);
+console.log(JSON.stringify(report, null, 2));
