@@ -57,6 +57,7 @@ export type {
 // the null a portrait's runs are read against (engine.measureBackground)
 export { DEFAULT_PORTRAIT_BACKGROUND } from './datasets/background.js';
 export type { PortraitBackground } from './datasets/background.js';
+export type { ChainNull } from './datasets/chain-null.js';
 // remote corpora: the types and the public endpoints only; their code loads when a remote dataset is added
 export { PUBLIC_ENDPOINTS } from './corpus/remote-types.js';
 export type {

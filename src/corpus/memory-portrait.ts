@@ -104,7 +104,12 @@ export class MemoryPortrait extends HeldInMemory<PortraitDataset> implements Loa
       tally.add(d.hitsOf(fp), fp.winnow!.hashes);
       if (++n % 64 === 0) await nextMacrotask();
     }
-    const background = checkPortraitBackground(tally.result(request.corpus, date, Math.max(d.fpr(), PORTRAIT_FPR)));
+    // the chain null is measured apart, on documents of the portrait's own kind: a new background keeps it
+    const chains = d.descriptor.background?.chains;
+    const background = checkPortraitBackground({
+      ...tally.result(request.corpus, date, Math.max(d.fpr(), PORTRAIT_FPR)),
+      ...(chains && { chains }),
+    });
     d.setBackground(background);
     return background;
   }

@@ -32,6 +32,7 @@
  * single hits never enter it.
  */
 import { TrainprintError } from '../errors.js';
+import { type ChainNull, checkChainNull } from './chain-null.js';
 import { poissonUpperTail, wilsonInterval } from '../stats/binomial.js';
 import { round6 } from '../util/round.js';
 
@@ -60,6 +61,11 @@ export interface PortraitBackground {
     /** YYYY-MM-DD. */
     readonly date: string;
   };
+  /**
+   * For a portrait that locates: how long the chains of documents of its kind that it does not hold reach
+   * (./chain-null.ts), measured apart from the rest on its own corpus. Absent: its chains keep their own chance.
+   */
+  readonly chains?: ChainNull;
 }
 
 /**
@@ -281,7 +287,7 @@ export function checkPortraitBackground(v: unknown, where = 'background'): Portr
   if (v === null || typeof v !== 'object' || Array.isArray(v)) bad('must be an object');
   const o = v as Record<string, unknown>;
   const keys = ['run_start', 'continue_first', 'continue_tail', 'hit_rate', 'dispersion', 'measured_on'];
-  for (const k of Object.keys(o)) if (!keys.includes(k)) bad(`unknown field "${k}"`);
+  for (const k of Object.keys(o)) if (k !== 'chains' && !keys.includes(k)) bad(`unknown field "${k}"`);
   for (const k of keys.slice(0, 5)) {
     const x = o[k];
     if (typeof x !== 'number' || !(x >= 0 && x <= 1)) bad(`"${k}" must be a number in [0, 1]`);
@@ -309,5 +315,6 @@ export function checkPortraitBackground(v: unknown, where = 'background'): Portr
       fingerprints: mo!.fingerprints as number,
       date: mo!.date as string,
     },
+    ...(o.chains === undefined ? {} : { chains: checkChainNull(o.chains, `${where}.chains`) }),
   };
 }

@@ -268,6 +268,23 @@ class ChainSearch {
   }
 }
 
+/** Fingerprints from an edge hit of a chain to its next agreeing hit, at most, for the edge to be kept. */
+const EDGE_GAP = 3;
+
+/**
+ * A chain's agreeing hits less lone ones at its edges: an edge hit more than {@link EDGE_GAP} fingerprints from the
+ * chain's next agreeing hit is a chance agreement (1 in 16) of the words around the copy, so the span ends where the
+ * held text ends; a copy's own edge hits come in runs (every fingerprint of a copied stretch hits).
+ * @example trimEdges([2, 10, 11, 12, 13, 19]) // [10, 11, 12, 13]
+ */
+export function trimEdges(positions: number[]): number[] {
+  let a = 0,
+    b = positions.length - 1;
+  while (b - a >= 2 && positions[a + 1] - positions[a] > EDGE_GAP) a++;
+  while (b - a >= 2 && positions[b] - positions[b - 1] > EDGE_GAP) b--;
+  return a === 0 && b === positions.length - 1 ? positions : positions.slice(a, b + 1);
+}
+
 /**
  * Chains of hits that agree with one section (see the module comment). `at` are the query positions of the hits (in
  * order), `digests` and `stored` their key digests and stored values. A chain starts at a hit with at least

@@ -92,7 +92,8 @@ import {
   type SharedText,
   sharedTable,
 } from './locator.js';
-import { locateChains, type LocatedChain } from './chains.js';
+import { locateChains, type LocatedChain, trimEdges } from './chains.js';
+import { chainNullChance } from './chain-null.js';
 import {
   type CommonHolder,
   type CommonNgrams,
@@ -1051,13 +1052,17 @@ export class PortraitDataset {
       }
       return r;
     };
+    // a formula of the pack's kind chains as long in documents it does not hold: the chance is at least the kind's
+    // (./chain-null.ts), where the pack has one measured
+    const kind = bg.chains;
     const chanceOf = (positions: number[]): number => {
       const r = distinct(positions);
       if (r < 2) return 1;
+      const floor = kind === undefined ? 0 : chainNullChance(r, m, kind);
       // at least m · C · pʳ: where that is ≥ 1 the tail is not worth computing
-      if (m * C * p ** r >= 1) return 1;
+      if (floor >= 1 || m * C * p ** r >= 1) return 1;
       const span = positions[r - 1] - positions[0] + 1;
-      return Math.min(1, m * C * p * binomialUpperTail(r - 1, span - 1, p));
+      return Math.max(floor, Math.min(1, m * C * p * binomialUpperTail(r - 1, span - 1, p)));
     };
     // a chain names its section only when the section agrees with more of the span's (uncommon) hits than some section
     // of the pack would by chance; otherwise its hits are in the pack, the document uncertain
@@ -1074,7 +1079,7 @@ export class PortraitDataset {
     const out: Array<{ chain: LocatedChain; chance: number; named: boolean }> = [];
     let chance = 1;
     for (const { chain } of ranked) {
-      const positions = chain.positions.filter((x) => claimed[x] === 0);
+      const positions = trimEdges(chain.positions.filter((x) => claimed[x] === 0));
       if (positions.length < 2) continue;
       const c = chanceOf(positions);
       for (const x of positions) claimed[x] = 1;

@@ -54,6 +54,7 @@ export {
   type RemoteMatch,
   type SourceMatch,
   type PortraitBackground,
+  type ChainNull,
   // evidence sources of the caller's (engine.addEvidenceSource)
   type EvidenceSource,
   type EvidenceSourceDescriptor,

@@ -7,25 +7,14 @@
  * it first; a passage of one article's own text still names that article, and a match that spans a formula says how
  * many articles hold it (`common_hits`, `held_by`).
  */
-import { zlibSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  articleTableText,
-  buildPack,
-  createEngine,
-  type Engine,
-  loadPack,
-  type PackManifest,
-  type PackManifestDocument,
-  sha256Hex,
-} from '../../src/library.js';
+import { buildPack, createEngine, type Engine, loadPack } from '../../src/library.js';
 import { decodeDataset, type PortraitDatasetData } from '../../src/datasets/snapshot.js';
 import { decodeCommon } from '../../src/datasets/common.js';
 import type { PortraitMatch } from '../../src/datasets/types.js';
 import { book } from '../fixtures/texts/index.js';
+import { type Article, articlePack } from '../fixtures/article-pack.js';
 
-const enc = new TextEncoder();
-const URL_PREFIX = 'https://en.wikipedia.org/wiki?curid=';
 const FORMULAS = [
   'is a Spanish professional footballer who plays as a defensive midfielder for Liga F club Real Betis and the Spain national team.',
   'was a British Liberal Party politician who sat in the House of Commons from 1880 to 1895 and was the son of a wool merchant.',
@@ -33,12 +22,6 @@ const FORMULAS = [
   'in the second half of the 18th century, and his works are held in the collections of several museums in Germany.',
 ];
 const NAMES = ['Arvel Quint', 'Doria Mapp', 'Selwyn Orth', 'Ilse Varrow', 'Bram Tessel', 'Odile Crane'];
-
-interface Article {
-  title: string;
-  page_id: number;
-  body: string;
-}
 
 /** 36 articles in 2 files: each opens with the formulas around a name of its own, then 120 words of its own. */
 function articles(): Article[][] {
@@ -53,64 +36,17 @@ function articles(): Article[][] {
   return files;
 }
 
-async function manifest(files: Article[][]): Promise<{ manifest: PackManifest; texts: Map<string, Uint8Array> }> {
-  const texts = new Map<string, Uint8Array>();
-  const documents: PackManifestDocument[] = [];
-  for (const [k, list] of files.entries()) {
-    const starts: number[] = [];
-    let text = '';
-    for (const a of list) {
-      if (text.length > 0) text += '\n\n';
-      starts.push(text.length);
-      text += `${a.title}\n\n${a.body}`;
-    }
-    const bytes = enc.encode(text);
-    texts.set(`f${k}.txt`, bytes);
-    const table = zlibSync(
-      enc.encode(articleTableText({ keys: list.map((a) => String(a.page_id)), titles: list.map((a) => a.title) })),
-      { level: 9 },
-    );
-    documents.push({
-      id: `f${k}`,
-      file: `f${k}.txt`,
-      sha256: await sha256Hex(bytes),
-      bytes: bytes.length,
-      title: `${list.length} articles`,
-      source: 'nltk/nltk',
-      articles: {
-        url: URL_PREFIX,
-        page_ids: list.map((a) => a.page_id),
-        starts,
-        table: Buffer.from(table).toString('base64'),
-      },
-    });
-  }
-  return {
-    manifest: {
-      format: 'trainprint.pack-manifest',
-      version: 1,
-      id: 'pack:formulas',
-      name: 'Formulas',
-      pack_version: '1.0.0',
-      description: 'Articles that share their lead formulas.',
-      kb_dataset: 'wikipedia',
-      window: 4,
-      built: '2026-01-02',
-      sources: [{ repository: 'nltk/nltk', url: 'https://github.com/nltk/nltk' }],
-      licence: { texts: 'Public domain in the USA' },
-      documents,
-    },
-    texts,
-  };
-}
-
 describe('a pack whose articles share formulas', () => {
   let engine: Engine;
   let files: Article[][];
   let bytes: Uint8Array;
   beforeAll(async () => {
     files = articles();
-    const { manifest: m, texts } = await manifest(files);
+    const { manifest: m, texts } = await articlePack(
+      'pack:formulas',
+      'Articles that share their lead formulas.',
+      files,
+    );
     const builder = await createEngine();
     const built = await buildPack(builder, m, (d) => texts.get(d.file)!);
     bytes = built.bytes;

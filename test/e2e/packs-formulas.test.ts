@@ -1,8 +1,12 @@
 // Invented articles in Wikipedia's house style (test/fixtures/texts/false-95-round6/: every person, place, ship, band
 // and beetle made up, the lead formulas real) through the default server as `npm start` runs it: each answered < 50,
 // with no portrait match naming a document — where the packs before the common n-grams named an unrelated article
-// ("Mason Morgan", "Newton's leaf-toed gecko", "Corinth") at 94.9 for three of them.
-import { type ChildProcess, spawn } from 'node:child_process';
+// ("Mason Morgan", "Newton's leaf-toed gecko", "Corinth") at 94.9 for three of them. And invented articles built on
+// the formulas of Wikipedia's template families (test/fixtures/texts/formulas/: a minor planet's NEOWISE sentence, a
+// station's fiscal-year ridership, a single's key and tempo, an actress's drama school), through the server and the
+// CLI: before the packs' chain nulls (packs/index.json `background.chains`) two of them read 94.9 on a chain of 4–5
+// agreeing hits on a formula one or two packed articles hold.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +18,12 @@ const dir = join(root, 'test/fixtures/texts/false-95-round6');
 const invented = readdirSync(dir)
   .filter((f) => f.startsWith('invented-'))
   .sort();
+const formulas = join(root, 'test/fixtures/texts/formulas');
+interface Answer {
+  confidence: number;
+  matches: { kind: string; document_id: string | null }[];
+}
+const named = (r: Answer) => r.matches.filter((m) => m.kind === 'portrait' && m.document_id !== null);
 
 describe.runIf(existsSync(join(root, 'dist/cli.js')))('invented Wikipedia-style articles (serve --starter)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'trainprint-formulas-'));
@@ -41,15 +51,35 @@ describe.runIf(existsSync(join(root, 'dist/cli.js')))('invented Wikipedia-style 
     expect(invented.length).toBe(9);
   });
 
-  it.each(invented)('%s: confidence < 50, no portrait match names a document', async (file) => {
+  const analyze = async (text: string): Promise<Answer> => {
     const res = await fetch(`${url}/api/v1/attribution/analyze`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: readFileSync(join(dir, file), 'utf8'), content_type: 'text' }),
+      body: JSON.stringify({ content: text, content_type: 'text' }),
     });
     expect(res.status).toBe(200);
-    const r = (await res.json()) as { confidence: number; matches: { kind: string; document_id: string | null }[] };
+    return (await res.json()) as Answer;
+  };
+
+  it.each(invented)('%s: confidence < 50, no portrait match names a document', async (file) => {
+    const r = await analyze(readFileSync(join(dir, file), 'utf8'));
     expect(r.confidence).toBeLessThan(50);
-    expect(r.matches.filter((m) => m.kind === 'portrait' && m.document_id !== null)).toEqual([]);
+    expect(named(r)).toEqual([]);
   });
+
+  it.each(readdirSync(formulas).sort())(
+    'formulas/%s: served and by the CLI, < 50, naming no document',
+    async (file) => {
+      const r = await analyze(readFileSync(join(formulas, file), 'utf8'));
+      expect(r.confidence).toBeLessThan(50);
+      expect(named(r)).toEqual([]);
+      const cli = execFileSync(process.execPath, [join(root, 'dist/cli.js'), 'analyze', join(formulas, file), '-q'], {
+        cwd: tmp,
+        encoding: 'utf8',
+      });
+      const c = JSON.parse(cli) as Answer;
+      expect(c.confidence).toBeLessThan(50);
+      expect(named(c)).toEqual([]);
+    },
+  );
 });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCommonRule, commonFault, commonHolders, commonTable, decodeCommon } from '../../src/datasets/common.js';
-import { locateChains } from '../../src/datasets/chains.js';
+import { locateChains, trimEdges } from '../../src/datasets/chains.js';
 import { sectionIndex, sectionSeeds, sectionValue } from '../../src/datasets/locator.js';
 import { MAX_UNHIT_WORDS, NAMING_ALPHA, namingChance } from '../../src/datasets/portrait.js';
 import { prng } from '../reference/core.js';
@@ -107,6 +107,18 @@ describe('the span of a chain', () => {
     expect(chainsOver(60).map((c) => c.positions.length)).toEqual([15, 15]);
     // without the limit the gap in fingerprints alone bridges both
     expect(locateChains(at, digests, stored, seeds, first, 4, 3).filter((c) => c.section === 42).length).toBe(1);
+  });
+});
+
+describe('the edges of a chain', () => {
+  it('end where the held text ends: a lone chance agreement beyond the copy is no part of it', () => {
+    // a copy at fingerprints 10–13, chance agreements (1 in 16) of the words around it at 2 and 19
+    expect(trimEdges([2, 10, 11, 12, 13, 19])).toEqual([10, 11, 12, 13]);
+    // an edited copy keeps its edge hits: the next agreeing hit is at most 3 fingerprints away
+    expect(trimEdges([4, 6, 7, 9, 10, 12])).toEqual([4, 6, 7, 9, 10, 12]);
+    // several lone hits in a row, and a chain of two is left as it is
+    expect(trimEdges([0, 5, 10, 11, 12, 20, 30])).toEqual([10, 11, 12]);
+    expect(trimEdges([3, 40])).toEqual([3, 40]);
   });
 });
 

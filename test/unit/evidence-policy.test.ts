@@ -70,6 +70,44 @@ describe('the policy on findings', () => {
     expect(describeMatch(portraitMatch(48, 120))).toBe(
       '48 consecutive words of the content (characters 120–408) are in the portrait',
     );
+    // a chain of a pack that locates whose document is uncertain: phrasing the pack holds, not a text it names
+    expect(describeMatch({ ...portraitMatch(12, 233), agreeing: 4 } as unknown as SearchMatch)).toBe(
+      '12 consecutive words of the content (characters 233–305) are phrasing found in the pack, its document uncertain',
+    );
+  });
+
+  it('calls the content the whole of a document only when the near-duplicate is nearly all of it', () => {
+    const near = (score: number) =>
+      ({
+        dataset_id: 'spdx-licenses',
+        document_id: 'MIT',
+        kind: 'near',
+        query_start: 0,
+        query_end: 1686,
+        source_start: 0,
+        source_end: 1077,
+        tokens: 282,
+        score,
+      }) as unknown as SearchMatch;
+    const passage = {
+      ...portraitMatch(163, 663),
+      dataset_id: 'spdx-licenses',
+      document_id: 'MIT',
+      kind: 'exact',
+      reuse: 'verbatim',
+      score: 1,
+    } as unknown as SearchMatch;
+    expect(describeMatch(near(0.95))).toBe(
+      'the whole content is a near-duplicate of document "MIT" (estimated Jaccard 0.95)',
+    );
+    // a README whose licence is 59 % of its words
+    expect(describeMatch(near(0.59))).toBe('much of the content is like document "MIT" (estimated Jaccard 0.59)');
+    const base = { dataset_id: 'spdx-licenses', kind: 'exact' as const, kb_dataset: null, chance: 1e-9, strength: 9 };
+    const headline = (n: SearchMatch) =>
+      corpusEvidence([{ ...base, confidence: 0.99, shown: [passage, n], counted: true }], false).summary;
+    // the passage heads the summary, not a near-duplicate that is only part of the content
+    expect(headline(near(0.59))).toContain('a passage of 163 words (characters 663–1641) matches document "MIT"');
+    expect(headline(near(0.95))).toContain('the whole content is a near-duplicate of document "MIT"');
   });
 
   it('headlines the strongest counted dataset with what a person can check; the word follows the number', () => {

@@ -27,13 +27,16 @@ export const EXACT_MATCH: MatchKind<ExactMatch> = {
   reprinted: (m) => ((m as { readonly shared_documents?: number }).shared_documents ?? 1) >= 2,
 };
 
+/** Estimated Jaccard from which a near-duplicate is the whole content: the document is nearly all of it. */
+export const WHOLE_CONTENT = 0.9;
+
 export const NEAR_MATCH: MatchKind<NearMatch> = {
   edgeSlack: ALIGNED_EDGE_SLACK,
   passage: false,
   sharedDocuments: false,
   run: () => 0,
   describe: (m) =>
-    `the whole content is a near-duplicate of document "${m.document_id}" (estimated Jaccard ${m.score.toFixed(2)})`,
+    `${m.score < WHOLE_CONTENT ? 'much of the content is like' : 'the whole content is a near-duplicate of'} document "${m.document_id}" (estimated Jaccard ${m.score.toFixed(2)})`,
   document: () => null,
   reprinted: () => false,
 };

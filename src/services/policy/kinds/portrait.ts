@@ -36,7 +36,9 @@ export const PORTRAIT_MATCH: MatchKind<PortraitMatch> = {
   sharedDocuments: false,
   run: () => 0,
   describe: (m, where) => {
-    if (m.document_id === null) return `${m.tokens} consecutive words of the content (${where}) are in the portrait`;
+    // a chain whose document is uncertain is phrasing the pack holds, not a text it names
+    if (m.document_id === null)
+      return `${m.tokens} consecutive words of the content (${where}) are ${m.agreeing ? 'phrasing found in the pack, its document uncertain' : 'in the portrait'}`;
     const also = (m.also_in ?? []).map((a) => documentName({ ...m, ...a, article: undefined, also_in: undefined }));
     return (
       `${m.agreeing ?? m.tokens} hits over ${m.tokens} words of the content (${where}) are in ${documentName(m)}` +
