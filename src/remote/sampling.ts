@@ -276,7 +276,7 @@ interface Checked {
    */
   readonly refuted: boolean;
   /**
-   * Of the refuted: the document holds the stretch where another place of the work has it ({@link holdsElsewhere}),
+   * Of the refuted: the document holds the stretch where another place of the work has it ({@link placeReach}),
    * a true copy of that place — not evidence of an engine echoing its queries.
    */
   readonly elsewhere: boolean;
@@ -621,28 +621,15 @@ export function refutesStretch(text: string, q0: number, q1: number, document: s
 const PLACE_LETTERS = 400;
 
 /**
- * Whether a document holds a found stretch of the work (`q0`–`q1`) where another place of the work has it, not
- * where this one does: the letters on each side of the stretch in the document run on as another place of the work
- * runs on, further than as this place does (by more than {@link CONTEXT_LETTERS}). Code and refrains repeat stretches
- * longer than a search's window: a copy of the other place is found, but it does not hold this occurrence, so the
- * passage is not held there (an unheld function found through the stock lines it shares with a held one) — nor is
- * it a contradiction: the engine returned a true copy of the stretch. A copy of this place runs on with it as far as
- * the document goes; where two places run on alike as far, nothing tells them apart: false.
- *
- * @example
- * const work = 'a(x) { if (x) return; open(); } b(y) { if (x) return; close(); }';
- * holdsElsewhere(work, 39, 53, 'a(x) { if (x) return; open(); }') // true: the first place
- * holdsElsewhere(work, 7, 21, 'a(x) { if (x) return; open(); }') // false: this place
- */
-export function holdsElsewhere(text: string, q0: number, q1: number, document: string): boolean {
-  const r = placeReach(text, q0, q1, document);
-  return r !== null && r.other > r.own + CONTEXT_LETTERS;
-}
-
-/**
  * How far (in letters and digits, both sides together) a document holding a stretch of the work (`q0`–`q1`) runs on
  * as this place of the work does (`own`) and, at best, as another place holding the same stretch does (`other`, 0
  * where the work has it once); null where the document does not hold it. Up to {@link PLACE_LETTERS} a side.
+ *
+ * Code and refrains repeat stretches longer than a search's window: a copy of another place is found, but it does not
+ * hold this occurrence. Where `other` runs further than `own` by more than {@link CONTEXT_LETTERS}, the document holds
+ * that place, not this one: the passage is not held there (an unheld function found through the stock lines it
+ * shares with a held one), and the engine contradicted nothing — it returned a true copy of the stretch. A copy of
+ * this place runs on with it as far as the document goes; where two places run on alike, nothing tells them apart.
  *
  * @example
  * placeReach('ab cd ef. xy cd zz.', 3, 5, 'ab cd ef') // { own: 4, other: 0 }: "ab" and "ef", this place's

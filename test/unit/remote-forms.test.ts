@@ -19,7 +19,7 @@ import { countAny, find, MAX_OR_TERMS } from '../../src/remote/api.js';
 import { RemoteCallError } from '../../src/remote/transport.js';
 import { estimateShare, verifiedShare, wilson } from '../../src/corpus/share.js';
 import { countWords, wordSpans } from '../../src/remote/search.js';
-import { holdsElsewhere, placeReach, refutesStretch } from '../../src/remote/sampling.js';
+import { placeReach, refutesStretch } from '../../src/remote/sampling.js';
 import {
   buildCharIndex,
   buildTokenIndex,
@@ -208,7 +208,11 @@ describe('refutesStretch', () => {
   });
 });
 
-describe('holdsElsewhere', () => {
+describe('placeReach: another place of the work', () => {
+  const holdsElsewhere = (work: string, q0: number, q1: number, doc: string) => {
+    const r = placeReach(work, q0, q1, doc);
+    return r !== null && r.other > r.own + 8;
+  };
   // code repeats its stock lines: the second function's check is the first one's, with other code around it
   const work =
     'int open_file(ctx) { if (ctx == NULL) { return -EINVAL; } fd = open(path); } ' +
