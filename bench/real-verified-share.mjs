@@ -15,7 +15,7 @@
 //        writes DIR/vs<kind><doc>/docs.jsonl (JSON Lines, a `text` per document) for each text kind and document
 //        length, and DIR/indexes.json: the folders and the index names to build and serve
 //   nice node bench/real-verified-share.mjs run [--infini-gram URL] [--mini URL] [--kinds infini-gram,infini-gram-mini]
-//        [--text english,dense] [--docs 600,2000,15000,40000] [--works none,half,all,tenth,long] [--draws 1]
+//        [--text english,dense|code] [--docs 600,2000,15000,40000] [--works none,half,all,tenth,long] [--draws 1]
 //        runs the cells (both engines at once, one analysis at a time on each) and writes
 //        bench/results/real-verified-share.json after every cell (cells stored and not run again are kept)
 //   node bench/real-verified-share.mjs table      the markdown table of the stored results
@@ -47,7 +47,8 @@ const ENGINES = {
   'infini-gram': 'github.com/liujch1998/infini-gram @ 37d2929',
   'infini-gram-mini': 'github.com/xuhaoxh/infini-gram-mini @ e628b09',
 };
-const TEXT_KINDS = ['english', 'dense'];
+// code: self-repeating code (bench/verified-share-corpus.mjs), asked with --text code (not run by default)
+const TEXT_KINDS = ['english', 'dense', 'code'];
 const DOCS = [600, 2_000, 15_000, 40_000];
 const FORM = 'wrapped';
 /** The works of a kind in each index: share held, words, and `from` (another work of the kind). */
@@ -215,7 +216,7 @@ async function run() {
     'infini-gram': arg('infini-gram', 'http://127.0.0.1:5077/'),
     'infini-gram-mini': arg('mini', 'http://127.0.0.1:5078/'),
   };
-  const textKinds = arg('text', TEXT_KINDS.join(',')).split(',');
+  const textKinds = arg('text', 'english,dense').split(',');
   const docs = arg('docs', DOCS.join(',')).split(',').map(Number);
   const workNames = arg('works', 'none,half,all,tenth,long').split(',');
   const draws = Number(arg('draws', '1'));

@@ -93,12 +93,55 @@ function densePara(seed, count) {
 }
 
 /**
+ * Code-like text that repeats itself, seeded: functions of a made-up C-like library (about 2.5 characters a token),
+ * each a paragraph: a signature, then statements of which about a third are stock lines every function draws from a
+ * small pool (argument checks, error returns, locking), the rest its own identifiers and numbers. Like real code, a
+ * stretch of 10 to 30 words recurs across the work (the stock lines, in varying orders); no 48-word stretch does.
+ */
+function codePara(seed, count) {
+  const r = mulberry32(seed);
+  const pick = (xs) => xs[Math.floor(r() * xs.length)];
+  const syl = ['buf', 'ctx', 'len', 'idx', 'node', 'map', 'key', 'val', 'ptr', 'cnt', 'hdr', 'blk', 'seg', 'tbl', 'io'];
+  const id = () => `${pick(syl)}${pick(syl)[0].toUpperCase()}${pick(syl).slice(1)}${Math.floor(r() * 90)}`;
+  const stock = [
+    'if (ctx == NULL) { return -EINVAL; }',
+    'if (len > MAX_LEN) { log_error("length out of range: %zu", len); return -ERANGE; }',
+    'mutex_lock(&ctx->lock); ctx->refs++; mutex_unlock(&ctx->lock);',
+    'for (size_t i = 0; i < len; i++) { sum += buf[i]; }',
+    'if (ret < 0) { goto cleanup; }',
+    'cleanup: free(tmp); return ret;',
+    'assert(ptr != NULL && "pointer must not be null");',
+    'memset(&hdr, 0, sizeof(hdr)); hdr.magic = HDR_MAGIC; hdr.version = 2;',
+  ];
+  const own = () =>
+    pick([
+      () => `${id()} = ${id()}(${id()}, ${Math.floor(r() * 4096)});`,
+      () =>
+        `if (${id()}->${id()} != ${id()}) { ${id()}[${Math.floor(r() * 64)}] = 0x${Math.floor(r() * 0xffff).toString(16)}; }`,
+      () => `${id()}.${id()} += ${id()} * ${Math.floor(r() * 17)};`,
+      () => `while (${id()} < ${id()}) { ${id()} = ${id()}->next; }`,
+    ])();
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const lines = [`static int ${id()}(struct ${id()} *ctx, const uint8_t *buf, size_t len) {`];
+    for (let k = 0; k < 9; k++) lines.push(r() < 0.35 ? pick(stock) : own());
+    lines.push('}');
+    out.push(lines.join(' '));
+  }
+  return out;
+}
+
+/**
  * The text kinds: `work(words, from)` the work's paragraphs (`from` > 0: another work of the kind — English after the
  * first `from` words, dense text of another seed), `other()` the other text of the corpora.
  */
 export const KINDS = {
   english: { work: (words, from = 0) => take(ENGLISH(), words, from), other: () => take(ENGLISH_OTHER(), 30_000) },
   dense: { work: (words, from = 0) => densePara(71 + from, Math.ceil(words / 120)), other: () => densePara(9, 250) },
+  code: {
+    work: (words, from = 0) => take(codePara(53 + from, Math.ceil(words / 40)), words),
+    other: () => codePara(7, 900),
+  },
 };
 
 /** Which of `count` parts a corpus holds: about `share` of them, spread along the work. */

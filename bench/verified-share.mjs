@@ -95,6 +95,12 @@ const GRIDS = {
         [15_000, 0.1],
       ].map(([doc, share]) => ({ kind, words: 14_000, doc, form: 'wrapped', share, parts: 20 })),
     ),
+  // code that repeats itself (stock lines across functions), a tenth, a quarter and half held in twenty parts, in
+  // documents of 2,000 and 5,000 characters beside other code
+  code: () =>
+    [2_000, 5_000].flatMap((doc) =>
+      [0.1, 0.25, 0.5].map((share) => ({ kind: 'code', words: 14_000, doc, form: 'wrapped', share, parts: 20 })),
+    ),
   // a 100,000-word book at 20 ms a call
   timing: () => [{ kind: 'english', words: 100_000, doc: 15_000, form: 'wrapped', share: 0.5, latency: 20, draws: 3 }],
 };

@@ -135,8 +135,10 @@ const BUDGETS_KIB = {
   'client.js': 22,
   'client.cjs': 23,
   'node.js': 108,
-  'remote.js': 100,
-  'remote.cjs': 102,
+  // 100 → 102 and 102 → 103: the test of which place of a self-repeating work a fetched document holds
+  // (src/remote/sampling.ts placeReach, +1.6 KB) — to come back under 100 KiB when the remote client next shrinks
+  'remote.js': 102,
+  'remote.cjs': 103,
   'formats.js': 174,
   'formats.cjs': 175,
   'synonyms.js': 582,

@@ -275,6 +275,11 @@ interface Checked {
    * asked: the engine's answers are void).
    */
   readonly refuted: boolean;
+  /**
+   * Of the refuted: the document holds the stretch where another place of the work has it ({@link placeReach}),
+   * a true copy of that place — not evidence of an engine echoing its queries.
+   */
+  readonly elsewhere: boolean;
   /** The aligned stretch of the work around the passage (for a calibration passage), or null. */
   readonly aligned: { readonly q0: number; readonly q1: number } | null;
 }
@@ -357,7 +362,7 @@ export async function sampleRemote(
     // control queries were answered as an honest corpus answers them — not verified, so they lower the verified rate.
     // Without an answered control (no window to reverse), for a quarter of the passages asked or more: an engine
     // echoing its queries
-    const refuted = checked.filter((c) => c.refuted).length;
+    const refuted = checked.filter((c) => c.refuted && !c.elsewhere).length;
     if (!control && !session.stopped && refuted > 0 && refuted >= CONTRADICTION_SHARE * answered.length) {
       session.unusable(
         new RemoteCallError(
@@ -496,17 +501,26 @@ function check(text: string, probed: Probed, window: ShardWindow | null | undefi
   const echo = short && !chain.start && !chain.end && !(window && holdsNeighbour(text, chain, window.text));
   const verified = held && ((best !== undefined && !echo) || endsInside);
   const aligned = best ?? (endsInside ? chain : undefined);
+  // a stretch the work repeats, held in the document as another place of the work has it: a true copy of that place,
+  // not of this one — the passage is not held here, and the engine contradicted nothing (for an echo: the chain it
+  // aligned is that other place's text)
+  const stretch = echo ? chain : probed.span;
+  const reach =
+    window != null && held && !verified && stretch ? placeReach(text, stretch.q0, stretch.q1, window.text) : null;
+  const elsewhere = reach !== null && reach.other > reach.own + CONTEXT_LETTERS;
   return {
     probed,
-    held: held && !echo,
+    held: held && (!echo || elsewhere),
     verified,
+    elsewhere,
     refuted:
-      window != null &&
-      held &&
-      !verified &&
-      !echo &&
-      probed.span !== null &&
-      refutesStretch(text, probed.span.q0, probed.span.q1, window.text),
+      elsewhere ||
+      (window != null &&
+        held &&
+        !verified &&
+        !echo &&
+        probed.span !== null &&
+        refutesStretch(text, probed.span.q0, probed.span.q1, window.text)),
     aligned: aligned ? { q0: aligned.q0, q1: aligned.q1 } : null,
   };
 }
@@ -603,6 +617,59 @@ export function refutesStretch(text: string, q0: number, q1: number, document: s
   return around.length === s.length || !lettersOfWork(text).includes(around);
 }
 
+/** Letters of the work and of a document compared on each side of a stretch the work repeats. */
+const PLACE_LETTERS = 400;
+
+/**
+ * How far (in letters and digits, both sides together) a document holding a stretch of the work (`q0`–`q1`) runs on
+ * as this place of the work does (`own`) and, at best, as another place holding the same stretch does (`other`, 0
+ * where the work has it once); null where the document does not hold it. Up to {@link PLACE_LETTERS} a side.
+ *
+ * Code and refrains repeat stretches longer than a search's window: a copy of another place is found, but it does not
+ * hold this occurrence. Where `other` runs further than `own` by more than {@link CONTEXT_LETTERS}, the document holds
+ * that place, not this one: the passage is not held there (an unheld function found through the stock lines it
+ * shares with a held one), and the engine contradicted nothing — it returned a true copy of the stretch. A copy of
+ * this place runs on with it as far as the document goes; where two places run on alike, nothing tells them apart.
+ *
+ * @example
+ * placeReach('ab cd ef. xy cd zz.', 3, 5, 'ab cd ef') // { own: 4, other: 0 }: "ab" and "ef", this place's
+ */
+export function placeReach(
+  text: string,
+  q0: number,
+  q1: number,
+  document: string,
+): { own: number; other: number } | null {
+  const s = letters(text.slice(q0, q1));
+  const doc = letters(document);
+  if (s.length === 0 || !doc.includes(s)) return null;
+  const work = lettersOfWork(text);
+  // how far the document runs on as a place of the work does, on both sides of the stretch, at best
+  const reach = (left: string, right: string) => {
+    let best = 0;
+    for (let j = doc.indexOf(s); j >= 0; j = doc.indexOf(s, j + 1)) {
+      let l = 0,
+        r = 0;
+      while (l < left.length && doc[j - 1 - l] === left[left.length - 1 - l]) l++;
+      while (r < right.length && doc[j + s.length + r] === right[r]) r++;
+      best = Math.max(best, l + r);
+    }
+    return best;
+  };
+  const ownLeft = letters(text.slice(Math.max(0, q0 - 2 * PLACE_LETTERS), q0)).slice(-PLACE_LETTERS);
+  const ownRight = letters(text.slice(q1, q1 + 2 * PLACE_LETTERS)).slice(0, PLACE_LETTERS);
+  const own = reach(ownLeft, ownRight);
+  // every other place of the work with the stretch
+  let other = 0;
+  for (let i = work.indexOf(s); i >= 0; i = work.indexOf(s, i + 1)) {
+    const left = work.slice(Math.max(0, i - PLACE_LETTERS), i);
+    const right = work.slice(i + s.length, i + s.length + PLACE_LETTERS);
+    if (left !== ownLeft.slice(-left.length || ownLeft.length) || right !== ownRight.slice(0, right.length))
+      other = Math.max(other, reach(left, right));
+  }
+  return { own, other };
+}
+
 /** Letters of the document on each side of a stretch it holds that the work must have there too (two words or so). */
 const CONTEXT_LETTERS = 8;
 
@@ -668,7 +735,6 @@ function planOf(text: string): Plan {
 /** A passage's quiet windows (./forms.ts), planned once per work ({@link planOf}); the caller must not change them. */
 const windowsOf = (text: string, p: DrawnPassage, count: number): Window[] =>
   planOf(text).once(`windows ${p.q0} ${p.q1} ${count}`, () => quietWindows(text, p.q0, p.q1, count));
-
 /**
  * The control calls ({@link CANARY_CALLS}): reversed windows of passages spread across the draw, OR-ed on
  * infini-gram, one a call on mini. An engine that reports every call found is `invalid_response` (the session

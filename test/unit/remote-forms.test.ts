@@ -19,7 +19,7 @@ import { countAny, find, MAX_OR_TERMS } from '../../src/remote/api.js';
 import { RemoteCallError } from '../../src/remote/transport.js';
 import { estimateShare, verifiedShare, wilson } from '../../src/corpus/share.js';
 import { countWords, wordSpans } from '../../src/remote/search.js';
-import { refutesStretch } from '../../src/remote/sampling.js';
+import { placeReach, refutesStretch } from '../../src/remote/sampling.js';
 import {
   buildCharIndex,
   buildTokenIndex,
@@ -205,6 +205,49 @@ describe('refutesStretch', () => {
   });
   it('nothing to test: no word on either side', () => {
     expect(refutesStretch('the best of times', 0, 17, 'other words')).toBe(false);
+  });
+});
+
+describe('placeReach: another place of the work', () => {
+  const holdsElsewhere = (work: string, q0: number, q1: number, doc: string) => {
+    const r = placeReach(work, q0, q1, doc);
+    return r !== null && r.other > r.own + 8;
+  };
+  // code repeats its stock lines: the second function's check is the first one's, with other code around it
+  const work =
+    'int open_file(ctx) { if (ctx == NULL) { return -EINVAL; } fd = open(path); } ' +
+    'int close_file(ctx) { if (ctx == NULL) { return -EINVAL; } close(fd); }';
+  const line = 'if (ctx == NULL) { return -EINVAL; }';
+  const first = work.indexOf(line),
+    second = work.lastIndexOf(line);
+  const copyOfFirst = 'int open_file(ctx) { if (ctx == NULL) { return -EINVAL; } fd = open(path); }';
+  it('a document holding the stretch as another place of the work has it holds that place, not this one', () => {
+    expect(holdsElsewhere(work, second, second + line.length, copyOfFirst)).toBe(true);
+    expect(holdsElsewhere(work, first, first + line.length, copyOfFirst)).toBe(false);
+    // the neighbour test alone cannot tell: code's next words are mostly marks ("} close(fd)" → "closefd")
+    expect(refutesStretch(work, second, second + line.length, copyOfFirst)).toBe(false);
+  });
+  it('a copy of this place, in another form, is this place', () => {
+    const copyOfSecond = 'int close_file(ctx) {\n  if (ctx == NULL) {\n    return -EINVAL;\n  }\n  close(fd);';
+    expect(holdsElsewhere(work, second, second + line.length, copyOfSecond)).toBe(false);
+    expect(holdsElsewhere(work, first, first + line.length, copyOfSecond)).toBe(true);
+  });
+  it('a document holding only the stretch, or too little around it to tell the places apart, is no other place', () => {
+    expect(holdsElsewhere(work, second, second + line.length, `other code ${line} unrelated`)).toBe(false);
+    expect(holdsElsewhere(work, second, second + line.length, `(ctx) { ${line}`)).toBe(false);
+    expect(holdsElsewhere(work, second, second + line.length, 'nothing of it')).toBe(false);
+  });
+});
+
+describe('placeReach', () => {
+  const work = 'ab cd ef. xy cd zz.';
+  it('how far a document runs on as this place and as another place with the same stretch', () => {
+    expect(placeReach(work, 3, 5, 'ab cd ef')).toMatchObject({ own: 4, other: 0 });
+    expect(placeReach(work, 13, 15, 'ab cd ef')).toMatchObject({ own: 0, other: 4 });
+    expect(placeReach(work, 3, 5, 'nothing')).toBeNull();
+  });
+  it('a stretch the work has once: no other place', () => {
+    expect(placeReach('one two three four', 4, 13, 'x one two three y')).toMatchObject({ own: 3, other: 0 });
   });
 });
 
