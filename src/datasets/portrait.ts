@@ -92,7 +92,7 @@ import {
   type SharedText,
   sharedTable,
 } from './locator.js';
-import { locateChains, type LocatedChain } from './chains.js';
+import { fingerprintWords, locateChains, type LocatedChain } from './chains.js';
 import {
   type CommonHolder,
   type CommonNgrams,
@@ -806,10 +806,12 @@ export class PortraitDataset {
   /**
    * The query's runs of hits read against the portrait's background (src/datasets/background.ts): every run, and as
    * matches the runs the evidence rests on when its chance is ≤ `alpha`; the hit count for the record. `fp` must be
-   * winnowed with {@link options}.
+   * winnowed with {@link options}; `text`, the text it is the fingerprint of, lets a chain's bound on unhit words count
+   * a character of a script without spaces as the part of a word it is ({@link fingerprintWords}; without it every
+   * token is a word).
    */
-  search(fp: Fingerprint, alpha: number): PortraitSearch {
-    return finish(this.searchSteps(fp, alpha));
+  search(fp: Fingerprint, alpha: number, text?: string): PortraitSearch {
+    return finish(this.searchSteps(fp, alpha, text));
   }
 
   /**
@@ -818,7 +820,7 @@ export class PortraitDataset {
    * another search of this dataset in between cannot disturb it (they share the scratch space); documents
    * added while it is paused make it start again in one go, so the result is always that of one chain.
    */
-  *searchSteps(fp: Fingerprint, alpha: number): Steps<PortraitSearch> {
+  *searchSteps(fp: Fingerprint, alpha: number, text?: string): Steps<PortraitSearch> {
     const w = fp.winnow;
     if (!w) throw new TrainprintError('INVALID_INPUT', 'portrait search needs a winnowed fingerprint');
     const m = w.hashes.length;
@@ -827,7 +829,7 @@ export class PortraitDataset {
     let found = 0;
     for (let i = 0; i < m; i++) found += hits[i];
     const ev = runEvidence(hits, w.hashes, bg);
-    const located = this.ensureLocator() === null ? null : this.locateRuns(fp, hits, found, bg);
+    const located = this.ensureLocator() === null ? null : this.locateRuns(fp, hits, found, bg, text);
     const chance = located === null ? ev.chance : located.chance;
     const reported = located === null && ev.chance <= alpha ? new Set(ev.evidence) : new Set<number>();
     const result: PortraitSearch = {
@@ -982,6 +984,7 @@ export class PortraitDataset {
     hits: Uint8Array,
     found: number,
     bg: PortraitBackground,
+    text: string | undefined,
   ): { chains: Array<{ chain: LocatedChain; chance: number; named: boolean }>; chance: number; held: Uint16Array } {
     const locator = this.locator!;
     const { seeds, first, common } = this.locating!;
@@ -1003,7 +1006,7 @@ export class PortraitDataset {
     for (let j = 0; j < at.length; j++) digests[j] = keyDigest(words[2 * at[j]], words[2 * at[j] + 1]);
     // a chain of two agreeing hits never beats chance (m · C · p² ≫ 1 for any query of a pack's size)
     const chains = locateChains(at, digests, stored, seeds, first, locator.bits, 3, {
-      words: fp.winnow!.positions,
+      ...(text === undefined ? { words: fp.winnow!.positions } : fingerprintWords(fp, text)),
       maxUnhitWords: MAX_UNHIT_WORDS,
     });
     // the query's own hit rate outside its chains of three or more, shrunk towards the background's
