@@ -168,7 +168,9 @@ export const NAMING_ALPHA = 0.2;
  * fingerprints (up to 8 at the books' window); a run of invented names between formulas a pack holds leaves longer
  * ones. Past it the chain ends. 32 rather than a first 24 after bench/eval-pack-documents.mjs's quick draws of 80-word
  * Gutenberg passages with 1 word in 10 replaced (7 of 16 at ≥ 50, then 9; the naming rule changed between the two runs
- * too, so the share of each is not measured apart).
+ * too, so the share of each is not measured apart). A character of a script without spaces counts as half a word
+ * (./chains.ts `fingerprintWords`): Japanese copies with 1 character in 10 replaced left unhit stretches of 40 to 60
+ * characters, and 10 of 60 ended in pieces too short for the Japanese null (bench/eval-languages.mjs: 50/60 → 59/60).
  */
 export const MAX_UNHIT_WORDS = 32;
 
@@ -263,6 +265,18 @@ export function checkPortraitWindow(window: unknown): number {
   }
   return window as number;
 }
+
+/**
+ * {@link portraitKeys} of a query's fingerprint hashes, made once: every portrait of the same window (and the
+ * locator after the filter) reads the same keys, so an analysis with many packs does not make them again for each.
+ * Read only.
+ */
+function queryKeys(hashes: BigUint64Array): BigUint64Array {
+  let keys = keysOfQuery.get(hashes);
+  if (keys === undefined) keysOfQuery.set(hashes, (keys = portraitKeys(hashes)));
+  return keys;
+}
+const keysOfQuery = new WeakMap<BigUint64Array, BigUint64Array>();
 
 /** Filter keys: the 64-bit hashes with their 32-bit halves swapped (see the module comment). */
 export function portraitKeys(hashes: BigUint64Array): BigUint64Array {
@@ -791,7 +805,7 @@ export class PortraitDataset {
     const hits = new Uint8Array(m);
     if (m === 0 || this.storedKeys === 0) return hits;
     const version = this.version;
-    const keys = portraitKeys(w.hashes);
+    const keys = queryKeys(w.hashes);
     const links = this.links();
     for (let from = 0; from < m; from += QUERY_BATCH) {
       if (from > 0) {
@@ -989,7 +1003,9 @@ export class PortraitDataset {
     const locator = this.locator!;
     const { seeds, first, common } = this.locating!;
     const m = hits.length;
-    const keys = portraitKeys(fp.winnow!.hashes);
+    // no hit, no chain (and no key to read): the usual answer of a pack in another language
+    if (found === 0) return { chains: [], chance: 1, held: new Uint16Array(m) };
+    const keys = queryKeys(fp.winnow!.hashes);
     const words = new Uint32Array(keys.buffer, keys.byteOffset, keys.length * 2);
     // a common n-gram (many articles or documents hold it: ./common.ts) is no one section's evidence: its hit neither
     // votes for a section nor extends a chain; it stays a hit of the query (its hit rate, the naming's trials)
