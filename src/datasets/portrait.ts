@@ -303,8 +303,14 @@ function blocksFor(keys: number): number {
   return Math.max(1, Math.floor((keys * PORTRAIT_BITS_PER_KEY) / (BLOCK_BYTES * 8)));
 }
 
+/** Each filter's rate, once: a link never changes (a new filter is a new link), and every analysis asks each pack. */
+const LINK_FPR = new WeakMap<Link, number>();
+
 function linkFpr(l: Link): number {
-  return l.keys === 0 ? 0 : blockedBloomFpr((l.blocks * BLOCK_BYTES * 8) / l.keys, l.k);
+  let rate = LINK_FPR.get(l);
+  if (rate === undefined)
+    LINK_FPR.set(l, (rate = l.keys === 0 ? 0 : blockedBloomFpr((l.blocks * BLOCK_BYTES * 8) / l.keys, l.k)));
+  return rate;
 }
 
 /** Sorted, de-duplicated copy of `a`. */
@@ -1016,7 +1022,8 @@ export class PortraitDataset {
       if (common !== null && (held[i] = commonHolders(common, words[2 * i], words[2 * i + 1])) > 0) continue;
       at.push(i);
     }
-    if (at.length === 0) return { chains: [], chance: 1, held };
+    // a chain keeps three agreeing hits at least (locateChains's minLength below): fewer hits, no chain
+    if (at.length < 3) return { chains: [], chance: 1, held };
     const stored = locatorValues(locator, words, at);
     const digests = new Uint32Array(at.length);
     for (let j = 0; j < at.length; j++) digests[j] = keyDigest(words[2 * at[j]], words[2 * at[j] + 1]);
