@@ -9,7 +9,11 @@
 // The baseline is a packs folder in the system's temporary directory whose index.json is packs/index.json with every
 // pack but the four English ones not default (the packs of other languages), its files links to packs/.
 //
-//   node bench/packs-load-languages.mjs [--runs N]   (needs dist/: npm run build)
+//   node bench/packs-load-languages.mjs [--runs N] [--base-dist DIR]   (needs dist/: npm run build)
+//
+// With --base-dist (another build's dist/, e.g. the commit before a change), that engine is measured too, in the same
+// alternating rounds, on the same two pack sets: `before` and `before_ratio` in the report, so a change to the
+// engine is read before → after in one run.
 //
 // Writes bench/results/packs-load-languages.json.
 import { execFileSync } from 'node:child_process';
@@ -20,7 +24,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '7' }, 'base-dist': { type: 'string' } },
+});
 const RUNS = Number(values.runs);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
@@ -52,8 +58,8 @@ const passages = (ws, from) =>
 const PACKED = passages(novel, 20_000);
 const UNPACKED = passages(essay, 0);
 
-const script = `
-const { createEngine } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist/index.js')).href)});
+const scriptOf = (dist) => `
+const { createEngine } = await import(${JSON.stringify(pathToFileURL(join(dist, 'index.js')).href)});
 const t0 = performance.now();
 const engine = await createEngine({ packs: 'default', packsUrl: process.argv[1] });
 const load = performance.now() - t0;
@@ -75,56 +81,71 @@ const [packed, c1] = await time(passages.packed);
 console.log(JSON.stringify({ load, rss: mem.rss, heap: mem.heapUsed, buffers: mem.arrayBuffers, unpacked, packed, c0, c1, datasets: engine.datasets().length }));
 engine.dispose();
 `;
-const run = (url) =>
+const run = (url, dist) =>
   JSON.parse(
     execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', script, url],
+      ['--input-type=module', '-e', scriptOf(dist), url],
       // the passages on stdin: as arguments they pass the system's limit
       { encoding: 'utf8', input: JSON.stringify({ unpacked: UNPACKED, packed: PACKED }) },
     ).trim(),
   );
 
 const sets = { baseline: pathToFileURL(`${base}/`).href, with_books: pathToFileURL(join(root, 'packs/')).href };
+const dists = { now: join(root, 'dist'), ...(values['base-dist'] ? { before: values['base-dist'] } : {}) };
 const runs = { baseline: [], with_books: [] };
+const before = { baseline: [], with_books: [] };
 for (let i = 0; i < RUNS; i++) {
   // alternate which goes first: the machine is shared and noisy
   const order = i % 2 === 0 ? ['baseline', 'with_books'] : ['with_books', 'baseline'];
-  for (const k of order) runs[k].push(run(sets[k]));
+  const engines = i % 2 === 0 ? Object.keys(dists) : Object.keys(dists).reverse();
+  for (const k of order) {
+    for (const e of engines) (e === 'now' ? runs : before)[k].push(run(sets[k], dists[e]));
+  }
 }
 rmSync(base, { recursive: true, force: true });
 
-const summary = {};
-for (const k of Object.keys(runs)) {
-  const rs = runs[k];
-  summary[k] = {
-    datasets: rs[0].datasets,
-    bytes: index.packs.filter((p) => p.default && (k === 'with_books' || !isBooks(p))).reduce((a, p) => a + p.bytes, 0),
-    load_ms: round(median(rs.map((r) => r.load)), 0),
-    rss_mb: round(median(rs.map((r) => r.rss)) / 1e6, 1),
-    buffers_mb: round(median(rs.map((r) => r.buffers)) / 1e6, 1),
-    analyze_unpacked_ms: round(median(rs.map((r) => r.unpacked))),
-    analyze_packed_ms: round(median(rs.map((r) => r.packed))),
-    confidence: [rs[0].c0, rs[0].c1],
+const summarise = (runs) => {
+  const summary = {};
+  for (const k of Object.keys(runs)) {
+    const rs = runs[k];
+    summary[k] = {
+      datasets: rs[0].datasets,
+      bytes: index.packs
+        .filter((p) => p.default && (k === 'with_books' || !isBooks(p)))
+        .reduce((a, p) => a + p.bytes, 0),
+      load_ms: round(median(rs.map((r) => r.load)), 0),
+      rss_mb: round(median(rs.map((r) => r.rss)) / 1e6, 1),
+      buffers_mb: round(median(rs.map((r) => r.buffers)) / 1e6, 1),
+      analyze_unpacked_ms: round(median(rs.map((r) => r.unpacked))),
+      analyze_packed_ms: round(median(rs.map((r) => r.packed))),
+      confidence: [rs[0].c0, rs[0].c1],
+    };
+  }
+  const ratio = (f) => round(summary.with_books[f] / summary.baseline[f]);
+  const paired = (f) => round(median(runs.with_books.map((r, i) => r[f] / runs.baseline[i][f])));
+  return {
+    summary,
+    ratio: {
+      bytes: ratio('bytes'),
+      load: ratio('load_ms'),
+      load_paired: paired('load'),
+      rss: ratio('rss_mb'),
+      analyze_unpacked: ratio('analyze_unpacked_ms'),
+      analyze_unpacked_paired: paired('unpacked'),
+      analyze_packed: ratio('analyze_packed_ms'),
+      analyze_packed_paired: paired('packed'),
+    },
   };
-}
-const ratio = (f) => round(summary.with_books[f] / summary.baseline[f]);
-const paired = (f) => round(median(runs.with_books.map((r, i) => r[f] / runs.baseline[i][f])));
+};
+const now = summarise(runs);
 const report = {
   date: new Date().toISOString(),
   node: process.version,
   runs: RUNS,
-  ...summary,
-  ratio: {
-    bytes: ratio('bytes'),
-    load: ratio('load_ms'),
-    load_paired: paired('load'),
-    rss: ratio('rss_mb'),
-    analyze_unpacked: ratio('analyze_unpacked_ms'),
-    analyze_unpacked_paired: paired('unpacked'),
-    analyze_packed: ratio('analyze_packed_ms'),
-    analyze_packed_paired: paired('packed'),
-  },
+  ...now.summary,
+  ratio: now.ratio,
+  ...(dists.before ? { before: summarise(before).summary, before_ratio: summarise(before).ratio } : {}),
 };
 writeFileSync(join(root, 'bench/results/packs-load-languages.json'), `${JSON.stringify(report, null, 2)}\n`);
 console.log(JSON.stringify(report, null, 2));

@@ -17,7 +17,7 @@ export function* searchPortraitSteps(d: PortraitDataset, s: LocalSearch): Genera
     qw = (yield { kind: 'fingerprint', text: s.query, options: d.options }) as Fingerprint;
     s.winnowed.set(d.window, qw);
   }
-  const r = yield* d.searchSteps(qw, s.options.alpha);
+  const r = yield* d.searchSteps(qw, s.options.alpha, s.query);
   if (s.options.portraitHits) for (const run of r.runs) s.portraitRuns.push(run); // not spreads: unbounded lists
   s.coverage[id] = { ...tokenCoverage(r.matches, s.fp), membership: membership(r) };
   for (const m of r.matches) s.matches.push(m);

@@ -10,6 +10,8 @@
  * ({@link ChainSearch.keepLongest}), and a hit that no chain explains has every section tried at it
  * ({@link ChainSearch.seed}).
  */
+import { standsAlone } from '../text/nfkc-casefold.js';
+import type { Fingerprint, WinnowSet } from '../types.js';
 import { sectionDoc, sectionValue } from './locator.js';
 
 /** Largest gap, in query fingerprints, between two agreeing hits of one chain. */
@@ -21,14 +23,84 @@ const SEED_AHEAD = 3;
 
 /** Where a chain must end besides the gap in fingerprints (see {@link locateChains}). */
 export interface ChainLimits {
-  /** The word position of each query fingerprint (its n-gram's first word). */
+  /** The word position of each query fingerprint (its n-gram's first word; {@link fingerprintWords}). */
   readonly words: ArrayLike<number>;
+  /** Where each query fingerprint's n-gram ends, in words (`words[i] + 5` when absent). */
+  readonly ends?: ArrayLike<number>;
   /** Words between two agreeing hits that neither hit's n-gram covers, at most. */
   readonly maxUnhitWords: number;
 }
 
 /** Words of an n-gram (a hit at word p covers p … p + 4). */
 const NGRAM_WORDS = 5;
+/** First code point of the scripts written without spaces (Thai); every letter below it is part of a word. */
+const FIRST_STANDING_ALONE = 0x0e00;
+/**
+ * What a token that is one character of a script written without spaces (a kanji, a kana, a hanzi, a Thai letter: a
+ * token of its own, src/text/normalize.ts) counts for in {@link ChainLimits.maxUnhitWords}: such a character is a
+ * morpheme or a syllable, and the words of these languages mostly take one to three of them, so a stretch of invented
+ * text long enough to end a chain is about twice as many characters as words.
+ */
+const CHARACTER_WORD = 0.5;
+
+/**
+ * The word positions of a winnowed fingerprint of `text` for {@link ChainLimits}: where each fingerprint's n-gram
+ * starts and ends, counting a word token as one word and a character of a script without spaces as
+ * {@link CHARACTER_WORD} (text in spaced scripts gets its token positions, unchanged). Read from the text between the
+ * fingerprints' starts (the tokens between two are their positions' difference; a character standing alone is one).
+ * @example
+ * const t = '吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。'
+ * const { words, ends } = fingerprintWords(await engine.fingerprint(t, { winnow: { window: 8 } }), t)
+ * ends?.[0] - words[0] // 2.5: five characters, two and a half words (no `ends` for text in spaced scripts: + 5)
+ */
+export function fingerprintWords(
+  fp: Fingerprint,
+  text: string,
+): { words: ArrayLike<number>; ends?: ArrayLike<number> } {
+  const w = fp.winnow!;
+  let known = wordsOfFingerprint.get(w);
+  if (known === undefined || known.text !== text) {
+    known = { text, ...(STANDING_ALONE.test(text) ? characterWords(w, text) : { words: w.positions }) };
+    wordsOfFingerprint.set(w, known);
+  }
+  return known;
+}
+
+/** {@link fingerprintWords} of each fingerprint searched (every portrait of its window reads the same). */
+const wordsOfFingerprint = new WeakMap<
+  WinnowSet,
+  { text: string; words: ArrayLike<number>; ends?: ArrayLike<number> }
+>();
+/** Code units of the scripts written without spaces (and of every other script past U+2E80): where to look closer. */
+const STANDING_ALONE = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\uffff]/;
+
+function characterWords(w: WinnowSet, text: string): { words: Float64Array; ends: Float64Array } {
+  const { positions, starts, ends } = w;
+  const n = positions.length;
+  const words = new Float64Array(n);
+  const wordEnds = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (i > 0) {
+      const tokens = positions[i] - positions[i - 1];
+      words[i] = words[i - 1] + wordsOf(text, starts[i - 1], Math.min(starts[i], text.length), tokens);
+    }
+    wordEnds[i] = words[i] + wordsOf(text, starts[i], Math.min(ends[i], text.length), NGRAM_WORDS);
+  }
+  return { words, ends: wordEnds };
+}
+
+/** What `tokens` tokens written in text[from, to) count for in words: the characters standing alone count less. */
+function wordsOf(text: string, from: number, to: number, tokens: number): number {
+  let alone = 0;
+  for (let k = from; k < to && alone < tokens; k++) {
+    const c = text.charCodeAt(k);
+    if (c < FIRST_STANDING_ALONE) continue;
+    const cp = text.codePointAt(k)!;
+    if (cp > 0xffff) k++;
+    if (standsAlone(cp)) alone++;
+  }
+  return tokens - alone + alone * CHARACTER_WORD;
+}
 
 /** A place a chain of hits resolved to. */
 export interface LocatedChain {
@@ -159,7 +231,8 @@ class ChainSearch {
       const last = o.positions[o.positions.length - 1];
       if (
         pos - last > LOCATOR_GAP ||
-        (limits !== undefined && limits.words[pos] - limits.words[last] - NGRAM_WORDS > limits.maxUnhitWords)
+        (limits !== undefined &&
+          limits.words[pos] - (limits.ends?.[last] ?? limits.words[last] + NGRAM_WORDS) > limits.maxUnhitWords)
       )
         this.close(o);
       else open[kept++] = o;

@@ -92,7 +92,7 @@ import {
   type SharedText,
   sharedTable,
 } from './locator.js';
-import { locateChains, type LocatedChain, trimEdges } from './chains.js';
+import { fingerprintWords, locateChains, type LocatedChain, trimEdges } from './chains.js';
 import { chainNullChance } from './chain-null.js';
 import {
   type CommonHolder,
@@ -169,7 +169,9 @@ export const NAMING_ALPHA = 0.2;
  * fingerprints (up to 8 at the books' window); a run of invented names between formulas a pack holds leaves longer
  * ones. Past it the chain ends. 32 rather than a first 24 after bench/eval-pack-documents.mjs's quick draws of 80-word
  * Gutenberg passages with 1 word in 10 replaced (7 of 16 at ≥ 50, then 9; the naming rule changed between the two runs
- * too, so the share of each is not measured apart).
+ * too, so the share of each is not measured apart). A character of a script without spaces counts as half a word
+ * (./chains.ts `fingerprintWords`): Japanese copies with 1 character in 10 replaced left unhit stretches of 40 to 60
+ * characters, and 10 of 60 ended in pieces too short for the Japanese null (bench/eval-languages.mjs: 50/60 → 59/60).
  */
 export const MAX_UNHIT_WORDS = 32;
 
@@ -265,6 +267,18 @@ export function checkPortraitWindow(window: unknown): number {
   return window as number;
 }
 
+/**
+ * {@link portraitKeys} of a query's fingerprint hashes, made once: every portrait of the same window (and the
+ * locator after the filter) reads the same keys, so an analysis with many packs does not make them again for each.
+ * Read only.
+ */
+function queryKeys(hashes: BigUint64Array): BigUint64Array {
+  let keys = keysOfQuery.get(hashes);
+  if (keys === undefined) keysOfQuery.set(hashes, (keys = portraitKeys(hashes)));
+  return keys;
+}
+const keysOfQuery = new WeakMap<BigUint64Array, BigUint64Array>();
+
 /** Filter keys: the 64-bit hashes with their 32-bit halves swapped (see the module comment). */
 export function portraitKeys(hashes: BigUint64Array): BigUint64Array {
   const out = hashes.slice();
@@ -290,8 +304,14 @@ function blocksFor(keys: number): number {
   return Math.max(1, Math.floor((keys * PORTRAIT_BITS_PER_KEY) / (BLOCK_BYTES * 8)));
 }
 
+/** Each filter's rate, once: a link never changes (a new filter is a new link), and every analysis asks each pack. */
+const LINK_FPR = new WeakMap<Link, number>();
+
 function linkFpr(l: Link): number {
-  return l.keys === 0 ? 0 : blockedBloomFpr((l.blocks * BLOCK_BYTES * 8) / l.keys, l.k);
+  let rate = LINK_FPR.get(l);
+  if (rate === undefined)
+    LINK_FPR.set(l, (rate = l.keys === 0 ? 0 : blockedBloomFpr((l.blocks * BLOCK_BYTES * 8) / l.keys, l.k)));
+  return rate;
 }
 
 /** Sorted, de-duplicated copy of `a`. */
@@ -792,7 +812,7 @@ export class PortraitDataset {
     const hits = new Uint8Array(m);
     if (m === 0 || this.storedKeys === 0) return hits;
     const version = this.version;
-    const keys = portraitKeys(w.hashes);
+    const keys = queryKeys(w.hashes);
     const links = this.links();
     for (let from = 0; from < m; from += QUERY_BATCH) {
       if (from > 0) {
@@ -807,10 +827,12 @@ export class PortraitDataset {
   /**
    * The query's runs of hits read against the portrait's background (src/datasets/background.ts): every run, and as
    * matches the runs the evidence rests on when its chance is ≤ `alpha`; the hit count for the record. `fp` must be
-   * winnowed with {@link options}.
+   * winnowed with {@link options}; `text`, the text it is the fingerprint of, lets a chain's bound on unhit words count
+   * a character of a script without spaces as the part of a word it is ({@link fingerprintWords}; without it every
+   * token is a word).
    */
-  search(fp: Fingerprint, alpha: number): PortraitSearch {
-    return finish(this.searchSteps(fp, alpha));
+  search(fp: Fingerprint, alpha: number, text?: string): PortraitSearch {
+    return finish(this.searchSteps(fp, alpha, text));
   }
 
   /**
@@ -819,7 +841,7 @@ export class PortraitDataset {
    * another search of this dataset in between cannot disturb it (they share the scratch space); documents
    * added while it is paused make it start again in one go, so the result is always that of one chain.
    */
-  *searchSteps(fp: Fingerprint, alpha: number): Steps<PortraitSearch> {
+  *searchSteps(fp: Fingerprint, alpha: number, text?: string): Steps<PortraitSearch> {
     const w = fp.winnow;
     if (!w) throw new TrainprintError('INVALID_INPUT', 'portrait search needs a winnowed fingerprint');
     const m = w.hashes.length;
@@ -828,7 +850,7 @@ export class PortraitDataset {
     let found = 0;
     for (let i = 0; i < m; i++) found += hits[i];
     const ev = runEvidence(hits, w.hashes, bg);
-    const located = this.ensureLocator() === null ? null : this.locateRuns(fp, hits, found, bg);
+    const located = this.ensureLocator() === null ? null : this.locateRuns(fp, hits, found, bg, text);
     const chance = located === null ? ev.chance : located.chance;
     const reported = located === null && ev.chance <= alpha ? new Set(ev.evidence) : new Set<number>();
     const result: PortraitSearch = {
@@ -983,11 +1005,14 @@ export class PortraitDataset {
     hits: Uint8Array,
     found: number,
     bg: PortraitBackground,
+    text: string | undefined,
   ): { chains: Array<{ chain: LocatedChain; chance: number; named: boolean }>; chance: number; held: Uint16Array } {
     const locator = this.locator!;
     const { seeds, first, common } = this.locating!;
     const m = hits.length;
-    const keys = portraitKeys(fp.winnow!.hashes);
+    // no hit, no chain (and no key to read): the usual answer of a pack in another language
+    if (found === 0) return { chains: [], chance: 1, held: new Uint16Array(m) };
+    const keys = queryKeys(fp.winnow!.hashes);
     const words = new Uint32Array(keys.buffer, keys.byteOffset, keys.length * 2);
     // a common n-gram (many articles or documents hold it: ./common.ts) is no one section's evidence: its hit neither
     // votes for a section nor extends a chain; it stays a hit of the query (its hit rate, the naming's trials)
@@ -998,13 +1023,14 @@ export class PortraitDataset {
       if (common !== null && (held[i] = commonHolders(common, words[2 * i], words[2 * i + 1])) > 0) continue;
       at.push(i);
     }
-    if (at.length === 0) return { chains: [], chance: 1, held };
+    // a chain keeps three agreeing hits at least (locateChains's minLength below): fewer hits, no chain
+    if (at.length < 3) return { chains: [], chance: 1, held };
     const stored = locatorValues(locator, words, at);
     const digests = new Uint32Array(at.length);
     for (let j = 0; j < at.length; j++) digests[j] = keyDigest(words[2 * at[j]], words[2 * at[j] + 1]);
     // a chain of two agreeing hits never beats chance (m · C · p² ≫ 1 for any query of a pack's size)
     const chains = locateChains(at, digests, stored, seeds, first, locator.bits, 3, {
-      words: fp.winnow!.positions,
+      ...(text === undefined ? { words: fp.winnow!.positions } : fingerprintWords(fp, text)),
       maxUnhitWords: MAX_UNHIT_WORDS,
     });
     // the query's own hit rate outside its chains of three or more, shrunk towards the background's

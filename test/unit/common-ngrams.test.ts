@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCommonRule, commonFault, commonHolders, commonTable, decodeCommon } from '../../src/datasets/common.js';
-import { locateChains, trimEdges } from '../../src/datasets/chains.js';
+import { fingerprintWords, locateChains, trimEdges } from '../../src/datasets/chains.js';
 import { sectionIndex, sectionSeeds, sectionValue } from '../../src/datasets/locator.js';
 import { MAX_UNHIT_WORDS, NAMING_ALPHA, namingChance } from '../../src/datasets/portrait.js';
 import { prng } from '../reference/core.js';
@@ -107,6 +107,52 @@ describe('the span of a chain', () => {
     expect(chainsOver(60).map((c) => c.positions.length)).toEqual([15, 15]);
     // without the limit the gap in fingerprints alone bridges both
     expect(locateChains(at, digests, stored, seeds, first, 4, 3).filter((c) => c.section === 42).length).toBe(1);
+  });
+
+  it('counts a character of a script without spaces as half a word: a stretch of 40 kana bridged, of 40 words not', () => {
+    const at = [...Array.from({ length: 15 }, (_, i) => i), ...Array.from({ length: 15 }, (_, i) => 25 + i)];
+    const digests = Uint32Array.from(at, () => (rnd() * 2 ** 32) >>> 0);
+    const stored = Uint8Array.from(digests, (g) => sectionValue(seeds[42], g, 4));
+    // fingerprints every 2 tokens, 40 more tokens in the misses: 57 unhit tokens between the two stretches
+    const tokens = Array.from({ length: 40 }, (_, i) => 2 * i + (i >= 25 ? 40 : 0));
+    const chainsOver = (limits: { words: ArrayLike<number>; ends?: ArrayLike<number> }) =>
+      locateChains(at, digests, stored, seeds, first, 4, 3, { ...limits, maxUnhitWords: MAX_UNHIT_WORDS })
+        .filter((c) => c.section === 42)
+        .map((c) => c.positions.length);
+    // words: the chain ends in the stretch
+    expect(chainsOver({ words: tokens })).toEqual([15, 15]);
+    // characters standing alone: the same tokens are half as many words (28.5 unhit), under the bound
+    expect(chainsOver({ words: tokens.map((t) => t / 2), ends: tokens.map((t) => (t + 5) / 2) })).toEqual([30]);
+  });
+
+  it('reads the word positions of a fingerprint from its text: words count 1, kanji and kana 1/2', async () => {
+    const engine = await createEngine();
+    const english = book('austen-persuasion').split(/\s+/).slice(0, 300).join(' ');
+    const fp = await engine.fingerprint(english, { winnow: { window: 8 } });
+    // spaced text: the token positions themselves (no ends: an n-gram is 5 words)
+    const w = fingerprintWords(fp, english);
+    expect(Array.from(w.words)).toEqual(Array.from(fp.winnow!.positions));
+    expect(w.ends).toBeUndefined();
+    const japanese =
+      '吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している。';
+    const jp = await engine.fingerprint(japanese, { winnow: { window: 8 } });
+    const j = fingerprintWords(jp, japanese);
+    const pos = jp.winnow!.positions;
+    expect(pos.length).toBeGreaterThan(3);
+    for (let i = 0; i < pos.length; i++) {
+      expect(j.words[i] - j.words[0]).toBe((pos[i] - pos[0]) / 2);
+      expect(j.ends![i] - j.words[i]).toBe(2.5);
+    }
+    // mixed: an English sentence quoting Japanese — each token counts for what it is
+    const mixed = `As the novel opens, ${japanese} says the cat, and so the story begins in earnest here.`;
+    const mp = await engine.fingerprint(mixed, { winnow: { window: 8 } });
+    const mw = fingerprintWords(mp, mixed);
+    const mpos = mp.winnow!.positions;
+    const last = mpos.length - 1;
+    const span = mw.words[last] - mw.words[0];
+    expect(span).toBeGreaterThan((mpos[last] - mpos[0]) / 2);
+    expect(span).toBeLessThan(mpos[last] - mpos[0]);
+    engine.dispose();
   });
 });
 
