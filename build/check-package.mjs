@@ -160,7 +160,8 @@ const BUDGETS_KIB = {
   // the webhook delivery loop, out of the library since 1,297 KiB (above)
   'webhook-work.js': 22,
   'webhook-work.cjs': 23,
-  'offload-worker.js': 1100,
+  // 1,101.8 KiB: the worker analyses with the library, so it carries the main entry's growth above (1,310 KiB)
+  'offload-worker.js': 1110,
   'cli.js': 94, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
