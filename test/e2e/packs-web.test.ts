@@ -128,6 +128,23 @@ describe('default packs in headless Chromium', () => {
     expect(r).toMatchObject({ dataset: 'pack:books-de', document: 'pg22367' });
   });
 
+  it('a Japanese passage (160 characters, no spaces) names 羅生門 from pack:aozora', async () => {
+    const japanese = [
+      ...readFileSync(join(root, 'test/fixtures/texts/cjk/akutagawa-rashomon.txt'), 'utf8').replace(/\s+/g, ''),
+    ]
+      .slice(1000, 1160)
+      .join('');
+    const r = await page.evaluate(async (content) => {
+      const engine = await window.trainprint.createEngine({ packs: 'default' });
+      const result = await engine.analyze({ content, content_type: 'text' });
+      const m = result.matches.find((x) => x.kind === 'portrait') as { dataset_id: string; document_id?: string };
+      engine.dispose();
+      return { confidence: result.confidence, dataset: m?.dataset_id, document: m?.document_id };
+    }, japanese);
+    expect(r.confidence).toBeGreaterThanOrEqual(50);
+    expect(r).toMatchObject({ dataset: 'pack:aozora', document: 'akutagawa-rashomon' });
+  });
+
   it('refuses a pack file whose SHA-256 is not the one the index lists (SNAPSHOT_INCOMPATIBLE)', async () => {
     const r = await page.evaluate(async (url) => {
       const lib = window.trainprint;
