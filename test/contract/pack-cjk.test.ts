@@ -189,7 +189,9 @@ describe.each([
       for (let i = 0; i < 4; i++) {
         const r = await best(everyTenth(excerpt(read(w.id), 400, rand), pool, rand), measured);
         if (r.confidence >= 50 && r.document === w.id) found++;
-        if (r.longest >= 0.8) whole++;
+        // 0.7: a chain's edges end at its last agreeing hits within reach (trimEdges), a few fingerprints in from the
+        // passage's ends where every tenth character is edited; pieces cover a third to a half
+        if (r.longest >= 0.7) whole++;
         expect(r.document === undefined || r.document === w.id, w.title).toBe(true);
       }
     }

@@ -20,7 +20,6 @@
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
 import { matchKind } from './kinds/index.js';
-import { WHOLE_CONTENT } from './kinds/exact.js';
 import { ANSWERED_OUTCOMES, searchedNothing, type SearchScope, type UnansweredCorpus } from './search-scope.js';
 
 /** Confidence (0..1) from which evidence is called strong and an answer confident. */
@@ -270,8 +269,7 @@ export function corpusEvidence(
   const { dataset_id, kind, kb_dataset, chance, strength, confidence } = best;
   // a near-duplicate that is not the whole content (a README whose licence is half its words) is not its longest
   // match: the passages say what is shared; a passage's words weigh by its score, as the search orders them
-  const words = (m: SearchMatch) =>
-    m.kind === 'near' ? (m.score < WHOLE_CONTENT ? 0 : m.tokens) : m.kind === 'exact' ? m.tokens * m.score : m.tokens;
+  const words = (m: SearchMatch) => matchKind(m).headlineWords(m);
   const longest = best.shown.reduce((a, m) => (words(m) > words(a) ? m : a));
   const more = best.shown.length > 1 ? ` (the longest of ${best.shown.length} matches)` : '';
   const rests = `${describeMatch(longest)}${more}`;

@@ -16,6 +16,7 @@ export const EXACT: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'exact' }>
 };
 
 export const EXACT_MATCH: MatchKind<ExactMatch> = {
+  headlineWords: (m) => m.tokens * m.score,
   edgeSlack: ALIGNED_EDGE_SLACK,
   passage: true,
   sharedDocuments: true,
@@ -31,6 +32,7 @@ export const EXACT_MATCH: MatchKind<ExactMatch> = {
 export const WHOLE_CONTENT = 0.9;
 
 export const NEAR_MATCH: MatchKind<NearMatch> = {
+  headlineWords: (m) => (m.score < WHOLE_CONTENT ? 0 : m.tokens),
   edgeSlack: ALIGNED_EDGE_SLACK,
   passage: false,
   sharedDocuments: false,

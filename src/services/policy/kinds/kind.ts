@@ -88,6 +88,12 @@ export interface MatchKind<M extends SearchMatch = SearchMatch> {
    * rule reads an attribution as the copied book's own words only inside this margin (src/services/analyze/quotations.ts).
    */
   readonly edgeSlack: number;
+  /**
+   * Its weight when a headline picks the longest of its matches: a passage's words, weighed by its score where the
+   * search orders by it (an exact match); a near-duplicate's only when it is the whole content (a README whose
+   * licence is half its words is no longest match: its passages say what is shared).
+   */
+  headlineWords(m: M): number;
 }
 
 /** The factors of reused passages: verbatim, edited or reworded reuse, and a long run. */

@@ -30,6 +30,7 @@ export const PORTRAIT: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'portra
 };
 
 export const PORTRAIT_MATCH: MatchKind<PortraitMatch> = {
+  headlineWords: (m) => m.tokens,
   // a chain's winnowed hits reach past the copy by up to a window of fingerprints either side
   edgeSlack: 160,
   passage: true,

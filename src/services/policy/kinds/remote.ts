@@ -71,6 +71,7 @@ export const REMOTE: EvidenceKind<RemoteDetail> = {
 };
 
 export const REMOTE_MATCH: MatchKind<RemoteMatch> = {
+  headlineWords: (m) => m.tokens,
   edgeSlack: ALIGNED_EDGE_SLACK,
   passage: true,
   sharedDocuments: false,

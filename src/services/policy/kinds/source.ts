@@ -15,6 +15,7 @@ export const SOURCE: EvidenceKind<Extract<DatasetSearchDetail, { kind: 'source' 
 };
 
 export const SOURCE_MATCH: MatchKind<SourceMatch> = {
+  headlineWords: (m) => m.tokens,
   edgeSlack: ALIGNED_EDGE_SLACK,
   passage: true,
   sharedDocuments: false,
