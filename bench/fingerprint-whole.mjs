@@ -212,12 +212,17 @@ async function cliTables(builds, rounds) {
     }
     const jsonl = join(dir, 'en.jsonl');
     writeFileSync(jsonl, `${items.map((x) => JSON.stringify(x)).join('\n')}\n`);
-    const { createEngine } = await import(pathToFileURL(join(builds[0][1], 'index.js')).href);
-    const engine = await createEngine();
+    // each build scans an archive of its own making: a build with another normaliser id refuses the other's
     const docs = archiveOf(text);
-    await engine.addDataset({ id: 'archive' }, docs);
-    const tpds = join(dir, 'archive.tpds');
-    writeFileSync(tpds, engine.exportDataset('archive'));
+    const tpdsOf = {};
+    for (const [name, dist] of builds) {
+      const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
+      const engine = await createEngine();
+      await engine.addDataset({ id: 'archive' }, docs);
+      tpdsOf[name] = join(dir, `archive-${name}.tpds`);
+      writeFileSync(tpdsOf[name], engine.exportDataset('archive'));
+      engine.dispose();
+    }
     const out = {};
     for (const [name] of builds) out[name] = { fingerprint: [], scan: [] };
     for (let r = 0; r < rounds; r++) {
@@ -225,7 +230,7 @@ async function cliTables(builds, rounds) {
       for (const [name, dist] of order) {
         out[name].fingerprint.push(cliRun(dist, ['fingerprint', file]));
         out[name].scan.push(
-          cliRun(dist, ['scan', '--dataset', tpds, jsonl, '--out', join(dir, 'hits.jsonl'), '--quiet']),
+          cliRun(dist, ['scan', '--dataset', tpdsOf[name], jsonl, '--out', join(dir, 'hits.jsonl'), '--quiet']),
         );
       }
     }
