@@ -347,14 +347,17 @@ const EDGE_GAP = 3;
 /**
  * A chain's agreeing hits less lone ones at its edges: an edge hit more than {@link EDGE_GAP} fingerprints from the
  * chain's next agreeing hit is a chance agreement (1 in 16) of the words around the copy, so the span ends where the
- * held text ends; a copy's own edge hits come in runs (every fingerprint of a copied stretch hits).
+ * held text ends; a copy's own edge hits come in runs (every fingerprint of a copied stretch hits). `gap(x, y)` says
+ * how far apart two positions are: by default in fingerprints; the search counts only the fingerprints between them
+ * that the dataset does not hold at all, so a stretch of common n-grams (hits that vote for no section: "We the People
+ * of the United States") inside the copy is no gap.
  * @example trimEdges([2, 10, 11, 12, 13, 19]) // [10, 11, 12, 13]
  */
-export function trimEdges(positions: number[]): number[] {
+export function trimEdges(positions: number[], gap: (x: number, y: number) => number = (x, y) => y - x): number[] {
   let a = 0,
     b = positions.length - 1;
-  while (b - a >= 2 && positions[a + 1] - positions[a] > EDGE_GAP) a++;
-  while (b - a >= 2 && positions[b] - positions[b - 1] > EDGE_GAP) b--;
+  while (b - a >= 2 && gap(positions[a], positions[a + 1]) > EDGE_GAP) a++;
+  while (b - a >= 2 && gap(positions[b - 1], positions[b]) > EDGE_GAP) b--;
   return a === 0 && b === positions.length - 1 ? positions : positions.slice(a, b + 1);
 }
 

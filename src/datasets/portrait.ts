@@ -1060,11 +1060,8 @@ export class PortraitDataset {
     }
     const stamp = new Int32Array(at.length);
     let stampNow = 0;
-    const uncommonBefore = new Int32Array(m + 1);
-    for (let j = 0, i = 0; i < m; i++) {
-      if (j < at.length && at[j] === i) j++;
-      uncommonBefore[i + 1] = j;
-    }
+    const { uncommonBefore, missedBefore } = countsBefore(hits, at);
+    const missedBetween = (x: number, y: number): number => missedBefore[y] - missedBefore[x + 1] + 1;
     // the distinct n-grams among a chain's hits (a repeated n-gram agrees once)
     const distinct = (positions: number[]): number => {
       stampNow++;
@@ -1105,7 +1102,10 @@ export class PortraitDataset {
     const out: Array<{ chain: LocatedChain; chance: number; named: boolean }> = [];
     let chance = 1;
     for (const { chain } of ranked) {
-      const positions = trimEdges(chain.positions.filter((x) => claimed[x] === 0));
+      const positions = trimEdges(
+        chain.positions.filter((x) => claimed[x] === 0),
+        missedBetween,
+      );
       if (positions.length < 2) continue;
       const c = chanceOf(positions);
       for (const x of positions) claimed[x] = 1;
@@ -1253,4 +1253,24 @@ export class PortraitDataset {
     });
     return ds;
   }
+}
+
+/**
+ * Before each place of a query's fingerprints (and its end): how many of them are uncommon hits (`at`, in order), and
+ * how many the dataset does not hold at all (a chain's edge gap counts those: trimEdges).
+ * @example countsBefore(Uint8Array.of(1, 0, 1), [0, 2]).missedBefore // Int32Array [0, 0, 1, 1]
+ */
+function countsBefore(
+  hits: Uint8Array,
+  at: readonly number[],
+): { uncommonBefore: Int32Array; missedBefore: Int32Array } {
+  const m = hits.length;
+  const uncommonBefore = new Int32Array(m + 1);
+  const missedBefore = new Int32Array(m + 1);
+  for (let j = 0, i = 0; i < m; i++) {
+    if (j < at.length && at[j] === i) j++;
+    uncommonBefore[i + 1] = j;
+    missedBefore[i + 1] = missedBefore[i] + (hits[i] ? 0 : 1);
+  }
+  return { uncommonBefore, missedBefore };
 }

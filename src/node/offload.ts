@@ -53,9 +53,10 @@ export interface WorkerPool extends Offload, JsonBodyOffload, DocumentOffload {
   /**
    * The pool as one account's requests use it: its tasks wait in the account's own line, which takes turns with the
    * other accounts' (the HTTP handler gives each request its account's).
+   * Its files are read on the document threads as the pool's are (an owner given by the caller is kept).
    * @example createHandler(engine, { offload: pool }) // each request's work goes through pool.forOwner(account)
    */
-  forOwner(owner: string): Offload & JsonBodyOffload;
+  forOwner(owner: string): Offload & JsonBodyOffload & DocumentOffload;
   close(): Promise<void>;
 }
 
@@ -159,8 +160,10 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       dispatch();
     });
   };
-  const owned = (owner: string): Offload & JsonBodyOffload => ({
+  const owned = (owner: string): Offload & JsonBodyOffload & DocumentOffload => ({
     run: <W extends PureWork>(work: W) => submit(owner, { work }) as Promise<WorkResult<W>>,
+    // the handler puts this in place of the pool for a request's work: its files still go to the document threads
+    extractDocument: (bytes, format, options, by) => documents.extractDocument(bytes, format, options, by ?? owner),
     parseJson(bytes: Uint8Array, schema?: JsonSchema): Promise<unknown> {
       // a body that fills its buffer (as the handler reads one of known length) moves instead of being copied;
       // a view into a larger buffer is copied, so the caller's other bytes stay where they are
