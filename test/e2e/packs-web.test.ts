@@ -117,13 +117,7 @@ describe('default packs in headless Chromium', () => {
       .split(/\s+/)
       .slice(300, 380)
       .join(' ');
-    const r = await page.evaluate(async (content) => {
-      const engine = await window.trainprint.createEngine({ packs: 'default' });
-      const result = await engine.analyze({ content, content_type: 'text' });
-      const m = result.matches.find((x) => x.kind === 'portrait') as { dataset_id: string; document_id?: string };
-      engine.dispose();
-      return { confidence: result.confidence, dataset: m?.dataset_id, document: m?.document_id };
-    }, german);
+    const r = await portraitIn(page, german);
     expect(r.confidence).toBeGreaterThanOrEqual(50);
     expect(r).toMatchObject({ dataset: 'pack:books-de', document: 'pg22367' });
   });
@@ -134,13 +128,7 @@ describe('default packs in headless Chromium', () => {
     ]
       .slice(1000, 1160)
       .join('');
-    const r = await page.evaluate(async (content) => {
-      const engine = await window.trainprint.createEngine({ packs: 'default' });
-      const result = await engine.analyze({ content, content_type: 'text' });
-      const m = result.matches.find((x) => x.kind === 'portrait') as { dataset_id: string; document_id?: string };
-      engine.dispose();
-      return { confidence: result.confidence, dataset: m?.dataset_id, document: m?.document_id };
-    }, japanese);
+    const r = await portraitIn(page, japanese);
     expect(r.confidence).toBeGreaterThanOrEqual(50);
     expect(r).toMatchObject({ dataset: 'pack:aozora', document: 'akutagawa-rashomon' });
   });
@@ -162,3 +150,14 @@ describe('default packs in headless Chromium', () => {
     expect(r.message).toContain('SHA-256 mismatch');
   });
 });
+
+/** analyze with the default packs in the page: the confidence and the first portrait match's pack and document. */
+function portraitIn(page: Page, content: string) {
+  return page.evaluate(async (text) => {
+    const engine = await window.trainprint.createEngine({ packs: 'default' });
+    const result = await engine.analyze({ content: text, content_type: 'text' });
+    const m = result.matches.find((x) => x.kind === 'portrait') as { dataset_id: string; document_id?: string };
+    engine.dispose();
+    return { confidence: result.confidence, dataset: m?.dataset_id, document: m?.document_id };
+  }, content);
+}
