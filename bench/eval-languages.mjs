@@ -25,6 +25,8 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { rng } from './memorization-measures.mjs';
+import { sharedRuns } from './shared-runs.mjs';
+import { TREEBANKS, treebankPassages, treebankText } from './ud-treebanks.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +34,10 @@ const { values: args } = parseArgs({
     check: { type: 'boolean' },
     lang: { type: 'string' },
     'write-background': { type: 'boolean' },
+    // a folder of git mirrors of the Universal Dependencies treebanks (bench/ud-treebanks.mjs): the modern prose
+    ud: { type: 'string' },
+    // measure each pack's null on the modern prose's tune files too (recorded in the report, packs/index.json kept)
+    'measure-null': { type: 'boolean' },
   },
 });
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -43,6 +49,8 @@ const LENGTHS = { words: [20, 50, 80, 200], chars: [40, 100, 160, 400] };
 const VERBATIM = { words: 80, chars: 160 };
 const EDITED = { words: 200, chars: 400 };
 const TARGETS = { verbatim_named: 0.95, edited_ge50: 0.9, negatives_ge50: 0.01, wrong: 0 };
+/** A negative holding this many consecutive units of a packed work quotes it: a true match, counted apart. */
+const TRUE_MATCH = { words: 24, chars: 40 };
 const DATE = new Date().toISOString().slice(0, 10);
 
 const seedOf = (s) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.codePointAt(0)) >>> 0, 7);
@@ -85,13 +93,16 @@ function named(r) {
   };
 }
 
-async function analyze(engine, content) {
+/** One analysis: the confidence, the document named, and the language's pack's own evidence (for its calibration). */
+async function analyze(engine, content, pack) {
   const r = await engine.analyze({ content, content_type: 'text' });
-  return { confidence: r.confidence, ...named(r) };
+  const ev = r.evidence.datasets.find((d) => d.dataset_id === pack);
+  const p = ev ? { p: ev.confidence, counted: ev.counted === true, strength: ev.strength } : { p: 0, counted: false };
+  return { confidence: r.confidence, pack_evidence: p, ...named(r) };
 }
 
 /** Positives of one kind: seeded passages over the works (round-robin over a seeded order). */
-async function positives(engine, lang, works, kind) {
+async function positives(engine, lang, works, kind, cal) {
   const rnd = rng(seedOf(`${lang.code}:${kind}`));
   const size = kind === 'verbatim' ? VERBATIM[lang.unit] : EDITED[lang.unit];
   const usable = works.filter((w) => w.units.length >= size * 4);
@@ -101,8 +112,9 @@ async function positives(engine, lang, works, kind) {
     const w = order[i % order.length][1];
     const units = cut(w.units, size, rnd);
     const content = kind === 'verbatim' ? join(units, lang.unit) : edit(units, lang, rnd);
-    const a = await analyze(engine, content);
+    const a = await analyze(engine, content, lang.packs[0]);
     rows.push({
+      pack_evidence: a.pack_evidence,
       work: w.work,
       drawn: w.document,
       confidence: a.confidence,
@@ -112,6 +124,7 @@ async function positives(engine, lang, works, kind) {
     });
   }
   const ge50 = rows.filter((x) => x.confidence >= 50);
+  cal.push(...rows.map((x) => ({ y: 1, ...x.pack_evidence })));
   return {
     n: rows.length,
     ge50: ge50.length / rows.length,
@@ -124,25 +137,61 @@ async function positives(engine, lang, works, kind) {
   };
 }
 
-/** Natural negatives of one length: seeded snippets, round-robin over the documents. */
-async function negatives(engine, lang, docs, n) {
+/** Period negatives of one length: seeded snippets, round-robin over the documents kept out of the pack. */
+function periodPassages(lang, docs, n) {
   const rnd = rng(seedOf(`${lang.code}:neg:${n}`));
   const usable = docs.filter((d) => d.units.length >= n);
-  const rows = [];
+  const out = [];
   for (let i = 0; i < N_NEGATIVES && usable.length; i++) {
     const d = usable[i % usable.length];
-    const a = await analyze(engine, join(cut(d.units, n, rnd), lang.unit));
-    rows.push({ source: d.source, ...a });
+    out.push({ units: cut(d.units, n, rnd), source: d.source, document: d.source, kind: 'document' });
   }
-  const hits = rows.filter((x) => x.confidence >= 50);
+  return out;
+}
+
+/** Modern-prose negatives of one length: passages of the treebanks' test files (bench/ud-treebanks.mjs). */
+const modernPassages = (lang, files, n) =>
+  treebankPassages(files, n, lang.unit, N_NEGATIVES, rng(seedOf(`${lang.code}:modern:${n}`)));
+
+/**
+ * Natural negatives of one length, analysed: the share at >= 50 among those that hold no run of TRUE_MATCH units of
+ * a packed work (checked by text: bench/shared-runs.mjs), and those that do, apart.
+ */
+async function negatives(engine, lang, works, passages, n, cal) {
+  const texts = passages.map((x) => join(x.units, lang.unit));
+  const quoted = sharedRuns(texts, works, lang.unit, TRUE_MATCH[lang.unit]);
+  const rows = [];
+  for (const [i, x] of passages.entries()) {
+    const a = await analyze(engine, texts[i], lang.packs[0]);
+    rows.push({ ...a, source: x.source, from: x.document, kind: x.kind, quoted: quoted[i] });
+  }
+  const clean = rows.filter((x) => !x.quoted);
+  cal.push(...clean.map((x) => ({ y: 0, ...x.pack_evidence })));
+  const hits = clean.filter((x) => x.confidence >= 50);
   return {
     length: n,
-    n: rows.length,
-    ge50: hits.length / Math.max(1, rows.length),
-    max: Math.max(0, ...rows.map((x) => x.confidence)),
+    n: clean.length,
+    // the documents the passages were cut from, and how many lay inside one document, in a file's one run (a
+    // treebank file that marks no documents) or ran on over several documents
+    documents: new Set(rows.map((x) => x.from)).size,
+    kinds: Object.fromEntries(
+      ['document', 'run', 'documents'].map((k) => [k, rows.filter((x) => x.kind === k).length]),
+    ),
+    ge50: hits.length / Math.max(1, clean.length),
+    max: Math.max(0, ...clean.map((x) => x.confidence)),
+    pack_counted: clean.filter((x) => x.pack_evidence.counted).length,
     examples: hits
       .slice(0, 5)
       .map((x) => ({ source: x.source, confidence: x.confidence, named: x.title, dataset: x.dataset })),
+    true_matches: rows
+      .filter((x) => x.quoted)
+      .map((x) => ({
+        source: x.source,
+        work: x.quoted.document,
+        shared: x.quoted.words,
+        confidence: x.confidence,
+        named: x.document,
+      })),
   };
 }
 
@@ -159,7 +208,7 @@ async function famous(engine, lang, works) {
       continue;
     }
     const opening = join(unitsOf(flat.slice(at), lang.unit).slice(0, VERBATIM[lang.unit]), lang.unit);
-    const a = await analyze(engine, opening);
+    const a = await analyze(engine, opening, lang.packs[0]);
     rows.push({
       work: f.work,
       document: f.document,
@@ -221,19 +270,89 @@ for (const f of readdirSync(dir)
 }
 if (args['write-background']) await writeBackgrounds(langs);
 
-const engine = await createEngine({ packs: 'default' });
-const report = {
-  date: new Date().toISOString(),
-  node: process.version,
-  quick: args.quick === true,
-  targets: TARGETS,
-  languages: [],
-};
-let failed = false;
-for (const lang of langs) {
+/** The modern prose's treebank text of `side` for a language, or null with a message (no --ud, a mirror missing). */
+function modernText(lang, side) {
+  if (!args.ud) return null;
+  if (!TREEBANKS[lang.code]) return null;
+  const t = treebankText(args.ud, lang.code, side);
+  if (t.missing) {
+    console.error(`eval-languages: ${lang.code}: no modern prose (${t.missing})`);
+    return null;
+  }
+  return t;
+}
+
+/**
+ * The language's pack's null on the modern prose's tune files (never its test files): texts of consecutive sentences
+ * of one file, about 1,000 units each, measured as `--write-background` measures the period texts.
+ */
+async function modernNull(lang) {
+  const t = modernText(lang, 'tune');
+  if (!t) return null;
+  const texts = [];
+  for (const f of t.files) {
+    const cur = [];
+    for (const s of f.sentences) {
+      cur.push(s.text);
+      if (unitsOf(cur.join(' '), lang.unit).length >= 1000) texts.push(cur.splice(0).join(' '));
+    }
+    if (cur.length) texts.push(cur.join(' '));
+  }
+  const index = JSON.parse(readFileSync(here('../packs/index.json'), 'utf8'));
+  const out = [];
+  for (const id of lang.packs) {
+    const entry = index.packs.find((p) => p.id === id);
+    const engine = await createEngine();
+    await engine.importDataset(readFileSync(here(`../packs/${entry.file}`)));
+    const bg = await engine.measureBackground(id, texts, { corpus: 'modern prose (tune files)', date: DATE });
+    engine.dispose();
+    const keep = (b) => ({
+      run_start: b.run_start,
+      continue_first: b.continue_first,
+      continue_tail: b.continue_tail,
+      hit_rate: b.hit_rate,
+      dispersion: b.dispersion,
+      fingerprints: b.measured_on.fingerprints,
+    });
+    out.push({ pack: id, texts: texts.length, period: keep(entry.background), modern: keep(bg) });
+  }
+  return out;
+}
+
+/**
+ * Expected calibration error of the pack's dataset confidence over this language's positives (y 1) and natural
+ * negatives (y 0): 10 equal-width bins, the two classes weighted equally (as bench/eval-calibration.mjs), with the
+ * confidences the negatives and positives reached.
+ */
+function calibration(rows) {
+  const pos = rows.filter((r) => r.y === 1);
+  const neg = rows.filter((r) => r.y === 0);
+  const bins = Array.from({ length: 10 }, () => ({ w: 0, c: 0, a: 0 }));
+  for (const r of rows) {
+    const w = r.y === 1 ? 0.5 / pos.length : 0.5 / neg.length;
+    const b = bins[Math.min(9, Math.floor(r.p * 10))];
+    b.w += w;
+    b.c += w * r.p;
+    b.a += w * r.y;
+  }
+  const q = (xs, f) => xs.map((r) => r.p).sort((x, y) => x - y)[Math.floor(f * (xs.length - 1))];
+  return {
+    positives: pos.length,
+    negatives: neg.length,
+    ece: Math.round(bins.reduce((e, b) => e + Math.abs(b.a - b.c), 0) * 1e4) / 1e4,
+    negatives_counted: neg.filter((r) => r.counted).length,
+    negatives_max: Math.max(0, ...neg.map((r) => r.p)),
+    positives_median: q(pos, 0.5),
+    positives_below_half: pos.filter((r) => r.p < 0.5).length,
+  };
+}
+
+async function measureLanguage(engine, lang) {
   const t0 = performance.now();
   const works = (await lang.works()).map((w) => ({ ...w, units: unitsOf(w.text, lang.unit) }));
   const docs = halves(await lang.negatives()).test.map((d) => ({ ...d, units: unitsOf(d.text, lang.unit) }));
+  const modern = modernText(lang, 'test');
+  const cal = [];
   const row = {
     code: lang.code,
     name: lang.name,
@@ -241,28 +360,64 @@ for (const lang of langs) {
     unit: lang.unit,
     works: works.length,
     negative_documents: docs.length,
-    verbatim: await positives(engine, lang, works, 'verbatim'),
-    edited: await positives(engine, lang, works, 'edited'),
+    verbatim: await positives(engine, lang, works, 'verbatim', cal),
+    edited: await positives(engine, lang, works, 'edited', cal),
     negatives: [],
+    modern: modern
+      ? { sources: modern.sources.map(({ git_dir, ...x }) => ({ ...x, mirror: git_dir })), negatives: [] }
+      : null,
     famous: await famous(engine, lang, works),
   };
-  for (const n of LENGTHS[lang.unit]) row.negatives.push(await negatives(engine, lang, docs, n));
+  for (const n of LENGTHS[lang.unit]) {
+    row.negatives.push(await negatives(engine, lang, works, periodPassages(lang, docs, n), n, cal));
+    if (modern)
+      row.modern.negatives.push(await negatives(engine, lang, works, modernPassages(lang, modern.files, n), n, cal));
+  }
+  if (modern) row.modern.sentences = modern.files.reduce((a, f) => a + f.sentences.length, 0);
+  if (args['measure-null']) row.modern_null = await modernNull(lang);
+  row.calibration = calibration(cal);
   row.wrong = row.verbatim.wrong + row.edited.wrong;
+  const least = args.quick ? 50 : 200;
+  const clean = (xs) => xs.every((x) => x.n >= least && x.ge50 <= TARGETS.negatives_ge50);
   row.meets = {
     verbatim: row.verbatim.ge50_named >= TARGETS.verbatim_named,
     edited: row.edited.ge50 >= TARGETS.edited_ge50,
-    negatives: row.negatives.every((x) => x.n >= (args.quick ? 50 : 200) && x.ge50 <= TARGETS.negatives_ge50),
+    negatives: clean(row.negatives),
+    modern_negatives: modern ? clean(row.modern.negatives) : null,
     wrong: row.wrong === 0,
   };
   row.seconds = Math.round((performance.now() - t0) / 100) / 10;
+  return row;
+}
+
+const engine = await createEngine({ packs: 'default' });
+const report = {
+  date: new Date().toISOString(),
+  node: process.version,
+  quick: args.quick === true,
+  targets: TARGETS,
+  true_match_units: TRUE_MATCH,
+  languages: [],
+};
+if (!args.ud)
+  console.error('eval-languages: no --ud DIR (Universal Dependencies mirrors): the modern prose is skipped');
+let failed = false;
+for (const lang of langs) {
+  const row = await measureLanguage(engine, lang);
   report.languages.push(row);
-  if (!Object.values(row.meets).every(Boolean)) failed = true;
+  if (Object.values(row.meets).some((x) => x === false)) failed = true;
   const pct = (x) => `${(100 * x).toFixed(1)} %`;
+  const negs = (xs) =>
+    xs.map((x) => `${x.length}:${pct(x.ge50)}${x.true_matches.length ? `+${x.true_matches.length}q` : ''}`).join(' ');
   console.log(
     `${lang.code}: verbatim ${pct(row.verbatim.ge50_named)} named, edited ${pct(row.edited.ge50)} (named ` +
-      `${pct(row.edited.ge50_named)}), negatives ${row.negatives.map((x) => `${x.length}:${pct(x.ge50)}`).join(' ')}, ` +
+      `${pct(row.edited.ge50_named)}), negatives ${negs(row.negatives)}` +
+      `${row.modern ? `, modern ${negs(row.modern.negatives)}` : ''}, ECE ${row.calibration.ece}, ` +
       `wrong ${row.wrong}, famous ${row.famous.map((f) => `${f.work} ${f.confidence ?? 'missing'}${f.right ? '' : ' (not named)'}`).join('; ')} (${row.seconds} s)`,
   );
+  if (row.modern_null)
+    for (const x of row.modern_null)
+      console.log(`  null ${x.pack}: period ${JSON.stringify(x.period)} modern ${JSON.stringify(x.modern)}`);
 }
 engine.dispose();
 
@@ -276,18 +431,38 @@ if (args.check && failed) {
 
 function markdown(rep) {
   const pct = (x) => `${(100 * x).toFixed(1)} %`;
+  const ch = (l) => (l.unit === 'chars' ? ' ch' : ' w');
+  const negs = (l, xs) => xs.map((x) => `${x.length}${ch(l)}: ${pct(x.ge50)}`).join(', ');
+  const quoted = (xs) => xs.reduce((a, x) => a + x.true_matches.length, 0);
   const lines = [
     `Measured ${rep.date.slice(0, 10)} with the default packs (bench/eval-languages.mjs; ${rep.languages[0]?.verbatim.n ?? 0} passages a kind, ` +
       `${rep.languages[0]?.negatives[0]?.n ?? 0} negatives a length).`,
     '',
-    '| language | packs | verbatim ≥ 50 naming the work | edited ≥ 50 (naming it) | negatives ≥ 50 by length | wrong works |',
+    '| language | packs | verbatim ≥ 50 naming the work | edited ≥ 50 (naming it) | period negatives ≥ 50 by length | wrong works |',
     '| --- | --- | --- | --- | --- | --- |',
   ];
   for (const l of rep.languages) {
-    const neg = l.negatives.map((x) => `${x.length}${l.unit === 'chars' ? ' ch' : ' w'}: ${pct(x.ge50)}`).join(', ');
     lines.push(
       `| ${l.name} | ${l.packs.map((p) => `\`${p}\``).join(', ')} | ${pct(l.verbatim.ge50_named)} | ${pct(l.edited.ge50)} ` +
-        `(${pct(l.edited.ge50_named)}) | ${neg} (${l.negative_documents} documents) | ${l.wrong} |`,
+        `(${pct(l.edited.ge50_named)}) | ${negs(l, l.negatives)} (${l.negative_documents} documents) | ${l.wrong} |`,
+    );
+  }
+  lines.push(
+    '',
+    `Modern prose (Universal Dependencies treebanks, test files; passages of consecutive sentences; a negative holding ${rep.true_match_units.words} ` +
+      `consecutive words or ${rep.true_match_units.chars} characters of a packed work is a true match, counted apart):`,
+    '',
+    '| language | treebanks | modern negatives ≥ 50 by length | passages inside one document / a run of an unmarked file / over several documents | documents or runs cut from | true matches | pack confidence: ECE, negatives counted, max |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  );
+  for (const l of rep.languages) {
+    if (!l.modern) continue;
+    const m = l.modern.negatives;
+    const c = l.calibration;
+    lines.push(
+      `| ${l.name} | ${l.modern.sources.map((x) => x.repository.replace('UniversalDependencies/', '')).join(', ')} | ${negs(l, m)} | ` +
+        `${m.map((x) => `${x.kinds.document} / ${x.kinds.run} / ${x.kinds.documents}`).join(', ')} | ${m.map((x) => x.documents).join(', ')} | ` +
+        `${quoted(m)} | ${c.ece}, ${c.negatives_counted} of ${c.negatives}, ${c.negatives_max.toFixed(3)} |`,
     );
   }
   lines.push('', '| work | language | opening: confidence | named |', '| --- | --- | --- | --- |');
