@@ -452,7 +452,7 @@ function markdown(rep) {
     `Modern prose (Universal Dependencies treebanks, test files; passages of consecutive sentences; a negative holding ${rep.true_match_units.words} ` +
       `consecutive words or ${rep.true_match_units.chars} characters of a packed work is a true match, counted apart):`,
     '',
-    '| language | treebanks | modern negatives ≥ 50 by length | passages inside one document / a run of an unmarked file / over several documents | documents or runs cut from | true matches | pack confidence: ECE, negatives counted, max |',
+    '| language | treebanks | modern negatives ≥ 50 by length | passages inside one document / a run of an unmarked file / over several documents | sentences | true matches | pack confidence: ECE, negatives counted, max |',
     '| --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const l of rep.languages) {
@@ -461,7 +461,7 @@ function markdown(rep) {
     const c = l.calibration;
     lines.push(
       `| ${l.name} | ${l.modern.sources.map((x) => x.repository.replace('UniversalDependencies/', '')).join(', ')} | ${negs(l, m)} | ` +
-        `${m.map((x) => `${x.kinds.document} / ${x.kinds.run} / ${x.kinds.documents}`).join(', ')} | ${m.map((x) => x.documents).join(', ')} | ` +
+        `${m.map((x) => `${x.kinds.document} / ${x.kinds.run} / ${x.kinds.documents}`).join(', ')} | ${l.modern.sentences} | ` +
         `${quoted(m)} | ${c.ece}, ${c.negatives_counted} of ${c.negatives}, ${c.negatives_max.toFixed(3)} |`,
     );
   }

@@ -56,7 +56,7 @@ export const TREEBANKS = {
     ['UD_Russian-PUD', 'da5b3816eeaa24283c1d81a48bb1de4d062fc5d5', CC_BY_SA_3, 'news, Wikipedia', [], ['ru_pud-ud-test.conllu']],
   ],
   ja: [
-    ['UD_Japanese-GSD', '7bc20119f476b552635e0640644e577b6fd3606b', CC_BY_SA_4, 'Wikipedia, news, blogs', ['ja_gsd-ud-dev.conllu'], ['ja_gsd-ud-test.conllu']],
+    ['UD_Japanese-GSD', '7bc20119f476b552635e0640644e577b6fd3606b', CC_BY_SA_4, 'web text: news, blogs (Google UD treebank)', ['ja_gsd-ud-dev.conllu'], ['ja_gsd-ud-test.conllu']],
   ],
   zh: [
     ['UD_Chinese-GSD', '200dbe8acf60ff0d194f2d30bf925c410eee762a', CC_BY_SA_4, 'Wikipedia (traditional characters)', ['zh_gsd-ud-dev.conllu'], ['zh_gsd-ud-test.conllu']],
