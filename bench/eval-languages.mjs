@@ -8,19 +8,27 @@
 //   edited     passages of 200 words (400 characters) with 1 word (character) in 10 replaced and the module's
 //              modernised spelling applied: the share at >= 50, and naming the work
 //   negatives  natural text of the language in no pack, cut at 20/50/80/200 words (40/100/160/400 characters), at
-//              least 200 snippets a length: the share at >= 50
+//              least 200 snippets a length: the share at >= 50. Two kinds: period prose (the module's texts kept
+//              out of its pack) and, with --ud, modern prose (Universal Dependencies treebanks' test files,
+//              bench/ud-treebanks.mjs). A negative holding 24 consecutive words (40 characters) of a packed work is
+//              a true match, listed apart and left out of the share (bench/shared-runs.mjs checks every one by text)
 //   wrong      passages at >= 50 whose named document is not the drawn one (any kind)
+//   calibration  the language's pack's dataset confidence over its positives and negatives: ECE (10 bins, classes
+//              weighted equally), negatives whose evidence counts, the highest confidence a negative got
 //
 // and the famous works' openings (a separate table: score and the work named). The negatives are the test half of a
 // module's natural texts (every second document); --write-background measures each language's packs' null on the
 // other half (whole documents: engine.measureBackground, as bench/measure-background.mjs does for English) and records
 // it in packs/index.json, bound to the pack's SHA-256.
 //
-//   node bench/eval-languages.mjs [--quick] [--check] [--lang fr,de] [--write-background]
+//   node bench/eval-languages.mjs [--quick] [--check] [--lang fr,de] [--write-background] [--ud DIR [--measure-null]]
+//     --ud: a folder of git mirrors of the treebanks (DIR/UniversalDependencies+UD_German-GSD/repo or DIR/UD_German-GSD);
+//           without it, or with a treebank missing, the modern prose is skipped with a message
+//     --measure-null: each pack's null measured on the treebanks' dev files too (reported, packs/index.json kept)
 //
 // Writes bench/results/eval-languages.json (-quick.json with --quick) and bench/results/eval-languages.md (the tables
 // docs/packs.md quotes). --check exits 1 when a language misses a target: verbatim >= 0.95 naming the work, edited
-// >= 0.90 at >= 50, negatives <= 0.01 at every length, 0 wrong works.
+// >= 0.90 at >= 50, negatives <= 0.01 at every length (each kind), 0 wrong works.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
