@@ -19,6 +19,7 @@
 //     --texts: the Gutenberg pack's texts (node build/packs-prepare.mjs gutenberg …); without it, the passages are skipped
 //     --wiki-texts: a folder holding wikipedia-articles/ and wikipedia-core/ as the prepare step writes them
 //     --out: the result's name under bench/results/ (default eval-pack-documents)
+//     --packs: a packs folder (index.json and its files) whose default packs are loaded, e.g. the English ones alone
 //     --base: a packs folder of the baseline (index.json and its .tpk files), e.g. from `git show BASE:packs/…`
 //     --base-dist: the baseline's dist/ (its engine loads the baseline's packs); default: this build's
 // Writes bench/results/eval-pack-documents.json (-quick with --quick); --check exits 1 under the floors (CHECK).
@@ -32,6 +33,8 @@ const { values: args } = parseArgs({
   options: {
     texts: { type: 'string' },
     'wiki-texts': { type: 'string' },
+    // the packs folder whose default packs are loaded (index.json and its files; default: this checkout's packs/)
+    packs: { type: 'string' },
     out: { type: 'string' },
     'no-pastiches': { type: 'boolean' },
     base: { type: 'string' },
@@ -69,7 +72,7 @@ const median = (xs) => {
 };
 const engine = await createEngine();
 const t0 = performance.now();
-const loaded = await loadDefaultPacks(engine);
+const loaded = await loadDefaultPacks(engine, args.packs ? { dir: args.packs } : {});
 const loadOnce = performance.now() - t0;
 const result = {
   date: new Date().toISOString(),

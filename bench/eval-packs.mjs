@@ -12,7 +12,8 @@
 //                  period books it does not hold (Blake's poems, Julius Caesar: none may reach 50, edited or not)
 //   per genre      the clean passages by Brown Corpus category (and arXiv, short answers): pack matches, ≥ 50, max
 //
-//   node bench/eval-packs.mjs [--quick] [--check]   (needs dist/: npm run build)
+//   node bench/eval-packs.mjs [--quick] [--check] [--packs DIR] [--out NAME]   (needs dist/: npm run build)
+//     --packs: a packs folder whose default packs are loaded (e.g. the English ones alone); --out: the result's name
 //     --quick: 6 passages a book, 40 a Wikipedia source, 1 a Brown sample (CI); writes eval-packs-quick.json
 //     --check: exit 1 under the floors (CHECK below)
 // Writes bench/results/eval-packs.json.
@@ -24,7 +25,16 @@ import { KNOWN_QUOTATIONS } from './attribution-cases.mjs';
 import { changedWords, editKinds } from './edits.mjs';
 import { genreName, mulberry32 } from './natural-texts.mjs';
 
-const { values: args } = parseArgs({ options: { quick: { type: 'boolean' }, check: { type: 'boolean' } } });
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean' },
+    check: { type: 'boolean' },
+    // a packs folder (index.json and its files) whose default packs are loaded instead of this checkout's
+    packs: { type: 'string' },
+    // the result's name under bench/results/ (default eval-packs, -quick with --quick)
+    out: { type: 'string' },
+  },
+});
 const QUICK = args.quick === true;
 /**
  * Floors of --check. Natural text outside the packs: no passage at ≥ 50 in any genre, pack matches on at most 1 %.
@@ -128,7 +138,7 @@ const passages = (text, n, words = 100) => {
 
 const t0 = performance.now();
 const engine = await createEngine();
-const loaded = await loadDefaultPacks(engine);
+const loaded = await loadDefaultPacks(engine, args.packs ? { dir: args.packs } : {});
 const loadMs = performance.now() - t0;
 const packIds = new Set(loaded.map((p) => p.stats.id));
 console.log(
@@ -372,7 +382,10 @@ console.log(
     .map(([g, t]) => `${g} ${t.ge50}/${t.n}`)
     .join(', ')}`,
 );
-writeFileSync(join(out, `eval-packs${QUICK ? '-quick' : ''}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(
+  join(out, `${args.out ?? 'eval-packs'}${QUICK ? '-quick' : ''}.json`),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 
 if (args.check) {
   const fails = [];
