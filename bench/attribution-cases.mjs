@@ -296,8 +296,9 @@ export function caseDatasets() {
 }
 
 /** The engine of a kind, as the cases need it. */
-export async function caseEngine(kind, createEngine) {
-  if (kind === 'portrait') return createEngine({ packs: 'default' });
+export async function caseEngine(kind, createEngine, packsUrl) {
+  // packsUrl: another packs folder's default packs (e.g. the English ones alone); absent, this checkout's
+  if (kind === 'portrait') return createEngine({ packs: 'default', ...(packsUrl ? { packsUrl } : {}) });
   const engine = await createEngine();
   for (const d of caseDatasets()) await engine.addDataset(d.descriptor, d.documents);
   return engine;

@@ -19,11 +19,11 @@
 //                (confidence ≥ 50 with a checkable match in their dataset); every answer ≥ 50 with a checkable span;
 //                `score` of registered works against meta/llama-7b; monitors' match.found events
 //
-//   node bench/eval-false-attribution.mjs [--quick] [--check] [--out FILE]
+//   node bench/eval-false-attribution.mjs [--quick] [--check] [--out FILE] [--packs DIR]
 //        --quick: fewer texts per length (CI);  --check: exit 1 under the floors (CHECK below)
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyse, buildCases, caseEngine, LENGTHS, LONG, pairedWith } from './attribution-cases.mjs';
 import { genreName, hasSharedData, mulberry32 } from './natural-texts.mjs';
 
@@ -41,6 +41,8 @@ const OUT = arg(
   'out',
   fileURLToPath(new URL(`./results/eval-false-attribution${QUICK ? '-quick' : ''}.json`, import.meta.url)),
 );
+// --packs DIR: the default packs of another packs folder (index.json and its files), e.g. the English ones alone
+const PACKS_URL = arg('packs') ? pathToFileURL(`${resolve(arg('packs'))}/`).href : undefined;
 const MODEL = 'meta/llama-7b';
 /**
  * Floors of --check (test half): negatives at ≥ 50 ≤ 1 % per length and ≤ 0.5 % overall, none at ≥ 90 and no long
@@ -161,7 +163,7 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
   .split(',')
   .filter((k) => k === 'portrait' || k === 'exact')) {
   const t0 = performance.now();
-  const engine = await caseEngine(kind, createEngine);
+  const engine = await caseEngine(kind, createEngine, PACKS_URL);
   const datasetIds = engine.datasets().map((d) => d.id);
   log(`${kind}: ${datasetIds.join(', ')} (${Math.round(performance.now() - t0)} ms)`);
   const neg = [];
@@ -504,7 +506,7 @@ async function genresStage() {
     .filter((f) => f.startsWith('invented-'))
     .sort()
     .map((f) => ({ id: f, text: readFileSync(join(dir, f), 'utf8') }));
-  const engine = await createEngine({ packs: 'default' });
+  const engine = await createEngine({ packs: 'default', ...(PACKS_URL ? { packsUrl: PACKS_URL } : {}) });
   const measure = async (items, datasets) => {
     const rows = [];
     for (const x of items) {
