@@ -5,12 +5,14 @@
 //
 // Each treebank file is a stream of sentences in file order; a `# newdoc` line (`# newdoc_id` in Bosque) starts a
 // document, and Dutch sentence ids name theirs (WR-P-P-H-0000000005.p.1.s.1, wiki-135.p.100.s.1). Files that mark no
-// documents (the GSD treebanks, PDB, ISDT, VIT: sentences sampled from many sources) are one run of sentences. A
-// passage is consecutive sentences from a sentence start: inside one document where the document is long enough,
-// else running on into the next sentences of the file (`documents` on each passage says how many it spans).
+// documents (the French, German, Spanish, Russian and Chinese GSD, Sequoia, PDB, VIT, HK: sentences sampled from many
+// sources) are one run of sentences; Japanese GSD marks every sentence a document of its own. A passage is consecutive
+// sentences from a sentence start: inside one document, or inside a file's run, where it fits; else running on into
+// the next documents of the file (`kind` on each passage: 'document', 'run' or 'documents').
 //
-// The split is the treebanks' own: `tune` files (dev; the others' training files where they are not the test side)
-// measure a pack's null, `test` files give the negatives, so no negative was read while a null was measured.
+// The split is the treebanks' own: `tune` files (dev; Sequoia's dev and test, whose train file is the larger) measure
+// a pack's null, `test` files (test; Sequoia's train; PUD and HK have a test file only) give the negatives, so no
+// negative was read while a null was measured.
 //
 // The mirrors: `--ud DIR` names a folder holding one git directory per repository, as DIR/<owner>+<name>/repo (what
 // a mirror of github.com/UniversalDependencies/<name> is written as) or DIR/<name> (a clone). The library, the packs
