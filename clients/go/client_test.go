@@ -22,17 +22,19 @@ type answer struct {
 
 // stub answers from a script per path (the last answer repeats) and records every request.
 type stub struct {
-	mu     sync.Mutex
-	script map[string][]answer
-	seen   []string
-	keys   []string
-	delay  time.Duration
+	mu      sync.Mutex
+	script  map[string][]answer
+	seen    []string
+	queries []string
+	keys    []string
+	delay   time.Duration
 }
 
 func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, r.Body)
 	s.mu.Lock()
 	s.seen = append(s.seen, r.Method+" "+r.URL.Path)
+	s.queries = append(s.queries, r.URL.RawQuery)
 	s.keys = append(s.keys, r.Header.Get("Idempotency-Key"))
 	queue := s.script[r.URL.Path]
 	a := answer{200, nil, `{"success":true}`}

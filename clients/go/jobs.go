@@ -71,6 +71,49 @@ func (c *Client) CreateJob(ctx context.Context, req CreateJobRequest, opts ...Ca
 	return &out, nil
 }
 
+// JobList is a page of the account's jobs (GET /api/v1/jobs), newest first; Next is the After of
+// the next page, nil on the last.
+type JobList struct {
+	Jobs []Job   `json:"jobs"`
+	Next *string `json:"next"`
+}
+
+// ListJobsOptions pages ListJobs: After the Next of the page before ("" for the first), Limit jobs
+// per page (0: the server's default), Owner "operator" for the scan queue's jobs (an admin key).
+type ListJobsOptions struct {
+	After string
+	Limit int
+	Owner string
+}
+
+// ListJobs calls GET /api/v1/jobs: one page of the account's jobs, newest first (not charged).
+//
+//	for page, err := c.ListJobs(ctx, ListJobsOptions{}); err == nil; page, err = c.ListJobs(ctx, ListJobsOptions{After: *page.Next}) {
+//		show(page.Jobs)
+//		if page.Next == nil { break }
+//	}
+func (c *Client) ListJobs(ctx context.Context, o ListJobsOptions, opts ...CallOption) (*JobList, error) {
+	q := url.Values{}
+	if o.After != "" {
+		q.Set("after", o.After)
+	}
+	if o.Limit > 0 {
+		q.Set("limit", strconv.Itoa(o.Limit))
+	}
+	if o.Owner != "" {
+		q.Set("owner", o.Owner)
+	}
+	path := "/api/v1/jobs"
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	var out JobList
+	if err := c.call(ctx, Request{Method: "GET", Path: path}, opts, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // GetJob calls GET /api/v1/jobs/{job_id}: the job's state and counts.
 func (c *Client) GetJob(ctx context.Context, jobID string, opts ...CallOption) (*Job, error) {
 	var out Job

@@ -173,3 +173,31 @@ func TestJobsAgainstAServer(t *testing.T) {
 		t.Fatalf("after delete: %v", err)
 	}
 }
+
+func TestListJobsPagesWithNext(t *testing.T) {
+	s, _, c := newStub(t)
+	a, b := "job_"+strings.Repeat("a", 32), "job_"+strings.Repeat("b", 32)
+	s.script["/api/v1/jobs"] = []answer{
+		{200, nil, `{"success":true,"jobs":[{"job_id":"` + a + `","type":"audit","state":"failed","total":1,"done":1,"failed":1}],"next":"` + a + `"}`},
+		{200, nil, `{"success":true,"jobs":[{"job_id":"` + b + `","type":"scan","state":"done","total":2,"done":2,"failed":0}],"next":null}`},
+	}
+	var ids []string
+	page, err := c.ListJobs(context.Background(), ListJobsOptions{Limit: 1})
+	for ; err == nil; page, err = c.ListJobs(context.Background(), ListJobsOptions{After: *page.Next, Limit: 1}) {
+		for _, j := range page.Jobs {
+			ids = append(ids, j.JobID+" "+j.State)
+		}
+		if page.Next == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ids, ",") != a+" failed,"+b+" done" {
+		t.Fatalf("jobs: %v", ids)
+	}
+	if strings.Join(s.queries, "&") != "limit=1&after="+a+"&limit=1" {
+		t.Fatalf("queries: %q", s.queries)
+	}
+}

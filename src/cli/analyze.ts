@@ -5,7 +5,7 @@
  * only.
  */
 import { writeFile } from 'node:fs/promises';
-import { createEngine, renderWorkReport, reportRecord } from '../library.js';
+import { canonicalJson, createEngine, renderWorkReport, signedEvidence } from '../library.js';
 import { loadDefaultPacks } from '../node/index.js';
 import { progressLine } from './progress.js';
 import { readWorkFile } from './files.js';
@@ -29,7 +29,10 @@ import {
  */
 export async function analyzeCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    ...options(['type', 'packs', 'jurisdiction', 'work-type', 'opt-out', 'report', 'quotations'], ['starter']),
+    ...options(
+      ['type', 'packs', 'jurisdiction', 'work-type', 'opt-out', 'report', 'bundle', 'quotations'],
+      ['starter'],
+    ),
     ...DATASETS,
     ...QUIET,
     ...REMOTE_CORPUS_OPTIONS,
@@ -74,12 +77,21 @@ export async function analyzeCommand(args: string[]): Promise<number> {
       line.end();
       console.log(JSON.stringify(r, null, 2));
       const report = values.report as string | undefined;
-      // the page of the analysis just made, from the engine's record of it: the text it read (a book's extracted
-      // once, here) is the page's, as the HTTP API's report route draws it
-      if (report !== undefined) {
-        const html = await renderWorkReport(reportRecord(await engine.getAnalysisRecord(r.analysis_id)));
-        await writeFile(report, html);
-        console.error(`wrote ${report} (${html.length.toLocaleString('en-US')} characters)`);
+      const bundlePath = values.bundle as string | undefined;
+      // the page and the bundle of the analysis just made, from the engine's record of it (the text it read, a book's
+      // extracted once, here), as the HTTP API's report and bundle routes make them; the bundle is signed by a key
+      // made for this run (a server's store keeps its own: `trainprint report --store DIR --analysis ID --bundle`)
+      if (report !== undefined || bundlePath !== undefined) {
+        const { record, bundle } = await signedEvidence(engine, r.analysis_id);
+        if (bundlePath !== undefined) {
+          await writeFile(bundlePath, canonicalJson(bundle));
+          console.error(`wrote ${bundlePath} (signed by key ${bundle.signature.key_id}, made for this run)`);
+        }
+        if (report !== undefined) {
+          const html = await renderWorkReport({ ...record, ...(bundlePath !== undefined ? { bundle } : {}) });
+          await writeFile(report, html);
+          console.error(`wrote ${report} (${html.length.toLocaleString('en-US')} characters)`);
+        }
       }
     } finally {
       await closeDatasets();

@@ -35,6 +35,8 @@ export const HELP = `usage:
       --quiet, -q                 no progress line on stderr (there is none when stderr is not a terminal)
       --report FILE               also write the analysis's work report (as 'report' draws it) to FILE, with
                                   the text the analysis read: a book is not extracted a second time
+      --bundle FILE               also write the analysis's signed evidence bundle (canonical JSON, as
+                                  GET …/bundle answers it) to FILE, signed by a key made for this run
       --infini-gram IDX[,IDX]     also search these infini-gram indexes ('default': Pile, Dolma, RedPajama, C4,
                                   DCLM, OLMo-2 mix); the text is SENT to the engine (docs/remote-corpora.md)
       --infini-gram-endpoint URL  a self-hosted infini-gram engine instead of https://api.infini-gram.io/
@@ -152,7 +154,8 @@ export const HELP = `usage:
       --generations-only   refuse log-probabilities (a black-box model)
       --allow-origin       let web pages of ORIGIN (or * for any) call it from the browser (CORS),
                            e.g. the web app in its in-browser mode
-  trainprint report ANALYSIS.json [--text FILE] [--extraction RESULT.json]... [--out FILE]
+  trainprint report ANALYSIS.json [--text FILE] [--extraction RESULT.json]... [--out FILE] [--bundle FILE]
+  trainprint report --store DIR|URL --analysis ID [--account NAME] [--out FILE] [--bundle FILE]
       the work report of an analysis (as 'analyze' prints it) or of an evidence bundle: one
       self-contained HTML page (coverage strips over the work's sections, passages side by side,
       corpus → model chain, what was not checked, method, input digests); prints to a readable PDF
@@ -162,6 +165,12 @@ export const HELP = `usage:
       --extraction RESULT.json   a 'trainprint extract' result over the same text (repeatable): a
                     strip of what the model wrote out (a bundle's own extractions are drawn too)
       --out FILE    the page (default: standard output)
+      --bundle FILE also write the signed evidence bundle of the same record (not of a bundle): by
+                    the report key of --store, else by a key made for this run
+      --store DIR|URL --analysis ID [--account NAME]   an analysis kept in a server's store, with
+                    the extractions and catalogue audits the account's jobs kept of its text: the
+                    record GET …/report and …/bundle are made of (stop the server first on a
+                    directory store)
   trainprint verify BUNDLE.json [--key PUB] [--text FILE] [--json] [--allow-unpinned]
       check an evidence bundle offline and print every check: the signature member, the Ed25519
       signature over its canonical JSON, the remote transcripts' digests, the numbers recomputed from

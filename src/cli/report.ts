@@ -1,44 +1,83 @@
 /**
- * `trainprint report ANALYSIS.json [--text FILE] [--extraction RESULT.json] [--out FILE]`: the work report (one
+ * `trainprint report ANALYSIS.json [--text FILE] [--extraction RESULT.json] [--out FILE] [--bundle FILE]` and
+ * `trainprint report --store DIR --analysis ID [--account NAME] [--out FILE] [--bundle FILE]`: the work report (one
  * self-contained HTML page) of an analysis as `trainprint analyze` prints it, or of an evidence bundle
  * (`GET /api/v1/attribution/analyses/{id}/bundle`), with what models wrote out of the work (`trainprint extract`
- * results over the same text, or the bundle's own) as strips.
+ * results over the same text, or the bundle's own) as strips; or of an analysis kept in a server's store, with the
+ * extractions and catalogue audits its account's jobs kept — the record the HTTP API's report and bundle are made of.
+ * `--bundle` also writes the signed evidence bundle, by the store's report key (the server's: it verifies pinned to
+ * `GET /api/v1/report-key`) or, without `--store`, by a key made for this run.
  */
 import { writeFile } from 'node:fs/promises';
 import {
   analysisResultProblem,
+  canonicalJson,
+  createEngine,
   EVIDENCE_BUNDLE_FORMAT,
   evidenceBundleProblem,
+  evidenceRecord,
+  recordWithExtractions,
   renderWorkReport,
   sha256Hex,
+  signedAnalysis,
   TrainprintError,
+  type AnalysisRecordInput,
   type AnalysisResult,
   type EvidenceBundle,
   type WorkExtractionResult,
 } from '../library.js';
 import { analysedTextOf } from './files.js';
-import { parse, readInputFile, UsageError } from './shared.js';
+import { openStore, parse, readInputFile, UsageError } from './shared.js';
 
 /**
  * `trainprint report`: reads the analysis (or bundle), finds the analysed text — the result's own
  * (`extraction.text`), else `--text FILE` checked against the analysis's hashes — and writes the page to `--out`
  * (standard output without it). Without the text, the passages show their source side only, and the page says so.
+ * With `--store DIR --analysis ID`, the analysis and what the account measured of its text come from the store.
  * @example process.exitCode = await reportCommand(['analysis.json', '--text', 'book.epub', '--out', 'report.html'])
  */
 export async function reportCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     text: { type: 'string' },
     out: { type: 'string' },
+    bundle: { type: 'string' },
+    store: { type: 'string' },
+    analysis: { type: 'string' },
+    account: { type: 'string' },
     extraction: { type: 'string', multiple: true },
   });
-  if (positionals.length !== 1) throw new UsageError('report needs exactly one ANALYSIS.json');
+  const analysisId = values.analysis as string | undefined;
+  if (analysisId !== undefined) {
+    if (positionals.length !== 0 || values.text !== undefined || values.extraction !== undefined)
+      throw new UsageError(
+        '--analysis ID reads the analysis, its text and extractions from --store: no FILE, --text or --extraction',
+      );
+    if (values.store === undefined) throw new UsageError("--analysis ID needs --store DIR|URL (the server's store)");
+    return storedReport(values, analysisId);
+  }
+  if (values.account !== undefined) throw new UsageError('--account goes with --store DIR --analysis ID');
+  if (positionals.length !== 1)
+    throw new UsageError('report needs exactly one ANALYSIS.json (or --store and --analysis)');
   const { result, bundle } = readAnalysis(positionals[0], await readInputFile(positionals[0], 'utf8'));
+  if (bundle && values.bundle !== undefined)
+    throw new UsageError(`${positionals[0]} is a signed bundle already: --bundle makes one from an analysis result`);
   const textFile = values.text as string | undefined;
   const text =
     result.extraction?.text ?? (textFile === undefined ? null : await analysedText(textFile, result, bundle));
   const extractions = [...(bundle?.model_extractions ?? [])];
   for (const file of (values.extraction as string[] | undefined) ?? [])
     extractions.push(await readExtraction(file, text, result));
+  if (values.bundle !== undefined) {
+    // the page and the bundle from one record: what the page draws is what the signature covers
+    const record = await recordWithExtractions({ result, text }, extractions);
+    const store = values.store === undefined ? undefined : await openStore(values.store as string);
+    try {
+      const engine = await createEngine(store ? { store } : {});
+      return await writeOutputs(values, await signedAnalysis(record, engine));
+    } finally {
+      await store?.close();
+    }
+  }
   // a bundle's transcripts are the page's (the page reads them from the bundle)
   const html = await renderWorkReport({
     result,
@@ -46,15 +85,50 @@ export async function reportCommand(args: string[]): Promise<number> {
     ...(bundle ? { bundle } : {}),
     ...(extractions.length ? { model_extractions: extractions } : {}),
   });
-  const out = values.out as string | undefined;
+  await writePage(values.out as string | undefined, html);
+  if (text === null)
+    console.error('the analysed text was not at hand: the passages show their source side only (--text FILE)');
+  return 0;
+}
+
+/** `--store DIR --analysis ID [--account NAME]`: the record the server's report and bundle routes read. */
+async function storedReport(values: Record<string, unknown>, analysisId: string): Promise<number> {
+  const store = await openStore(values.store as string);
+  try {
+    const engine = await createEngine({ store });
+    const record = await evidenceRecord(engine, analysisId, values.account as string | undefined);
+    if (values.bundle === undefined) {
+      await writePage(values.out as string | undefined, await renderWorkReport(record));
+      return 0;
+    }
+    return await writeOutputs(values, await signedAnalysis(record, engine));
+  } finally {
+    await store.close();
+  }
+}
+
+/** The page (`--out`, else standard output) and the bundle (`--bundle`, its canonical JSON: the bytes that verify). */
+async function writeOutputs(
+  values: Record<string, unknown>,
+  { record, bundle }: { record: AnalysisRecordInput; bundle: EvidenceBundle },
+): Promise<number> {
+  const path = values.bundle as string;
+  const json = canonicalJson(bundle);
+  await writeFile(path, json);
+  console.error(
+    `wrote ${path} (signed by key ${bundle.signature.key_id}${values.store === undefined ? ', made for this run: pin it with --key from this bundle only if you trust this machine' : ''}` +
+      `; ${bundle.model_extractions?.length ?? 0} extractions, ${bundle.catalogue_audits?.length ?? 0} catalogue audits)`,
+  );
+  if (values.out !== undefined) await writePage(values.out as string, await renderWorkReport({ ...record, bundle }));
+  return 0;
+}
+
+async function writePage(out: string | undefined, html: string): Promise<void> {
   if (out === undefined) process.stdout.write(html);
   else {
     await writeFile(out, html);
     console.error(`wrote ${out} (${html.length.toLocaleString('en-US')} characters)`);
   }
-  if (text === null)
-    console.error('the analysed text was not at hand: the passages show their source side only (--text FILE)');
-  return 0;
 }
 
 /**

@@ -2,7 +2,8 @@
  * `trainprint/evidence` — what an answer's figures are computed with, so they can be checked: the method id and the
  * calibration that turn a dataset's evidence into a confidence, the binomial and Wilson statistics, the score's
  * chunking and bootstrap constants, the JSON Schemas of the `analyze` request and result, and an analysis's work
- * report (HTML) and signed evidence bundle with its offline verification (docs/works.md).
+ * report (HTML) and signed evidence bundle — of a stored analysis with the account's extractions and catalogue audits of
+ * its text (`evidenceRecord`, `signedEvidence`) — with its offline verification (docs/works.md).
  *
  * @example
  * import { CALIBRATION, wilsonInterval } from 'trainprint/evidence'
@@ -26,6 +27,9 @@ export {
   buildEvidenceBundle,
   reportRecord,
   signedAnalysis,
+  evidenceRecord,
+  signedEvidence,
+  recordWithExtractions,
   verifyEvidenceBundle,
   analysisResultProblem,
   evidenceBundleProblem,
@@ -53,6 +57,7 @@ export type {
   WorkReportInput,
   BundleOptions,
   SigningEngine,
+  EvidenceEngine,
   BundleVerification,
   VerifyOptions,
   ReportKey,

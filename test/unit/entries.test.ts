@@ -46,6 +46,8 @@ const OUTER_RING_ONLY = [
   'ON_DEMAND_SHARED',
   // analyze's request check, which a job's item and Prefer: respond-async run at submission (src/http/routes/jobs.ts)
   'checkAnalyzeRequest',
+  // an option's schema as the HTTP API serves it (the library's bound, tightened by SERVER_CAPS)
+  'servedLimit',
 ];
 const SUB_ENTRIES = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts'))

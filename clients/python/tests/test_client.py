@@ -141,6 +141,8 @@ class LiveApiTest(unittest.TestCase):
         self.assertEqual([h["id"] for h in mit], ["o2"])
         self.assertTrue(utf16_slice(quoted, mit[0]["query_start"], mit[0]["query_end"]).startswith("Permission is hereby"))
         self.assertEqual(self.tp.get_job(job["job_id"])["state"], "done")
+        listed = self.tp.list_jobs(limit=100)
+        self.assertIn((job["job_id"], "done"), [(j["job_id"], j["state"]) for j in listed["jobs"]])
         self.assertTrue(self.tp.cancel_job(job["job_id"])["deleted"])
         with self.assertRaises(NotFoundError):
             self.tp.get_job(job["job_id"])

@@ -201,6 +201,13 @@ class Client:
             body["options"] = dict(options)
         return cast(Json, self.request("POST", "/api/v1/jobs", body=body, idempotency_key=idempotency_key))
 
+    def list_jobs(self, after: Optional[str] = None, limit: Optional[int] = None,
+                  owner: Optional[str] = None) -> Json:
+        """``GET /api/v1/jobs``: one page of the account's jobs, newest first (``{"jobs": [...], "next"}``; pass
+        ``next`` as ``after`` for the next page, ``None`` on the last). ``owner="operator"``: the scan queue's jobs
+        (an admin key). Not charged."""
+        return cast(Json, self.request("GET", "/api/v1/jobs", query={"after": after, "limit": limit, "owner": owner}))
+
     def get_job(self, job_id: str) -> Json:
         """``GET /api/v1/jobs/{job_id}``: the job's state, ``done``, ``total``, ``failed``, ``eta_seconds``."""
         return cast(Json, self.request("GET", f"/api/v1/jobs/{_seg(job_id)}"))

@@ -10,14 +10,13 @@ import {
   ANALYSIS_RESULT_SCHEMA,
   ANALYZE_REQUEST_SCHEMA,
   canonicalJson,
-  catalogueAuditsOfText,
   extractText,
+  evidenceRecord,
   loadReportKey,
   renderWorkReport,
-  signedAnalysis,
+  signedEvidence,
   sha256Hex,
   shingleCount,
-  workExtractions,
   worthOffloading,
   type AnalyzeRequest,
   type ContentType,
@@ -127,12 +126,11 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     responseSchema: S.ANALYSIS_EXTRACTIONS_SCHEMA,
     handler: async (ctx) => {
       const owner = account(ctx);
-      const stored = await ctx.engine.getAnalysisRecord(ctx.params.analysis_id, { owner });
-      const textSha256 = await keptTextSha256(stored.text);
+      const record = await evidenceRecord(ctx.engine, ctx.params.analysis_id, owner);
       return {
         analysis_id: ctx.params.analysis_id,
-        text_sha256: textSha256,
-        extractions: textSha256 === null ? [] : await workExtractions(ctx.engine.store, owner, textSha256),
+        text_sha256: record.text_sha256 ?? null,
+        extractions: record.model_extractions ?? [],
       };
     },
   },
@@ -231,28 +229,9 @@ const NOT_STORED = { 'cache-control': 'no-store', 'x-content-type-options': 'nos
  * A stored analysis of the account (another account's is NOT_FOUND) with its record, and its evidence bundle signed by
  * the engine's report key.
  */
-async function accountAnalysis(ctx: RouteContext) {
-  const owner = account(ctx);
-  const stored = await ctx.engine.getAnalysisRecord(ctx.params.analysis_id, { owner });
-  // what the account's extract jobs wrote out of this very text: signed into the bundle, drawn in the report
-  const textSha256 = await keptTextSha256(stored.text);
-  const extractions = textSha256 === null ? [] : await workExtractions(ctx.engine.store, owner, textSha256);
-  // and the account's audit jobs of catalogues that hold this text: signed into the bundle too
-  const audits = textSha256 === null ? [] : await catalogueAuditsOfText(ctx.engine.store, owner, textSha256);
-  const record = {
-    ...stored,
-    ...(extractions.length ? { model_extractions: extractions } : {}),
-    ...(audits.length ? { catalogue_audits: audits } : {}),
-  };
-  return signedAnalysis(record, ctx.engine, () => new Date(ctx.now()));
-}
-
-/**
- * The SHA-256 (hex) of an analysis's kept text: the key its extractions are kept under (`storeWorkExtraction`); null
- * for an analysis kept without its text.
- */
-async function keptTextSha256(text: unknown): Promise<string | null> {
-  return typeof text === 'string' && text !== '' ? sha256Hex(text) : null;
+/** The account's analysis as its report and bundle read it: one record for every door (`signedEvidence`). */
+function accountAnalysis(ctx: RouteContext) {
+  return signedEvidence(ctx.engine, ctx.params.analysis_id, account(ctx), () => new Date(ctx.now()));
 }
 
 async function fingerprintHandler(ctx: RouteContext): Promise<unknown> {

@@ -1,9 +1,9 @@
 /**
  * JSON Schemas of the memorization routes (`/api/v1/memorization/…`). Requests carry the target
  * model as `{ base_url, api_key?, model, api?, top_logprobs? }` (an OpenAI-compatible service);
- * the option bounds are the engine's (src/services/memorization/), except where a request fans out into
- * calls to the model service (`prefixes`, `max_tokens`, `concurrency`): those are capped lower
- * here, so one API call cannot turn the server into a request cannon. Responses are the engine's
+ * the option bounds are the engine's, written once (src/services/memorization/limits.ts), tightened where a request
+ * fans out into calls to the model service (`SERVER_CAPS`: `prefixes`, `max_tokens`, `concurrency`), so one API call
+ * cannot turn the server into a request cannon. Responses are the engine's
  * results (src/services/memorization/types.ts) field for field.
  */
 import type { JsonSchema } from '../context.js';
@@ -33,7 +33,7 @@ import {
   workType,
 } from './kit.js';
 import { SCORE_RESULT_SCHEMA } from './attribution.js';
-import { MODEL_SPEC_SCHEMA } from '../../library.js';
+import { MODEL_SPEC_SCHEMA, servedLimit } from '../../library.js';
 import { REGISTER_REQUEST_SCHEMA } from './content.js';
 import { HTML_SCHEMA } from './service.js';
 
@@ -120,11 +120,23 @@ export const [REFERENCE_SET_SCHEMA, REFERENCE_SET_RESPONSE_SCHEMA, REFERENCE_SET
 // ------------------------------------------------------------------ extract
 
 const EXTRACT_OPTIONS = {
-  prefix_tokens: intIn(4, 2000, 'Words of the work given as the prompt (default 50)'),
-  continuation_tokens: intIn(8, 2000, 'Words of the true continuation compared (default 64)'),
-  prefixes: intIn(1, 256, 'Prompts at evenly spaced positions of the work (default 16)'),
-  max_tokens: intIn(1, 4096, 'Model tokens per generation (default 2 × continuation_tokens)'),
-  concurrency: intIn(1, 16, 'Model calls in flight (default 4)'),
+  prefix_tokens: servedLimit('extract', 'prefix_tokens', 'Words of the work given as the prompt (default 50)'),
+  continuation_tokens: servedLimit(
+    'extract',
+    'continuation_tokens',
+    'Words of the true continuation compared (default 64)',
+  ),
+  prefixes: servedLimit(
+    'extract',
+    'prefixes',
+    'Prompts at evenly spaced positions of the work (default 16; the library allows 1,000)',
+  ),
+  max_tokens: servedLimit(
+    'extract',
+    'max_tokens',
+    'Model tokens per generation (default 2 × continuation_tokens; the library allows 16,384)',
+  ),
+  concurrency: servedLimit('extract', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
 } as const;
 const EXTRACT_OPTION_NAMES = Object.keys(EXTRACT_OPTIONS);
 
@@ -190,9 +202,13 @@ const PROBE_OPTIONS = {
     oneOf: [object({ reference_set: refSetId }), object({ texts })],
     description: 'The non-member side: a reference set of the account, or texts (basis `unverified`)',
   },
-  chunk_tokens: intIn(16, 4096, 'Words per chunk (default 128)'),
-  min_chunks: intIn(5, 100_000, 'Fewest chunks per side for a verdict (default 20)'),
-  min_reference_documents: intIn(2, 100_000, 'Fewest reference documents for a verdict (default 5)'),
+  chunk_tokens: servedLimit('probe', 'chunk_tokens', 'Words per chunk (default 128)'),
+  min_chunks: servedLimit('probe', 'min_chunks', 'Fewest chunks per side for a verdict (default 20)'),
+  min_reference_documents: servedLimit(
+    'probe',
+    'min_reference_documents',
+    'Fewest reference documents for a verdict (default 5)',
+  ),
   k: {
     type: 'number',
     exclusiveMinimum: 0,
@@ -205,7 +221,7 @@ const PROBE_OPTIONS = {
     maximum: 0.5,
     description: 'Family-wise significance level (default 0.01)',
   },
-  concurrency: intIn(1, 16, 'Model calls in flight (default 4)'),
+  concurrency: servedLimit('probe', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
   reference_model: {
     ...MODEL_SPEC_SCHEMA,
     description:

@@ -26,7 +26,7 @@ import { round4 } from '../../util/round.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
 import { HIT_WORDS } from './constants.js';
 import { checkResultBound, runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
-import { intOption } from './inputs.js';
+import { limitOption } from './limits.js';
 import { SHORT_WORK_WORDS, shortWorkSplits } from './short-work.js';
 import { wordSpans } from './text.js';
 import { auditDigest } from './digests.js';
@@ -228,8 +228,8 @@ export function checkAudit(request: Omit<CatalogueAuditRequest, 'model'>) {
   if (!request || typeof request !== 'object')
     throw new TrainprintError('INVALID_INPUT', 'the request must be an object');
   const works = checkWorks(request.works);
-  const budget = intOption(request.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
-  const first = intOption(request.first_probes, 3, 1, 50, 'first_probes');
+  const budget = limitOption('audit', 'budget_calls', request.budget_calls);
+  const first = limitOption('audit', 'first_probes', request.first_probes);
   const level = request.level ?? 0.5;
   if (typeof level !== 'number' || !(level > 0 && level < 1))
     throw new TrainprintError('INVALID_OPTIONS', 'level must be a number in (0, 1)');

@@ -36,6 +36,7 @@ import {
   type RecordedCall,
 } from './extraction-journal.js';
 import { checkModel, intOption, resolveWork } from './inputs.js';
+import { limitOption } from './limits.js';
 import {
   inOrderShare,
   chainIn,
@@ -977,10 +978,10 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   if (stop !== undefined && !(stop instanceof AbortSignal))
     throw new TrainprintError('INVALID_OPTIONS', 'stop must be an AbortSignal');
   const model = checkModel(r.model);
-  const budget = intOption(r.budget_calls, 2000, 1, 1_000_000, 'budget_calls');
-  const prefix = intOption(r.prefix_words, 50, 8, 500, 'prefix_words');
-  const maxTokens = intOption(r.max_tokens, 256, 16, 4096, 'max_tokens');
-  const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
+  const budget = limitOption('extractWork', 'budget_calls', r.budget_calls);
+  const prefix = limitOption('extractWork', 'prefix_words', r.prefix_words);
+  const maxTokens = limitOption('extractWork', 'max_tokens', r.max_tokens);
+  const concurrency = limitOption('extractWork', 'concurrency', r.concurrency);
   const prices = checkPrices(r.prices);
   const journal = checkJournal(r.journal);
   const chat = model.chat === true;
@@ -1010,7 +1011,7 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   const dflt = short
     ? Math.max(1, Math.min(splits.length, Math.floor(budget / variants.length)))
     : Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))), sections.length);
-  const probes = intOption(r.probes, dflt, 1, 1_000_000, 'probes');
+  const probes = limitOption('extractWork', 'probes', r.probes, dflt);
   const plan = short
     ? shortPlan(sectionWords, splits.slice(0, probes))
     : probePositions(sectionWords, probes, prefix, n);

@@ -15,7 +15,8 @@ import type { Store } from '../../store/types.js';
 import type { FactorCode } from '../kb/factors.js';
 import type { ExtractionAttempt, ExtractionResult, ExtractRequest, VerbatimSpan } from './types.js';
 import { commonPrefix, mapLimit, RunIndex, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
-import { checkModel, intOption, resolveWork } from './inputs.js';
+import { checkModel, resolveWork } from './inputs.js';
+import { limitOption } from './limits.js';
 import { checkObject, onlyKeys } from '../../util/validate.js';
 import { round4 } from '../../util/round.js';
 import { MIN_RUN_TOKENS, VERIFY_TOKENS } from './constants.js';
@@ -38,11 +39,11 @@ export async function runExtraction(store: Store, request: ExtractRequest): Prom
     'extract',
   );
   const model = checkModel(r.model);
-  const prefix = intOption(r.prefix_tokens, 50, 4, 2000, 'prefix_tokens');
-  const cont = intOption(r.continuation_tokens, 64, 8, 2000, 'continuation_tokens');
-  const prefixes = intOption(r.prefixes, 16, 1, 1000, 'prefixes');
-  const maxTokens = intOption(r.max_tokens, 2 * cont, 1, 16_384, 'max_tokens');
-  const concurrency = intOption(r.concurrency, 4, 1, 64, 'concurrency');
+  const prefix = limitOption('extract', 'prefix_tokens', r.prefix_tokens);
+  const cont = limitOption('extract', 'continuation_tokens', r.continuation_tokens);
+  const prefixes = limitOption('extract', 'prefixes', r.prefixes);
+  const maxTokens = limitOption('extract', 'max_tokens', r.max_tokens, 2 * cont);
+  const concurrency = limitOption('extract', 'concurrency', r.concurrency);
   const outputChars = maxTokens * MAX_CHARS_PER_TOKEN;
   if (prefixes * outputChars > MAX_EXTRACT_OUTPUT_CHARS)
     throw new TrainprintError(

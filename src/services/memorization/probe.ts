@@ -38,7 +38,8 @@ import type { FactorCode } from '../kb/factors.js';
 import type { TargetModel, TokenLogprobs } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import { checkObject, fail, onlyKeys } from '../../util/validate.js';
-import { checkModel, intOption, numberOption, resolveWork } from './inputs.js';
+import { checkModel, numberOption, resolveWork } from './inputs.js';
+import { limitOption } from './limits.js';
 import { checkTexts, loadReferenceSet } from './register.js';
 import { aucInterval, fmtP, holm, mannWhitney, mean, median, pooledTTest } from './stats.js';
 import { chunkDocuments, deflateLength, mapLimit, type TextChunk } from './text.js';
@@ -51,7 +52,6 @@ import type {
   ReferenceBasis,
 } from './types.js';
 import { round4 } from '../../util/round.js';
-import { PROBE_CHUNK_TOKENS, PROBE_MIN_CHUNKS, PROBE_MIN_REFERENCE_DOCUMENTS } from './constants.js';
 
 const STATS: ReadonlyArray<{ name: ProbeStatisticName; dir: 'lower' | 'higher' }> = [
   { name: 'loss', dir: 'lower' },
@@ -201,12 +201,12 @@ function checkProbeOptions(request: ProbeRequest) {
     r,
     model,
     referenceModel,
-    chunkTokens: intOption(r.chunk_tokens, PROBE_CHUNK_TOKENS, 16, 4096, 'chunk_tokens'),
-    minChunks: intOption(r.min_chunks, PROBE_MIN_CHUNKS, 5, 100_000, 'min_chunks'),
-    minDocs: intOption(r.min_reference_documents, PROBE_MIN_REFERENCE_DOCUMENTS, 2, 100_000, 'min_reference_documents'),
+    chunkTokens: limitOption('probe', 'chunk_tokens', r.chunk_tokens),
+    minChunks: limitOption('probe', 'min_chunks', r.min_chunks),
+    minDocs: limitOption('probe', 'min_reference_documents', r.min_reference_documents),
     k: numberOption(r.k, 0.2, 0, 1, 'k'),
     alpha: numberOption(r.alpha, 0.01, 0, 0.5, 'alpha'),
-    concurrency: intOption(r.concurrency, 4, 1, 64, 'concurrency'),
+    concurrency: limitOption('probe', 'concurrency', r.concurrency),
   };
 }
 

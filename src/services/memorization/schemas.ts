@@ -5,6 +5,7 @@
  * builds the other memorization requests on {@link MODEL_SPEC_SCHEMA}).
  */
 import { int0, intIn, object, workId } from '../../util/json-schema.js';
+import { servedLimit } from './limits.js';
 
 /**
  * The target model: an OpenAI-compatible service the server calls. The server's model-host
@@ -95,11 +96,15 @@ const EXTRACT_WORK_ITEM_PROPS = {
     description: 'Sections (chapters) to spread the probes over, in order, not overlapping (UTF-16 offsets)',
     items: object({ start: int0, end: int0, title: { type: 'string', maxLength: 500 } }, ['title']),
   },
-  budget_calls: intIn(1, 1_000_000, 'Most calls made in all, failed ones counted (default 2000)'),
-  probes: intIn(1, 1_000_000, 'Phase-1 probes (default one per 250 words, at most half the budget)'),
-  prefix_words: intIn(8, 500, 'Words of each prompt (default 50)'),
-  max_tokens: intIn(16, 4096, '`max_tokens` of each call (default 256)'),
-  concurrency: intIn(1, 16, 'Calls in flight (default 4)'),
+  budget_calls: servedLimit(
+    'extractWork',
+    'budget_calls',
+    'Most calls made in all, failed ones counted (default 2000)',
+  ),
+  probes: servedLimit('extractWork', 'probes', 'Phase-1 probes (default one per 250 words, at most half the budget)'),
+  prefix_words: servedLimit('extractWork', 'prefix_words', 'Words of each prompt (default 50)'),
+  max_tokens: servedLimit('extractWork', 'max_tokens', '`max_tokens` of each call (default 256)'),
+  concurrency: servedLimit('extractWork', 'concurrency', 'Calls in flight (default 4; the library allows 64)'),
   prompt_variants: intIn(1, 3, 'Chat models: prompt templates tried in order until one continues the work (default 3)'),
   prices: object(
     {
@@ -143,8 +148,12 @@ const AUDIT_ITEM_PROPS = {
     ),
   },
   model: JOB_MODEL_SPEC_SCHEMA,
-  budget_calls: intIn(1, 1_000_000, 'Most calls for the whole catalogue, first pass included (default 2000)'),
-  first_probes: intIn(1, 50, 'Probes per work in the first pass (default 3)'),
+  budget_calls: servedLimit(
+    'audit',
+    'budget_calls',
+    'Most calls for the whole catalogue, first pass included (default 2000)',
+  ),
+  first_probes: servedLimit('audit', 'first_probes', 'Probes per work in the first pass (default 3)'),
   level: {
     type: 'number',
     exclusiveMinimum: 0,
@@ -152,7 +161,7 @@ const AUDIT_ITEM_PROPS = {
     description:
       '`not_found` is stated at this level: the share of probe positions a reproduced work hits (default 0.5)',
   },
-  prefix_words: intIn(8, 500, 'Words of each prompt (default 50, less for short works)'),
+  prefix_words: servedLimit('extractWork', 'prefix_words', 'Words of each prompt (default 50, less for short works)'),
   max_tokens: EXTRACT_WORK_ITEM_PROPS.max_tokens,
   concurrency: EXTRACT_WORK_ITEM_PROPS.concurrency,
   prompt_variants: EXTRACT_WORK_ITEM_PROPS.prompt_variants,

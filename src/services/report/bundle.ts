@@ -44,7 +44,7 @@ export async function buildEvidenceBundle(
     format: EVIDENCE_BUNDLE_FORMAT,
     created_at: (options.now?.() ?? new Date()).toISOString(),
     result,
-    text_sha256: typeof text === 'string' ? await sha256Hex(text) : null,
+    text_sha256: typeof text === 'string' ? (record.text_sha256 ?? (await sha256Hex(text))) : null,
     ...(result.extraction ? { extraction: withoutText(result.extraction) } : {}),
     transcripts: bundleTranscripts(result, record.transcripts ?? {}),
     ...(record.model_extractions?.length ? { model_extractions: record.model_extractions } : {}),

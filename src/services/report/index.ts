@@ -6,6 +6,8 @@ export type { WorkReportInput } from './render-html.js';
 export { buildEvidenceBundle } from './bundle.js';
 export { reportRecord, signedAnalysis } from './analysis-report.js';
 export type { SigningEngine } from './analysis-report.js';
+export { evidenceRecord, recordWithExtractions, signedEvidence } from './evidence-record.js';
+export type { EvidenceEngine } from './evidence-record.js';
 export type { BundleOptions } from './bundle.js';
 export { renderWorkReport, verifyEvidenceBundle } from './on-demand.js';
 export { analysisResultProblem, evidenceBundleProblem } from './result-shape.js';

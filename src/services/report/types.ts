@@ -21,6 +21,8 @@ export interface AnalysisRecordInput {
   readonly result: AnalysisResult;
   /** The text every span of the result points into; null when it is not at hand (the report then says so). */
   readonly text: string | null;
+  /** The SHA-256 (hex) of `text` where the caller has it already (the bundle then does not hash the text again). */
+  readonly text_sha256?: string;
   /** Per remote corpus (`dataset_id`): every call its search used, as digests. @default none */
   readonly transcripts?: Readonly<Record<string, readonly TranscriptCall[]>>;
   /**
