@@ -174,11 +174,19 @@ describe('SHA-256 fallback', () => {
     }
   });
 
-  it('sha256Hex of strings and bytes, small (in-thread with node:crypto) and large (WebCrypto), is SHA-256', async () => {
+  it('sha256Hex of strings and bytes, small and large (hashed in place with node:crypto), is SHA-256', async () => {
     for (const t of ['', 'abc', 'ünïcödé 👍🏽', 'x'.repeat(65_536), 'y'.repeat(65_537), 'z'.repeat(300_000)]) {
       const want = createHash('sha256').update(t, 'utf8').digest('hex');
       expect(await sha256Hex(t)).toBe(want);
       expect(await sha256Hex(new TextEncoder().encode(t))).toBe(want);
+    }
+  });
+
+  it('a string with lone surrogates hashes as its TextEncoder bytes (U+FFFD each), as the fingerprint encodes it', async () => {
+    for (const t of ['a\uD800b', '\uDC00', 'x'.repeat(70_000) + '\uD83D', '\uDFFF\uD800'.repeat(40_000)]) {
+      const want = toHex(sha256Portable(new TextEncoder().encode(t)));
+      expect(await startSha256HexOfText(t)).toBe(want);
+      expect(await sha256Hex(t)).toBe(want);
     }
   });
 
