@@ -83,6 +83,21 @@ async function child(mode, dist, corpus) {
   const peer = await makePeer();
   const engine = await createEngine();
   const stats = (r) => ({ wall_ms: r.wall_ms, cpu_ms: r.cpu_ms, faults: r.faults });
+  if (mode === 'reserved') {
+    // the fresh protocol on an engine whose core was grown and mapped first (reserveMemory), ours only
+    const reserve = await timedCall(() => engine.reserveMemory(Buffer.byteLength(text)));
+    let held = await engine.fingerprint(warm);
+    const calls = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await timedCall(() => engine.fingerprint(text));
+      held = r.out;
+      calls.push(stats(r));
+    }
+    process.stdout.write(
+      `${JSON.stringify({ bytes: Buffer.byteLength(text), id: held.fingerprint, reserve: stats(reserve), calls })}\n`,
+    );
+    return;
+  }
   let kept = await engine.fingerprint(warm);
   const ours = [],
     theirs = [];
@@ -292,6 +307,7 @@ export async function wholeTables(builds, { rounds, corpora, cliRounds, log = co
       );
     }
   }
+  const reserved = await reservedTable(builds[0][1], rounds, log);
   const cli = await cliTables(builds, cliRounds);
   for (const [name, t] of Object.entries(cli)) {
     if (t?.fingerprint)
@@ -300,7 +316,38 @@ export async function wholeTables(builds, { rounds, corpora, cliRounds, log = co
           `scan ${t.scan.cpu_s} s CPU; scan/fingerprint ${t.scan_over_fingerprint_cpu} (CPU)`,
       );
   }
-  return { fresh, steady, cli };
+  return { fresh, steady, reserved, cli };
+}
+
+/**
+ * The fresh protocol (English) on an engine grown first by `reserveMemory(10 MB)`, against plain fresh processes of
+ * the same build, alternating: the reservation's own cost, and each of the 3 calls' CPU and faults (medians of rounds).
+ */
+async function reservedTable(dist, rounds, log) {
+  const runs = { reserved: [], plain: [] };
+  for (let r = 0; r < rounds; r++) {
+    runs.reserved.push(runChild('reserved', dist, 'en'));
+    runs.plain.push(runChild('fresh', dist, 'en'));
+  }
+  const perCall = (calls) =>
+    [0, 1, 2].map((i) => ({
+      cpu_ms: round(median(calls.map((c) => c[i].cpu_ms))),
+      faults: Math.round(median(calls.map((c) => c[i].faults))),
+    }));
+  const table = {
+    reserve: {
+      cpu_ms: round(median(runs.reserved.map((x) => x.reserve.cpu_ms))),
+      faults: Math.round(median(runs.reserved.map((x) => x.reserve.faults))),
+    },
+    reserved_calls: perCall(runs.reserved.map((x) => x.calls)),
+    plain_calls: perCall(runs.plain.map((x) => x.ours)),
+    raw: runs,
+  };
+  const fmtCalls = (cs) => cs.map((c) => `${c.cpu_ms} ms/${c.faults}`).join(', ');
+  log(
+    `reserved  reserveMemory(10 MB) ${table.reserve.cpu_ms} ms, ${table.reserve.faults} faults; calls ${fmtCalls(table.reserved_calls)} | plain ${fmtCalls(table.plain_calls)}`,
+  );
+  return table;
 }
 
 const arg = (name) => {

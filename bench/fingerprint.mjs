@@ -2,13 +2,16 @@
 // the same run on the same corpus; every figure is reported as a ratio to a peer or baseline.
 //
 //   npm run build && node --expose-gc bench/fingerprint.mjs [--baseline OTHER/dist] [--quick] [--whole-only]
+//     [--corpora en,ja,…] [--rounds N] [--cli-rounds N] [--out fingerprint-whole-cli.json]
 //
 // 1. The whole default fingerprint() in whole processes (bench/fingerprint-whole.mjs): a fresh process per
 //    measurement (best of 3 after a 100 kB warm-up) and the steady state, for 10 MB of English, Japanese and Chinese
 //    prose, Cyrillic and mixed scripts, against the xxhash-wasm peer in the same process, with process CPU and page
 //    faults per call; then `trainprint fingerprint` and `trainprint scan` of the same 10 MB as whole processes (CPU,
 //    faults, RSS). --baseline: another build's dist/ (main's before a change, say), alternated with this one in every
-//    round, so before → after come from one run. Results: bench/results/fingerprint-whole.json.
+//    round, so before → after come from one run; the English fresh protocol again on an engine grown first by
+//    reserveMemory, beside plain fresh processes. Results: bench/results/fingerprint-whole.json (--out: another name,
+//    for a run of fewer corpora).
 // 2. Unless --whole-only: the primitives in one process (tinybench), 10 MB of real English from ../shared/data plus
 //    mixed-script and CJK samples (bench/corpus.mjs). Results: bench/results/fingerprint.json (and .md).
 // --quick: fewer rounds (English only for part 1), no write unless --write.
@@ -43,16 +46,20 @@ let sink = 0;
   const at = process.argv.indexOf('--baseline');
   const builds = [['this', new URL('../dist', import.meta.url).pathname]];
   if (at > 0) builds.push(['baseline', process.argv[at + 1]]);
+  const opt = (name) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
   const whole = await wholeTables(builds, {
-    rounds: QUICK ? 1 : 3,
-    corpora: QUICK ? ['en'] : Object.keys(CORPORA),
-    cliRounds: QUICK ? 1 : 3,
+    rounds: Number(opt('rounds') ?? (QUICK ? 1 : 3)),
+    corpora: opt('corpora')?.split(',') ?? (QUICK ? ['en'] : Object.keys(CORPORA)),
+    cliRounds: Number(opt('cli-rounds') ?? (QUICK ? 1 : 3)),
   });
   if (WRITE) {
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
     const meta = { date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length };
     writeFileSync(
-      new URL('./results/fingerprint-whole.json', import.meta.url),
+      new URL(`./results/${opt('out') ?? 'fingerprint-whole.json'}`, import.meta.url),
       `${JSON.stringify({ ...meta, builds, ...whole }, null, 2)}\n`,
     );
   }

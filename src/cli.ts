@@ -43,6 +43,7 @@ import { reportCommand } from './cli/report.js';
 import { scanCommand } from './cli/scan.js';
 import { serveCommand } from './cli/serve.js';
 import { type Command, HelpAsked, UsageError } from './cli/shared.js';
+import { tuneTiering } from './cli/tiering.js';
 import { verifyCommand } from './cli/verify.js';
 import { workerCommand } from './cli/worker.js';
 import { jobsCommand } from './cli/jobs.js';
@@ -107,6 +108,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS.get(cmd);
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
+  tuneTiering(cmd);
   try {
     return await command(rest);
   } catch (e) {

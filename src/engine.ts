@@ -8,6 +8,7 @@
 import type { Core } from './core/abi.js';
 import type { CoreVariant } from './core/load.js';
 import { DatasetEngine } from './dataset-engine.js';
+import { TrainprintError } from './errors.js';
 import type { EngineOptions } from './engine-options.js';
 import { createAnalysisService, type AnalysisService, type StoredAnalysis } from './services/analyze/service.js';
 import { retentionRules } from './services/analyze/retention.js';
@@ -29,6 +30,15 @@ import type { ScanHit, ScanItem, ScanOptions, ScanSummary } from './services/sca
 import { MemoryStore } from './store/memory.js';
 
 /**
+ * Arena bytes a default word fingerprint lays out per UTF-8 byte of its text (its UTF-8 at three bytes a UTF-16 unit,
+ * then starts, ends, hashes and a spare column per token of room): 10 MB of English grew the memory to 160 MiB.
+ * {@link Engine.reserveMemory} grows the memory by this much per byte of the text it is told of.
+ */
+const ARENA_BYTES_PER_TEXT_BYTE = 16;
+/** Bytes of an operating-system page (4 KiB on x86-64 and most ARM64 hosts; larger pages are written more than once). */
+const PAGE = 4096;
+
+/**
  * The training-data attribution engine, made by `createEngine` (create-engine.ts). The fingerprint operations come
  * from {@link FingerprintEngine}, the dataset operations from {@link DatasetEngine} (handed to the corpus); the rest
  * are services on {@link store}.
@@ -43,6 +53,23 @@ export class Engine extends DatasetEngine {
   private readonly scans: ScanService;
   private market: Marketplace | null = null;
   private mem: Memorization | null = null;
+
+  /**
+   * Grow the core's memory now for a text of `textBytes` UTF-8 bytes and map its pages (docs/fingerprints.md).
+   * @throws INVALID_OPTIONS, OUT_OF_MEMORY
+   * @example engine.reserveMemory(1 << 20) // a first text of 1 MB lands on mapped memory
+   */
+  reserveMemory(textBytes: number): void {
+    if (!Number.isSafeInteger(textBytes) || textBytes < 0)
+      throw new TrainprintError('INVALID_OPTIONS', 'textBytes must be a non-negative integer');
+    const core = this.assertLive();
+    core.guard(() => {
+      const bytes = textBytes * ARENA_BYTES_PER_TEXT_BYTE;
+      core.reserve(bytes);
+      const u8 = core.u8; // one write per page: the operating system maps it now, not inside the next call
+      for (let p = core.arenaBase; p < core.arenaBase + bytes; p += PAGE) u8[p] |= 0;
+    });
+  }
 
   /** @internal use `createEngine` (create-engine.ts) */
   constructor(core: Core, variant: CoreVariant, options: EngineOptions = {}) {

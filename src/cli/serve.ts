@@ -33,6 +33,12 @@ import {
   UsageError,
 } from './shared.js';
 
+/**
+ * The text a serving process's core is grown for at start (FingerprintEngine.reserveMemory: about 16 MiB of memory):
+ * a request of up to 1 MB of text is fingerprinted on memory already mapped.
+ */
+const SERVE_TEXT_BYTES = 1 << 20;
+
 /** Engine on an in-memory, file or PostgreSQL store, with dataset files, stored datasets and/or the starter. */
 async function engineFor(
   values: Record<string, unknown>,
@@ -197,6 +203,8 @@ async function serveProcess(values: Record<string, unknown>, o: ServeSettings): 
   // time an event is sent: every delivery is resolved, checked and sent to the checked address
   const webhookFetch = privateWebhooks ? undefined : http.egressFetch(resolveHost);
   const { engine, closeDatasets } = await engineFor(values, webhookFetch);
+  // the core's first growth is paid now, not by the first requests (the pages of a 1 MB text's fingerprint mapped)
+  engine.reserveMemory(SERVE_TEXT_BYTES);
   // the reference packs (portraits of documented training data, packs/index.json), each checked against its SHA-256
   if (o.packs === 'default') await loadDefaultPacks(engine);
   const keys = new http.KeyStore(engine.store);

@@ -274,10 +274,40 @@ async function openFile(path: string): Promise<FileHandle> {
   }
 }
 
-/** The file's bytes, decompressed, as chunks (streams; closes the file when done or abandoned). */
-async function* byteChunks(path: string, compression: Compression): AsyncGenerator<Uint8Array> {
+/** Bytes read at a time from a file (and the size of a JSON Lines reader's one buffer). */
+const READ_BYTES = 1 << 20;
+
+/**
+ * The bytes of an uncompressed file, read into one buffer again and again: each chunk is valid only until the next is
+ * asked for. A read stream hands out a fresh 1 MiB buffer a chunk, and a process pays for fresh pages on first touch
+ * (a scan of 10 MB of JSON Lines: 2,400 page faults for buffers read once and dropped).
+ */
+async function* reusedChunks(path: string): AsyncGenerator<Uint8Array> {
   const fh = await openFile(path);
-  const raw = fh.createReadStream({ highWaterMark: 1 << 20 }); // autoClose: closes fh
+  try {
+    const buf = new Uint8Array(READ_BYTES);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) return;
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * The file's bytes, decompressed, as chunks (streams; closes the file when done or abandoned). With `reuse`, an
+ * uncompressed file's chunks share one buffer (see {@link reusedChunks}): a caller that keeps bytes of a chunk past
+ * the next copies them.
+ */
+async function* byteChunks(path: string, compression: Compression, reuse = false): AsyncGenerator<Uint8Array> {
+  if (reuse && compression === 'none') {
+    yield* reusedChunks(path);
+    return;
+  }
+  const fh = await openFile(path);
+  const raw = fh.createReadStream({ highWaterMark: READ_BYTES }); // autoClose: closes fh
   try {
     if (compression === 'gzip') {
       const gz = createGunzip({ chunkSize: 1 << 16 });
@@ -450,7 +480,7 @@ async function* readJsonl(
     parsed = 0; // the next array starts counting afresh, also after the end of a chunk
     return b;
   };
-  const chunks = byteChunks(path, compression);
+  const chunks = byteChunks(path, compression, true);
   try {
     for (;;) {
       let next: IteratorResult<Uint8Array>;
@@ -478,7 +508,7 @@ async function* readJsonl(
           if (parsed >= BATCH_BYTES && batch.length > 0) yield take();
         }
         if (from < c.length) {
-          carry.push(c.subarray(from));
+          carry.push(new Uint8Array(c.subarray(from))); // a copy: the next chunk is read into the same buffer
           carryLen += c.length - from;
           if (carryLen > ctx.maxBytes) throw fail(`${path}:${line + 1}: ${tooLong(ctx.maxBytes)}`);
         }

@@ -165,6 +165,33 @@ describe('lifecycle and traps', () => {
   });
 });
 
+describe('reserveMemory', () => {
+  it('grows and maps the core for a text of that size; fingerprints are the same after it', async () => {
+    const plain = await createEngine({ synonyms: false });
+    const grown = await createEngine({ synonyms: false });
+    const text = 'It was the best of times, it was the worst of times — «ça va», naïve café. '.repeat(2000);
+    grown.reserveMemory(text.length * 3);
+    expect(grown.memoryBytes).toBeGreaterThanOrEqual(16 * text.length * 3);
+    const before = grown.memoryBytes;
+    const [a, b] = [await plain.fingerprint(text), await grown.fingerprint(text)];
+    expect(b.fingerprint).toBe(a.fingerprint);
+    expect(b.work_hash).toBe(a.work_hash);
+    expect(Array.from(b.winnow!.hashes)).toEqual(Array.from(a.winnow!.hashes));
+    expect(Array.from(b.minhash!)).toEqual(Array.from(a.minhash!));
+    expect(grown.memoryBytes).toBe(before); // the call fitted in what was reserved
+    grown.reserveMemory(0);
+    expect(grown.memoryBytes).toBe(before); // memory never shrinks
+  });
+
+  it('refuses anything but a non-negative integer, and more than a 32-bit memory holds', async () => {
+    const engine = await createEngine({ synonyms: false });
+    for (const bad of [-1, 1.5, Number.NaN, '1' as unknown as number, 2 ** 40])
+      expect(() => engine.reserveMemory(bad)).toThrow(code(bad === 2 ** 40 ? 'OUT_OF_MEMORY' : 'INVALID_OPTIONS'));
+    engine.dispose();
+    expect(() => engine.reserveMemory(1)).toThrow(code('ENGINE_DISPOSED'));
+  });
+});
+
 describe('SHA-256 fallback', () => {
   it('equals node:crypto for random lengths around block boundaries', () => {
     const rnd = prng(5);
@@ -174,11 +201,19 @@ describe('SHA-256 fallback', () => {
     }
   });
 
-  it('sha256Hex of strings and bytes, small (in-thread with node:crypto) and large (WebCrypto), is SHA-256', async () => {
+  it('sha256Hex of strings and bytes, small and large (hashed in place with node:crypto), is SHA-256', async () => {
     for (const t of ['', 'abc', 'ünïcödé 👍🏽', 'x'.repeat(65_536), 'y'.repeat(65_537), 'z'.repeat(300_000)]) {
       const want = createHash('sha256').update(t, 'utf8').digest('hex');
       expect(await sha256Hex(t)).toBe(want);
       expect(await sha256Hex(new TextEncoder().encode(t))).toBe(want);
+    }
+  });
+
+  it('a string with lone surrogates hashes as its TextEncoder bytes (U+FFFD each), as the fingerprint encodes it', async () => {
+    for (const t of ['a\uD800b', '\uDC00', 'x'.repeat(70_000) + '\uD83D', '\uDFFF\uD800'.repeat(40_000)]) {
+      const want = toHex(sha256Portable(new TextEncoder().encode(t)));
+      expect(await startSha256HexOfText(t)).toBe(want);
+      expect(await sha256Hex(t)).toBe(want);
     }
   });
 

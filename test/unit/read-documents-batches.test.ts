@@ -60,6 +60,22 @@ describe('readDocumentBatches', () => {
     expect(batched.calls).toBeLessThan(100);
   });
 
+  it('gives each line as JSON.parse reads it, across the 1 MiB reads of one reused buffer', async () => {
+    // lines of 1–3,000 characters of 1- to 4-byte UTF-8, so that reads end inside lines and inside characters
+    const pieces = ['a', 'é', '漢', '👍', ' ', '"', '\\'];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const records = Array.from({ length: 1500 }, (_, i) => {
+      let text = '';
+      for (let n = 1 + (next() % 3000); n > 0; n--) text += pieces[next() % pieces.length];
+      return { id: `r${i}`, text };
+    });
+    writeFileSync(at('mixed.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const batched = await drain(readDocumentBatches([at('mixed.jsonl')], ids), (b) => b);
+    expect(batched.error).toBeNull();
+    expect(batched.docs).toEqual(records);
+  });
+
   it('hands over the documents before a malformed line, then fails naming the line', async () => {
     for (const [it, take] of [
       [readDocuments([at('bad.jsonl')], ids), (d: DatasetDocument) => [d]],
