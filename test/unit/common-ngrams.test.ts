@@ -192,6 +192,29 @@ describe('the edges of a chain', () => {
     }
   });
 
+  it('keep an edge hit among held fingerprints across the misses of one changed word, a lone one not', () => {
+    // a quotation from another edition: its first hits agree with the document that stored them first (held, not this
+    // chain's), one word differs (2 misses), then the dense copy
+    const copy = [11, 12, 13, 14, 15, 16, 17];
+    const held = (x: number) => x === 6 || x === 8 || (x >= 11 && x <= 18);
+    const missed = (x: number, y: number) => {
+      let k = 0;
+      for (let i = x + 1; i < y; i++) if (!held(i)) k++;
+      return k + 1;
+    };
+    expect(trimEdges([7, ...copy], missed, held)).toEqual([7, ...copy]);
+    // the same hit alone among misses is a chance agreement beside a copy that dense
+    expect(trimEdges([7, ...copy], missed)).toEqual(copy);
+    // and past the burst of one word, held or not, the density decides
+    expect(
+      trimEdges(
+        [2, ...copy],
+        (x, y) => y - x,
+        () => true,
+      ),
+    ).toEqual(copy);
+  });
+
   it('count the gap as the caller says (misses only): held n-grams between agreeing hits are no gap', () => {
     // places 1–7 are held (common n-grams), so the edge at 0 is 1 miss from the copy
     const held = new Set([1, 2, 3, 4, 5, 6, 7]);
