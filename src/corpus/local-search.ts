@@ -120,9 +120,13 @@ export function* alignedResultSteps(
     yield PAUSE;
   }
   // Longest first, each passage's words weighed by its score (a verbatim copy of MIT's 163 words before BSL-1.0's
-  // looser alignment of 165 at 0.63); among equally long passages (one passage copied into many documents) the
-  // document the match covers most completely first — its share of the document's characters, times its score: the
-  // short document that is mostly this passage is the likelier original than the long one quoting it.
+  // looser alignment of 165 at 0.63); among equally long passages (one passage copied into many documents) the one
+  // whose words are most alike first (BSD-3-Clause before BSD-3-Clause-HP, whose "the HP" and "THE AUTHOR" the
+  // alignment bridges: 95 % of the words in shared runs), then the document the match covers most completely — the share of the
+  // document's characters the content's passage shows, times its score: the short document that is mostly this
+  // passage is the likelier original than the long one quoting it. The content's side counts, not the document's: a
+  // document span that runs over words the content lacks (JSON's "The Software shall be used for Good, not Evil."
+  // inside MIT's text) covers no more of it.
   // once per match (a comparison asks it again and again; its document lookup is not free)
   const covers = new Map<SearchMatch, number>();
   const cover = (m: SearchMatch): number => {
@@ -130,13 +134,20 @@ export function* alignedResultSteps(
     if (c === undefined) {
       const d = m.document_id === null ? undefined : s.searched.get(m.dataset_id);
       const at = d ? d.documentIndex(m.document_id!) : -1;
-      c = d && at >= 0 ? (m.score * ((m.source_end ?? 0) - (m.source_start ?? 0))) / d.document(at).chars : 0;
+      const shown = Math.min(m.query_end - m.query_start, (m.source_end ?? 0) - (m.source_start ?? 0));
+      c = d && at >= 0 ? (m.score * shown) / d.document(at).chars : 0;
       covers.set(m, c);
     }
     return c;
   };
+  // the share of the passage's words in runs the document shares (1 for a copy word for word)
+  const alike = (m: SearchMatch): number => (m.kind === 'exact' ? m.similarity : 1);
   matches.sort(
-    (a, b) => b.tokens * b.score - a.tokens * a.score || cover(b) - cover(a) || a.query_start - b.query_start,
+    (a, b) =>
+      b.tokens * b.score - a.tokens * a.score ||
+      alike(b) - alike(a) ||
+      cover(b) - cover(a) ||
+      a.query_start - b.query_start,
   );
   s.nearMatches.sort((a, b) => b.score - a.score);
   for (const m of s.nearMatches) matches.push(m);

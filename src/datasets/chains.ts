@@ -341,24 +341,60 @@ class ChainSearch {
   }
 }
 
-/** Fingerprints from an edge hit of a chain to its next agreeing hit, at most, for the edge to be kept. */
+/**
+ * The least often a copy as dense as a chain shows the misses between an edge hit and the chain's next agreeing hit, for
+ * the edge to be the copy's own: an edited copy (1 word in 10 replaced) holds a third of its fingerprints or less, and
+ * its agreeing hits stand 4–6 fingerprints apart all along; a verbatim copy holds every one.
+ */
+const EDGE_ALPHA = 0.05;
+/**
+ * Misses before an edge hit that one changed word makes inside a copy (every n-gram holding it, 1–3 winnowed
+ * fingerprints): an edge hit among held fingerprints keeps its place across that many whatever the chain's density.
+ */
 const EDGE_GAP = 3;
 
 /**
- * A chain's agreeing hits less lone ones at its edges: an edge hit more than {@link EDGE_GAP} fingerprints from the
- * chain's next agreeing hit is a chance agreement (1 in 16) of the words around the copy, so the span ends where the
- * held text ends; a copy's own edge hits come in runs (every fingerprint of a copied stretch hits). `gap(x, y)` says
- * how far apart two positions are: by default in fingerprints; the search counts only the fingerprints between them
- * that the dataset does not hold at all, so a stretch of common n-grams (hits that vote for no section: "We the People
- * of the United States") inside the copy is no gap.
+ * A chain's agreeing hits less lone ones at its edges: an edge hit apart from the chain's next agreeing hit is a chance
+ * agreement (1 in 16) of the words around the copy, so the span ends where the held text ends. Apart means more misses
+ * in a row than a copy as dense as the chain shows {@link EDGE_ALPHA} of the time: with d the agreeing hits over
+ * agreeing hits and misses of the chain up to its other edge (this edge included: the density if it is the copy's; the
+ * other left out when a miss parts it too: it may be lone), k misses in a row have the chance (1 − d)^k. A chance
+ * agreement stands alone, a copy's edge among fingerprints the pack holds (`held`, when the caller can tell: the start
+ * of a quotation whose first n-grams another document stored first), so an edge hit with a held neighbour is kept
+ * across {@link EDGE_GAP} misses, the burst of one changed word. A verbatim copy of 20 fingerprints or more keeps no lone
+ * edge hit past a miss; an edited copy holding a third of its fingerprints keeps edges 4–6 apart, as its inside has
+ * them. `gap(x, y)` says how far apart two positions are, misses plus one: by default in fingerprints; the search
+ * counts only the fingerprints between them that the dataset does not hold at all, so a stretch of common n-grams
+ * (hits that vote for no section: "We the People of the United States") inside the copy is no gap.
  * @example trimEdges([2, 10, 11, 12, 13, 19]) // [10, 11, 12, 13]
  */
-export function trimEdges(positions: number[], gap: (x: number, y: number) => number = (x, y) => y - x): number[] {
+export function trimEdges(
+  positions: number[],
+  gap: (x: number, y: number) => number = (x, y) => y - x,
+  held: (x: number) => boolean = () => false,
+): number[] {
+  const n = positions.length;
   let a = 0,
-    b = positions.length - 1;
-  while (b - a >= 2 && gap(positions[a], positions[a + 1]) > EDGE_GAP) a++;
-  while (b - a >= 2 && gap(positions[b - 1], positions[b]) > EDGE_GAP) b--;
-  return a === 0 && b === positions.length - 1 ? positions : positions.slice(a, b + 1);
+    b = n - 1;
+  // the chain's misses before each of its hits, made only for a chain with a far edge
+  let missed: Float64Array | undefined;
+  // is the edge hit at `e` (a or b) lone, `g` from the chain's next agreeing hit?
+  const lone = (e: number, g: number): boolean => {
+    const x = positions[e];
+    if (g <= 1 || (g <= EDGE_GAP && (held(x - 1) || held(x + 1)))) return false;
+    if (missed === undefined) {
+      const m = new Float64Array(n);
+      for (let i = 1; i < n; i++) m[i] = m[i - 1] + gap(positions[i - 1], positions[i]) - 1;
+      missed = m;
+    }
+    const lo = e === a || gap(positions[a], positions[a + 1]) <= 1 ? a : a + 1;
+    const hi = e === b || gap(positions[b - 1], positions[b]) <= 1 ? b : b - 1;
+    const density = (hi - lo + 1) / (hi - lo + 1 + missed[hi] - missed[lo]);
+    return (1 - density) ** (g - 1) < EDGE_ALPHA;
+  };
+  while (b - a >= 2 && lone(a, gap(positions[a], positions[a + 1]))) a++;
+  while (b - a >= 2 && lone(b, gap(positions[b - 1], positions[b]))) b--;
+  return a === 0 && b === n - 1 ? positions : positions.slice(a, b + 1);
 }
 
 /**

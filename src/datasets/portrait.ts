@@ -1105,6 +1105,7 @@ export class PortraitDataset {
       const positions = trimEdges(
         chain.positions.filter((x) => claimed[x] === 0),
         missedBetween,
+        (x) => hits[x] === 1,
       );
       if (positions.length < 2) continue;
       const c = chanceOf(positions);

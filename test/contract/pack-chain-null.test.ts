@@ -136,4 +136,28 @@ describe("a pack and its kind's chain null, measured on documents it does not ho
     await other.importDataset(withNull.exportDataset('pack:stations'));
     expect(await matches(other, invented)).toEqual([]);
   });
+
+  it('an edited copy of a packed article keeps its edges: the span runs from near its first word to near its last, not past', async () => {
+    const a = files.flat().find((x) => x.title === 'Station 12')!;
+    // 1 word in 8 replaced: under half of its fingerprints hit, spread evenly (lone-looking at a verbatim copy's density,
+    // the copy's own at its own: the trim that judged every edge 3 fingerprints apart as lone cut 16 words off its end)
+    const edited = a.body
+      .split(' ')
+      .slice(10, 100)
+      .map((w, i) => (i % 8 === 2 ? `vrell${i}` : w))
+      .join(' ');
+    const own = book('austen-persuasion').split(/\s+/).slice(9_000, 9_060).join(' ');
+    const text = `${own}\n\n${edited}\n\n${own.split(' ').reverse().join(' ')}`;
+    const m = await matches(plain, text);
+    expect(m.length, JSON.stringify(m)).toBe(1);
+    expect(m[0].article?.title).toBe(a.title);
+    const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
+    const start = own.length + 2;
+    const end = start + edited.length;
+    // a few words in from the copy's edges (an edge n-gram that holds a replaced word or the author's misses), none past
+    expect(m[0].query_start).toBeGreaterThanOrEqual(start);
+    expect(m[0].query_end).toBeLessThanOrEqual(end);
+    expect(words(text.slice(start, m[0].query_start))).toBeLessThanOrEqual(8);
+    expect(words(text.slice(m[0].query_end, end))).toBeLessThanOrEqual(8);
+  });
 });

@@ -160,11 +160,71 @@ describe('the edges of a chain', () => {
   it('end where the held text ends: a lone chance agreement beyond the copy is no part of it', () => {
     // a copy at fingerprints 10–13, chance agreements (1 in 16) of the words around it at 2 and 19
     expect(trimEdges([2, 10, 11, 12, 13, 19])).toEqual([10, 11, 12, 13]);
-    // an edited copy keeps its edge hits: the next agreeing hit is at most 3 fingerprints away
+    // an edited copy keeps its edge hits: its inside misses as often
     expect(trimEdges([4, 6, 7, 9, 10, 12])).toEqual([4, 6, 7, 9, 10, 12]);
-    // several lone hits in a row, and a chain of two is left as it is
-    expect(trimEdges([0, 5, 10, 11, 12, 20, 30])).toEqual([10, 11, 12]);
+    // a verbatim copy of 31 fingerprints, every one held, and a hit past one miss: a copy that dense misses once in 32
+    const copy = Array.from({ length: 31 }, (_, i) => 30 + i);
+    expect(trimEdges([...copy, 62])).toEqual(copy);
+    // lone hits at both edges of a verbatim copy, and a chain of two is left as it is
+    expect(trimEdges([0, 9, 10, 11, 12, 13, 14, 24])).toEqual([9, 10, 11, 12, 13, 14]);
     expect(trimEdges([3, 40])).toEqual([3, 40]);
+  });
+
+  it('keep the edge hits of an edited copy, whose agreeing hits stand as far apart all along', () => {
+    // 1 word in 10 replaced: a third of the fingerprints hit, 4 apart at the edges as inside (a Wikipedia article's
+    // 80 words, named with its five agreeing hits)
+    expect(trimEdges([1, 5, 9, 11, 15])).toEqual([1, 5, 9, 11, 15]);
+    expect(trimEdges([2, 5, 7, 9, 14])).toEqual([2, 5, 7, 9, 14]);
+    // the same edge gap beside a verbatim core is lone: a copy that dense misses 4 in a row less than 1 in 20 times
+    expect(trimEdges([0, 5, 6, 7, 8, 9, 10])).toEqual([5, 6, 7, 8, 9, 10]);
+    // a sparse stretch at one edge does not thin the density the other edge is judged by
+    expect(trimEdges([2, 10, 11, 12, 13, 19])).toEqual([10, 11, 12, 13]);
+  });
+
+  it('judge an edge by the density of the chain, property: a chain hitting at every place is never trimmed', () => {
+    for (let n = 3; n < 40; n++) {
+      const run = Array.from({ length: n }, (_, i) => 100 + i);
+      expect(trimEdges(run)).toBe(run);
+      // one far hit before it: trimmed at any far gap once the run has five hits (four in a row and a miss of three
+      // are as likely as not for a copy of four hits in seven places)
+      if (n >= 5) for (const g of [4, 6, 10, 16]) expect(trimEdges([100 - g, ...run])).toEqual(run);
+      expect(trimEdges([...run, 100 + n + 16])).toEqual(run);
+    }
+  });
+
+  it('keep an edge hit among held fingerprints across the misses of one changed word, a lone one not', () => {
+    // a quotation from another edition: its first hits agree with the document that stored them first (held, not this
+    // chain's), one word differs (2 misses), then the dense copy
+    const copy = [11, 12, 13, 14, 15, 16, 17];
+    const held = (x: number) => x === 6 || x === 8 || (x >= 11 && x <= 18);
+    const missed = (x: number, y: number) => {
+      let k = 0;
+      for (let i = x + 1; i < y; i++) if (!held(i)) k++;
+      return k + 1;
+    };
+    expect(trimEdges([7, ...copy], missed, held)).toEqual([7, ...copy]);
+    // the same hit alone among misses is a chance agreement beside a copy that dense
+    expect(trimEdges([7, ...copy], missed)).toEqual(copy);
+    // and past the burst of one word, held or not, the density decides
+    expect(
+      trimEdges(
+        [2, ...copy],
+        (x, y) => y - x,
+        () => true,
+      ),
+    ).toEqual(copy);
+  });
+
+  it('count the gap as the caller says (misses only): held n-grams between agreeing hits are no gap', () => {
+    // places 1–7 are held (common n-grams), so the edge at 0 is 1 miss from the copy
+    const held = new Set([1, 2, 3, 4, 5, 6, 7]);
+    const missed = (x: number, y: number) => {
+      let k = 0;
+      for (let i = x + 1; i < y; i++) if (!held.has(i)) k++;
+      return k + 1;
+    };
+    expect(trimEdges([0, 8, 9, 10, 11], missed)).toEqual([0, 8, 9, 10, 11]);
+    expect(trimEdges([0, 8, 9, 10, 11])).toEqual([8, 9, 10, 11]);
   });
 });
 

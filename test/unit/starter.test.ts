@@ -54,6 +54,22 @@ describe('trainprint/starter', () => {
     }
   });
 
+  it('names first the licence a README holds, not a longer one holding it or one a few words apart', async () => {
+    const engine = await createEngine();
+    await loadStarterDataset(engine);
+    const readme = (id: string) =>
+      `# tides\n\nA small tool that prints the next high and low water for a harbour station.\n\n## Licence\n\n${licences[id].licenseText}`;
+    const first = (id: string) => engine.search(readme(id)).matches.find((m) => m.kind === 'exact')?.document_id;
+    // JSON is MIT's text and "The Software shall be used for Good, not Evil.": its span runs over words the README lacks
+    expect(first('MIT')).toBe('MIT');
+    // BSD-3-Clause-HP reads "the HP" and "THE AUTHOR" where BSD-3-Clause has the copyright holders: the same words
+    // of the README, fewer of them in runs it shares
+    expect(first('BSD-3-Clause')).toBe('BSD-3-Clause');
+    // and the longer licences themselves, when a README holds them, come first
+    expect(first('JSON')).toBe('JSON');
+    expect(first('BSD-3-Clause-HP')).toBe('BSD-3-Clause-HP');
+  });
+
   it('decodes without Buffer; refuses another id and a second load', async () => {
     const engine = await createEngine();
     const saved = globalThis.Buffer;
