@@ -6,6 +6,7 @@
 import type { AnalysisResult, DatasetInfo, FactorInfo } from './backend.js';
 import { fill, h, withCode, type Child } from './dom.js';
 import { bytes, chance, count, decimal, percent, usd } from './format.js';
+import { quoteMarks, textLang, tokenUnit } from './scripts.js';
 import { excerpt, segments, type Span } from './spans.js';
 
 type Match = AnalysisResult['matches'][number];
@@ -61,8 +62,12 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
   const near = result.matches.filter((m) => m.kind === 'near');
   const listed = [...passages, ...near].slice(0, MAX_MATCHES);
   let selected = 0;
+  // a token of Chinese, Japanese or Thai is a character, not a word: say so wherever a count of tokens is shown
+  const unit = tokenUnit(view.text);
+  const units = (m: Match) => tokenUnit(view.text.slice(m.query_start, m.query_end));
+  const lang = textLang(view.text);
 
-  const queryBox = h('div', { class: 'doc', id: 'query-text' });
+  const queryBox = h('div', { class: 'doc', id: 'query-text', ...(unit !== 'words' && lang ? { lang } : {}) });
   const sourceBox = h('div', { id: 'source-view', class: 'source', 'aria-live': 'polite' });
   const tableBody = h('tbody');
   let sourceToken = 0;
@@ -132,7 +137,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
           h(
             'p',
             null,
-            `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} words agree on this article, words ${count(art.words[0])}–${count(art.words[1])} of it (${odds}). A portrait keeps hashes, not the text: open the article there to read the passage.`,
+            `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} ${units(m)} agree on this article, words ${count(art.words[0])}–${count(art.words[1])} of it (${odds}). A portrait keeps hashes, not the text: open the article there to read the passage.`,
           ),
         );
         return;
@@ -158,7 +163,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
           h(
             'p',
             null,
-            `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} words agree on this document${where} (${odds}). A portrait keeps hashes, not the text: open the book there to read the passage.`,
+            `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} ${units(m)} agree on this document${where} (${odds}). A portrait keeps hashes, not the text: open the book there to read the passage.`,
           ),
           ...(m.also_in ?? []).map((a) =>
             h(
@@ -184,7 +189,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
           h(
             'p',
             null,
-            `These ${count(m.tokens)} words are in the pack (${odds}), but only ${count(m.agreeing)} of their ${count(m.fingerprints ?? m.agreeing)} fingerprints agree on one section, little more than chance allows in a pack of this size, so no document is named.`,
+            `These ${count(m.tokens)} ${units(m)} are in the pack (${odds}), but only ${count(m.agreeing)} of their ${count(m.fingerprints ?? m.agreeing)} fingerprints agree on one section, little more than chance allows in a pack of this size, so no document is named.`,
           ),
         );
         return;
@@ -195,7 +200,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         h(
           'p',
           null,
-          `These ${count(m.tokens)} words are in the corpus (${odds}). A portrait keeps no documents or positions, so there is no source passage to show.`,
+          `These ${count(m.tokens)} ${units(m)} are in the corpus (${odds}). A portrait keeps no documents or positions, so there is no source passage to show.`,
         ),
       );
       return;
@@ -210,7 +215,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         ` in ${dsName}`,
         component ? ` (${component})` : '',
         h('br'),
-        `Your text ${count(m.query_start)}–${count(m.query_end)} · ${count(m.tokens)} words · ${m.reuse} · the span occurs ${count(m.count)} time${m.count === 1 ? '' : 's'} in the corpus`,
+        `Your text ${count(m.query_start)}–${count(m.query_end)} · ${count(m.tokens)} ${units(m)} · ${m.reuse} · the span occurs ${count(m.count)} time${m.count === 1 ? '' : 's'} in the corpus`,
         m.boilerplate ? ' — common text (boilerplate): shown, not counted as evidence' : '',
       );
       const t = m.source_text;
@@ -249,7 +254,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
       h('br'),
       m.kind === 'near'
         ? `Near-duplicate document: estimated Jaccard similarity ${decimal(m.score)} of word 5-grams`
-        : `Source characters ${count(m.source_start)}–${count(m.source_end)} · your text ${count(m.query_start)}–${count(m.query_end)} · ${count(m.tokens)} words · score ${decimal(m.score)}`,
+        : `Source characters ${count(m.source_start)}–${count(m.source_end)} · your text ${count(m.query_start)}–${count(m.query_end)} · ${count(m.tokens)} ${units(m)} · score ${decimal(m.score)}`,
     );
     fill(sourceBox, head, h('p', { class: 'muted' }, 'Loading the source text…'));
     const text = ds?.has_text ? await view.sourceText(m.dataset_id, docId) : null;
@@ -332,7 +337,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         `95 % interval ${decimal(result.confidence_ci_95[0], 0)}–${decimal(result.confidence_ci_95[1], 0)}`,
       ),
       stat('Risk', h('span', { class: `badge risk-${risk.level}` }, risk.level), `score ${decimal(risk.score)}`),
-      stat('Matched documents', count(result.potential_matches), `${count(result.tokens)} words analysed`),
+      stat('Matched documents', count(result.potential_matches), `${count(result.tokens)} ${unit} analysed`),
       stat(
         'Estimated revenue',
         result.estimated_revenue.monthly === null ? 'none' : `${usd(result.estimated_revenue.monthly)} / month`,
@@ -385,7 +390,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
                     h('th', { scope: 'col' }, 'Source document'),
                     h('th', { scope: 'col' }, 'Dataset'),
                     h('th', { scope: 'col' }, 'Kind'),
-                    h('th', { scope: 'col', class: 'num' }, 'Words'),
+                    h('th', { scope: 'col', class: 'num' }, unit[0].toUpperCase() + unit.slice(1)),
                     h('th', { scope: 'col', class: 'num' }, 'Score'),
                     h('th', { scope: 'col', class: 'num' }, 'Your text (chars)'),
                   ),
@@ -446,7 +451,7 @@ function quotationsBlock(result: AnalysisResult, text: string): Child {
       'li',
       null,
       'quoted: ',
-      h('q', null, shown),
+      quotation(shown, m, text),
       ' — in ',
       h('cite', null, document),
       others > 0 ? ` and ${count(others)} other document${others === 1 ? '' : 's'}` : '',
@@ -467,6 +472,17 @@ function quotationsBlock(result: AnalysisResult, text: string): Child {
     ),
     h('ul', { id: 'quotation-list' }, ...items),
   );
+}
+
+/**
+ * The quoted words between the marks the text itself put around them („…“, «…», 「…」), else in the page's own: a
+ * German or Japanese quotation is not shown in English marks. Its language tag picks the glyphs of its script.
+ */
+function quotation(shown: string, m: Match, text: string): HTMLElement {
+  const marks = m.quotation?.by.includes('quotation_marks') ? quoteMarks(text, m.query_start, m.query_end) : null;
+  const lang = textLang(shown);
+  const attrs = { ...(lang ? { lang } : {}), ...(marks ? { class: 'own-marks' } : {}) };
+  return h('q', attrs, marks ? `${marks[0]}${shown}${marks[1]}` : shown);
 }
 
 /**
@@ -669,8 +685,11 @@ function highlighted(
   return out;
 }
 
+/** A match's work as a person knows it: a pack's book by its title (ids such as pg22367 say nothing), else its id. */
 function label(m: Match | undefined): string {
   if (!m) return '';
+  const title = m.kind === 'portrait' ? m.document?.title : undefined;
+  if (title) return `${title} (${m.dataset_id})`;
   return m.document_id ? `${m.document_id} (${m.dataset_id})` : m.dataset_id;
 }
 

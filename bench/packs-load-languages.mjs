@@ -2,14 +2,22 @@
 // baseline) against every default pack now, in the same run, alternating, medians over fresh processes:
 //
 //   load      createEngine({ packs: 'default' }) to a ready engine (read, SHA-256 + CRC checks, import)
-//   memory    the process's resident set once the engine is ready (RSS; heap and array buffers beside it)
+//   first     createEngine({ packs: 'default' }) to the end of the process's first analyze (a passage of a packed
+//             book, not one of the timed ones): what a fresh process costs before it answers, with whatever a pack
+//             does only when first searched
+//   memory    the process's resident set, V8 heap and array buffers once the engine is ready, and again after that
+//             first analyze
+//   package   the bytes of the packs and of the package (`npm pack --dry-run`: the tarball and unpacked), the
+//             baseline's package being this one less the files of the packs it does not load by default (their
+//             gzip size taken off the tarball: an estimate, the tar format adds a few hundred bytes a file)
 //   analyze   an analyze of a 200-word English passage in no pack, and of a 200-word passage of a packed book
 //             (Persuasion): the median of 101 calls on 101 different passages, after 30 warm-up calls on 30 others
 //
 // The baseline is a packs folder in the system's temporary directory whose index.json is packs/index.json with every
-// pack but the four English ones not default (the packs of other languages), its files links to packs/.
+// pack not default that was not a default pack of the index at --baseline-rev (61d16a6, the commit measured before
+// the packs of other languages: its four English packs), its files links to packs/.
 //
-//   node bench/packs-load-languages.mjs [--runs N] [--base-dist DIR]   (needs dist/: npm run build)
+//   node bench/packs-load-languages.mjs [--runs N] [--base-dist DIR] [--baseline-rev REV]   (needs dist/: npm run build)
 //
 // With --base-dist (another build's dist/, e.g. the commit before a change), that engine is measured too, in the same
 // alternating rounds, on the same two pack sets: `before` and `before_ratio` in the report, so a change to the
@@ -22,21 +30,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '7' }, 'base-dist': { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '7' },
+    'base-dist': { type: 'string' },
+    'baseline-rev': { type: 'string', default: '61d16a6' },
+  },
 });
 const RUNS = Number(values.runs);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
-// the default set before other languages: the English packs (every other default pack is a language's, whoever adds it)
-const ENGLISH = new Set([
-  'pack:gutenberg',
-  'pack:wikipedia-wikitext',
-  'pack:wikipedia-articles',
-  'pack:wikipedia-core',
-]);
+// the default set before other languages, as the index of that commit lists it (the English packs)
+const ENGLISH = new Set(
+  JSON.parse(
+    execFileSync('git', ['show', `${values['baseline-rev']}:packs/index.json`], { cwd: root, encoding: 'utf8' }),
+  )
+    .packs.filter((p) => p.default)
+    .map((p) => p.id),
+);
 const isBooks = (p) => !ENGLISH.has(p.id);
 
 const index = JSON.parse(readFileSync(join(root, 'packs/index.json'), 'utf8'));
@@ -57,6 +71,8 @@ const passages = (ws, from) =>
   Array.from({ length: 131 }, (_, i) => ws.slice(from + i * 10, from + i * 10 + 200).join(' '));
 const PACKED = passages(novel, 20_000);
 const UNPACKED = passages(essay, 0);
+// the first analyze of a process: another packed passage, far from the timed ones
+const FIRST = novel.slice(60_000, 60_200).join(' ');
 
 const scriptOf = (dist) => `
 const { createEngine } = await import(${JSON.stringify(pathToFileURL(join(dist, 'index.js')).href)});
@@ -64,6 +80,10 @@ const t0 = performance.now();
 const engine = await createEngine({ packs: 'default', packsUrl: process.argv[1] });
 const load = performance.now() - t0;
 const mem = process.memoryUsage();
+const passages = JSON.parse((await import('node:fs')).readFileSync(0, 'utf8'));
+await engine.analyze({ content: passages.first, content_type: 'text' });
+const first = performance.now() - t0;
+const after = process.memoryUsage();
 const time = async (contents) => {
   let r;
   for (const content of contents.slice(0, 30)) r = await engine.analyze({ content, content_type: 'text' });
@@ -75,10 +95,13 @@ const time = async (contents) => {
   }
   return [ts.sort((a, b) => a - b)[50], r.confidence];
 };
-const passages = JSON.parse((await import('node:fs')).readFileSync(0, 'utf8'));
 const [unpacked, c0] = await time(passages.unpacked);
 const [packed, c1] = await time(passages.packed);
-console.log(JSON.stringify({ load, rss: mem.rss, heap: mem.heapUsed, buffers: mem.arrayBuffers, unpacked, packed, c0, c1, datasets: engine.datasets().length }));
+console.log(JSON.stringify({
+  load, first, unpacked, packed, c0, c1, datasets: engine.datasets().length,
+  rss: mem.rss, heap: mem.heapUsed, buffers: mem.arrayBuffers,
+  rss_first: after.rss, heap_first: after.heapUsed, buffers_first: after.arrayBuffers,
+}));
 engine.dispose();
 `;
 const run = (url, dist) =>
@@ -87,7 +110,7 @@ const run = (url, dist) =>
       process.execPath,
       ['--input-type=module', '-e', scriptOf(dist), url],
       // the passages on stdin: as arguments they pass the system's limit
-      { encoding: 'utf8', input: JSON.stringify({ unpacked: UNPACKED, packed: PACKED }) },
+      { encoding: 'utf8', input: JSON.stringify({ first: FIRST, unpacked: UNPACKED, packed: PACKED }) },
     ).trim(),
   );
 
@@ -105,6 +128,25 @@ for (let i = 0; i < RUNS; i++) {
 }
 rmSync(base, { recursive: true, force: true });
 
+/** The package's tarball and unpacked bytes now, and the baseline's: less the packs it does not load by default. */
+function packageSize() {
+  const [pack] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+  );
+  const languages = index.packs.filter((p) => p.default && isBooks(p));
+  const files = new Set(languages.flatMap((p) => [`packs/${p.file}`, `packs/${p.manifest}`]));
+  const left = pack.files.filter((f) => files.has(f.path));
+  const unpacked = left.reduce((a, f) => a + f.size, 0);
+  const gz = left.reduce((a, f) => a + gzipSync(readFileSync(join(root, f.path))).length, 0);
+  const tarball = { now: pack.size, baseline: pack.size - gz };
+  const unpackedBytes = { now: pack.unpackedSize, baseline: pack.unpackedSize - unpacked };
+  return {
+    tarball_bytes: { ...tarball, ratio: round(tarball.now / tarball.baseline) },
+    unpacked_bytes: { ...unpackedBytes, ratio: round(unpackedBytes.now / unpackedBytes.baseline) },
+    language_files: left.length,
+  };
+}
+
 const summarise = (runs) => {
   const summary = {};
   for (const k of Object.keys(runs)) {
@@ -115,8 +157,13 @@ const summarise = (runs) => {
         .filter((p) => p.default && (k === 'with_books' || !isBooks(p)))
         .reduce((a, p) => a + p.bytes, 0),
       load_ms: round(median(rs.map((r) => r.load)), 0),
+      first_analyze_ms: round(median(rs.map((r) => r.first)), 0),
       rss_mb: round(median(rs.map((r) => r.rss)) / 1e6, 1),
+      heap_mb: round(median(rs.map((r) => r.heap)) / 1e6, 1),
       buffers_mb: round(median(rs.map((r) => r.buffers)) / 1e6, 1),
+      rss_first_mb: round(median(rs.map((r) => r.rss_first)) / 1e6, 1),
+      heap_first_mb: round(median(rs.map((r) => r.heap_first)) / 1e6, 1),
+      buffers_first_mb: round(median(rs.map((r) => r.buffers_first)) / 1e6, 1),
       analyze_unpacked_ms: round(median(rs.map((r) => r.unpacked))),
       analyze_packed_ms: round(median(rs.map((r) => r.packed))),
       confidence: [rs[0].c0, rs[0].c1],
@@ -130,7 +177,12 @@ const summarise = (runs) => {
       bytes: ratio('bytes'),
       load: ratio('load_ms'),
       load_paired: paired('load'),
+      first_analyze: ratio('first_analyze_ms'),
+      first_analyze_paired: paired('first'),
       rss: ratio('rss_mb'),
+      heap: ratio('heap_mb'),
+      rss_first: ratio('rss_first_mb'),
+      heap_first: ratio('heap_first_mb'),
       analyze_unpacked: ratio('analyze_unpacked_ms'),
       analyze_unpacked_paired: paired('unpacked'),
       analyze_packed: ratio('analyze_packed_ms'),
@@ -143,6 +195,8 @@ const report = {
   date: new Date().toISOString(),
   node: process.version,
   runs: RUNS,
+  baseline_packs: [...ENGLISH],
+  package: packageSize(),
   ...now.summary,
   ratio: now.ratio,
   ...(dists.before ? { before: summarise(before).summary, before_ratio: summarise(before).ratio } : {}),

@@ -3,7 +3,8 @@
  * as a quotation and leaves it out of `confidence` by default; the body's `quotations: "count"` (JSON, or a multipart
  * form field) counts it; any other value is 422 naming the field; the OpenAPI document lists the member. The headline
  * states the share of the text quoted from one work, and over a third the quotation counts for the work; an English
- * essay quoting Dante in Italian (a pack built from a fixture) is the English essay quoting known text.
+ * essay quoting Dante in Italian (a pack built from a fixture) is the English essay quoting known text, with or without
+ * marks and attribution (the passage's language is not the essay's).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,7 +121,19 @@ describe('quotations over HTTP', () => {
     const quote = r.json.matches.find((m: { document_id?: string }) => m.document_id === 'inferno');
     expect(quote).toMatchObject({ role: 'quotation', quotation: { by: ['attribution'], attributed_to: 'Dante' } });
     expect(r.json.confidence).toBeLessThan(50);
+    // with neither marks nor an attribution: Italian lines inside English prose are still the essay's quotation
     const plain = await analyze({ content: content.replace('As Dante wrote, and as', 'And as'), content_type: 'text' });
-    expect(plain.json.confidence).toBeGreaterThanOrEqual(50);
+    const unmarked = plain.json.matches.find((m: { document_id?: string }) => m.document_id === 'inferno');
+    expect(unmarked).toMatchObject({ role: 'quotation', quotation: { by: ['other_language'] } });
+    expect(plain.json.confidence).toBeLessThan(50);
+    // the same lines in an Italian text are its own: a copy, counted
+    const italian = await analyze({
+      content: `Mia madre leggeva questo libro ad alta voce, e io non capivo quasi niente, ma ricordo la sua voce. ${INFERNO.split('\n').slice(0, 6).join(' ')} Poi chiudeva il libro e andava a dormire.`,
+      content_type: 'text',
+    });
+    expect(
+      italian.json.matches.find((m: { document_id?: string }) => m.document_id === 'inferno')?.role,
+    ).toBeUndefined();
+    expect(italian.json.confidence).toBeGreaterThanOrEqual(50);
   });
 });

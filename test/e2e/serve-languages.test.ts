@@ -1,7 +1,8 @@
 /**
  * `trainprint serve` as `npm start` runs it (its default packs, no flag): a German and a Russian passage of famous
  * works over HTTP are found and name their work from the book packs (pack:books-de, pack:books-ru), and German and
- * French text of no pack — another novel of the era, another work of Goethe — answers below 50, naming nothing.
+ * French text of no pack — another novel of the era, another work of Goethe — answers below 50, naming nothing; an
+ * English essay that quotes Faust in German is the essay quoting it, whether the lines are marked, attributed or bare.
  * The passages are the committed fixtures of test/fixtures/texts/languages/ (cut from the packs' own texts).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -21,7 +22,14 @@ const passage = (file: string, from: number, words = 80): string =>
 
 interface Analysis {
   confidence: number;
-  matches: { kind: string; dataset_id: string; document_id?: string; document?: { title?: string } }[];
+  matches: {
+    kind: string;
+    role?: string;
+    quotation?: { by: string[] };
+    dataset_id: string;
+    document_id?: string;
+    document?: { title?: string };
+  }[];
 }
 
 async function analyze(content: string): Promise<Analysis> {
@@ -58,6 +66,36 @@ describe('serve with its default packs: texts in other languages', () => {
       dataset_id: 'pack:books-ru',
       document_id: 'eltec-015-anna-karenina',
     });
+  });
+
+  it('an English essay quoting Faust in German reads as the essay quoting it: with „ “, with "As Goethe wrote", bare', async () => {
+    const lines = readFileSync(new URL('../fixtures/texts/languages/de/goethe-faust.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .slice(0, 8)
+      .map((l) => l.trim())
+      .join(' ');
+    const before =
+      'I spent the winter of my second year at university reading in the library until it closed, convinced that ' +
+      'enough books would eventually add up to understanding. My tutor, a patient woman who smoked on the fire ' +
+      'escape between seminars, listened to my complaints about the reading list and then pointed me to the first ' +
+      'scene of a play I had never opened.';
+    const after =
+      'I laughed out loud in the reading room. It was the first time I had seen my own worry written down by ' +
+      'someone else, two hundred years earlier and in another language, and it made the worry smaller. I did not ' +
+      'finish the degree in the way my parents hoped, but I kept reading, and I still keep that page marked in the ' +
+      'copy she lent me and never asked me to return.';
+    const cases: Array<[string, string]> = [
+      [`${before} Faust begins: „${lines}“ ${after}`, 'quotation_marks'],
+      [`${before} As Goethe wrote, ${lines} ${after}`, 'attribution'],
+      [`${before} ${lines} ${after}`, 'other_language'],
+    ];
+    for (const [content, by] of cases) {
+      const r = await analyze(content);
+      const faust = r.matches.find((m) => m.document_id === 'pg2229');
+      expect(faust, by).toMatchObject({ kind: 'portrait', role: 'quotation', dataset_id: 'pack:books-de' });
+      expect(faust?.quotation?.by, by).toContain(by);
+      expect(r.confidence, by).toBeLessThan(50);
+    }
   });
 
   it('German and French text of no pack answers below 50 and names nothing', async () => {

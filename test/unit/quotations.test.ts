@@ -192,11 +192,11 @@ describe('the headline is about the work’s own text', () => {
     expect(again.checks.filter((c) => !c.ok)).toEqual([]);
     expect(again.checks.map((c) => c.name)).toContain('quotations');
     // a result read by the first rule (no quotation_rule, no share) is not recomputed with this one
-    expect(r.evidence.quotation_rule).toBe(2);
+    expect(r.evidence.quotation_rule).toBe(3);
     const older = { ...r, evidence: { ...r.evidence, quotation_rule: undefined } };
     const skipped = rederive(older, ESSAY);
     expect(skipped.checks.map((c) => c.name)).not.toContain('quotations');
-    expect(skipped.skipped.join(' ')).toMatch(/quotations: read by rule 1, this verifier recomputes rule 2/);
+    expect(skipped.skipped.join(' ')).toMatch(/quotations: read by rule 1, this verifier recomputes rule 3/);
   });
 
   it("quotations: 'count' counts it (≥ 95), and rederive agrees", async () => {

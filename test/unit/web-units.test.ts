@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { quoteMarks, textLang, tokenUnit } from '../../app/scripts.js';
 import { excerpt, segments } from '../../app/spans.js';
 import { bytesOverLimit, bytes, usd } from '../../app/format.js';
 import { serializeError } from '../../app/backend.js';
@@ -165,5 +166,48 @@ describe('memorization demo', () => {
     expect(work).toMatchObject({ text: DEMO_WORK.text, times: 4 });
     expect(DEMO_REFERENCE).toEqual(manifest.never_seen.slice(0, DEMO_REFERENCE.length));
     expect(DEMO_REFERENCE.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("scripts: units, language tags and a text's own quotation marks", () => {
+  it('counts characters for scripts without spaces, words for the others, both when mixed', () => {
+    expect(tokenUnit('Als Gregor Samsa eines Morgens aus unruhigen Träumen erwachte')).toBe('words');
+    expect(tokenUnit('吾輩は猫である。名前はまだ無い。')).toBe('characters');
+    expect(tokenUnit('子曰：「學而時習之，不亦說乎？」')).toBe('characters');
+    expect(tokenUnit('ภาษาไทย')).toBe('characters');
+    expect(tokenUnit('Soseki opens with 吾輩は猫である and goes on')).toBe('words and characters');
+    expect(tokenUnit('A long English essay that names one kanji, 猫, in passing and no other character of it')).toBe(
+      'words',
+    );
+    expect(tokenUnit('')).toBe('words');
+  });
+
+  it('tags Japanese where kana are, Chinese for Han alone, nothing for Latin or Cyrillic', () => {
+    expect(textLang('名前はまだ無い')).toBe('ja');
+    expect(textLang('學而時習之')).toBe('zh');
+    expect(textLang('한국어')).toBe('ko');
+    expect(textLang('Über allen Gipfeln ist Ruh')).toBeNull();
+    expect(textLang('Все счастливые семьи похожи друг на друга')).toBeNull();
+  });
+
+  it("finds the marks the text put around a span, even a few words outside the span's edges", () => {
+    const de = 'Ich las vor: „Als Gregor Samsa eines Morgens erwachte.“ Sie lachte.';
+    const from = de.indexOf('Gregor');
+    expect(quoteMarks(de, from, de.indexOf('.“'))).toEqual(['„', '“']);
+    const ja = '父は「吾輩は猫である。名前はまだ無い。」と読んだ。';
+    expect(quoteMarks(ja, ja.indexOf('名前'), ja.indexOf('」'))).toEqual(['「', '」']);
+    const fr = 'Il écrit : « Longtemps, je me suis couché de bonne heure » puis';
+    expect(quoteMarks(fr, fr.indexOf('Longtemps'), fr.indexOf(' »'))).toEqual(['«', '»']);
+    const kafka = '»Was ist mit mir geschehen?« dachte er.';
+    expect(quoteMarks(kafka, 1, kafka.indexOf('«'))).toEqual(['»', '«']);
+  });
+
+  it('finds none across a blank line, beyond reach, or without the closing mark', () => {
+    const apart = '„Ein Titel“\n\nAls Gregor Samsa eines Morgens erwachte.';
+    expect(quoteMarks(apart, apart.indexOf('Als'), apart.length - 1)).toBeNull();
+    const far = `„${'x '.repeat(60)}Als Gregor Samsa erwachte“`;
+    expect(quoteMarks(far, far.indexOf('Als'), far.indexOf('“'))).toBeNull();
+    const open = 'Er sagte: „Als Gregor Samsa eines Morgens erwachte.';
+    expect(quoteMarks(open, open.indexOf('Als'), open.length)).toBeNull();
   });
 });

@@ -10,13 +10,16 @@
  * its words: an excerpt stays an excerpt, however it is marked) and
  * - at least {@link MARKED_SHARE} of its span lies in a region the content marks as quoted (quotation marks, a block
  *   quote, an indented block, an attribution: src/text/quotations.ts), or
- * - the datasets hold its passage in several documents ({@link widelyReproduced}): a passage many books reprint.
+ * - the datasets hold its passage in several documents ({@link widelyReproduced}): a passage many books reprint, or
+ * - unmarked, its passage is in another language than the content's own text around it ({@link otherLanguage}): an
+ *   English essay that copies a tercet of Dante in Italian quotes it, marks or not.
  *
  * The rule reads only the content and the matches, so a result's roles can be computed again from its record
  * (src/services/report/rederive.ts).
  */
 import type { SearchMatch } from '../../datasets/types.js';
 import { type ContentType, extractText } from '../../text/index.js';
+import { languageOf } from '../../text/languages.js';
 import { type QuotationMark, type QuotedRegion, quotedRegions } from '../../text/quotations.js';
 import { matchKind } from '../policy/kinds/index.js';
 
@@ -25,15 +28,16 @@ export type QuotationsMode = 'exclude' | 'count';
 /** The default {@link QuotationsMode}. */
 export const DEFAULT_QUOTATIONS: QuotationsMode = 'exclude';
 /**
- * The version of the rule below that a result's quotations were read with (`evidence.quotation_rule`): 2 reads the
- * marks and attributions of eleven languages, attributions beside the paragraph, leaves a cue inside the match out,
- * and gives each quotation its `share`; results without it were read by the first (English marks and attributions,
- * no share). A verifier recomputes only a result of the current rule.
+ * The version of the rule below that a result's quotations were read with (`evidence.quotation_rule`): 3 reads an
+ * unmarked passage in another language than the text around it as a quotation (`other_language`); 2 read the marks
+ * and attributions of eleven languages, attributions beside the paragraph, left a cue inside the match out, and gave
+ * each quotation its `share`; results without it were read by the first (English marks and attributions, no share).
+ * A verifier recomputes only a result of the current rule.
  */
-export const QUOTATION_RULE = 2;
+export const QUOTATION_RULE = 3;
 
-/** Why a match is a quotation: the content's marks, or its passage held in several documents. */
-export type QuotationBasis = QuotationMark | 'widely_reproduced';
+/** Why a match is a quotation: the content's marks, its passage held in several documents, or its language. */
+export type QuotationBasis = QuotationMark | 'widely_reproduced' | 'other_language';
 
 /** What a match that is a quotation carries beside `role: 'quotation'`. */
 export interface MatchQuotation {
@@ -87,9 +91,11 @@ export function quotationsOf(
     if (!matchKind(m).passage) return null;
     const marked = markedBy(m, regions, content);
     const widely = widelyReproduced(m, matches);
-    if (!marked && !widely) return null;
+    const foreign = !marked && type !== 'html' && otherLanguage(m, content);
+    if (!marked && !widely && !foreign) return null;
     const by = new Set<QuotationBasis>(marked?.by ?? []);
     if (widely) by.add('widely_reproduced');
+    if (foreign) by.add('other_language');
     return { by: [...by].sort(), ...(marked?.attributed_to ? { attributed_to: marked.attributed_to } : {}) };
   });
   return withShares(found, matches, tokens);
@@ -137,6 +143,23 @@ export function widelyReproduced(m: Readable, all: readonly Readable[]): boolean
     const overlap = Math.min(o.query_end, m.query_end) - Math.max(o.query_start, m.query_start);
     return o !== m && other !== null && other !== key && overlap >= half;
   });
+}
+
+/** How much of the content's own text either side of a match is read for its language (characters). */
+const AROUND = 2000;
+
+/**
+ * Whether a match's passage is in another language than the content's text around it (up to {@link AROUND}
+ * characters either side), both plainly named by `languageOf` (src/text/languages.ts): the German lines an English
+ * essay copies are its quotation, not its prose. HTML is not read (its markup is not prose).
+ * @example otherLanguage(danteInAnEnglishEssay, essay) // true: 'it' inside 'en'
+ */
+export function otherLanguage(m: Readable, content: string): boolean {
+  const passage = languageOf(content.slice(m.query_start, m.query_end));
+  if (passage === null) return false;
+  const around = `${content.slice(Math.max(0, m.query_start - AROUND), m.query_start)}\n${content.slice(m.query_end, m.query_end + AROUND)}`;
+  const own = languageOf(around);
+  return own !== null && own !== passage;
 }
 
 /** Where a quotation's passage is: the document its match names, and how many other documents hold it too. */

@@ -117,9 +117,18 @@ const QUOTATION_FIELDS = {
       by: {
         type: 'array',
         minItems: 1,
-        items: { enum: ['attribution', 'block_quote', 'indented_block', 'quotation_marks', 'widely_reproduced'] },
+        items: {
+          enum: [
+            'attribution',
+            'block_quote',
+            'indented_block',
+            'other_language',
+            'quotation_marks',
+            'widely_reproduced',
+          ],
+        },
         description:
-          'What marks it: the content (quotation marks, a block quote, an indented block, an attribution) or its passage held in several documents (widely_reproduced)',
+          'What marks it: the content (quotation marks, a block quote, an indented block, an attribution), its passage held in several documents (widely_reproduced), or, unmarked, its passage in another language than the text around it (other_language)',
       },
       attributed_to: { type: 'string', description: 'Who the content attributes it to, as it names them' },
       share: {

@@ -207,7 +207,7 @@ const ROWS = [
   [
     'quotes_known_text',
     'evidence',
-    "The content quotes text a dataset holds: a match inside quotation marks, a block quote, an indented block or after an attribution (\"as Lincoln said\"), or a passage the datasets hold in documents of several authors, in a work that is not mostly corpus text. It is shown with its source (`matches[].role: 'quotation'`) and, by default (`quotations: 'exclude'`), left out of `confidence`, which answers whether the work's own text was trained on; `quotations: 'count'` counts it.",
+    "The content quotes text a dataset holds: a match inside quotation marks, a block quote, an indented block or after an attribution (\"as Lincoln said\"), a passage the datasets hold in documents of several authors, or an unmarked one in another language than the text around it, in a work that is not mostly corpus text. It is shown with its source (`matches[].role: 'quotation'`) and, by default (`quotations: 'exclude'`), left out of `confidence`, which answers whether the work's own text was trained on; `quotations: 'count'` counts it.",
     'engine.analyze; the "exclude quotes" filter of similarity reports (Turnitin, iThenticate)',
   ],
   // ---- limitations
