@@ -282,7 +282,7 @@ interface Checked {
   readonly elsewhere: boolean;
   /** The aligned stretch of the work around the passage (for a calibration passage), or null. */
   readonly aligned: { readonly q0: number; readonly q1: number } | null;
-  /** The document's text where it was fetched for this passage. */
+  /** The document's text where it was fetched for this passage (not where another's window covered it). */
   readonly document?: string;
 }
 
@@ -429,10 +429,12 @@ async function measureDetection(
   // never two overlapping: found passages of one stretch of a document give it the same far passages, and the same
   // call asked twice at once would be answered once or twice, by the cache or not, as the timing goes
   const kept: DrawnPassage[] = [];
+  // the fetched documents' letters: a passage aligned in a window fetched for another found passage is checked there
+  const documents = checked.flatMap((c) => (c.document === undefined ? [] : [letters(c.document)]));
   for (const c of checked) {
     if (!c.verified || !c.aligned) continue;
     for (const p of calibrationPassages(text, c.probed.passage, c.aligned))
-      if (!kept.some((k) => k.q0 < p.q1 && p.q0 < k.q1) && holdsOwnQuarter(text, p, c.document)) kept.push(p);
+      if (!kept.some((k) => k.q0 < p.q1 && p.q0 < k.q1) && holdsOwnQuarter(text, p, documents)) kept.push(p);
   }
   let left = kept;
   for (let wave = 0; wave < CALIBRATION_WAVES && left.length > 0 && !session.stopped; wave++) {
@@ -761,26 +763,25 @@ function calibrationPassages(text: string, p: DrawnPassage, aligned: { q0: numbe
 }
 
 /**
- * Whether `document` holds a quarter of the passage `p` (its words in four runs, letters and digits compared) that the
- * work holds nowhere else: that the document holds this place of the work, not only an alignment that ran on over
- * the work's stock lines. False without a document. A calibration passage must (./sampling.ts step 4): the aligner
+ * Whether one of the fetched documents (`documents`: their letters, ./forms.ts `letters`) holds a quarter of the
+ * passage `p` (its words in four runs, letters and digits compared) that the work holds nowhere else: that the corpus
+ * holds this place of the work, not only an alignment that ran on over the work's stock lines. A calibration passage
+ * must (./sampling.ts step 4) — any fetched document, for one window often covers several found passages: the aligner
  * pairs the stock lines of code past a held stretch's end with those of the unrelated code after it, and a passage
  * drawn there is not held, not found, and lowered the rate measured (fixture infini-gram, code a quarter held in
  * 2,000-character documents: 11 of 184 calibration passages not held; held passages found 0.97, the rate 0.91).
  * A quarter, not the whole: an edited copy changes a word in twenty, and its passages must be measured too.
  *
  * @example
- * holdsOwnQuarter(work, { section: 0, q0: 100, q1: 400 }, documentText) // true where a copy of that place
+ * holdsOwnQuarter(work, { section: 0, q0: 100, q1: 400 }, [letters(documentText)]) // true where a copy of that place
  */
-export function holdsOwnQuarter(text: string, p: DrawnPassage, document: string | undefined): boolean {
-  if (document === undefined) return false;
+export function holdsOwnQuarter(text: string, p: DrawnPassage, documents: readonly string[]): boolean {
   const words = text.slice(p.q0, p.q1).match(/\S+/g) ?? [];
   const work = lettersOfWork(text);
-  const doc = letters(document);
   const size = Math.ceil(words.length / 4);
   for (let i = 0; i < words.length; i += size) {
     const l = letters(words.slice(i, i + size).join(' '));
-    if (onceIn(work, l) && doc.includes(l)) return true;
+    if (onceIn(work, l) && documents.some((d) => d.includes(l))) return true;
   }
   return false;
 }

@@ -97,17 +97,19 @@ describe('agreesOwnWord', () => {
 describe('holdsOwnQuarter', () => {
   const p = { section: 0, q0: WORK.indexOf(fn(4)), q1: WORK.indexOf(fn(4)) + fn(4).length };
   it('a document holding the passage, hard-wrapped, or edited one word in twenty', () => {
-    expect(holdsOwnQuarter(WORK, p, fn(4).replace(/(.{60}) /g, '$1\n'))).toBe(true);
+    expect(holdsOwnQuarter(WORK, p, [letters(fn(4).replace(/(.{60}) /g, '$1\n'))])).toBe(true);
     const edited = fn(4)
       .split(' ')
       .map((w, i) => (i % 20 === 10 ? [...w].reverse().join('') : w))
       .join(' ');
-    expect(holdsOwnQuarter(WORK, p, edited)).toBe(true);
+    expect(holdsOwnQuarter(WORK, p, [letters('unrelated'), letters(edited)])).toBe(true);
   });
   it('not one holding only the stock lines an alignment ran on over, nor none', () => {
     expect(
-      holdsOwnQuarter(WORK, p, `${STOCK.join(' ')} static int x(struct y *ctx, const uint8_t *buf, size_t len) {`),
+      holdsOwnQuarter(WORK, p, [
+        letters(`${STOCK.join(' ')} static int x(struct y *ctx, const uint8_t *buf, size_t len) {`),
+      ]),
     ).toBe(false);
-    expect(holdsOwnQuarter(WORK, p, undefined)).toBe(false);
+    expect(holdsOwnQuarter(WORK, p, [])).toBe(false);
   });
 });
