@@ -11,11 +11,13 @@
 //   infini-gram mini  github.com/xuhaoxh/infini-gram-mini @ e628b09: its engine (the repository's sdsl),
 //                     `src/indexing.py` over each folder, `api/api_server.py` with the indexes v2_vs<kind><doc>
 //
-//   node bench/real-verified-share.mjs corpus DIR
-//        writes DIR/vs<kind><doc>/docs.jsonl (JSON Lines, a `text` per document) for each text kind and document
-//        length, and DIR/indexes.json: the folders and the index names to build and serve
+//   node bench/real-verified-share.mjs corpus DIR [--text code] [--docs 2000,5000] [--form wrapped|reflowed|edited]
+//        writes DIR/vs<kind><doc>[<form>]/docs.jsonl (JSON Lines, a `text` per document) for each text kind and
+//        document length, and DIR/indexes.json: the folders and the index names to build and serve (a form other than
+//        `wrapped` is named in the folder and the index: v4_vscode2000edited_llama, v2_vscode2000edited)
 //   nice node bench/real-verified-share.mjs run [--infini-gram URL] [--mini URL] [--kinds infini-gram,infini-gram-mini]
-//        [--text english,dense|code] [--docs 600,2000,15000,40000] [--works none,half,all,tenth,long] [--draws 1]
+//        [--text english,dense|code] [--docs 600,2000,15000,40000] [--works none,half,all,tenth,long|quarter]
+//        [--draws 1] [--form wrapped|reflowed|edited]
 //        runs the cells (both engines at once, one analysis at a time on each) and writes
 //        bench/results/real-verified-share.json after every cell (cells stored and not run again are kept)
 //   node bench/real-verified-share.mjs table      the markdown table of the stored results
