@@ -11,11 +11,13 @@
 //   infini-gram mini  github.com/xuhaoxh/infini-gram-mini @ e628b09: its engine (the repository's sdsl),
 //                     `src/indexing.py` over each folder, `api/api_server.py` with the indexes v2_vs<kind><doc>
 //
-//   node bench/real-verified-share.mjs corpus DIR
-//        writes DIR/vs<kind><doc>/docs.jsonl (JSON Lines, a `text` per document) for each text kind and document
-//        length, and DIR/indexes.json: the folders and the index names to build and serve
+//   node bench/real-verified-share.mjs corpus DIR [--text code] [--docs 2000,5000] [--form wrapped|reflowed|edited]
+//        writes DIR/vs<kind><doc>[<form>]/docs.jsonl (JSON Lines, a `text` per document) for each text kind and
+//        document length, and DIR/indexes.json: the folders and the index names to build and serve (a form other than
+//        `wrapped` is named in the folder and the index: v4_vscode2000edited_llama, v2_vscode2000edited)
 //   nice node bench/real-verified-share.mjs run [--infini-gram URL] [--mini URL] [--kinds infini-gram,infini-gram-mini]
-//        [--text english,dense|code] [--docs 600,2000,15000,40000] [--works none,half,all,tenth,long] [--draws 1]
+//        [--text english,dense|code] [--docs 600,2000,15000,40000] [--works none,half,all,tenth,long|quarter]
+//        [--draws 1] [--form wrapped|reflowed|edited]
 //        runs the cells (both engines at once, one analysis at a time on each) and writes
 //        bench/results/real-verified-share.json after every cell (cells stored and not run again are kept)
 //   node bench/real-verified-share.mjs table      the markdown table of the stored results
@@ -50,17 +52,24 @@ const ENGINES = {
 // code: self-repeating code (bench/verified-share-corpus.mjs), asked with --text code (not run by default)
 const TEXT_KINDS = ['english', 'dense', 'code'];
 const DOCS = [600, 2_000, 15_000, 40_000];
-const FORM = 'wrapped';
+/** Document lengths beyond the default grid's (asked with --docs): their draws are named after DOCS's. */
+const MORE_DOCS = [5_000];
+const docPlace = (doc) => (DOCS.includes(doc) ? DOCS.indexOf(doc) : DOCS.length + MORE_DOCS.indexOf(doc));
+// --form reflowed|edited: the corpus's copy in another form (bench/verified-share-corpus.mjs FORMS), its own indexes
+const FORM = arg('form', 'wrapped');
+const formTag = FORM === 'wrapped' ? '' : FORM;
 /** The works of a kind in each index: share held, words, and `from` (another work of the kind). */
 const WORKS = {
   none: { share: 0, words: 14_000, from: 0 },
   tenth: { share: 0.1, words: 14_000, from: 1 },
   half: { share: 0.5, words: 14_000, from: 2 },
+  quarter: { share: 0.25, words: 14_000, from: 5 },
   all: { share: 1, words: 14_000, from: 3 },
   long: { share: 0.5, words: 40_000, from: 4, docs: [15_000] },
 };
 const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
-const indexName = (engine, kind, doc) => (engine === 'infini-gram' ? `v4_vs${kind}${doc}_llama` : `v2_vs${kind}${doc}`);
+const indexName = (engine, kind, doc) =>
+  engine === 'infini-gram' ? `v4_vs${kind}${doc}${formTag}_llama` : `v2_vs${kind}${doc}${formTag}`;
 const LABEL = 'of the real engines';
 
 /** A work of the grid: English works start `from` × 14,000 words into the English text; dense ones use seed 71 + from. */
@@ -78,9 +87,9 @@ const worksIn = (doc) => Object.keys(WORKS).filter((n) => !WORKS[n].docs || WORK
 
 function corpus(dir) {
   const made = [];
-  for (const kind of TEXT_KINDS) {
+  for (const kind of arg('text', TEXT_KINDS.join(',')).split(',')) {
     const otherText = otherTextOf(kind, FORM);
-    for (const doc of DOCS) {
+    for (const doc of arg('docs', DOCS.join(',')).split(',').map(Number)) {
       const documents = [...cut(otherText, Math.min(doc, 60_000))];
       for (const name of worksIn(doc)) {
         const { heldTexts } = workOf(kind, name);
@@ -93,7 +102,7 @@ function corpus(dir) {
         );
       }
       documents.push({ text: '\u0001\u0002\t' });
-      const folder = join(dir, `vs${kind}${doc}`);
+      const folder = join(dir, `vs${kind}${doc}${formTag}`);
       mkdirSync(folder, { recursive: true });
       writeFileSync(
         join(folder, 'docs.jsonl'),
@@ -132,7 +141,7 @@ async function answers(url, index) {
   }
 }
 
-const key = (c) => `${c.engine} ${c.kind} ${c.doc} ${c.work}`;
+const key = (c) => `${c.engine} ${c.kind} ${c.doc} ${c.work}${c.form && c.form !== 'wrapped' ? ` ${c.form}` : ''}`;
 
 /** One analysis of a draw of a cell's work against a real engine: the run's record. */
 async function analyseOnce(lib, urls, c, d) {
@@ -154,7 +163,7 @@ async function analyseOnce(lib, urls, c, d) {
   try {
     const { contentOf, heldWords } = workOf(c.kind, c.work);
     // each cell its own draws: the first line names the document length's place and the draw
-    const content = contentOf(DOCS.indexOf(c.doc) * 1_000 + d);
+    const content = contentOf(docPlace(c.doc) * 1_000 + d);
     const truth = heldWords / wordCount(content);
     const t0 = performance.now();
     const r = await engine.analyze({ content, content_type: 'text' }, { remote: true });
@@ -238,7 +247,7 @@ async function run() {
   await Promise.all(
     engines.map(async (engine) => {
       for (const cell of order) {
-        const c = { engine, ...cell };
+        const c = { engine, ...cell, form: FORM };
         const runs = [];
         for (let d = 0; d < draws; d++) runs.push(await analyseOnce(lib, urls, c, d));
         const row = summariseCell(c, runs);

@@ -165,7 +165,16 @@ const wrap70 = (p) => {
   if (line) lines.push(line);
   return lines.join('\n');
 };
-export const FORMS = { reflowed: (p) => p, wrapped: wrap70 };
+/**
+ * A copy edited: the paragraph reflowed with one word in twenty changed (the 11th, 31st, … spelt backwards; a word of
+ * one character becomes `x`), as a lightly edited or re-typed copy; its words still count as held.
+ */
+const edit20 = (p) =>
+  p
+    .split(' ')
+    .map((w, i) => (i % 20 !== 10 ? w : w.length > 1 ? [...w].reverse().join('') : 'x'))
+    .join(' ');
+export const FORMS = { reflowed: (p) => p, wrapped: wrap70, edited: edit20 };
 
 /** A text cut into documents of about `chars` characters at white space. */
 export function cut(text, chars) {

@@ -96,10 +96,12 @@ const GRIDS = {
       ].map(([doc, share]) => ({ kind, words: 14_000, doc, form: 'wrapped', share, parts: 20 })),
     ),
   // code that repeats itself (stock lines across functions), a tenth, a quarter and half held in twenty parts, in
-  // documents of 2,000 and 5,000 characters beside other code
+  // documents of 2,000 and 5,000 characters beside other code, hard-wrapped, reflowed and edited (1 word in 20)
   code: () =>
-    [2_000, 5_000].flatMap((doc) =>
-      [0.1, 0.25, 0.5].map((share) => ({ kind: 'code', words: 14_000, doc, form: 'wrapped', share, parts: 20 })),
+    ['wrapped', 'reflowed', 'edited'].flatMap((form) =>
+      [2_000, 5_000].flatMap((doc) =>
+        [0.1, 0.25, 0.5].map((share) => ({ kind: 'code', words: 14_000, doc, form, share, parts: 20 })),
+      ),
     ),
   // a 100,000-word book at 20 ms a call
   timing: () => [{ kind: 'english', words: 100_000, doc: 15_000, form: 'wrapped', share: 0.5, latency: 20, draws: 3 }],
@@ -191,6 +193,9 @@ async function main() {
         true_share: round(median(ok.map((x) => x.truth)) ?? 0),
         estimate_median: median(ok.map((x) => x.estimate)),
         estimate_max_error: round(Math.max(0, ...ok.map((x) => Math.abs(x.estimate - x.truth)))),
+        estimate_median_error: round(median(ok.map((x) => Math.abs(x.estimate - x.truth))) ?? 0),
+        width_median: round(median(ok.map((x) => x.ci_95[1] - x.ci_95[0])) ?? 0),
+        width_max: round(Math.max(0, ...ok.map((x) => x.ci_95[1] - x.ci_95[0]))),
         // every draw's estimate (seeded: the same on every run), and how many are further from the truth than the target
         estimates: ok.map((x) => x.estimate),
         errors_over_target: ok.filter((x) => Math.abs(x.estimate - x.truth) > TARGETS.estimate_at_half).length,
