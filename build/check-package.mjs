@@ -116,7 +116,15 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // a word in a chain's unhit stretch, a query's filter keys made once for every pack +1.9 KB. None of it could move to a file loaded on demand at once: the budget
 // is 1,310 KiB, to come down when a part of the main entry moves out (the request schemas and their hand checks are
 // the largest candidate).
-const MAIN_BUDGET = 1310 * 1024;
+// Looked at 1,346,378 B (+13.2 KB from 1,333,164 B), five changes landed together: a passage in another language than
+// the text around it is a quotation (src/text/languages.ts: script and the common short words of nine languages,
+// read on every analysis with a match) +3.4 KB; one evidence record for every door (services/report/evidence-record.ts:
+// the HTTP routes, `trainprint report --store` and `analyze --bundle` make the record and the signed bundle one way)
+// and the memorization option bounds written once (services/memorization/limits.ts, the schemas made from them)
+// +2.5 KB; work_hash hashed where it lies (node:crypto where the runtime has it) and engine.reserveMemory +0.8 KB; an
+// edge hit kept by the chain's density, licences ordered by likeness +0.6 KB; the rest the merged docs and checks of
+// the other branches. The budget is 1,325 KiB, to come down with the request schemas' move into their services.
+const MAIN_BUDGET = 1325 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -125,7 +133,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1317, // with the main entry's 1,310 KiB (above)
+  'library.cjs': 1332, // with the main entry's 1,325 KiB (above)
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -153,8 +161,9 @@ const BUDGETS_KIB = {
   'core-scalar.cjs': 39,
   // +5 KB: the short-work probe (src/services/memorization/short-work.ts), works under 58 words asked in splits
   // 96 → 98: the audit's stop on a model never reached, the checks a job runs at submission, compact journals
-  'memorization-work.js': 98,
-  'memorization-work.cjs': 100,
+  // 98 → 100: the option bounds written once (limits.ts, its own folder's module, bundled here too)
+  'memorization-work.js': 100,
+  'memorization-work.cjs': 101,
   'market-work.js': 45,
   'market-work.cjs': 46,
   // the bundle's verifier and, since the main entry's 1,280 KiB (above), the work report's page
