@@ -180,12 +180,84 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
     }
   });
 
+  it('gives the tokens of normalize() where the fast paths meet: separators in runs of ideographs, capitals, marks', () => {
+    // code points that go out as they are or as their one mapping (ideographs, voiced kana, fullwidth and ASCII
+    // punctuation, ideographic and no-break spaces, capitals, fullwidth letters) next to marks that make them fold
+    // with what follows, astral ideographs and U+FFFD-free Hangul: each text is cut at every piece boundary
+    const PIECES = [
+      '中',
+      '文',
+      'が',
+      'か',
+      '\u3099',
+      'ガ',
+      '，',
+      '．',
+      '。',
+      '、',
+      '「',
+      '」',
+      '　',
+      ' ',
+      '"',
+      '.',
+      'Ａ',
+      'ａ',
+      'П',
+      'п',
+      'Ё',
+      'ё',
+      'Σ',
+      'ς',
+      'ώ',
+      'İ',
+      'ﬁ',
+      '·',
+      '\u00a0',
+      '\u0301',
+      '\u0323',
+      '\u0338',
+      '=',
+      '𠀋',
+      'x',
+      '7',
+      '한',
+      '\u1161',
+      '—',
+      '“',
+      'ß',
+      'é',
+      'E\u0301',
+      '㋿',
+      'ｶﾞ',
+    ];
+    const rnd = prng(83);
+    for (let t = 0; t < 400; t++) {
+      let text = '';
+      for (let k = Math.floor(rnd() * 60); k >= 0; k--) text += PIECES[Math.floor(rnd() * PIECES.length)];
+      expect(tokensInCore(core, text, t), JSON.stringify(text)).toEqual(tokensRefOf(text, t));
+    }
+    // the tail of an inert separator rewritten by findRegions inside a run of ideographs ('中\u3000文' → 中 ' ' FF FF 文)
+    const L = core.layout(1 << 20);
+    const p = L.take(256);
+    L.commit();
+    core.writeBytes(p, new Uint8Array([0xe4, 0xb8, 0xad, 0x20, 0xff, 0xff, 0xe6, 0x96, 0x87, 0xef, 0xbc, 0x8c]));
+    const n = core.raw.nfkcTokens(p, 12, 0, 7n, p + 16, p + 32, p + 48, 8);
+    const ref = tokensRefOf('中\u3000文，');
+    expect([Array.from(core.u32(p + 16, n)), Array.from(core.u32(p + 32, n)), Array.from(core.u64(p + 48, n))]).toEqual(
+      [ref.starts, ref.ends, ref.hashes],
+    );
+  });
+
   it('hands back U+FFFD, more tokens than its room, and a changed token over 2 KiB', () => {
     expect(tokensInCore(core, 'ab\ufffdc')).toBeNull();
     expect(tokensInCore(core, '㋿㋿', 0, 3)).toBeNull(); // 4 tokens ('令' '和' twice) from 6 bytes
     expect(tokensInCore(core, '㋿㋿', 0, 4)).toEqual(tokensRefOf('㋿㋿'));
     expect(tokensInCore(core, '中文的句子', 0, 4)).toBeNull(); // a run of ideographs, one token each
     expect(tokensInCore(core, '中文的句子', 0, 5)).toEqual(tokensRefOf('中文的句子'));
+    expect(tokensInCore(core, '中，文。的句子', 0, 4)).toBeNull(); // separators between them take no room
+    expect(tokensInCore(core, '中，文。的句子', 0, 5)).toEqual(tokensRefOf('中，文。的句子'));
+    expect(tokensInCore(core, '中文\ufffd的')).toBeNull();
     expect(tokensInCore(core, `Ж${'ж'.repeat(1200)}`)).toBeNull(); // 2,402 bytes, the first one changed
     expect(tokensInCore(core, `${'ж'.repeat(1200)}Ж`)).toBeNull();
     expect(tokensInCore(core, 'ж'.repeat(5000))).toEqual(tokensRefOf('ж'.repeat(5000))); // unchanged: any length
