@@ -14,6 +14,7 @@
 // than the room given, or a run without a chunk boundary longer than the scratch arrays.
 
 import { avalanche64, P1, P5, xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
+import { lead16, masks16, wide16 } from './tokenize';
 
 // Info word bits, as in nfkc-casefold.ts: `ccc | flags | mappingIndex << 12`.
 // @ts-ignore: decorator
@@ -197,7 +198,68 @@ function markFast(): void {
     const n = putUtf8(ONE, c);
     if (fold(ONE, ONE + n, 0) == 1 && load<u32>(S_CP) == c) store<u32>(a, inf | INFO_SELF);
   }
+  memory.fill(PLAIN2, 0, 240);
+  for (let c: u32 = 0x80; c < 0x800; c++) {
+    const inf = infoOf(c);
+    if ((inf & (INFO_TOKEN | INFO_STANDS_ALONE)) == INFO_TOKEN && ((inf & BOUNDARY) == 0 || (inf & INFO_SELF) != 0)) {
+      const k = c - 0x80;
+      store<u8>(PLAIN2 + (k >> 3), <u8>(<u32>load<u8>(PLAIN2 + (k >> 3)) | (<u32>1 << (k & 7))));
+    }
+  }
+  // each lead byte's longest run of second bytes that make PLAIN2 code points
+  for (let lead: u32 = 0; lead < 32; lead++) {
+    let best: u32 = 0;
+    let lo: u32 = 0xFF;
+    let hi: u32 = 0;
+    for (let x: u32 = 0x80, run: u32 = 0; x < 0xC0; x++) {
+      run = lead >= 2 && isPlain2((lead << 6) | (x & 0x3F)) ? run + 1 : 0;
+      if (run > best) {
+        best = run;
+        lo = x + 1 - run;
+        hi = x;
+      }
+    }
+    store<u8>(PLAIN_LO + lead, <u8>lo);
+    store<u8>(PLAIN_HI + lead, <u8>hi);
+  }
 }
+
+/** Whether the 2-byte code point `c` is in PLAIN2. */
+// @ts-ignore: decorator
+@inline function isPlain2(c: u32): bool {
+  const bit = c - 0x80;
+  return ((<u32>load<u8>(PLAIN2 + (bit >> 3)) >> (bit & 7)) & 1) != 0;
+}
+
+/**
+ * For each lead byte 0xC0 + i: the second bytes [PLAIN_LO[i], PLAIN_HI[i]] of its longest run of PLAIN2 code points
+ * (lower-case Cyrillic, Greek, Latin-1…), or an empty range: a SIMD check of 16 bytes of a word (plainRanges) before
+ * the exact one, code point by code point.
+ */
+const PLAIN_LO: usize = memory.data(32, 16);
+const PLAIN_HI: usize = memory.data(32, 16);
+
+/** SIMD: whether every lead byte of `leads` (bits of the 16 bytes at `w`) starts a code point of its lead's PLAIN_LO..HI. */
+// @ts-ignore: decorator
+@inline function plainRanges(w: usize, leads: u32): bool {
+  if (ASC_FEATURE_SIMD) {
+    const idx = v128.and(v128.load(w), i8x16.splat(0x1F));
+    const hiIdx = v128.xor(idx, i8x16.splat(0x10));
+    const lo = v128.or(i8x16.swizzle(v128.load(PLAIN_LO), idx), i8x16.swizzle(v128.load(PLAIN_LO, 16), hiIdx));
+    const hi = v128.or(i8x16.swizzle(v128.load(PLAIN_HI), idx), i8x16.swizzle(v128.load(PLAIN_HI, 16), hiIdx));
+    const second = v128.load(w, 1);
+    const ok = v128.and(i8x16.ge_u(second, lo), i8x16.le_u(second, hi));
+    return (<u32>i8x16.bitmask(ok) & leads) == leads;
+  }
+  return false;
+}
+
+/**
+ * Bit c − 0x80 set (c < 0x800): a 2-byte code point that is a token character joining its neighbours (not one that
+ * stands alone) and goes out as it is between boundaries (a boundary, or INFO_SELF): most letters of Cyrillic,
+ * Greek, Armenian, Hebrew, Arabic and lower-case Latin with diacritics. Filled by markFast.
+ */
+const PLAIN2: usize = memory.data(240, 16);
 
 /** Where the one-code-point mapping of an INFO_SIMPLE code point (info `inf`) lies in the pool (and its info in poolInfo). */
 // @ts-ignore: decorator
@@ -477,9 +539,14 @@ let tokOpen = false; // a token was started and not yet written out
 @inline const TOK_CAP: usize = 2 << 10;
 const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
 
+/** Writes the open token out, if one is open (see writeToken); false when the token room is full. */
+// @ts-ignore: decorator
+@inline function closeToken(): bool {
+  return tokOpen ? writeToken() : true;
+}
+
 /** Writes the open token out (start, end, XXH64 of its normalised UTF-8); false when the token room is full. */
-function closeToken(): bool {
-  if (!tokOpen) return true;
+function writeToken(): bool {
   tokOpen = false;
   if (tCount >= tCap) return false;
   const at = tokRaw != 0 ? tokRaw : TOK;
@@ -634,6 +701,53 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
 }
 
 
+// UTF-16 units of the word plainWord found (globals: no multiple return values).
+let wordUnits: u32 = 0;
+
+/**
+ * A word at `q` (UTF-16 offset `u`, no token open) that the normaliser leaves as it is: a run of token bytes (ASCII
+ * letters and digits, bytes >= 0x80) up to an ASCII separator or `end`, each non-ASCII code point in it a 2-byte one
+ * in PLAIN2 — what emitToken would make of it code point by code point, since each is a boundary (or INFO_SELF)
+ * followed by one, or by the separator or the end. Writes it as a token, hashed from the input as closeToken would
+ * (ASCII capitals fold in the hash, as NFKC_Casefold folds them), and returns where it ends (wordUnits: its UTF-16
+ * units); 0 when the word is not such a word, or 16 bytes from a stretch of it would pass the end of memory
+ * (nothing written then). The caller has checked there is room for a token.
+ */
+function plainWord(q: usize, end: usize, u: u32): usize {
+  let w = q;
+  let leads: u32 = 0;
+  while (true) {
+    if (w + 17 > tReadable) return 0; // (plainRanges reads the 16 bytes at w + 1)
+    const tok = masks16(w);
+    let stop = ~tok & 0xFFFF;
+    if (end - w < 16) stop |= <u32>0xFFFF << <u32>(end - w); // (end > w here)
+    const k = stop != 0 ? ctz<u32>(stop) : 16;
+    const part = (<u32>1 << k) - 1; // bytes of the word in this stretch (k = 16: all)
+    if ((wide16 & part) != 0) return 0;
+    let l = lead16 & part;
+    leads += <u32>popcnt<u32>(l);
+    if (!plainRanges(w, l)) {
+      while (l != 0) {
+        const at = w + <usize>ctz<u32>(l);
+        l &= l - 1;
+        if (!isPlain2(((<u32>load<u8>(at) & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F))) return 0;
+      }
+    }
+    w += <usize>k;
+    if (k < 16 || w >= end) break;
+  }
+  const n = w - q;
+  const h = n < 16 ? xxh64FoldedShort(q, n, tSeed) : xxh64Folded(q, n, tSeed); // q + 16 <= tReadable (above)
+  const units = <u32>n - leads;
+  const o = <usize>tCount << 2;
+  store<u32>(tStarts + o, tBase + u);
+  store<u32>(tEnds + o, tBase + u + units);
+  store<u64>(tHashes + (o << 1), h);
+  tCount++;
+  wordUnits = units;
+  return w;
+}
+
 /**
  * nfkcTokens on a run of code points that each go out as they are or as their one-code-point mapping (isFast),
  * starting with the one decodeAt read at `i` (UTF-16 offset `u`): emits each whose next code point is fast too (or
@@ -657,6 +771,22 @@ function fastRun(i: usize, end: usize, u: u32): usize {
   let pendingU: u32 = 0;
   runFold = false;
   while (true) {
+    if (!inToken && (b == 2 || (c < 0x80 && (inf & INFO_TOKEN) != 0))) {
+      // a word may start here: one that needs no normalising is written at once (plainWord)
+      if (!closeToken()) return 0;
+      if (tCount < tCap) {
+        const w = plainWord(q, end, uu);
+        if (w != 0) {
+          q = w;
+          uu += wordUnits;
+          if (w >= end) break;
+          c = <u32>load<u8>(w); // an ASCII separator
+          inf = infoOf(c);
+          b = 1;
+          n = 1;
+        }
+      }
+    }
     const nq = q + b;
     let c2: u32 = 0;
     let inf2: u32 = 0;

@@ -182,8 +182,9 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
 
   it('gives the tokens of normalize() where the fast paths meet: separators in runs of ideographs, capitals, marks', () => {
     // code points that go out as they are or as their one mapping (ideographs, voiced kana, fullwidth and ASCII
-    // punctuation, ideographic and no-break spaces, capitals, fullwidth letters) next to marks that make them fold
-    // with what follows, astral ideographs and U+FFFD-free Hangul: each text is cut at every piece boundary
+    // punctuation, ideographic and no-break spaces, capitals, fullwidth letters), words of letters that need no
+    // normalising (Cyrillic, Greek, Latin with diacritics, ASCII capitals) next to marks that make them fold with what
+    // follows, astral ideographs and Hangul
     const PIECES = [
       '中',
       '文',
@@ -230,6 +231,12 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
       'E\u0301',
       '㋿',
       'ｶﾞ',
+      'москва',
+      'Москва',
+      'αθήνα',
+      'żółw',
+      'Xy',
+      'façade',
     ];
     const rnd = prng(83);
     for (let t = 0; t < 400; t++) {
