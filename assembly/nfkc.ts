@@ -206,6 +206,14 @@ function markFast(): void {
       store<u8>(PLAIN2 + (k >> 3), <u8>(<u32>load<u8>(PLAIN2 + (k >> 3)) | (<u32>1 << (k & 7))));
     }
   }
+  // 2-byte capitals (and other INFO_SIMPLE code points) that map to a 2-byte PLAIN2 letter
+  memory.fill(SIMPLE2, 0, 1920 << 1);
+  for (let c: u32 = 0x80; c < 0x800; c++) {
+    const inf = infoOf(c);
+    if ((inf & INFO_SIMPLE) == 0) continue;
+    const m = load<u32>(poolPtr + simpleAt(inf));
+    if (m >= 0x80 && m < 0x800 && isPlain2(m)) store<u16>(SIMPLE2 + (<usize>(c - 0x80) << 1), <u16>m);
+  }
   // each lead byte's longest run of second bytes that make PLAIN2 code points
   for (let lead: u32 = 0; lead < 32; lead++) {
     let best: u32 = 0;
@@ -223,6 +231,12 @@ function markFast(): void {
     store<u8>(PLAIN_HI + lead, <u8>hi);
   }
 }
+
+/**
+ * For each 2-byte code point c (at c − 0x80): its mapping when c is INFO_SIMPLE and that is a 2-byte code point in
+ * PLAIN2 (Cyrillic, Greek and Latin-1 capitals), else 0. Filled by markFast.
+ */
+const SIMPLE2: usize = memory.data(1920 << 1, 16);
 
 /** Whether the 2-byte code point `c` is in PLAIN2. */
 // @ts-ignore: decorator
@@ -707,15 +721,16 @@ let wordUnits: u32 = 0;
 /**
  * A word at `q` (UTF-16 offset `u`, no token open) that the normaliser leaves as it is: a run of token bytes (ASCII
  * letters and digits, bytes >= 0x80) up to an ASCII separator or `end`, each non-ASCII code point in it a 2-byte one
- * in PLAIN2 — what emitToken would make of it code point by code point, since each is a boundary (or INFO_SELF)
- * followed by one, or by the separator or the end. Writes it as a token, hashed from the input as closeToken would
- * (ASCII capitals fold in the hash, as NFKC_Casefold folds them), and returns where it ends (wordUnits: its UTF-16
- * units); 0 when the word is not such a word, or 16 bytes from a stretch of it would pass the end of memory
+ * in PLAIN2 or a capital of SIMPLE2 — what emitToken would make of it code point by code point, since each is a
+ * boundary (or INFO_SELF, or goes out as one) followed by one, or by the separator or the end. Writes it as a token,
+ * hashed from the input as closeToken would (ASCII capitals fold in the hash, as NFKC_Casefold folds them; a word
+ * with other capitals is spelled folded in TOK first), and returns where it ends (wordUnits: its UTF-16 units); 0 when the word is not such a word, or 16 bytes from a stretch of it would pass the end of memory
  * (nothing written then). The caller has checked there is room for a token.
  */
 function plainWord(q: usize, end: usize, u: u32): usize {
   let w = q;
   let leads: u32 = 0;
+  let changed = false; // some code point is a capital of SIMPLE2
   while (true) {
     if (w + 17 > tReadable) return 0; // (plainRanges reads the 16 bytes at w + 1)
     const tok = masks16(w);
@@ -730,14 +745,34 @@ function plainWord(q: usize, end: usize, u: u32): usize {
       while (l != 0) {
         const at = w + <usize>ctz<u32>(l);
         l &= l - 1;
-        if (!isPlain2(((<u32>load<u8>(at) & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F))) return 0;
+        const c = ((<u32>load<u8>(at) & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F);
+        if (isPlain2(c)) continue;
+        if (load<u16>(SIMPLE2 + (<usize>(c - 0x80) << 1)) == 0) return 0;
+        changed = true;
       }
     }
     w += <usize>k;
     if (k < 16 || w >= end) break;
   }
   const n = w - q;
-  const h = n < 16 ? xxh64FoldedShort(q, n, tSeed) : xxh64Folded(q, n, tSeed); // q + 16 <= tReadable (above)
+  let at = q;
+  if (changed) {
+    // spelled folded in TOK: each capital's two bytes become its letter's
+    if (n > TOK_CAP) return 0;
+    memory.copy(TOK, q, n);
+    for (let j: usize = 0; j < n; j++) {
+      const b = <u32>load<u8>(TOK + j);
+      if (b < 0xC0) continue;
+      const m = <u32>load<u16>(SIMPLE2 + (<usize>((((b & 0x1F) << 6) | (<u32>load<u8>(TOK + j, 1) & 0x3F)) - 0x80) << 1));
+      if (m != 0) {
+        store<u8>(TOK + j, <u8>(0xC0 | (m >> 6)));
+        store<u8>(TOK + j, <u8>(0x80 | (m & 0x3F)), 1);
+      }
+      j++;
+    }
+    at = TOK;
+  }
+  const h = n < 16 ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed); // 16 bytes at q or TOK are readable
   const units = <u32>n - leads;
   const o = <usize>tCount << 2;
   store<u32>(tStarts + o, tBase + u);

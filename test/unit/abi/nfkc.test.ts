@@ -237,6 +237,10 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
       'żółw',
       'Xy',
       'façade',
+      'ВНИМАНИЕ',
+      'ΑΘΉΝΑ',
+      'Ça',
+      'ÅÆ',
     ];
     const rnd = prng(83);
     for (let t = 0; t < 400; t++) {
