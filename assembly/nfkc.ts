@@ -514,8 +514,7 @@ let dFast = false;
  * Decodes the code point at `i` into dCp / dInfo / dBytes / dUnits. A 0xFF byte (see fold) and U+FFFD get
  * dInfo INFO_MAPPED, so they are never a boundary and fold, which handles both, sees them.
  */
-// @ts-ignore: decorator
-@inline function decodeAt(i: usize): void {
+function decodeAt(i: usize): void {
   const read = readUtf8(i);
   const bytes = utf8Bytes(read);
   const units: u32 = bytes == 4 ? 2 : 1;
@@ -559,13 +558,17 @@ const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
   return tokOpen ? writeToken() : true;
 }
 
+/** XXH64 (seed tSeed) of the `n` bytes of a token at `at`, ASCII folded (see xxh64Folded). */
+function tokenHash(at: usize, n: usize): u64 {
+  return n < 16 && at + 16 <= tReadable ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed);
+}
+
 /** Writes the open token out (start, end, XXH64 of its normalised UTF-8); false when the token room is full. */
 function writeToken(): bool {
   tokOpen = false;
   if (tCount >= tCap) return false;
   const at = tokRaw != 0 ? tokRaw : TOK;
-  const n = tokRaw != 0 ? tokRawEnd - tokRaw : tokLen;
-  const h = n < 16 && at + 16 <= tReadable ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed);
+  const h = tokenHash(at, tokRaw != 0 ? tokRawEnd - tokRaw : tokLen);
   const o = <usize>tCount << 2;
   store<u32>(tStarts + o, tBase + tokStart);
   store<u32>(tEnds + o, tBase + tokenEnd);
@@ -861,10 +864,16 @@ function fastRun(i: usize, end: usize, u: u32): usize {
         if (pendingU > tokenEnd) tokenEnd = pendingU;
         pending = false;
       }
+      let ec = c;
+      let einf = inf;
+      let raw = q;
       if (inf & INFO_SIMPLE) {
         const m = simpleAt(inf);
-        if (!emitToken(load<u32>(poolPtr + m), load<u32>(poolInfoPtr + m), uu, uu + n, 0, 0)) return 0;
-      } else if (!emitToken(c, inf, uu, uu + n, q, b)) return 0;
+        ec = load<u32>(poolPtr + m);
+        einf = load<u32>(poolInfoPtr + m);
+        raw = 0;
+      }
+      if (!emitToken(ec, einf, uu, uu + n, raw, b)) return 0;
       ext = inToken && tokRaw != 0 && tokRawEnd == nq;
     }
     q = nq;
