@@ -152,24 +152,7 @@ function summarise(runs, pick) {
   const bytes = runs[0].bytes;
   const per = (side, key) => runs.map((r) => pick(r[side].map((c) => c[key])));
   const ours = { wall_ms: per('ours', 'wall_ms'), cpu_ms: per('ours', 'cpu_ms'), faults: per('ours', 'faults') };
-  if (runs.some((r) => r.theirs.length === 0)) {
-    // the peer was not run with this corpus and protocol
-    return {
-      bytes,
-      runs: runs.length,
-      ours_wall_ms: round(median(ours.wall_ms)),
-      ours_cpu_ms: round(median(ours.cpu_ms)),
-      ours_faults_per_call: Math.round(median(ours.faults)),
-      ours_mb_s_wall: round(bytes / 1e3 / median(ours.wall_ms)),
-      ours_mb_s_cpu: round(bytes / 1e3 / median(ours.cpu_ms)),
-      peer: 'not run',
-      raw: runs.map((r) => ({ ours: r.ours })),
-    };
-  }
-  const peer = { wall_ms: per('theirs', 'wall_ms'), cpu_ms: per('theirs', 'cpu_ms'), faults: per('theirs', 'faults') };
-  const ratioWall = runs.map((_, i) => peer.wall_ms[i] / ours.wall_ms[i]);
-  const ratioCpu = runs.map((_, i) => peer.cpu_ms[i] / ours.cpu_ms[i]);
-  return {
+  const mine = {
     bytes,
     runs: runs.length,
     ours_wall_ms: round(median(ours.wall_ms)),
@@ -177,6 +160,15 @@ function summarise(runs, pick) {
     ours_faults_per_call: Math.round(median(ours.faults)),
     ours_mb_s_wall: round(bytes / 1e3 / median(ours.wall_ms)),
     ours_mb_s_cpu: round(bytes / 1e3 / median(ours.cpu_ms)),
+  };
+  // the peer was not run with this corpus and protocol
+  if (runs.some((r) => r.theirs.length === 0))
+    return { ...mine, peer: 'not run', raw: runs.map((r) => ({ ours: r.ours })) };
+  const peer = { wall_ms: per('theirs', 'wall_ms'), cpu_ms: per('theirs', 'cpu_ms'), faults: per('theirs', 'faults') };
+  const ratioWall = runs.map((_, i) => peer.wall_ms[i] / ours.wall_ms[i]);
+  const ratioCpu = runs.map((_, i) => peer.cpu_ms[i] / ours.cpu_ms[i]);
+  return {
+    ...mine,
     peer_wall_ms: round(median(peer.wall_ms)),
     peer_cpu_ms: round(median(peer.cpu_ms)),
     peer_faults_per_call: Math.round(median(peer.faults)),

@@ -58,6 +58,16 @@ function expectSame(core: Core, text: string): boolean {
   return true;
 }
 
+/** `texts` texts of up to `most` + 1 random `pieces` (seed `seed`): the core's tokens equal the reference's, each at its own base. */
+function expectPiecesSame(core: Core, pieces: readonly string[], seed: number, texts: number, most: number): void {
+  const rnd = prng(seed);
+  for (let t = 0; t < texts; t++) {
+    let text = '';
+    for (let k = Math.floor(rnd() * most); k >= 0; k--) text += pieces[Math.floor(rnd() * pieces.length)];
+    expect(tokensInCore(core, text, t), JSON.stringify(text)).toEqual(tokensRefOf(text, t));
+  }
+}
+
 describe.each(BUILDS)('nfkcTokens, folding (%s)', (build) => {
   let core: Core;
   beforeAll(async () => {
@@ -172,12 +182,7 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
       '中文的句子 日本語の文章 ひらがな カタカナ ﾊﾝｶｸ Москва москва ΑΘΗΝΑ é e\u0301 한국어 ＡＢＣ ， 。 ㋿ \u3099 ß İ 𠀋 😀'.split(
         ' ',
       );
-    const rnd = prng(77);
-    for (let t = 0; t < 300; t++) {
-      let text = '';
-      for (let k = Math.floor(rnd() * 40); k >= 0; k--) text += PIECES[Math.floor(rnd() * PIECES.length)];
-      expect(tokensInCore(core, text, t), JSON.stringify(text)).toEqual(tokensRefOf(text, t));
-    }
+    expectPiecesSame(core, PIECES, 77, 300, 40);
   });
 
   it('gives the tokens of normalize() where the fast paths meet: separators in runs of ideographs, capitals, marks', () => {
@@ -242,12 +247,7 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
       'Ça',
       'ÅÆ',
     ];
-    const rnd = prng(83);
-    for (let t = 0; t < 400; t++) {
-      let text = '';
-      for (let k = Math.floor(rnd() * 60); k >= 0; k--) text += PIECES[Math.floor(rnd() * PIECES.length)];
-      expect(tokensInCore(core, text, t), JSON.stringify(text)).toEqual(tokensRefOf(text, t));
-    }
+    expectPiecesSame(core, PIECES, 83, 400, 60);
     // the tail of an inert separator rewritten by findRegions inside a run of ideographs ('中\u3000文' → 中 ' ' FF FF 文)
     const L = core.layout(1 << 20);
     const p = L.take(256);
