@@ -12,7 +12,8 @@
 // 2. Unless --whole-only: the primitives in one process (tinybench), 10 MB of real English from ../shared/data plus
 //    mixed-script and CJK samples (bench/corpus.mjs). Results: bench/results/fingerprint.json (and .md).
 // --quick: fewer rounds (English only for part 1), no write unless --write. --rounds N, --cli-rounds N, --peer-only
-// en,… (the peer in fresh processes of those corpora only): a shorter part 1 on a machine shared with other work.
+// en,… (the peer in fresh processes of those corpora only; '' for none), --corpora zh,ja (those only, written to
+// results/fingerprint-whole-zh+ja.json): a shorter part 1 on a machine shared with other work.
 import { Bench } from 'tinybench';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -50,7 +51,7 @@ let sink = 0;
   const peerOnly = opt('--peer-only')?.split(',');
   const whole = await wholeTables(builds, {
     rounds: Number(opt('--rounds') ?? (QUICK ? 1 : 3)),
-    corpora: QUICK ? ['en'] : Object.keys(CORPORA),
+    corpora: opt('--corpora')?.split(',') ?? (QUICK ? ['en'] : Object.keys(CORPORA)),
     cliRounds: Number(opt('--cli-rounds') ?? (QUICK ? 1 : 3)),
     peer: peerOnly ? (mode, corpus) => mode === 'fresh' && peerOnly.includes(corpus) : () => true,
   });
@@ -63,8 +64,10 @@ let sink = 0;
       cores: cpus().length,
       options: process.argv.slice(2),
     };
+    // a run of some corpora only is written beside the full record, named by them
+    const only = opt('--corpora') ? `-${opt('--corpora').replaceAll(',', '+')}` : '';
     writeFileSync(
-      new URL('./results/fingerprint-whole.json', import.meta.url),
+      new URL(`./results/fingerprint-whole${only}.json`, import.meta.url),
       `${JSON.stringify({ ...meta, builds, ...whole }, null, 2)}\n`,
     );
   }
