@@ -14,6 +14,7 @@
 // than the room given, or a run without a chunk boundary longer than the scratch arrays.
 
 import { avalanche64, P1, P5, xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
+import { lead16, masks16, wide16 } from './tokenize';
 
 // Info word bits, as in nfkc-casefold.ts: `ccc | flags | mappingIndex << 12`.
 // @ts-ignore: decorator
@@ -31,12 +32,20 @@ import { avalanche64, P1, P5, xxh64Folded, xxh64FoldedShort } from './hash/xxh64
 /**
  * Set by nfkcInit, in the core's copy only, on a mapped code point that folds back to itself on its own (é,
  * ñ, ü…: NFD in the tables, NFC again after composition) and whose mapping starts with a starter that is
- * never a second: between boundaries it can go straight to the output. Mapping indexes are < 2^19.
+ * never a second: between boundaries it can go straight to the output.
  */
 // @ts-ignore: decorator
 @inline const INFO_SELF: u32 = 0x80000000;
+/**
+ * Set by nfkcInit, in the core's copy only, on a mapped starter that is never a second and whose mapping is one
+ * code point that is a boundary (capitals of Latin, Greek and Cyrillic, fullwidth punctuation and letters…): its
+ * fold, on its own, is that code point, and it touches neither neighbour, so between boundaries it goes to the
+ * output as its mapping without fold's scratch arrays. Mapping indexes are < 2^18 (nfkcInit checks).
+ */
 // @ts-ignore: decorator
-@inline const INFO_INDEX_MASK: u32 = 0x7FFFF;
+@inline const INFO_SIMPLE: u32 = 0x40000000;
+// @ts-ignore: decorator
+@inline const INFO_INDEX_MASK: u32 = 0x3FFFF;
 // @ts-ignore: decorator
 @inline const SECOND_IDS: u32 = 128;
 
@@ -121,7 +130,7 @@ export function nfkcTables(): usize {
  */
 export function nfkcInit(dataLen: u32, offsetsLen: u32, poolLen: u32, pairsPtr: usize, pairs: u32): u32 {
   const need = (INDEX_ENTRIES << 1) + ((<usize>dataLen + <usize>offsetsLen + (<usize>poolLen << 1)) << 2);
-  if (need > <usize>NFKC_TABLE_BYTES || pairs > (HASH_SLOTS >> 1)) return 0;
+  if (need > <usize>NFKC_TABLE_BYTES || pairs > (HASH_SLOTS >> 1) || offsetsLen > INFO_INDEX_MASK) return 0;
   dataPtr = TABLES + (INDEX_ENTRIES << 1);
   offsetsPtr = dataPtr + (<usize>dataLen << 2);
   poolPtr = offsetsPtr + (<usize>offsetsLen << 2);
@@ -135,7 +144,7 @@ export function nfkcInit(dataLen: u32, offsetsLen: u32, poolLen: u32, pairsPtr: 
     store<u32>(HASH + (<usize>s << 3), load<u32>(pairsPtr + (<usize>i << 3), 4), 4);
   }
   ready = true;
-  markSelf();
+  markFast();
   return 1;
 }
 
@@ -167,24 +176,118 @@ export function nfkcInit(dataLen: u32, offsetsLen: u32, poolLen: u32, pairsPtr: 
 const ONE: usize = memory.data(8, 8);
 
 /**
- * Sets INFO_SELF (see there) in the data blocks. A mapped code point with a non-empty mapping has its own
- * mapping index, so its block is shared with no other range and the bit marks that code point alone.
+ * Sets INFO_SELF and INFO_SIMPLE (see there) in the data blocks. A mapped code point with a non-empty mapping has
+ * its own mapping index, so its block is shared with no other range and the bit marks that code point alone.
  */
-function markSelf(): void {
+function markFast(): void {
   for (let c: u32 = 0x80; c < 0x110000; c++) {
     if (c == 0xD800) c = 0xE000;
     const inf = infoOf(c);
     if ((inf & INFO_MAPPED) == 0) continue;
     const k = <usize>((inf >> INFO_INDEX_SHIFT) & INFO_INDEX_MASK);
     const from = <usize>load<u32>(offsetsPtr + (k << 2));
-    if (from == <usize>load<u32>(offsetsPtr + ((k + 1) << 2))) continue; // maps to nothing
-    if ((load<u32>(poolInfoPtr + (from << 2)) & (INFO_CCC | INFO_SECOND)) != 0) continue;
+    const to = <usize>load<u32>(offsetsPtr + ((k + 1) << 2));
+    if (from == to) continue; // maps to nothing
+    const first = load<u32>(poolInfoPtr + (from << 2));
+    if ((first & (INFO_CCC | INFO_SECOND)) != 0) continue;
+    const a = dataPtr + ((((<usize>load<u16>(TABLES + (<usize>(c >> 6) << 1))) << 6) | <usize>(c & 63)) << 2);
+    if (to - from == 1 && (first & BOUNDARY) == 0 && (inf & (INFO_CCC | INFO_SECOND)) == 0) {
+      store<u32>(a, inf | INFO_SIMPLE);
+      continue;
+    }
     const n = putUtf8(ONE, c);
-    if (fold(ONE, ONE + n, 0) == 1 && load<u32>(S_CP) == c) {
-      const a = dataPtr + ((((<usize>load<u16>(TABLES + (<usize>(c >> 6) << 1))) << 6) | <usize>(c & 63)) << 2);
-      store<u32>(a, inf | INFO_SELF);
+    if (fold(ONE, ONE + n, 0) == 1 && load<u32>(S_CP) == c) store<u32>(a, inf | INFO_SELF);
+  }
+  memory.fill(PLAIN2, 0, 240);
+  for (let c: u32 = 0x80; c < 0x800; c++) {
+    const inf = infoOf(c);
+    if ((inf & (INFO_TOKEN | INFO_STANDS_ALONE)) == INFO_TOKEN && ((inf & BOUNDARY) == 0 || (inf & INFO_SELF) != 0)) {
+      const k = c - 0x80;
+      store<u8>(PLAIN2 + (k >> 3), <u8>(<u32>load<u8>(PLAIN2 + (k >> 3)) | (<u32>1 << (k & 7))));
     }
   }
+  // 2-byte capitals (and other INFO_SIMPLE code points) that map to a 2-byte PLAIN2 letter
+  memory.fill(SIMPLE2, 0, 1920 << 1);
+  for (let c: u32 = 0x80; c < 0x800; c++) {
+    const inf = infoOf(c);
+    if ((inf & INFO_SIMPLE) == 0) continue;
+    const m = load<u32>(poolPtr + simpleAt(inf));
+    if (m >= 0x80 && m < 0x800 && isPlain2(m)) store<u16>(SIMPLE2 + (<usize>(c - 0x80) << 1), <u16>m);
+  }
+  // each lead byte's longest run of second bytes that make PLAIN2 code points
+  for (let lead: u32 = 0; lead < 32; lead++) {
+    let best: u32 = 0;
+    let lo: u32 = 0xFF;
+    let hi: u32 = 0;
+    for (let x: u32 = 0x80, run: u32 = 0; x < 0xC0; x++) {
+      run = lead >= 2 && isPlain2((lead << 6) | (x & 0x3F)) ? run + 1 : 0;
+      if (run > best) {
+        best = run;
+        lo = x + 1 - run;
+        hi = x;
+      }
+    }
+    store<u8>(PLAIN_LO + lead, <u8>lo);
+    store<u8>(PLAIN_HI + lead, <u8>hi);
+  }
+}
+
+/**
+ * For each 2-byte code point c (at c − 0x80): its mapping when c is INFO_SIMPLE and that is a 2-byte code point in
+ * PLAIN2 (Cyrillic, Greek and Latin-1 capitals), else 0. Filled by markFast.
+ */
+const SIMPLE2: usize = memory.data(1920 << 1, 16);
+
+/** Whether the 2-byte code point `c` is in PLAIN2. */
+// @ts-ignore: decorator
+@inline function isPlain2(c: u32): bool {
+  const bit = c - 0x80;
+  return ((<u32>load<u8>(PLAIN2 + (bit >> 3)) >> (bit & 7)) & 1) != 0;
+}
+
+/**
+ * For each lead byte 0xC0 + i: the second bytes [PLAIN_LO[i], PLAIN_HI[i]] of its longest run of PLAIN2 code points
+ * (lower-case Cyrillic, Greek, Latin-1…), or an empty range: a SIMD check of 16 bytes of a word (plainRanges) before
+ * the exact one, code point by code point.
+ */
+const PLAIN_LO: usize = memory.data(32, 16);
+const PLAIN_HI: usize = memory.data(32, 16);
+
+/** SIMD: whether every lead byte of `leads` (bits of the 16 bytes at `w`) starts a code point of its lead's PLAIN_LO..HI. */
+// @ts-ignore: decorator
+@inline function plainRanges(w: usize, leads: u32): bool {
+  if (ASC_FEATURE_SIMD) {
+    const idx = v128.and(v128.load(w), i8x16.splat(0x1F));
+    const hiIdx = v128.xor(idx, i8x16.splat(0x10));
+    const lo = v128.or(i8x16.swizzle(v128.load(PLAIN_LO), idx), i8x16.swizzle(v128.load(PLAIN_LO, 16), hiIdx));
+    const hi = v128.or(i8x16.swizzle(v128.load(PLAIN_HI), idx), i8x16.swizzle(v128.load(PLAIN_HI, 16), hiIdx));
+    const second = v128.load(w, 1);
+    const ok = v128.and(i8x16.ge_u(second, lo), i8x16.le_u(second, hi));
+    return (<u32>i8x16.bitmask(ok) & leads) == leads;
+  }
+  return false;
+}
+
+/**
+ * Bit c − 0x80 set (c < 0x800): a 2-byte code point that is a token character joining its neighbours (not one that
+ * stands alone) and goes out as it is between boundaries (a boundary, or INFO_SELF): most letters of Cyrillic,
+ * Greek, Armenian, Hebrew, Arabic and lower-case Latin with diacritics. Filled by markFast.
+ */
+const PLAIN2: usize = memory.data(240, 16);
+
+/** Where the one-code-point mapping of an INFO_SIMPLE code point (info `inf`) lies in the pool (and its info in poolInfo). */
+// @ts-ignore: decorator
+@inline function simpleAt(inf: u32): usize {
+  return <usize>load<u32>(offsetsPtr + (<usize>((inf >> INFO_INDEX_SHIFT) & INFO_INDEX_MASK) << 2)) << 2;
+}
+
+/**
+ * True for a code point (info `inf`) that, between boundaries, goes out unchanged (a boundary, or INFO_SELF) or as its
+ * one-code-point mapping (INFO_SIMPLE), and that never joins the code point before it.
+ */
+// @ts-ignore: decorator
+@inline function isFast(inf: u32): bool {
+  return (inf & BOUNDARY) == 0 || (inf & (INFO_SELF | INFO_SIMPLE)) != 0;
 }
 
 /** The primary composite of `first` and the second with id `id`, or -1. */
@@ -411,16 +514,15 @@ let dFast = false;
  * Decodes the code point at `i` into dCp / dInfo / dBytes / dUnits. A 0xFF byte (see fold) and U+FFFD get
  * dInfo INFO_MAPPED, so they are never a boundary and fold, which handles both, sees them.
  */
-// @ts-ignore: decorator
-@inline function decodeAt(i: usize): void {
+function decodeAt(i: usize): void {
   const read = readUtf8(i);
   const bytes = utf8Bytes(read);
   const units: u32 = bytes == 4 ? 2 : 1;
   const c = read == INERT_TAIL ? 0xFFFD : read;
   dCp = c;
   const inf = infoOf(c);
-  // A boundary, or a code point that folds back to itself without touching what precedes it.
-  dFast = (inf & BOUNDARY) == 0 || (inf & INFO_SELF) != 0;
+  // A boundary, or a code point that folds back to itself or to one boundary without touching what precedes it.
+  dFast = isFast(inf);
   if (c == 0xFFFD) {
     dFast = false;
     dInfo = INFO_MAPPED;
@@ -450,14 +552,23 @@ let tokOpen = false; // a token was started and not yet written out
 @inline const TOK_CAP: usize = 2 << 10;
 const TOK: usize = memory.data(<i32>(TOK_CAP + 16), 16);
 
+/** Writes the open token out, if one is open (see writeToken); false when the token room is full. */
+// @ts-ignore: decorator
+@inline function closeToken(): bool {
+  return tokOpen ? writeToken() : true;
+}
+
+/** XXH64 (seed tSeed) of the `n` bytes of a token at `at`, ASCII folded (see xxh64Folded). */
+function tokenHash(at: usize, n: usize): u64 {
+  return n < 16 && at + 16 <= tReadable ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed);
+}
+
 /** Writes the open token out (start, end, XXH64 of its normalised UTF-8); false when the token room is full. */
-function closeToken(): bool {
-  if (!tokOpen) return true;
+function writeToken(): bool {
   tokOpen = false;
   if (tCount >= tCap) return false;
   const at = tokRaw != 0 ? tokRaw : TOK;
-  const n = tokRaw != 0 ? tokRawEnd - tokRaw : tokLen;
-  const h = n < 16 && at + 16 <= tReadable ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed);
+  const h = tokenHash(at, tokRaw != 0 ? tokRawEnd - tokRaw : tokLen);
   const o = <usize>tCount << 2;
   store<u32>(tStarts + o, tBase + tokStart);
   store<u32>(tEnds + o, tBase + tokenEnd);
@@ -517,6 +628,17 @@ function spellInTok(c: u32): bool {
 /** Info of a code point that stands alone as a token (INFO_STANDS_ALONE, the one test for that) and folds to itself. */
 // @ts-ignore: decorator
 @inline const STABLE_ALONE: u32 = INFO_TOKEN | INFO_STANDS_ALONE;
+// @ts-ignore: decorator
+@inline const SELF_ALONE: u32 = INFO_SELF | INFO_TOKEN | INFO_STANDS_ALONE;
+
+/**
+ * True for a code point (info `inf`) that stands alone as a token and folds to itself: a boundary (most ideographs
+ * and kana) or INFO_SELF (kana with a voicing mark, NFD in the tables).
+ */
+// @ts-ignore: decorator
+@inline function aloneAsItIs(inf: u32): bool {
+  return (inf & ALONE_MASK) == STABLE_ALONE || (inf & SELF_ALONE) == SELF_ALONE;
+}
 
 /**
  * XXH64 of the 3 bytes at `q` (`h0` = seed + P5 + 3): the specification's path for a 3-byte input, three single-byte
@@ -530,12 +652,19 @@ function spellInTok(c: u32): bool {
   return avalanche64(h);
 }
 
+// Where aloneRun or fastRun stopped (globals: no multiple return values): the UTF-16 offset there, and (fastRun)
+// whether the code point there goes to fold (the one after it is not fast).
+let runU: u32 = 0;
+let runFold = false;
+
 /**
- * nfkcTokens on a run of 3-byte code points that each stand alone as a token and fold to themselves (a run of
- * Chinese, of kanji, or of any letter the tables make a token of its own), starting with one such at `i` (UTF-16
- * offset `u`): writes each but the last as its own token, straight from the input — exactly what emitToken would
- * write, since each is followed by another such, a boundary. Returns where the last one starts (what the general
- * loop takes next, decodeAt's state still its), or 0 when the token room ran out.
+ * nfkcTokens on a run of 3-byte code points that each stand alone as a token and fold to themselves (aloneAsItIs: a
+ * run of Chinese, of kanji and kana, or of any letter the tables make a token of its own) and of separators between
+ * them that fold to themselves or to one separator (punctuation, fullwidth or not, spaces), starting with one that
+ * stands alone at `i` (UTF-16 offset `u`): writes each of those but the last as its own token, straight from the
+ * input, and skips the separators — exactly what emitToken would do, since each is followed by a code point that
+ * joins nothing before it. Returns where the last code point of the run starts (what the general loop takes next,
+ * decodeAt's state its; runU its UTF-16 offset), or 0 when the token room ran out.
  */
 function aloneRun(i: usize, end: usize, u: u32): usize {
   if (!closeToken()) return 0;
@@ -543,32 +672,234 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
   const h0 = tSeed + P5 + 3;
   let at = tBase + u;
   let q = i;
+  let qb: usize = 3; // the code point at q: its bytes, UTF-16 units, and whether it stands alone (else a separator)
+  let qn: u32 = 1;
+  let alone = true;
   let o = <usize>tCount << 2;
   const room = <usize>tCap << 2;
-  while (q + 6 <= end) {
-    const b0 = <u32>load<u8>(q, 3);
-    if ((b0 & 0xF0) != 0xE0) break;
-    const cp = ((b0 & 0x0F) << 12) | ((<u32>load<u8>(q, 4) & 0x3F) << 6) | (<u32>load<u8>(q, 5) & 0x3F);
-    if ((infoOf(cp) & ALONE_MASK) != STABLE_ALONE) break;
-    if (o >= room) return 0;
-    store<u32>(tStarts + o, at);
-    store<u32>(tEnds + o, at + 1);
-    store<u64>(tHashes + (o << 1), xxh64Of3(q, h0));
-    o += 4;
-    at++;
-    q += 3;
+  while (q + qb < end) {
+    const nq = q + qb;
+    const lead = <u32>load<u8>(nq);
+    let c: u32 = 0;
+    let b: usize = 1;
+    let n: u32 = 1;
+    if (lead < 0x80) c = lead;
+    else if (lead < 0xE0) {
+      c = ((lead & 0x1F) << 6) | (<u32>load<u8>(nq, 1) & 0x3F);
+      b = 2;
+    } else if (lead < 0xF0) {
+      c = ((lead & 0x0F) << 12) | ((<u32>load<u8>(nq, 1) & 0x3F) << 6) | (<u32>load<u8>(nq, 2) & 0x3F);
+      b = 3;
+    } else break; // astral, or the tail of an inert separator: the general loop's
+    const inf = infoOf(c);
+    const nextAlone = b == 3 && aloneAsItIs(inf);
+    if (!nextAlone) {
+      // a separator that goes out as it is or as one separator, or the end of the run
+      if (c == 0xFFFD || !isFast(inf)) break;
+      if (((inf & INFO_SIMPLE) != 0 ? load<u32>(poolInfoPtr + simpleAt(inf)) : inf) & INFO_TOKEN) break;
+    }
+    if (alone) {
+      if (o >= room) return 0;
+      store<u32>(tStarts + o, at);
+      store<u32>(tEnds + o, at + 1);
+      store<u64>(tHashes + (o << 1), xxh64Of3(q, h0));
+      o += 4;
+    }
+    at += qn;
+    q = nq;
+    qb = b;
+    qn = n;
+    alone = nextAlone;
   }
   tCount = <u32>(o >> 2);
   if (q != i) decodeAt(q);
+  runU = at - tBase;
+  return q;
+}
+
+
+// UTF-16 units of the word plainWord found (globals: no multiple return values).
+let wordUnits: u32 = 0;
+
+/**
+ * A word at `q` (UTF-16 offset `u`, no token open) that the normaliser leaves as it is: a run of token bytes (ASCII
+ * letters and digits, bytes >= 0x80) up to an ASCII separator or `end`, each non-ASCII code point in it a 2-byte one
+ * in PLAIN2 or a capital of SIMPLE2 — what emitToken would make of it code point by code point, since each is a
+ * boundary (or INFO_SELF, or goes out as one) followed by one, or by the separator or the end. Writes it as a token,
+ * hashed from the input as closeToken would (ASCII capitals fold in the hash, as NFKC_Casefold folds them; a word
+ * with other capitals is spelled folded in TOK first), and returns where it ends (wordUnits: its UTF-16 units); 0 when the word is not such a word, or 16 bytes from a stretch of it would pass the end of memory
+ * (nothing written then). The caller has checked there is room for a token.
+ */
+function plainWord(q: usize, end: usize, u: u32): usize {
+  let w = q;
+  let leads: u32 = 0;
+  let changed = false; // some code point is a capital of SIMPLE2
+  while (true) {
+    if (w + 17 > tReadable) return 0; // (plainRanges reads the 16 bytes at w + 1)
+    const tok = masks16(w);
+    let stop = ~tok & 0xFFFF;
+    if (end - w < 16) stop |= <u32>0xFFFF << <u32>(end - w); // (end > w here)
+    const k = stop != 0 ? ctz<u32>(stop) : 16;
+    const part = (<u32>1 << k) - 1; // bytes of the word in this stretch (k = 16: all)
+    if ((wide16 & part) != 0) return 0;
+    let l = lead16 & part;
+    leads += <u32>popcnt<u32>(l);
+    if (!plainRanges(w, l)) {
+      while (l != 0) {
+        const at = w + <usize>ctz<u32>(l);
+        l &= l - 1;
+        const c = ((<u32>load<u8>(at) & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F);
+        if (isPlain2(c)) continue;
+        if (load<u16>(SIMPLE2 + (<usize>(c - 0x80) << 1)) == 0) return 0;
+        changed = true;
+      }
+    }
+    w += <usize>k;
+    if (k < 16 || w >= end) break;
+  }
+  const n = w - q;
+  let at = q;
+  if (changed) {
+    // spelled folded in TOK: each capital's two bytes become its letter's
+    if (n > TOK_CAP) return 0;
+    memory.copy(TOK, q, n);
+    for (let j: usize = 0; j < n; j++) {
+      const b = <u32>load<u8>(TOK + j);
+      if (b < 0xC0) continue;
+      const m = <u32>load<u16>(SIMPLE2 + (<usize>((((b & 0x1F) << 6) | (<u32>load<u8>(TOK + j, 1) & 0x3F)) - 0x80) << 1));
+      if (m != 0) {
+        store<u8>(TOK + j, <u8>(0xC0 | (m >> 6)));
+        store<u8>(TOK + j, <u8>(0x80 | (m & 0x3F)), 1);
+      }
+      j++;
+    }
+    at = TOK;
+  }
+  const h = n < 16 ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed); // 16 bytes at q or TOK are readable
+  const units = <u32>n - leads;
+  const o = <usize>tCount << 2;
+  store<u32>(tStarts + o, tBase + u);
+  store<u32>(tEnds + o, tBase + u + units);
+  store<u64>(tHashes + (o << 1), h);
+  tCount++;
+  wordUnits = units;
+  return w;
+}
+
+/**
+ * nfkcTokens on a run of code points that each go out as they are or as their one-code-point mapping (isFast),
+ * starting with the one decodeAt read at `i` (UTF-16 offset `u`): emits each whose next code point is fast too (or
+ * that ends the text), exactly as the general loop would, reading each code point once into locals and extending a
+ * token spelled in the input without a call. Stops at the end, before a run aloneRun takes, or at a code point whose
+ * next one is not fast (then runFold: fold takes it with what follows); returns where (runU: the UTF-16 offset), or
+ * 0 when the token room ran out or a changed token grew too long.
+ */
+function fastRun(i: usize, end: usize, u: u32): usize {
+  let q = i;
+  let uu = u;
+  let c = dCp;
+  let inf = dInfo;
+  let b = dBytes;
+  let n = dUnits;
+  // the open token is spelled in the input and ends at q: a token character spelled as it is extends it (its end
+  // and UTF-16 end are written back to tokRawEnd / tokenEnd before anything else reads them)
+  let ext = inToken && tokRaw != 0 && tokRawEnd == q;
+  let pending = false;
+  let pendingEnd: usize = 0;
+  let pendingU: u32 = 0;
+  runFold = false;
+  while (true) {
+    if (!inToken && (b == 2 || (c < 0x80 && (inf & INFO_TOKEN) != 0))) {
+      // a word may start here: one that needs no normalising is written at once (plainWord)
+      if (!closeToken()) return 0;
+      if (tCount < tCap) {
+        const w = plainWord(q, end, uu);
+        if (w != 0) {
+          q = w;
+          uu += wordUnits;
+          if (w >= end) break;
+          c = <u32>load<u8>(w); // an ASCII separator
+          inf = infoOf(c);
+          b = 1;
+          n = 1;
+        }
+      }
+    }
+    const nq = q + b;
+    let c2: u32 = 0;
+    let inf2: u32 = 0;
+    let b2: usize = 1;
+    let n2: u32 = 1;
+    if (nq < end) {
+      const lead = <u32>load<u8>(nq);
+      if (lead < 0x80) c2 = lead;
+      else if (lead < 0xE0) {
+        c2 = ((lead & 0x1F) << 6) | (<u32>load<u8>(nq, 1) & 0x3F);
+        b2 = 2;
+      } else if (lead < 0xF0) {
+        c2 = ((lead & 0x0F) << 12) | ((<u32>load<u8>(nq, 1) & 0x3F) << 6) | (<u32>load<u8>(nq, 2) & 0x3F);
+        b2 = 3;
+      } else if (lead == 0xFF) {
+        c2 = 0xFFFD; // the tail of an inert separator (see fold): not fast
+      } else {
+        c2 = ((lead & 0x07) << 18) | ((<u32>load<u8>(nq, 1) & 0x3F) << 12) | ((<u32>load<u8>(nq, 2) & 0x3F) << 6) |
+          (<u32>load<u8>(nq, 3) & 0x3F);
+        b2 = 4;
+        n2 = 2;
+      }
+      inf2 = infoOf(c2);
+      if (c2 == 0xFFFD || !isFast(inf2)) {
+        runFold = true;
+        break;
+      }
+    }
+    if (ext && (inf & (INFO_SIMPLE | INFO_TOKEN | INFO_STANDS_ALONE)) == INFO_TOKEN) {
+      // the hot path: one more character of a token spelled in the input
+      pending = true;
+      pendingEnd = nq;
+      pendingU = uu + n;
+    } else {
+      if (pending) {
+        tokRawEnd = pendingEnd;
+        if (pendingU > tokenEnd) tokenEnd = pendingU;
+        pending = false;
+      }
+      let ec = c;
+      let einf = inf;
+      let raw = q;
+      if (inf & INFO_SIMPLE) {
+        const m = simpleAt(inf);
+        ec = load<u32>(poolPtr + m);
+        einf = load<u32>(poolInfoPtr + m);
+        raw = 0;
+      }
+      if (!emitToken(ec, einf, uu, uu + n, raw, b)) return 0;
+      ext = inToken && tokRaw != 0 && tokRawEnd == nq;
+    }
+    q = nq;
+    uu += n;
+    if (nq >= end) break;
+    c = c2;
+    inf = inf2;
+    b = b2;
+    n = n2;
+    if (b == 3 && aloneAsItIs(inf)) break; // aloneRun's
+  }
+  if (pending) {
+    tokRawEnd = pendingEnd;
+    if (pendingU > tokenEnd) tokenEnd = pendingU;
+  }
+  runU = uu;
   return q;
 }
 
 /**
  * The loop of nfkcTokens over the `len` bytes at `p`; false when the host must normalise the text itself.
  *
- * Most code points are boundaries followed by a boundary (CJK, most lower-case letters, ASCII): NFC leaves
- * such a code point alone, so it goes straight to the output; only the clusters around the others (mapped
- * letters, marks, Hangul, seconds of compositions) go through fold's scratch arrays.
+ * Most code points are boundaries followed by a boundary (CJK, most lower-case letters, ASCII), or map to one such
+ * (capitals, fullwidth forms): NFC leaves such a code point alone, so it goes straight to the output (aloneRun,
+ * fastRun); only the clusters around the others (letters that decompose, marks, Hangul, seconds of compositions)
+ * go through fold's scratch arrays.
  */
 function normaliseRun(p: usize, len: usize): bool {
   inToken = false;
@@ -578,27 +909,24 @@ function normaliseRun(p: usize, len: usize): bool {
   let u: u32 = 0;
   if (i < end) decodeAt(i);
   while (i < end) {
-    if (dBytes == 3 && (dInfo & ALONE_MASK) == STABLE_ALONE) {
-      // a run of 3-byte code points that stand alone (ideographs): each but the last (which the code below takes)
-      // is a token of its own
+    if (dBytes == 3 && aloneAsItIs(dInfo)) {
+      // a run of 3-byte code points that stand alone (ideographs, kana): each but the last (which fastRun takes) is a
+      // token of its own
       const stop = aloneRun(i, end, u);
       if (stop == 0) return false;
-      u += <u32>((stop - i) / 3);
+      u = runU;
       i = stop;
     }
     if (dFast) {
-      // A boundary (or INFO_SELF): it goes out as it is when the next code point is one too (or there is none).
-      const c = dCp;
-      const inf = dInfo;
-      const units = dUnits;
-      const next = i + dBytes;
-      if (next < end) decodeAt(next);
-      if (next >= end || dFast) {
-        if (!emitToken(c, inf, u, u + units, i, next - i)) return false;
-        i = next;
-        u += units;
+      const stop = fastRun(i, end, u);
+      if (stop == 0) return false;
+      i = stop;
+      u = runU;
+      if (!runFold) {
+        if (i < end) decodeAt(i);
         continue;
       }
+      // the code point at i joins what follows it: fold takes them together
     }
     const n = fold(i, end, u);
     if (n == NFKC_FALLBACK) return false;

@@ -56,6 +56,33 @@ const TAIL: usize = memory.data(64, 16);
   return <u64><u32>i8x16.bitmask(v128.or(v128.or(letter, digit), v));
 }
 
+// Outputs of masks16 beside its result (globals: no multiple return values), bit k for byte k.
+export let lead16: u32 = 0; // lead bytes (>= 0xC0)
+export let wide16: u32 = 0; // lead bytes of 3- and 4-byte characters, and 0xFF (>= 0xE0)
+
+/**
+ * Mask of the token bytes of the 16 bytes at `b` (bit k for byte k); their lead bytes and wide lead bytes in lead16 and
+ * wide16. For the normaliser's words that need no normalising (nfkc.ts).
+ */
+// @ts-ignore: decorator
+@inline export function masks16(b: usize): u32 {
+  if (ASC_FEATURE_SIMD) {
+    const v = v128.load(b);
+    lead16 = <u32>i8x16.bitmask(i8x16.ge_u(v, i8x16.splat(<i8>0xC0)));
+    wide16 = <u32>i8x16.bitmask(i8x16.ge_u(v, i8x16.splat(<i8>0xE0)));
+    return <u32>tok16(v);
+  } else {
+    const x = load<u64>(b);
+    const y = load<u64>(b, 8);
+    // a byte's top bits: bit 7 and 6 set (>= 0xC0), and bit 5 too (>= 0xE0)
+    const lx = x & (x << 1);
+    const ly = y & (y << 1);
+    lead16 = <u32>(gather8(lx & H8) | (gather8(ly & H8) << 8));
+    wide16 = <u32>(gather8(lx & (x << 2) & H8) | (gather8(ly & (y << 2) & H8) << 8));
+    return <u32>(gather8(tokBytes(x)) | (gather8(tokBytes(y)) << 8));
+  }
+}
+
 /** Mask of the token bytes of the 64 bytes at `b`. */
 // @ts-ignore: decorator
 @inline export function tokMask(b: usize): u64 {

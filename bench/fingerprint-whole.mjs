@@ -76,7 +76,7 @@ async function makePeer() {
   };
 }
 
-async function child(mode, dist, corpus) {
+async function child(mode, dist, corpus, withPeer) {
   const text = CORPORA[corpus](SIZE);
   const warm = text.slice(0, WARM);
   const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
@@ -108,7 +108,7 @@ async function child(mode, dist, corpus) {
       ours.push(stats(r));
     }
     let held = peer(warm);
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < (withPeer ? 2 : 0); i++) {
       const r = await timedCall(() => peer(text));
       held = r.out;
       theirs.push(stats(r));
@@ -121,11 +121,12 @@ async function child(mode, dist, corpus) {
       const a = await timedCall(() => engine.fingerprint(text));
       kept = a.out;
       ours.push(stats(a));
+      if (!withPeer) continue;
       const b = await timedCall(() => peer(text));
       held = b.out;
       theirs.push(stats(b));
     }
-    if (held.length < 0) throw new Error('unreachable');
+    if (held && held.length < 0) throw new Error('unreachable');
   }
   process.stdout.write(
     `${JSON.stringify({ bytes: Buffer.byteLength(text), id: kept.fingerprint, variant: engine.variant, ours, theirs })}\n`,
@@ -141,10 +142,20 @@ const median = (xs) => {
 const min = (xs) => Math.min(...xs);
 const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
-function runChild(mode, dist, corpus) {
+function runChild(mode, dist, corpus, withPeer = true) {
   const r = spawnSync(
     process.execPath,
-    [fileURLToPath(import.meta.url), '--child', mode, '--dist', dist, '--corpus', corpus],
+    [
+      fileURLToPath(import.meta.url),
+      '--child',
+      mode,
+      '--dist',
+      dist,
+      '--corpus',
+      corpus,
+      '--peer',
+      withPeer ? '1' : '0',
+    ],
     { encoding: 'utf8', maxBuffer: 1 << 24 },
   );
   if (r.status !== 0) throw new Error(`child ${mode} ${corpus} (${dist}) failed: ${r.stderr}`);
@@ -156,10 +167,7 @@ function summarise(runs, pick) {
   const bytes = runs[0].bytes;
   const per = (side, key) => runs.map((r) => pick(r[side].map((c) => c[key])));
   const ours = { wall_ms: per('ours', 'wall_ms'), cpu_ms: per('ours', 'cpu_ms'), faults: per('ours', 'faults') };
-  const peer = { wall_ms: per('theirs', 'wall_ms'), cpu_ms: per('theirs', 'cpu_ms'), faults: per('theirs', 'faults') };
-  const ratioWall = runs.map((_, i) => peer.wall_ms[i] / ours.wall_ms[i]);
-  const ratioCpu = runs.map((_, i) => peer.cpu_ms[i] / ours.cpu_ms[i]);
-  return {
+  const mine = {
     bytes,
     runs: runs.length,
     ours_wall_ms: round(median(ours.wall_ms)),
@@ -167,6 +175,15 @@ function summarise(runs, pick) {
     ours_faults_per_call: Math.round(median(ours.faults)),
     ours_mb_s_wall: round(bytes / 1e3 / median(ours.wall_ms)),
     ours_mb_s_cpu: round(bytes / 1e3 / median(ours.cpu_ms)),
+  };
+  // the peer was not run with this corpus and protocol
+  if (runs.some((r) => r.theirs.length === 0))
+    return { ...mine, peer: 'not run', raw: runs.map((r) => ({ ours: r.ours })) };
+  const peer = { wall_ms: per('theirs', 'wall_ms'), cpu_ms: per('theirs', 'cpu_ms'), faults: per('theirs', 'faults') };
+  const ratioWall = runs.map((_, i) => peer.wall_ms[i] / ours.wall_ms[i]);
+  const ratioCpu = runs.map((_, i) => peer.cpu_ms[i] / ours.cpu_ms[i]);
+  return {
+    ...mine,
     peer_wall_ms: round(median(peer.wall_ms)),
     peer_cpu_ms: round(median(peer.cpu_ms)),
     peer_faults_per_call: Math.round(median(peer.faults)),
@@ -211,6 +228,7 @@ export function archiveOf(text) {
 
 async function cliTables(builds, rounds) {
   if (!TIME) return { skipped: 'no /usr/bin/time' };
+  if (rounds === 0) return { skipped: 'not asked for' };
   const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-fingerprint-'));
   try {
     const text = CORPORA.en(SIZE);
@@ -283,18 +301,21 @@ async function cliTables(builds, rounds) {
  * Runs the three protocols for `builds` ([name, dist dir] pairs, alternating) and returns the tables.
  * @example await wholeTables([['this', 'dist']], { rounds: 3, corpora: ['en'] })
  */
-export async function wholeTables(builds, { rounds, corpora, cliRounds, log = console.log }) {
+export async function wholeTables(builds, { rounds, corpora, cliRounds, peer = () => true, log = console.log }) {
   const fresh = {},
     steady = {};
   for (const corpus of corpora) {
     const runs = Object.fromEntries(builds.map(([name]) => [name, []]));
     for (let r = 0; r < rounds; r++) {
       for (const [name, dist] of r % 2 ? [...builds].reverse() : builds)
-        runs[name].push(runChild('fresh', dist, corpus));
+        runs[name].push(runChild('fresh', dist, corpus, peer('fresh', corpus)));
     }
     fresh[corpus] = Object.fromEntries(Object.entries(runs).map(([n, rs]) => [n, summarise(rs, min)]));
     const st = Object.fromEntries(
-      builds.map(([name, dist]) => [name, summarise([runChild('steady', dist, corpus)], median)]),
+      builds.map(([name, dist]) => [
+        name,
+        summarise([runChild('steady', dist, corpus, peer('steady', corpus))], median),
+      ]),
     );
     steady[corpus] = st;
     for (const [name] of builds) {
@@ -355,5 +376,5 @@ const arg = (name) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && arg('child')) {
-  await child(arg('child'), resolve(arg('dist')), arg('corpus'));
+  await child(arg('child'), resolve(arg('dist')), arg('corpus'), arg('peer') !== '0');
 }

@@ -14,7 +14,9 @@
 //    for a run of fewer corpora).
 // 2. Unless --whole-only: the primitives in one process (tinybench), 10 MB of real English from ../shared/data plus
 //    mixed-script and CJK samples (bench/corpus.mjs). Results: bench/results/fingerprint.json (and .md).
-// --quick: fewer rounds (English only for part 1), no write unless --write.
+// --quick: fewer rounds (English only for part 1), no write unless --write. --rounds N, --cli-rounds N, --peer-only
+// en,… (the peer in fresh processes of those corpora only; '' for none), --corpora zh,ja (those only, written to
+// results/fingerprint-whole-zh+ja.json): a shorter part 1 on a machine shared with other work.
 import { Bench } from 'tinybench';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -46,20 +48,29 @@ let sink = 0;
   const at = process.argv.indexOf('--baseline');
   const builds = [['this', new URL('../dist', import.meta.url).pathname]];
   if (at > 0) builds.push(['baseline', process.argv[at + 1]]);
-  const opt = (name) => {
-    const i = process.argv.indexOf(`--${name}`);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
+  // --rounds N, --cli-rounds N and --peer-only a,b (the peer in the fresh protocol on those corpora only): a shorter run
+  // where the machine is shared with much other work
+  const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+  const peerOnly = opt('--peer-only')?.split(',');
   const whole = await wholeTables(builds, {
-    rounds: Number(opt('rounds') ?? (QUICK ? 1 : 3)),
-    corpora: opt('corpora')?.split(',') ?? (QUICK ? ['en'] : Object.keys(CORPORA)),
-    cliRounds: Number(opt('cli-rounds') ?? (QUICK ? 1 : 3)),
+    rounds: Number(opt('--rounds') ?? (QUICK ? 1 : 3)),
+    corpora: opt('--corpora')?.split(',') ?? (QUICK ? ['en'] : Object.keys(CORPORA)),
+    cliRounds: Number(opt('--cli-rounds') ?? (QUICK ? 1 : 3)),
+    peer: peerOnly ? (mode, corpus) => mode === 'fresh' && peerOnly.includes(corpus) : () => true,
   });
   if (WRITE) {
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    const meta = { date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length };
+    const meta = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpu: cpus()[0]?.model,
+      cores: cpus().length,
+      options: process.argv.slice(2),
+    };
+    // a run of some corpora only is written beside the full record, named by them
+    const only = opt('--corpora') ? `-${opt('--corpora').replaceAll(',', '+')}` : '';
     writeFileSync(
-      new URL(`./results/${opt('out') ?? 'fingerprint-whole.json'}`, import.meta.url),
+      new URL(`./results/${opt('--out') ?? `fingerprint-whole${only}.json`}`, import.meta.url),
       `${JSON.stringify({ ...meta, builds, ...whole }, null, 2)}\n`,
     );
   }

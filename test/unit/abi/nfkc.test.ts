@@ -58,6 +58,16 @@ function expectSame(core: Core, text: string): boolean {
   return true;
 }
 
+/** `texts` texts of up to `most` + 1 random `pieces` (seed `seed`): the core's tokens equal the reference's, each at its own base. */
+function expectPiecesSame(core: Core, pieces: readonly string[], seed: number, texts: number, most: number): void {
+  const rnd = prng(seed);
+  for (let t = 0; t < texts; t++) {
+    let text = '';
+    for (let k = Math.floor(rnd() * most); k >= 0; k--) text += pieces[Math.floor(rnd() * pieces.length)];
+    expect(tokensInCore(core, text, t), JSON.stringify(text)).toEqual(tokensRefOf(text, t));
+  }
+}
+
 describe.each(BUILDS)('nfkcTokens, folding (%s)', (build) => {
   let core: Core;
   beforeAll(async () => {
@@ -172,12 +182,82 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
       '中文的句子 日本語の文章 ひらがな カタカナ ﾊﾝｶｸ Москва москва ΑΘΗΝΑ é e\u0301 한국어 ＡＢＣ ， 。 ㋿ \u3099 ß İ 𠀋 😀'.split(
         ' ',
       );
-    const rnd = prng(77);
-    for (let t = 0; t < 300; t++) {
-      let text = '';
-      for (let k = Math.floor(rnd() * 40); k >= 0; k--) text += PIECES[Math.floor(rnd() * PIECES.length)];
-      expect(tokensInCore(core, text, t), JSON.stringify(text)).toEqual(tokensRefOf(text, t));
-    }
+    expectPiecesSame(core, PIECES, 77, 300, 40);
+  });
+
+  it('gives the tokens of normalize() where the fast paths meet: separators in runs of ideographs, capitals, marks', () => {
+    // code points that go out as they are or as their one mapping (ideographs, voiced kana, fullwidth and ASCII
+    // punctuation, ideographic and no-break spaces, capitals, fullwidth letters), words of letters that need no
+    // normalising (Cyrillic, Greek, Latin with diacritics, ASCII capitals) next to marks that make them fold with what
+    // follows, astral ideographs and Hangul
+    const PIECES = [
+      '中',
+      '文',
+      'が',
+      'か',
+      '\u3099',
+      'ガ',
+      '，',
+      '．',
+      '。',
+      '、',
+      '「',
+      '」',
+      '　',
+      ' ',
+      '"',
+      '.',
+      'Ａ',
+      'ａ',
+      'П',
+      'п',
+      'Ё',
+      'ё',
+      'Σ',
+      'ς',
+      'ώ',
+      'İ',
+      'ﬁ',
+      '·',
+      '\u00a0',
+      '\u0301',
+      '\u0323',
+      '\u0338',
+      '=',
+      '𠀋',
+      'x',
+      '7',
+      '한',
+      '\u1161',
+      '—',
+      '“',
+      'ß',
+      'é',
+      'E\u0301',
+      '㋿',
+      'ｶﾞ',
+      'москва',
+      'Москва',
+      'αθήνα',
+      'żółw',
+      'Xy',
+      'façade',
+      'ВНИМАНИЕ',
+      'ΑΘΉΝΑ',
+      'Ça',
+      'ÅÆ',
+    ];
+    expectPiecesSame(core, PIECES, 83, 400, 60);
+    // the tail of an inert separator rewritten by findRegions inside a run of ideographs ('中\u3000文' → 中 ' ' FF FF 文)
+    const L = core.layout(1 << 20);
+    const p = L.take(256);
+    L.commit();
+    core.writeBytes(p, new Uint8Array([0xe4, 0xb8, 0xad, 0x20, 0xff, 0xff, 0xe6, 0x96, 0x87, 0xef, 0xbc, 0x8c]));
+    const n = core.raw.nfkcTokens(p, 12, 0, 7n, p + 16, p + 32, p + 48, 8);
+    const ref = tokensRefOf('中\u3000文，');
+    expect([Array.from(core.u32(p + 16, n)), Array.from(core.u32(p + 32, n)), Array.from(core.u64(p + 48, n))]).toEqual(
+      [ref.starts, ref.ends, ref.hashes],
+    );
   });
 
   it('hands back U+FFFD, more tokens than its room, and a changed token over 2 KiB', () => {
@@ -186,6 +266,9 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
     expect(tokensInCore(core, '㋿㋿', 0, 4)).toEqual(tokensRefOf('㋿㋿'));
     expect(tokensInCore(core, '中文的句子', 0, 4)).toBeNull(); // a run of ideographs, one token each
     expect(tokensInCore(core, '中文的句子', 0, 5)).toEqual(tokensRefOf('中文的句子'));
+    expect(tokensInCore(core, '中，文。的句子', 0, 4)).toBeNull(); // separators between them take no room
+    expect(tokensInCore(core, '中，文。的句子', 0, 5)).toEqual(tokensRefOf('中，文。的句子'));
+    expect(tokensInCore(core, '中文\ufffd的')).toBeNull();
     expect(tokensInCore(core, `Ж${'ж'.repeat(1200)}`)).toBeNull(); // 2,402 bytes, the first one changed
     expect(tokensInCore(core, `${'ж'.repeat(1200)}Ж`)).toBeNull();
     expect(tokensInCore(core, 'ж'.repeat(5000))).toEqual(tokensRefOf('ж'.repeat(5000))); // unchanged: any length
