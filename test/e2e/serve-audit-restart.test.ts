@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
-import { exited, requireBuiltCli, startServe, type ServeProcess } from '../fixtures/serve-process.js';
+import { devFetch, exited, requireBuiltCli, startServe, type ServeProcess } from '../fixtures/serve-process.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
 const { words } = syntheticWork(3, 300, 13);
@@ -51,14 +51,7 @@ const start = (): Promise<ServeProcess> =>
   });
 
 async function call(s: ServeProcess, method: string, path: string, json?: unknown) {
-  const res = await fetch(`${s.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${s.dev}`,
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
+  const res = await devFetch(s, method, path, json);
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
