@@ -30,6 +30,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll waits for an event (a page's status line, a job's end): its bound only catches a hang, so it is
+    // generous — Vitest's default of 1 s failed a Chromium test whenever a loaded 2-core machine was slower than that
+    expect: { poll: { timeout: 60_000 } },
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: skipped } },

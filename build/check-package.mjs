@@ -113,7 +113,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // normaliser named in the refusal of a dataset made before t2, and each filter's false-positive rate computed once
 // per shape (twelve packs by default) +0.5 KB; each pack's chain null (src/datasets/chain-null.ts), a chain's edges
 // trimmed to the held text, the naming order of matches +1.3 KB; a character of a script without spaces counted as half
-// a word in a chain's unhit stretch, a query's filter keys made once for every pack +1.9 KB. None of it could move to a file loaded on demand at once: the budget
+// a word in a chain's unhit stretch, a query's filter keys made once for every pack +1.9 KB. Then 1,337,727 → 1,340,351 B
+// (+2.6 KB): an extract or audit item settles its charge when it ends (the units of the calls it did not make given
+// back: a resubmission that replays its journal pays for the calls it makes; the counters' giveBack) and a runner's
+// item time limit a test can reach itself (itemTimer). None of it could move to a file loaded on demand at once: the budget
 // is 1,310 KiB, to come down when a part of the main entry moves out (the request schemas and their hand checks are
 // the largest candidate).
 // Looked at 1,346,378 B (+13.2 KB from 1,333,164 B), five changes landed together: a passage in another language than

@@ -289,8 +289,8 @@ export const HELP = `usage:
       --account A             the jobs of account A (default: the operator's, '')
       list [--json]           the account's jobs, newest first (100); --json: the body of the HTTP
                               API's GET /api/v1/jobs ({"success","jobs":[{"job_id",…}],"next"})
-      status [--json]         where the job stands; --json: {"id","type","state":"queued|running|
-                              done|failed|cancelled","total","done","failed",…}
+      status [--json]         where the job stands; --json: the body of the HTTP API's GET
+                              /api/v1/jobs/JOB ({"success","job_id","type","state","total",…})
       export [--out FILE]     a finished job's results as JSON lines in item order (default standard
                               output): a scan job's hits as 'scan --out' writes them, any other
                               type's { index, success, result|error } per item

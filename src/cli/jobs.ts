@@ -8,7 +8,7 @@
  */
 import { createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { createJobService, TrainprintError, type JobInfo, type JobService } from '../library.js';
+import { createJobService, TrainprintError, type JobInfo, type JobList, type JobService } from '../library.js';
 import { exportHits, hitLine, isPostgresUrl, jobResults } from '../node/index.js';
 import { fmt, openStore, options, parse, QUIET, UsageError } from './shared.js';
 
@@ -76,7 +76,9 @@ export async function jobsAction(action: JobsAction, location: string, o: JobsAc
   // reading or ending a job never makes a store: a mistyped path would be left behind as an empty one
   if (!isPostgresUrl(location) && !existsSync(location))
     throw new TrainprintError('NOT_FOUND', `no store at ${location}`);
-  const store = await openStore(location);
+  const store = await openStore(location).catch((e: unknown) => {
+    throw heldElsewhere(e, location);
+  });
   try {
     const jobs = createJobService({ store });
     const owner = { owner: o.account };
@@ -86,7 +88,7 @@ export async function jobsAction(action: JobsAction, location: string, o: JobsAc
       throw new TrainprintError('NOT_FOUND', `no jobs of account ${JSON.stringify(o.account)} in the store`);
     if (action === 'status') {
       const job = await jobs.status(id, owner);
-      console.log(o.json ? JSON.stringify(job) : statusLine(job));
+      console.log(o.json ? JSON.stringify(await httpBody({ job })) : statusLine(job));
     } else if (action === 'export') await exportJob(jobs, id, o);
     else {
       const done = action === 'cancel' ? (await jobs.cancel(id, owner)).cancelled : await jobs.delete(id, owner);
@@ -105,12 +107,37 @@ export async function jobsAction(action: JobsAction, location: string, o: JobsAc
  */
 async function listJobs(jobs: JobService, o: JobsActionOptions): Promise<number> {
   const page = await jobs.list({ owner: o.account, limit: 100 });
-  if (o.json) {
-    const { jobBody } = await import('../http/index.js');
-    console.log(JSON.stringify({ success: true, jobs: page.jobs.map(jobBody), next: page.next }));
-  } else if (page.jobs.length === 0) console.error(`no jobs of account ${JSON.stringify(o.account)} in the store`);
+  if (o.json) console.log(JSON.stringify(await httpBody({ page })));
+  else if (page.jobs.length === 0) console.error(`no jobs of account ${JSON.stringify(o.account)} in the store`);
   else for (const j of page.jobs) console.log(statusLine(j));
   return 0;
+}
+
+/**
+ * The body the HTTP API answers for a job (`GET /api/v1/jobs/{job_id}`) or a page of them (`GET /api/v1/jobs`): `--json`
+ * prints it field for field (`job_id`, ISO times, `status_url` …), not the library's `JobInfo`.
+ */
+async function httpBody(
+  what: { readonly job: JobInfo } | { readonly page: JobList },
+): Promise<Record<string, unknown>> {
+  const { jobBody } = await import('../http/index.js');
+  if ('job' in what) return { success: true, ...jobBody(what.job) };
+  return { success: true, jobs: what.page.jobs.map(jobBody), next: what.page.next };
+}
+
+/**
+ * STORE_LOCKED of a store directory another process holds (`serve` on it) said with what to do instead: a file store
+ * is one process's at a time, and that process's HTTP API reads its jobs. Anything else as it came.
+ */
+function heldElsewhere(e: unknown, location: string): unknown {
+  if (!(e instanceof TrainprintError) || e.code !== 'STORE_LOCKED') return e;
+  return new TrainprintError(
+    'STORE_LOCKED',
+    `${e.detail ?? 'the store is held'}. A store directory is open in one process at a time: while \`trainprint serve --store ${location}\` ` +
+      'runs, read its jobs through its HTTP API (GET /api/v1/jobs, GET /api/v1/jobs/JOB with the key of their ' +
+      'account), or stop it and run this again; a PostgreSQL store (--queue URL) is shared by every process',
+    { cause: e },
+  );
 }
 
 /** A job as one line for people. */

@@ -4,24 +4,11 @@
  * next begins, so the invariant (`sections` cover `text`) is written once.
  */
 
-import { isSpace } from '../text/offset-map.js';
+import { countWords, isSpace } from '../util/space.js';
 import type { DocumentExtraction, DocumentFormat, DocumentPage, DocumentSection } from './types.js';
 
-/**
- * The whitespace-separated words of `text` in [start, end) (JavaScript's `\s`: Unicode's spaces, line breaks, BOM).
- * @example countWords(' two\twords\n') // 2
- * @example countWords('a bb  c', 0, 4) // 2
- */
-export function countWords(text: string, start = 0, end = text.length): number {
-  let words = 0;
-  let inWord = false;
-  for (let i = start; i < end; i++) {
-    const space = isSpace(text.charCodeAt(i));
-    if (!space && !inWord) words++;
-    inWord = !space;
-  }
-  return words;
-}
+/** The words of a text (../util/space.ts: the one count, also the remote search's). */
+export { countWords };
 
 /** Where a section starts, as a reader finds it. */
 export interface SectionStart {

@@ -371,6 +371,9 @@ export function createHandler(engine: Engine, options: HandlerOptions = {}): Han
   // an item sent without a key holds no secret: after a restart its runner builds its model again, under this policy
   if (options.jobModels && !options.jobModels.build)
     options.jobModels.build = (spec) => services.targetModel(spec as unknown as ModelSpec, 'model');
+  // an extract or audit item charged its whole budget owes, when it ends, only the calls it made
+  if (options.jobModels && !options.jobModels.giveBack)
+    options.jobModels.giveBack = (account, units, chargedAt) => limiter.giveBack(account, units, chargedAt);
   const auth: AuthServices = { keys, tokens, throttle, limiter, now, addressOf };
   const env: RouteEnvironment = { engine, keys, services, now };
 

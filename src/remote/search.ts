@@ -65,7 +65,7 @@ import { CallBudget, RemoteCallError, type CallAnswer } from './transport.js';
 import { round4 } from '../util/round.js';
 import { mapLimit, spreadOrder } from '../util/pool.js';
 import { anySignal } from '../util/signals.js';
-import { isSpace } from '../util/space.js';
+import { countWords } from '../util/space.js';
 import { lowerBound } from '../util/sorted.js';
 
 /** A match of at least this many tokens at a sampled place is a hit. */
@@ -745,21 +745,12 @@ export const wordSpans: (text: string) => ReadonlyArray<{ readonly start: number
 );
 
 /**
- * The words of a text (runs of non-space), counted without going through {@link wordSpans}: a count of a piece or a
- * slice must not put out the work's own spans, which every corpus of a search reads (through the remembered last
- * text, a count between two reads made each corpus split the whole work again).
- * @example countWords('  a tale\nof two ') // 4
+ * The words of a text (runs of non-space; ../util/space.ts, the one count), counted without going through
+ * {@link wordSpans}: a count of a piece or a slice must not put out the work's own spans, which every corpus of a
+ * search reads (through the remembered last text, a count between two reads made each corpus split the whole work
+ * again).
  */
-export function countWords(text: string): number {
-  let n = 0,
-    inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const space = isSpace(text.charCodeAt(i));
-    if (!space && !inWord) n++;
-    inWord = !space;
-  }
-  return n;
-}
+export { countWords };
 
 // ---------------------------------------------------------------------------------------------- both engines
 

@@ -26,3 +26,21 @@ export function isSpace(c: number): boolean {
     c === 0xfeff
   );
 }
+
+/**
+ * The words of `text` in [start, end): runs of characters that are not {@link isSpace} (what `text.match(/\S+/g)`
+ * counts). The one word count of every place that shows one — a file's words, a section's, a scan hit's, a remote
+ * document's — so that a book has one number of words wherever it is read.
+ * @example countWords(' two\twords\n') // 2
+ * @example countWords('a bb  c', 0, 4) // 2
+ */
+export function countWords(text: string, start = 0, end = text.length): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = start; i < end; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}

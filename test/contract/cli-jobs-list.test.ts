@@ -1,13 +1,14 @@
 /**
  * `trainprint jobs list` on a store directory: the account's jobs, newest first, a line each; with `--json` the body
  * the HTTP API answers for `GET /api/v1/jobs?limit=100` on the same store, field for field (`job_id`, ISO times,
- * `status_url` …), not the library's `JobInfo`.
+ * `status_url` …), not the library's `JobInfo`; `jobs status --json` the body of `GET /api/v1/jobs/{job_id}`. On a
+ * store directory another process holds (`serve`), STORE_LOCKED saying how to read its jobs instead.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createEngine } from '../../src/index.js';
+import { createEngine, TrainprintError } from '../../src/index.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
 import { openFileStore } from '../../src/node/index.js';
 import { jobsCommand } from '../../src/cli/jobs.js';
@@ -15,6 +16,7 @@ import { keyedCall } from '../fixtures/http/keyed-call.js';
 
 let dir: string;
 let http: Record<string, unknown>;
+let httpJob: Record<string, unknown>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trainprint-jobs-list-'));
@@ -26,6 +28,8 @@ beforeAll(async () => {
       (await call('POST', '/api/v1/jobs', { type: 'analyze', items: [{ content, content_type: 'text' }] })).status,
     ).toBe(202);
   http = (await call('GET', '/api/v1/jobs?limit=100')).json;
+  const newest = (http.jobs as Array<{ status_url: string }>)[0];
+  httpJob = (await call('GET', newest.status_url)).json;
   await engine.store.close();
   engine.dispose();
 }, 60_000);
@@ -42,6 +46,30 @@ async function printed(args: string[]): Promise<string[]> {
   }
   return lines;
 }
+
+describe('trainprint jobs status', () => {
+  it('--json is the HTTP API body of GET /api/v1/jobs/{job_id} on the same store', async () => {
+    const [json] = await printed(['status', '--store', dir, '--account', 'acme', '--json']);
+    expect(JSON.parse(json)).toEqual(httpJob);
+    expect(httpJob).toMatchObject({ success: true, type: 'analyze', state: 'queued' });
+  });
+
+  it('on a store another process holds (serve): STORE_LOCKED saying where its jobs can be read, the store unchanged', async () => {
+    const held = await openFileStore(dir);
+    try {
+      const before = await held.scan('');
+      const failed = await jobsCommand(['status', '--store', dir, '--account', 'acme']).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(TrainprintError);
+      expect((failed as TrainprintError).code).toBe('STORE_LOCKED');
+      expect((failed as TrainprintError).message).toMatch(/GET \/api\/v1\/jobs\/JOB/);
+      expect(await held.scan('')).toEqual(before);
+    } finally {
+      await held.close();
+    }
+    // once it is let go, the command reads it
+    expect(await printed(['status', '--store', dir, '--account', 'acme'])).toHaveLength(1);
+  });
+});
 
 describe('trainprint jobs list', () => {
   it('--json is the HTTP API body of GET /api/v1/jobs on the same store', async () => {

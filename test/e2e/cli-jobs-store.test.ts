@@ -31,10 +31,10 @@ describe('trainprint jobs --store DIR', () => {
   it('reads a queued job, cancels it, and says it is cancelled', async () => {
     const before = await runCli(['jobs', 'status', job, '--store', store, '--json'], { cwd: dir });
     expect(before.code).toBe(0);
-    expect(JSON.parse(before.stdout)).toMatchObject({ id: job, state: 'queued', total: 3 });
+    expect(JSON.parse(before.stdout)).toMatchObject({ job_id: job, state: 'queued', total: 3 });
     expect((await runCli(['jobs', 'cancel', job, '--store', store], { cwd: dir })).code).toBe(0);
     const after = await runCli(['jobs', 'status', job, '--store', store, '--json'], { cwd: dir });
-    expect(JSON.parse(after.stdout)).toMatchObject({ id: job, state: 'cancelled' });
+    expect(JSON.parse(after.stdout)).toMatchObject({ job_id: job, state: 'cancelled' });
   });
 
   it('a store that does not exist is NOT_FOUND, exit 1, and is not made', async () => {

@@ -98,6 +98,6 @@ describePostgres("the operator's scan queue over HTTP (serve --store on the same
     }
     // still there for the operator's command line
     const after = JSON.parse((await run(['jobs', 'status', job, '--queue', store, '--json'])).stdout);
-    expect(after).toMatchObject({ id: job, account: '', state: 'done' });
+    expect(after).toMatchObject({ job_id: job, state: 'done' });
   }, 180_000);
 });

@@ -78,9 +78,9 @@ describePostgres('trainprint scan --queue and worker (real processes, kill -9)',
     const status = await run(['jobs', 'status', job, '--queue', url]);
     expect(status.stdout).toContain(`job ${job} (scan): done, ${ITEMS.toLocaleString('en-US')} of`);
     const json = JSON.parse((await run(['scan', '--queue', url, '--status', '--json'])).stdout);
-    expect(json).toMatchObject({ id: job, account: '', type: 'scan', state: 'done', total: ITEMS, failed: 0 });
+    expect(json).toMatchObject({ job_id: job, type: 'scan', state: 'done', total: ITEMS, failed: 0 });
     // the same store through --store: a serving process's view
-    expect(JSON.parse((await run(['jobs', 'status', '--store', url, '--json'])).stdout)).toMatchObject({ id: job });
+    expect(JSON.parse((await run(['jobs', 'status', '--store', url, '--json'])).stdout)).toMatchObject({ job_id: job });
     expect((await run(['jobs', 'delete', job, '--queue', url])).code).toBe(0);
     const gone = await run(['jobs', 'status', job, '--queue', url]);
     expect(gone.code).toBe(1);
@@ -174,7 +174,7 @@ describePostgres('trainprint scan --queue and worker (real processes, kill -9)',
     expect(worker.code).toBe(1);
     expect(worker.stderr).toMatch(/CONFLICT: .*refusing scan job job_[0-9a-f]{32}: its dataset "books" has SHA-256/);
     const st = JSON.parse((await run(['jobs', 'status', job, '--queue', url, '--json'])).stdout);
-    expect(st).toMatchObject({ id: job, done: 0, failed: 0, total: ITEMS });
+    expect(st).toMatchObject({ job_id: job, done: 0, failed: 0, total: ITEMS });
     expect(['queued', 'running']).toContain(st.state); // left for a worker with the same dataset, not failed
   }, 120_000);
 });

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFileStore } from '../../src/store/node.js';
 import { prng } from '../reference/core.js';
-import { exited, requireBuiltCli, startServe, type ServeProcess } from '../fixtures/serve-process.js';
+import { devFetch, exited, requireBuiltCli, startServe, type ServeProcess } from '../fixtures/serve-process.js';
 
 const CYCLES = 10;
 const IN_FLIGHT = 6;
@@ -37,14 +37,7 @@ const start = (store: string): Promise<ServeProcess> =>
   startServe(['--port', '0', '--packs', 'none', '--store', store], { running });
 
 async function call(s: ServeProcess, method: string, path: string, json?: unknown) {
-  const res = await fetch(`${s.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${s.dev}`,
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
+  const res = await devFetch(s, method, path, json);
   return { status: res.status, json: (await res.json()) as any };
 }
 

@@ -287,7 +287,8 @@ const omitSuccess = ({ success: _, ...rest }: typeof EXAMPLE_JOB) => rest;
 
 const JOBS_NOTE =
   'Items are charged to the daily limit when the job is submitted, all or none (a unit an item; an `extract` or ' +
-  '`audit` item a unit per 100 calls of its `budget_calls`); a job holds at most the ' +
+  '`audit` item a unit per 100 calls of its `budget_calls`, and when it ends the units of the calls it did not make ' +
+  'are given back: it owes a unit per 100 calls made, at least one); a job holds at most the ' +
   "plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000). Jobs live in the store: with a durable " +
   'one (`serve --store DIR` or PostgreSQL) they survive a restart, and every `serve` process on one PostgreSQL store ' +
   'works on them; in the memory store (`serve` without `--store`) a restart loses them. An item that runs past the time limit ' +

@@ -176,6 +176,11 @@ export interface CounterStore {
   take(key: string, limit: number, expiresAt: number, by?: number): Promise<{ allowed: boolean; count: number }>;
   /** The count of `key` (0 when none). */
   peek(key: string): Promise<number>;
+  /**
+   * Takes `by` off the count of `key`, never below 0: units charged for work not done (an extract or audit item's
+   * calls not made). Optional: a counter store without it gives nothing back.
+   */
+  giveBack?(key: string, by: number): Promise<void>;
 }
 
 /**
@@ -204,6 +209,11 @@ export class MemoryCounterStore implements CounterStore {
   async peek(key: string): Promise<number> {
     const c = this.counts.get(key);
     return c && c.expiresAt > this.clock() ? c.count : 0;
+  }
+
+  async giveBack(key: string, by: number): Promise<void> {
+    const c = this.counts.get(key);
+    if (c && c.expiresAt > this.clock()) c.count = Math.max(0, c.count - by);
   }
 
   private prune(): void {
@@ -243,6 +253,14 @@ export class StoreCounterStore implements CounterStore {
   async peek(key: string): Promise<number> {
     const v = await this.store.get(`http/usage/${key}`);
     return typeof v === 'number' ? v : 0;
+  }
+
+  async giveBack(key: string, by: number): Promise<void> {
+    const at = `http/usage/${key}`;
+    await this.store.transaction(async (tx) => {
+      const v = await tx.get(at);
+      if (typeof v === 'number' && v > 0) tx.put(at, Math.max(0, v - by));
+    });
   }
 }
 
@@ -348,6 +366,17 @@ export class RateLimiter {
     const key = `${p.account}/${day.id}`;
     const r = await this.counters.take(key, limit ?? Number.POSITIVE_INFINITY, day.end, n);
     return this.state(p, limit, r.count, r.allowed, day.end, now);
+  }
+
+  /**
+   * Gives `n` units back to `account`, charged at `chargedAt` (ms) for work not done — only within the UTC day of the
+   * charge (a later day's calls are not paid with an earlier day's charge).
+   * @example await limiter.giveBack('acme', 13, job.created)
+   */
+  async giveBack(account: string, n: number, chargedAt: number): Promise<void> {
+    const day = utcDay(chargedAt);
+    if (!(Number.isSafeInteger(n) && n > 0) || utcDay(this.now()).id !== day.id) return;
+    await this.counters.giveBack?.(`${account}/${day.id}`, n);
   }
 
   /** The current state, without charging. @throws FORBIDDEN when the plan is not configured */

@@ -55,6 +55,13 @@ export interface HeldJobModels {
    * (its model-host policy applies again); without it, such an item fails as a keyed one does.
    */
   build?: (spec: Readonly<Record<string, unknown>>) => Promise<TargetModel>;
+  /**
+   * Gives back to `account`'s plan the `units` an item was charged (at `chargedAt`, ms) for calls it did not make: an
+   * extract or audit item is charged its whole budget at submission and, when it ends, owes only the calls it made (a
+   * resubmission replays its journal). The handler given this object sets it (its rate limiter); without it nothing
+   * is given back.
+   */
+  giveBack?: (account: string, units: number, chargedAt: number) => Promise<void>;
 }
 
 /**

@@ -40,6 +40,12 @@ export interface JobRunnerOptions extends JobExecutors {
   readonly concurrency?: number;
   /** How long one item may run (ms): then it is aborted and its result is a failed one. @default 300_000 */
   readonly itemTimeoutMs?: number;
+  /**
+   * Starts an item's time limit: `fire` after `ms` unless the function it answers (the item ended) is called first.
+   * A test gives one it fires itself, so that what reaches the limit never depends on the machine's speed.
+   * @default a timer of `ms` that keeps no process alive
+   */
+  readonly itemTimer?: (fire: () => void, ms: number) => () => void;
   /** How often a running chunk looks whether its job was cancelled (ms). @default 1000 */
   readonly watchMs?: number;
   /** Told of the runner's own failures (the store refusing a claim …); items' errors are their results. */
@@ -150,7 +156,8 @@ export class JobRunner {
       86_400_000,
     );
     const errorOf = options.errorOf ?? jobError;
-    this.#o = { ...options, pollMs, leaseMs, concurrency, itemTimeoutMs, watchMs, errorOf };
+    const itemTimer = options.itemTimer ?? realTimer;
+    this.#o = { ...options, pollMs, leaseMs, concurrency, itemTimeoutMs, watchMs, errorOf, itemTimer };
   }
 
   /** Starts the loops (once). */
@@ -348,7 +355,7 @@ export class JobRunner {
         'PAYLOAD_TOO_LARGE',
         `the item ran past the time limit of a job item (${formatMs(itemTimeoutMs)}); it was stopped`,
       );
-      const timer = unrefTimer(setTimeout(() => limit.abort(timeUp), itemTimeoutMs));
+      const endTimer = this.#o.itemTimer(() => limit.abort(timeUp), itemTimeoutMs);
       const signal = anySignal([interrupt, limit.signal]);
       try {
         const slice = { deadline: Date.now() + itemTimeoutMs, limitMs: itemTimeoutMs };
@@ -366,11 +373,17 @@ export class JobRunner {
           error: this.#o.errorOf(signal.aborted ? timeUp : err, { job: claim.job.id, index }),
         });
       } finally {
-        clearTimeout(timer);
+        endTimer();
       }
     }
     return { results, fault: null, handedBack: null };
   }
+}
+
+/** An item's time limit on the process's clock (a timer that keeps no process alive). */
+function realTimer(fire: () => void, ms: number): () => void {
+  const timer = unrefTimer(setTimeout(fire, ms));
+  return () => clearTimeout(timer);
 }
 
 /** A time limit in words: `300 s`, `1.5 s`, `250 ms`. */

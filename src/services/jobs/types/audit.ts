@@ -14,7 +14,7 @@ import { AUDIT_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeCatalogueAudit } from '../../memorization/stored-audits.js';
 import { defineJobType } from '../job-type.js';
 import { itemChecked, itemError } from './item-checks.js';
-import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, modelItemExecutor } from './model-items.js';
+import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, type JournalWork, modelItemExecutor } from './model-items.js';
 
 /** The item of an audit job: the request of `auditCatalogue` (a catalogue of works) with its model named, not built. */
 export type AuditJobItem = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'signal' | 'stop'> & {
@@ -36,6 +36,11 @@ function reached(result: CatalogueAuditResult): CatalogueAuditResult {
   );
 }
 
+/** What an audit item's journal is kept by: one journal for the catalogue, its works' ids, texts and sections. */
+const auditedWorks: JournalWork<AuditJobItem> = (request) => ({
+  text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
+});
+
 /** See the module's documentation. */
 export const AUDIT_JOB = defineJobType<AuditJobItem>({
   name: 'audit',
@@ -46,27 +51,30 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
   units: budgetUnits,
   // a catalogue within the plan: at most `jobItems` works (a work is what an item of another type is: 413), ids distinct
   prepare: (items, context) =>
-    holdModels('audit', items, context, async (item, i, model) => {
-      const { works } = item;
-      if (works.length > context.jobItems)
-        throw new TrainprintError(
-          'PAYLOAD_TOO_LARGE',
-          `an audit on plan "${context.plan}" holds at most ${context.jobItems} works (jobItems); items[${i}] has ${works.length}`,
-        );
-      const seen = new Set<string>();
-      for (const [j, w] of works.entries()) {
-        if (seen.has(w.id)) throw itemError(i, `works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
-        seen.add(w.id);
-      }
-      await itemChecked(i, () => checkModelRun('audit', context.store, { ...item, model }));
-    }),
+    holdModels(
+      'audit',
+      items,
+      context,
+      async (item, i, model) => {
+        const { works } = item;
+        if (works.length > context.jobItems)
+          throw new TrainprintError(
+            'PAYLOAD_TOO_LARGE',
+            `an audit on plan "${context.plan}" holds at most ${context.jobItems} works (jobItems); items[${i}] has ${works.length}`,
+          );
+        const seen = new Set<string>();
+        for (const [j, w] of works.entries()) {
+          if (seen.has(w.id)) throw itemError(i, `works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
+          seen.add(w.id);
+        }
+        await itemChecked(i, () => checkModelRun('audit', context.store, { ...item, model }));
+      },
+      auditedWorks,
+    ),
   executor: ({ engine, options }) => {
     const audit = engine.memorization.auditCatalogue?.bind(engine.memorization);
     const run = modelItemExecutor<AuditJobItem, CatalogueAuditResult>(options, 'audit', {
-      // one journal for the catalogue: its works' calls, by account, service, model and the catalogue's works
-      reads: (request) => ({
-        text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
-      }),
+      reads: auditedWorks,
       run: async (request, model, controls) =>
         reached((await audit!({ ...request, model, ...controls })) as CatalogueAuditResult),
       // kept with the account's works, under each text's SHA-256: an analysis of any of their texts bundles it

@@ -11,10 +11,14 @@ import { EXTRACT_WORK_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeWorkExtraction } from '../../memorization/stored-extractions.js';
 import { defineJobType } from '../job-type.js';
 import { itemChecked, itemError } from './item-checks.js';
-import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, modelItemExecutor } from './model-items.js';
+import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, type JournalWork, modelItemExecutor } from './model-items.js';
 
 /** The item of an extract job: the request of `extractWork` with its model named (`base_url`, `model`), not built. */
 export type ExtractJobItem = Omit<ExtractWorkRequest, 'model'> & { readonly model: Readonly<Record<string, unknown>> };
+
+/** What an extract item's journal is kept by: its work's id, or its text. */
+const extractedWork: JournalWork<ExtractJobItem> = (request) =>
+  request.work_id === undefined ? { text: request.text } : { workId: request.work_id };
 
 /** See the module's documentation. */
 export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
@@ -26,16 +30,22 @@ export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
   chunkItems: 1,
   units: budgetUnits,
   prepare: (items, context) =>
-    holdModels('extract', items, context, async (item, i, model) => {
-      const { text, work_id } = item;
-      if ((text === undefined) === (work_id === undefined))
-        throw itemError(i, 'text', 'give text or work_id, one of them');
-      if (work_id !== undefined) await context.ownWork(work_id);
-      await itemChecked(i, () => checkModelRun('extract', context.store, { ...item, model }));
-    }),
+    holdModels(
+      'extract',
+      items,
+      context,
+      async (item, i, model) => {
+        const { text, work_id } = item;
+        if ((text === undefined) === (work_id === undefined))
+          throw itemError(i, 'text', 'give text or work_id, one of them');
+        if (work_id !== undefined) await context.ownWork(work_id);
+        await itemChecked(i, () => checkModelRun('extract', context.store, { ...item, model }));
+      },
+      extractedWork,
+    ),
   executor: ({ engine, options }) =>
     modelItemExecutor<ExtractJobItem, WorkExtractionResult>(options, 'extraction', {
-      reads: (request) => (request.work_id === undefined ? { text: request.text } : { workId: request.work_id }),
+      reads: extractedWork,
       run: (request, model, controls) =>
         engine.memorization.extractWork({ ...request, model, ...controls }) as Promise<WorkExtractionResult>,
       // kept with the account's works: an analysis of the same text bundles it and draws it in its report

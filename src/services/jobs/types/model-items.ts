@@ -9,16 +9,21 @@ import type { Store } from '../../../store/types.js';
 import { anySignal } from '../../../util/signals.js';
 import { unrefTimer } from '../../../util/timers.js';
 import type { ExtractionJournal } from '../../memorization/extraction-journal.js';
-import { storeExtractionJournal, storeJournalPrefix } from '../../memorization/store-journal.js';
+import {
+  storeExtractionJournal,
+  storeJournalPrefix,
+  type StoreJournalScope,
+} from '../../memorization/store-journal.js';
 import { attachToJob } from '../attached.js';
 import { ItemHandedBack, modelHolderAlive } from '../hand-back.js';
 import { modelNotHeld, type StoredModelSpec } from '../held-models.js';
 import type { ItemSlice, JobExecutor, JobExecutorOptions, JobPrepareContext, PreparedItems } from '../job-type.js';
+import type { JobClaim } from '../types.js';
 
 /**
  * Model calls one plan unit pays for in an extract or audit item: an item is charged a unit per this many calls of
  * its `budget_calls` (2,000 by default: 20 units), at submission — the most it can make, since the budget is never
- * exceeded.
+ * exceeded — and when it ends owes a unit per this many calls it made (at least one), the rest given back.
  * @example budgetUnits({ budget_calls: 250 }) // 3
  */
 export const EXTRACT_CALLS_PER_UNIT = 100;
@@ -35,6 +40,59 @@ export function budgetUnits(item: { readonly budget_calls?: unknown }): number {
 
 type ModelItem = { readonly model: Readonly<Record<string, unknown>> };
 
+/** The work an item's journal is kept by (its text or `work_id`; an audit: its catalogue), with the account and model. */
+export type JournalWork<I> = (request: Omit<I, 'model'>) => { readonly text?: string } | { readonly workId: string };
+
+/**
+ * What a submitted item was charged, stored with it: the units of its whole budget (the most it can make), and the
+ * answered calls its journal held then (a resubmission's: replayed, not made). When it ends, the units of the calls it
+ * did not make are given back ({@link settleCharge}).
+ */
+interface ItemCharge {
+  readonly units: number;
+  readonly journaled: number;
+}
+
+/** The answered calls in the store journal of `scope`. */
+async function journaledCalls(store: Store, scope: StoreJournalScope): Promise<number> {
+  return (await store.scan(storeJournalPrefix(scope))).length;
+}
+
+/** Where an item's settled charge is flagged (attached to its job, deleted with it). */
+const SETTLED = 'job-settled/';
+
+/**
+ * What an item that ended owes: a unit per {@link EXTRACT_CALLS_PER_UNIT} calls it made — the answered calls its
+ * journal gained since submission (its own, across slices and restarts; a failed call is not kept, not counted) — at
+ * least one; the rest of its charge is given back through the host's `jobModels.giveBack`, once per item.
+ */
+async function settleCharge(
+  store: Store,
+  options: JobExecutorOptions,
+  claim: JobClaim,
+  scope: StoreJournalScope,
+  charge: ItemCharge,
+): Promise<void> {
+  const giveBack = options.jobModels?.giveBack;
+  if (!giveBack) return;
+  const made = (await journaledCalls(store, scope)) - charge.journaled;
+  const owed = Math.max(1, Math.ceil(Math.max(0, made) / EXTRACT_CALLS_PER_UNIT));
+  if (owed >= charge.units) return;
+  const flag = `${SETTLED}${claim.job.id}/${storeJournalPrefix(scope)}`;
+  const first = await store.transaction(async (tx) => {
+    if ((await tx.get(flag)) !== undefined) return false;
+    tx.put(flag, true);
+    return true;
+  });
+  if (!first) return;
+  await attachToJob(store, claim.job.id, flag);
+  await giveBack(claim.job.account, charge.units - owed, claim.job.created);
+}
+
+/** The journal scope of an item: its account, its model service and model, and its work. */
+const journalScope = (account: string, spec: Readonly<Record<string, unknown>>, work: ReturnType<JournalWork<never>>) =>
+  ({ account, baseUrl: String(spec.base_url ?? ''), model: String(spec.model ?? ''), ...work }) as StoreJournalScope;
+
 /**
  * Each item's model built now (the host's policy applied to its `base_url`, 422 naming `items[i].model.base_url`);
  * once charged the models are held in this process's memory and the items stored by the held model's handle, without
@@ -42,27 +100,32 @@ type ModelItem = { readonly model: Readonly<Record<string, unknown>> };
  * ({@link itemChecked} names the item in their errors).
  * @throws NOT_SUPPORTED when the host holds no models
  */
-export async function holdModels<I extends ModelItem>(
+export async function holdModels<I extends ModelItem & { readonly budget_calls?: unknown }>(
   type: string,
   items: readonly I[],
   context: JobPrepareContext,
   check: (item: I, i: number, model: TargetModel) => Promise<void>,
+  work: JournalWork<I>,
 ): Promise<() => PreparedItems> {
   const held = context.jobModels;
   if (held === null)
     throw new TrainprintError('NOT_SUPPORTED', `this server runs no ${type} jobs (its host holds no models for them)`);
   const built: TargetModel[] = [];
+  const charges: ItemCharge[] = [];
   for (let i = 0; i < items.length; i++) {
     const model = await context.targetModel(items[i].model, `items[${i}].model`);
     await check(items[i], i, model);
     built.push(model);
+    const { model: spec, ...request } = items[i];
+    const journaled = await journaledCalls(context.store, journalScope(context.account, spec, work(request)));
+    charges.push({ units: budgetUnits(items[i]), journaled });
   }
   return () => {
     const handles = built.map((m) => held.hold(m));
     const stored = items.map(({ model, ...rest }, i) => {
       const { api_key: key, ...named } = model;
       const keyed = key === undefined ? {} : { keyed: true as const };
-      return { ...rest, model: { ...named, held: handles[i], holder: held.id, ...keyed } };
+      return { ...rest, charge: charges[i], model: { ...named, held: handles[i], holder: held.id, ...keyed } };
     });
     const keyed = items.some((item) => item.model.api_key !== undefined);
     return {
@@ -76,7 +139,8 @@ export async function holdModels<I extends ModelItem>(
 /** What a submission with a key is told: where the key is, and what a restart does. */
 const KEY_IN_MEMORY =
   "model.api_key is held in this server process's memory only, never stored: if the process restarts before the " +
-  'items finish, they fail naming model.api_key; resubmit them with the key (the journal replays every call answered)';
+  'items finish, they fail naming model.api_key; resubmit them with the key (the journal replays every call answered, ' +
+  'and only the calls still to make are charged)';
 
 /**
  * The model of an item: the one held for it in this process, or built by the host (`model`) — or, for an item sent
@@ -178,7 +242,7 @@ export interface ModelRunControls {
 /** How the items of a type that calls a model service run: what the request reads, the operation, what is kept. */
 export interface ModelItemRun<I extends ModelItem, T> {
   /** What the request (the item less its model) reads: its journal is by account, service, model and this. */
-  reads(request: Omit<I, 'model'>): { readonly text?: string } | { readonly workId: string };
+  readonly reads: JournalWork<I>;
   /** The engine's operation on the request with the item's model and the controls to pass on. */
   run(request: Omit<I, 'model'>, model: TargetModel, controls: ModelRunControls): Promise<T>;
   /** Keeps the result with the account's works, in the store of the journals (not without one). */
@@ -202,22 +266,25 @@ export function modelItemExecutor<I extends ModelItem, T>(
   if (!options.model && !options.jobModels) return `this process builds no model for an ${what}`;
   const store = options.journalStore;
   return async (item, claim, signal, slice) => {
-    const { model: spec, ...request } = item as I;
-    const target = await itemModel(spec, options);
-    const account = claim.job.account;
-    const scope = {
-      account,
-      baseUrl: String(spec.base_url ?? ''),
-      model: String(spec.model ?? ''),
-      ...how.reads(request),
-    };
-    // the journal goes with the job (deleted with it, or when its retention ends)
-    if (store) await attachToJob(store, claim.job.id, storeJournalPrefix(scope));
-    const journal = store && storeExtractionJournal(store, scope);
-    const result = await slicedRun(journal, signal, slice, (stop, counted) =>
-      how.run(request, target, { signal, stop, journal: counted }),
-    );
-    if (store) await how.keep(store, account, result, request);
-    return result;
+    const { model: spec, charge, ...request } = item as I & { readonly charge?: ItemCharge };
+    const asked = request as Omit<I, 'model'>;
+    const scope = journalScope(claim.job.account, spec, how.reads(asked));
+    try {
+      const target = await itemModel(spec, options);
+      // the journal goes with the job (deleted with it, or when its retention ends)
+      if (store) await attachToJob(store, claim.job.id, storeJournalPrefix(scope));
+      const journal = store && storeExtractionJournal(store, scope);
+      const result = await slicedRun(journal, signal, slice, (stop, counted) =>
+        how.run(asked, target, { signal, stop, journal: counted }),
+      );
+      if (store) await how.keep(store, claim.job.account, result, asked);
+      if (store && charge) await settleCharge(store, options, claim, scope, charge);
+      return result;
+    } catch (e) {
+      // an item that ends (not handed back, not stopped by a cancel or a shutdown) owes only the calls it made
+      if (store && charge && !(e instanceof ItemHandedBack) && !signal.aborted)
+        await settleCharge(store, options, claim, scope, charge);
+      throw e;
+    }
   };
 }
