@@ -279,9 +279,13 @@ export const cliKey = (cli, store, account, plan) =>
     ),
   );
 
-/** `trainprint serve --port 0 --packs none …args` started: its process, URL, port and log so far. */
+/**
+ * `trainprint serve --port 0 --packs none …args` started: its process, URL, port and log so far. Node's own flags for
+ * it from `SERVE_NODE_ARGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS does not take).
+ */
 export async function serveCli(cli, args) {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--packs', 'none', ...args], {
+  const nodeArgs = (process.env.SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--port', '0', '--packs', 'none', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
