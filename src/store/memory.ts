@@ -277,21 +277,17 @@ export class SortedIndex {
       return;
     }
     // whether each key written was in the index before the group
-    const before = new Map<string, boolean>();
+    const was = new Map<string, boolean>();
     for (const op of ops) {
-      if (!before.has(op.key)) before.set(op.key, this.#map.has(op.key));
+      if (!was.has(op.key)) was.set(op.key, this.#map.has(op.key));
       if (op.type === 'put') this.#map.set(op.key, op.value);
       else this.#map.delete(op.key);
     }
     const arriving: string[] = [];
     const leaving = new Set<string>();
-    for (const [key, was] of before) {
-      const is = this.#map.has(key);
-      if (is && !was) arriving.push(key);
-      else if (was && !is) leaving.add(key);
-    }
-    const kept = leaving.size === 0 ? this.#keys : this.#keys.filter((k) => !leaving.has(k));
-    this.#keys = arriving.length === 0 ? kept : mergeSorted(kept, arriving.sort());
+    for (const [key, before] of was) if (this.#map.has(key) !== before) before ? leaving.add(key) : arriving.push(key);
+    const kept = leaving.size ? this.#keys.filter((k) => !leaving.has(k)) : this.#keys;
+    this.#keys = arriving.length ? mergeSorted(kept, arriving.sort()) : kept;
   }
 
   /**

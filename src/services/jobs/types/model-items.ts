@@ -183,6 +183,11 @@ export interface ModelItemRun<I extends ModelItem, T> {
   run(request: Omit<I, 'model'>, model: TargetModel, controls: ModelRunControls): Promise<T>;
   /** Keeps the result with the account's works, in the store of the journals (not without one). */
   keep(store: Store, account: string, result: T, request: Omit<I, 'model'>): Promise<void>;
+  /**
+   * What the item's result line holds once `keep` kept the result (a large result's first page: the rest read from
+   * the store by pages). Without it, or without a store: the result whole.
+   */
+  line?(result: T): unknown;
 }
 
 /**
@@ -217,7 +222,8 @@ export function modelItemExecutor<I extends ModelItem, T>(
     const result = await slicedRun(journal, signal, slice, (stop, counted) =>
       how.run(request, target, { signal, stop, journal: counted }),
     );
-    if (store) await how.keep(store, account, result, request);
-    return result;
+    if (!store) return result;
+    await how.keep(store, account, result, request);
+    return how.line ? how.line(result) : result;
   };
 }
