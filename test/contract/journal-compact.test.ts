@@ -86,12 +86,18 @@ describe('the store journal of an extraction', () => {
     expect(b.record.calls.every((c) => c.replayed === true)).toBe(true);
   });
 
-  it('is deleted with the job it is attached to, and nothing else is', async () => {
+  /** A store with acme's extract job and the scope's journal attached to it. */
+  async function attachedJournal() {
     const store = new MemoryStore();
     const jobs = createJobService({ store });
     const job = await jobs.submit({ account: 'acme', type: 'extract', items: [{}] });
     const prefix = storeJournalPrefix(scope);
     await attachToJob(store, job.id, prefix);
+    return { store, jobs, job, prefix };
+  }
+
+  it('is deleted with the job it is attached to, and nothing else is', async () => {
+    const { store, jobs, job, prefix } = await attachedJournal();
     await attachToJob(store, job.id, prefix); // once per prefix
     const journal = storeExtractionJournal(store, scope);
     const call = { text: 'a b c', request: '{}', response: '{"x":1}', time: new Date(0).toISOString(), ms: 1 };
@@ -106,11 +112,7 @@ describe('the store journal of an extraction', () => {
   });
 
   it("counts each journal's bytes against its account, refuses a call past the cap, and gives them back on delete", async () => {
-    const store = new MemoryStore();
-    const jobs = createJobService({ store });
-    const job = await jobs.submit({ account: 'acme', type: 'extract', items: [{}] });
-    const prefix = storeJournalPrefix(scope);
-    await attachToJob(store, job.id, prefix);
+    const { store, jobs, job, prefix } = await attachedJournal();
     const journal = storeExtractionJournal(store, scope, { maxBytes: 40_000 });
     const enc = new TextEncoder();
     // an answer's text of 3,000 characters: the call counts its text and a few hundred bytes more

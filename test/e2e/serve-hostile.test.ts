@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditDigest } from '../../src/services/memorization/digests.js';
-import { requireBuiltCli, startServe, stopProcess, type ServeProcess } from '../fixtures/serve-process.js';
+import { adminKey, requireBuiltCli, startServe, stopProcess, type ServeProcess } from '../fixtures/serve-process.js';
 
 const running: ChildProcess[] = [];
 let dir = '';
@@ -57,15 +57,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function keyOf(account: string, plan: string): Promise<string> {
-  const res = await fetch(`${srv.url}/api/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${srv.admin}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ account, plan, scopes: ['analyze'] }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { key: string }).key;
-}
+const keyOf = (account: string, plan: string) => adminKey(srv, account, plan);
 
 /** A call with the key, its JSON answer and status. */
 async function call(key: string, method: string, path: string, body?: unknown) {
