@@ -80,7 +80,13 @@ function summary(type: string, line: ResultLine): [string, string] {
     ];
   }
   if (type === 'audit') {
-    const c = (r.catalogue ?? {}) as { reproduced?: number; measured?: number; share?: number; ci_95?: number[] };
+    const c = (r.catalogue ?? {}) as {
+      works?: number;
+      reproduced?: number;
+      measured?: number;
+      share?: number;
+      ci_95?: number[];
+    };
     const pct = (x: number | undefined) => (typeof x === 'number' ? `${Math.round(x * 1000) / 10} %` : '—');
     const ci = Array.isArray(c.ci_95) ? ` [${pct(c.ci_95[0])}, ${pct(c.ci_95[1])}]` : '';
     const e = r.error as { code?: string; message?: string } | undefined;
@@ -91,9 +97,14 @@ function summary(type: string, line: ResultLine): [string, string] {
         : r.stopped === 'budget'
           ? '; the budget ended first'
           : '';
+    // a large catalogue's line holds its first works; the rest are read by pages (…/results/{item}/works)
+    const shown =
+      typeof r.works_next === 'number' && Array.isArray(r.works)
+        ? `; the table shows its first ${r.works.length} of ${c.works ?? '—'} works`
+        : '';
     return [
       String(r.model ?? ''),
-      `${c.reproduced ?? 0} of ${c.measured ?? 0} works reproduced, share ${pct(c.share)}${ci}, ${r.calls ?? 0} calls${stop}`,
+      `${c.reproduced ?? 0} of ${c.measured ?? 0} works reproduced, share ${pct(c.share)}${ci}, ${r.calls ?? 0} calls${stop}${shown}`,
     ];
   }
   return [String(r.work_hash ?? ''), `score ${typeof r.score === 'number' ? r.score : '—'}`];

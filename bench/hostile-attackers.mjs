@@ -166,9 +166,21 @@ export const attackers = {
       if (s.status === 200) state = JSON.parse(s.text).state;
     }
     const doneS = (performance.now() - t0) / 1000;
-    // the item's result as the job gives it (one line: the audit record, its works included)
+    // the item's result line (the audit with its first works), then the rest of its works page by page
     const r = await timed(`${ctx.url}/api/v1/jobs/${id}/results`, { headers: auth(ctx.keys.scale) });
     const line = r.status === 200 && r.text.trim() ? JSON.parse(r.text.trim().split('\n')[0]) : null;
+    const pageMs = [];
+    let worksRead = line?.result?.works?.length ?? 0;
+    for (let after = line?.result?.works_next ?? null; after !== null && after !== undefined; ) {
+      const page = await timed(`${ctx.url}/api/v1/jobs/${id}/results/0/works?after=${after}&limit=1000`, {
+        headers: auth(ctx.keys.scale),
+      });
+      pageMs.push(Math.round(page.ms));
+      if (page.status !== 200) break;
+      const body = JSON.parse(page.text);
+      worksRead += body.works.length;
+      after = body.next;
+    }
     return {
       works: ctx.auditWorks,
       body_mb: Math.round(body.length / 1e5) / 10,
@@ -179,6 +191,10 @@ export const attackers = {
       works_in_result: line?.result?.works?.length ?? null,
       result_mb: Math.round(r.text.length / 1e5) / 10,
       result_read_ms: Math.round(r.ms),
+      works_read_by_pages: worksRead,
+      pages: pageMs.length,
+      page_ms_median: pct(pageMs, 50),
+      page_ms_max: pageMs.length ? Math.max(...pageMs) : null,
       item_error: line?.success === false ? line.error : undefined,
     };
   },
@@ -279,9 +295,13 @@ export const cliKey = (cli, store, account, plan) =>
     ),
   );
 
-/** `trainprint serve --port 0 --packs none …args` started: its process, URL, port and log so far. */
+/**
+ * `trainprint serve --port 0 --packs none …args` started: its process, URL, port and log so far. Node's own flags for
+ * it from `SERVE_NODE_ARGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS does not take).
+ */
 export async function serveCli(cli, args) {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--packs', 'none', ...args], {
+  const nodeArgs = (process.env.SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--port', '0', '--packs', 'none', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

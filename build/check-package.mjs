@@ -167,7 +167,9 @@ const BUDGETS_KIB = {
   'core-scalar.cjs': 42,
   // +5 KB: the short-work probe (src/services/memorization/short-work.ts), works under 58 words asked in splits
   // 96 → 98: the audit's stop on a model never reached, the checks a job runs at submission, compact journals
-  // 98 → 100: the option bounds written once (limits.ts, its own folder's module, bundled here too)
+  // 98 → 99 (js 100,723 B, cjs 102,278 B): a catalogue audit checked, planned and recorded in slices that give the
+  // event loop turns (checkAuditSliced, the verdicts one work at a time), +0.6 KB; → 100: the option bounds written
+  // once (limits.ts, its own folder's module, bundled here too)
   'memorization-work.js': 100,
   'memorization-work.cjs': 101,
   'market-work.js': 45,

@@ -56,6 +56,7 @@ import type {
   AssessBody,
   AuditPage,
   AuditQuery,
+  AuditWorksPage,
   CreateDatasetBody,
   CreateKeyBody,
   CreateMonitorBody,
@@ -181,6 +182,18 @@ export interface TrainprintClient {
     jobId: string,
     options?: CallOptions & { readonly limit?: number; readonly after?: number; readonly pollMs?: number },
   ): AsyncGenerator<JobResultLine, void>;
+  /**
+   * `GET /api/v1/jobs/{job_id}/results/{item}/works` — a page of an audit item's works (`limit`, 1–1000, default 100,
+   * after the first `after`). An audit's result line holds its first 500 works and `works_next`, the `after` of the
+   * rest (null when it holds them all): a catalogue of 100,000 works is read page by page. Not charged.
+   * @example for (let after: number | null = line.result.works_next; after !== null; ) { const p = await tp.auditWorks(id, 0, { after, limit: 1000 }); show(p.works); after = p.next }
+   */
+  auditWorks(
+    jobId: string,
+    item: number,
+    query?: { readonly after?: number; readonly limit?: number },
+    options?: CallOptions,
+  ): Promise<Ok<AuditWorksPage>>;
   /**
    * `DELETE /api/v1/jobs/{job_id}` — cancel a queued or running job; a finished one is deleted with its results.
    * Not retried after a network error or 5xx (a 429 is): the lost answer may have cancelled the job, which may have
@@ -542,6 +555,7 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     listJobs: (query, o) => get('/api/v1/jobs', { ...query }, o),
     getJob: (id, o) => get(`/api/v1/jobs/${p(id)}`, undefined, o),
     jobResults: (id, o = {}) => jobResults(id, o),
+    auditWorks: (id, item, query, o) => get(`/api/v1/jobs/${p(id)}/results/${item}/works`, { ...query }, o),
     cancelJob: (id, o) => t.request('DELETE', `/api/v1/jobs/${p(id)}`, { ...o, idempotent: false }),
     getAnalysisReport,
     getEvidenceBundle: (id, o) => bundle(`${analyses(id)}/bundle`, undefined, o),

@@ -9,6 +9,7 @@ import type {
   AssessRequest,
   AuditEntry,
   AuditFilter,
+  AuditedWork,
   ContentType,
   CreateMonitorRequest,
   DatasetDescriptor,
@@ -120,6 +121,21 @@ export type JobResultLine =
       readonly success: false;
       readonly error: { readonly code: string; readonly message: string };
     };
+
+/**
+ * `GET /api/v1/jobs/{job_id}/results/{item}/works`: a page of an audit item's works, in the catalogue's order.
+ * @example const page = await client.auditWorks(jobId, 0, { after: 500, limit: 1000 }) // page.next: the next after
+ */
+export interface AuditWorksPage {
+  readonly job_id: string;
+  readonly item: number;
+  readonly audit_sha256: string;
+  /** Works in the catalogue. */
+  readonly total: number;
+  readonly works: AuditedWork[];
+  /** The `after` of the next page; null on the last. */
+  readonly next: number | null;
+}
 
 /** `DELETE /api/v1/jobs/{job_id}`: the cancelled job, or `{ job_id, deleted: true }` for a finished one deleted. */
 export type CancelledJob =

@@ -266,6 +266,31 @@ export class SortedIndex {
   }
 
   /**
+   * Applies a group of writes, in order. Each new or deleted key out of key order is a splice of the sorted keys (a
+   * memmove of all after it): a group of hundreds of new keys at random places (texts indexed by their SHA-256) was
+   * hundreds of memmoves of a few hundred thousand keys, 0.3–0.6 s in one go. Past {@link BULK_KEYS} such keys, the
+   * keys leaving are filtered out and those arriving merged in, in one pass: O(n + k log k).
+   */
+  applyAll(ops: readonly EncodedOp[]): void {
+    if (ops.length < BULK_KEYS) {
+      for (const op of ops) this.apply(op);
+      return;
+    }
+    // whether each key written was in the index before the group
+    const was = new Map<string, boolean>();
+    for (const op of ops) {
+      if (!was.has(op.key)) was.set(op.key, this.#map.has(op.key));
+      if (op.type === 'put') this.#map.set(op.key, op.value);
+      else this.#map.delete(op.key);
+    }
+    const arriving: string[] = [];
+    const leaving = new Set<string>();
+    for (const [key, before] of was) if (this.#map.has(key) !== before) before ? leaving.add(key) : arriving.push(key);
+    const kept = leaving.size ? this.#keys.filter((k) => !leaving.has(k)) : this.#keys;
+    this.#keys = arriving.length ? mergeSorted(kept, arriving.sort()) : kept;
+  }
+
+  /**
    * First index whose key is > `key` (`past`), or ≥ it: a binary search of the sorted keys (strings: the numeric
    * `lowerBound` of src/util/sorted.ts stays on numbers, so its call sites in the kernels stay monomorphic).
    */
@@ -280,6 +305,21 @@ export class SortedIndex {
     }
     return lo;
   }
+}
+
+/** Writes of a group past which {@link SortedIndex.applyAll} merges its new keys in one pass, not one splice each. */
+const BULK_KEYS = 64;
+
+/** Two sorted arrays of distinct strings as one sorted array. */
+function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
+  const out = new Array<string>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i] < b[j] ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
 }
 
 /** Reads a key through the layers (last wins) down to the index. */
@@ -524,8 +564,8 @@ export abstract class StoreCore implements Store {
           this.#fail(error, groups);
           return;
         }
+        this.index.applyAll(ops);
         for (const op of ops) {
-          this.index.apply(op);
           // Drop the pending entry unless a later staged write replaced it (identity: each
           // encoded value is a distinct array; a later delete leaves `null`, equally shadowed).
           if (this.#pending.get(op.key) === (op.type === 'put' ? op.value : null)) this.#pending.delete(op.key);

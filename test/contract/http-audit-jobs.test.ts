@@ -11,6 +11,7 @@ import { KeyStore, StoreCounterStore, type Handler } from '../../src/http/index.
 import { handlerWithJobs as createHandler, stopJobs } from '../fixtures/http/jobs-handler.js';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import { verifyEvidenceBundle } from '../../src/services/report/index.js';
+import { auditDigest } from '../../src/services/memorization/audit.js';
 import { keyedCall, type Call } from '../fixtures/http/keyed-call.js';
 import { closedPort } from '../fixtures/closed-port.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
@@ -365,6 +366,67 @@ describe('an audit item across time slices', () => {
     } finally {
       await stopJobs(sliced);
       await own.close();
+    }
+  }, 180_000);
+});
+
+describe("an audit item's works by pages", () => {
+  it('the result line holds the first 500 works and works_next; the rest are read by pages, none twice, in order', async () => {
+    // 1,203 works of 80 words (texts may repeat; ids are distinct): 3 calls of budget, the rest untried
+    const many = Array.from({ length: 1203 }, (_, i) => ({
+      id: `w${i}`,
+      text: words.slice((i * 7) % 800, ((i * 7) % 800) + 80).join(' '),
+    }));
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    try {
+      const acme = await caller(handler, 'acme-audit-pages');
+      const r = await acme('POST', '/api/v1/jobs', {
+        type: 'audit',
+        items: [auditItem({ works: many, budget_calls: 3, first_probes: 1, concurrency: 1 })],
+      });
+      expect(r.status).toBe(202);
+      const line = await result(acme, r.json);
+      expect(line.success, JSON.stringify(line.error)).toBe(true);
+      expect(line.result.works).toHaveLength(500);
+      expect(line.result.works_next).toBe(500);
+      expect(line.result.catalogue.works).toBe(1203);
+      // the job's stored result holds the first page only, not the catalogue
+      const stored = await engine.store.scan(`job-result/${r.json.job_id}/`);
+      expect((stored[0][1] as { result: { works: unknown[] } }).result.works).toHaveLength(500);
+
+      const worksUrl = `${r.json.results_url}/0/works`;
+      const read: Array<{ id: string; verdict: string; transcript_sha256?: string }> = [];
+      let after: number | null = 0;
+      let pages = 0;
+      while (after !== null) {
+        const page = await acme('GET', `${worksUrl}?after=${after}&limit=1000`);
+        expect(page.status, page.text.slice(0, 300)).toBe(200);
+        expect(page.json).toMatchObject({ job_id: r.json.job_id, item: 0, total: 1203 });
+        expect(page.json.audit_sha256).toBe(line.result.audit_sha256);
+        read.push(...page.json.works);
+        after = page.json.next;
+        pages++;
+      }
+      expect(pages).toBe(2);
+      expect(read.map((w) => w.id)).toEqual(many.map((w) => w.id));
+      expect(read.slice(0, 500)).toEqual(line.result.works);
+      // the works read by pages are the audit's: its digest computed again from them
+      expect(auditDigest(read)).toBe(line.result.audit_sha256);
+      expect(read.filter((w) => w.verdict === 'untried').length).toBeGreaterThan(1190);
+      // default page: 100 works
+      const first = await acme('GET', worksUrl);
+      expect(first.json.works).toHaveLength(100);
+      expect(first.json.next).toBe(100);
+      // out of range and other owners: refused, as for any job read
+      expect((await acme('GET', `${worksUrl}?limit=1001`)).status).toBe(422);
+      expect((await acme('GET', `${r.json.results_url}/1/works`)).status).toBe(404);
+      expect((await acme('GET', `${r.json.results_url}/x/works`)).status).toBe(404);
+      const other = await caller(handler, 'globex-audit-pages');
+      expect((await other('GET', worksUrl)).status).toBe(404);
+      const scan = await acme('POST', '/api/v1/jobs', { type: 'scan', items: [{ id: 'a', text: 'a few words' }] });
+      expect((await acme('GET', `${scan.json.results_url}/0/works`)).status).toBe(404);
+    } finally {
+      await stopJobs(handler);
     }
   }, 180_000);
 });

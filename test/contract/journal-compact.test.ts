@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { createOpenAICompatibleModel } from '../../src/models/openai.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
-import { storeExtractionJournal, storeJournalPrefix } from '../../src/services/memorization/store-journal.js';
+import {
+  journalBytes,
+  storeExtractionJournal,
+  storeJournalPrefix,
+} from '../../src/services/memorization/store-journal.js';
 import { createJobService } from '../../src/services/jobs/service.js';
 import { attachToJob } from '../../src/services/jobs/attached.js';
 import { MemoryStore } from '../../src/store/memory.js';
@@ -82,12 +86,18 @@ describe('the store journal of an extraction', () => {
     expect(b.record.calls.every((c) => c.replayed === true)).toBe(true);
   });
 
-  it('is deleted with the job it is attached to, and nothing else is', async () => {
+  /** A store with acme's extract job and the scope's journal attached to it. */
+  async function attachedJournal() {
     const store = new MemoryStore();
     const jobs = createJobService({ store });
     const job = await jobs.submit({ account: 'acme', type: 'extract', items: [{}] });
     const prefix = storeJournalPrefix(scope);
     await attachToJob(store, job.id, prefix);
+    return { store, jobs, job, prefix };
+  }
+
+  it('is deleted with the job it is attached to, and nothing else is', async () => {
+    const { store, jobs, job, prefix } = await attachedJournal();
     await attachToJob(store, job.id, prefix); // once per prefix
     const journal = storeExtractionJournal(store, scope);
     const call = { text: 'a b c', request: '{}', response: '{"x":1}', time: new Date(0).toISOString(), ms: 1 };
@@ -99,5 +109,43 @@ describe('the store journal of an extraction', () => {
     expect(await store.scan(prefix)).toEqual([]);
     expect(await store.scan(`job-attached/${job.id}/`)).toEqual([]);
     expect((await store.scan(other)).length).toBe(1);
+  });
+
+  it("counts each journal's bytes against its account, refuses a call past the cap, and gives them back on delete", async () => {
+    const { store, jobs, job, prefix } = await attachedJournal();
+    const journal = storeExtractionJournal(store, scope, { maxBytes: 40_000 });
+    const enc = new TextEncoder();
+    // an answer's text of 3,000 characters: the call counts its text and a few hundred bytes more
+    const call = (i: number) => ({
+      text: `${'w '.repeat(1500)}${i}`,
+      request: `{"prompt":${i}}`,
+      response: JSON.stringify({ padding: 'q'.repeat(60_000), i }),
+      time: new Date(0).toISOString(),
+      ms: 1,
+    });
+    const key = (i: number) => i.toString(16).padStart(64, '0');
+    for (let i = 0; i < 10; i++) await journal.put(key(i), call(i));
+    const rows = await store.scan(prefix);
+    const stored = rows.reduce((t, [, v]) => t + enc.encode(JSON.stringify(v)).length, 0);
+    expect(await journalBytes(store, 'acme')).toBe(stored);
+    // the padding of the wire body is not kept: each call counts under 2 KB beyond its text
+    expect(stored - 10 * 3001).toBeLessThanOrEqual(10 * 2048);
+    // the same call kept again counts once
+    await journal.put(key(3), call(3));
+    expect(await journalBytes(store, 'acme')).toBe(stored);
+    // another account's count is its own
+    expect(await journalBytes(store, 'globex')).toBe(0);
+    // past the cap (40,000 bytes): the call is refused, not kept, and the count stays
+    let refused: unknown;
+    for (let i = 10; i < 20 && refused === undefined; i++)
+      await journal.put(key(i), call(i)).catch((e) => (refused = e));
+    expect(refused).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    const held = await journalBytes(store, 'acme');
+    expect(held).toBeLessThanOrEqual(40_000);
+    expect(held).toBe((await store.scan(prefix)).reduce((t, [, v]) => t + enc.encode(JSON.stringify(v)).length, 0));
+    // the job deleted: its journal and its bytes are gone
+    expect(await jobs.delete(job.id, { owner: 'acme' })).toBe(true);
+    expect(await store.scan(prefix)).toEqual([]);
+    expect(await journalBytes(store, 'acme')).toBe(0);
   });
 });

@@ -12,7 +12,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli, startServe, stopProcess, type ServeProcess } from '../fixtures/serve-process.js';
+import { adminKey, requireBuiltCli, startServe, stopProcess, type ServeProcess } from '../fixtures/serve-process.js';
 
 const running: ChildProcess[] = [];
 let dir = '';
@@ -28,15 +28,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function keyOf(account: string, plan: string): Promise<string> {
-  const res = await fetch(`${srv.url}/api/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${srv.admin}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ account, plan, scopes: ['analyze'] }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { key: string }).key;
-}
+const keyOf = (account: string, plan: string) => adminKey(srv, account, plan);
 
 function slowBody(key: string): { socket: Socket; answer: () => string; ended: Promise<string> } {
   const { port } = new URL(srv.url);

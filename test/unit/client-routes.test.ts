@@ -25,6 +25,7 @@ const CALLS: Record<string, (c: TrainprintClient) => unknown> = {
   jobResults: async (c) => {
     for await (const _ of c.jobResults('j1', { pollMs: 1 })) break;
   },
+  auditWorks: (c) => c.auditWorks('j1', 0, { after: 500, limit: 1000 }),
   cancelJob: (c) => c.cancelJob('j1'),
   getAnalysisReport: async (c) => {
     await c.getAnalysisReport('a1');

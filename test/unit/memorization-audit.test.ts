@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GenerateOptions, TargetModel } from '../../src/models/types.js';
 import { TrainprintError } from '../../src/errors.js';
-import { auditCatalogue } from '../../src/services/memorization/audit.js';
+import { auditCatalogue, checkAudit, checkAuditSliced } from '../../src/services/memorization/audit.js';
 import { catalogueAuditProblem } from '../../src/services/report/audit-check.js';
 import {
   memoryExtractionJournal,
@@ -177,5 +177,51 @@ describe('auditCatalogue', () => {
     await expect(auditCatalogue(store, { model, works, level: 1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     const twice = [works[0], works[0]];
     await expect(auditCatalogue(store, { model, works: twice })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('a large catalogue gives the event loop turns', () => {
+  // 20,000 works of 60 words: each work's plan counts its words, seconds in one go on a loaded machine
+  const big = Array.from({ length: 20_000 }, (_, i) => ({
+    id: `w${i}`,
+    text: Array.from({ length: 60 }, (_, j) => `word${(i * 7 + j * 13) % 997}`).join(' '),
+  }));
+
+  it('checkAuditSliced checks as checkAudit does, with turns of the event loop in between', async () => {
+    let turns = 0;
+    const tick = setInterval(() => turns++, 0);
+    try {
+      const sliced = await checkAuditSliced({ works: big, budget_calls: 30 });
+      expect(turns).toBeGreaterThan(0);
+      const { planned, ...options } = sliced;
+      expect(options).toEqual(checkAudit({ works: big, budget_calls: 30 }));
+      expect(planned).toHaveLength(big.length);
+      expect(planned[0]).toMatchObject({ words: 60, tooShort: false, result: null, calls: 0 });
+    } finally {
+      clearInterval(tick);
+    }
+    // the same refusals, naming the same work
+    const bad = [...big.slice(0, 5), { id: 'w1', text: 'again' }];
+    expect(() => checkAudit({ works: bad })).toThrow(/works\[5\]\.id "w1" is repeated/);
+    await expect(checkAuditSliced({ works: bad })).rejects.toThrow(/works\[5\]\.id "w1" is repeated/);
+  });
+
+  it('an audit of 20,000 works under a small budget turns the event loop while it plans and records them', async () => {
+    let turns = 0;
+    const tick = setInterval(() => turns++, 0);
+    try {
+      const r = await auditCatalogue(new MemoryStore(), {
+        model: memorising(() => 0),
+        works: big,
+        budget_calls: 30,
+        first_probes: 3,
+      });
+      expect(r.works).toHaveLength(20_000);
+      expect(r.works.filter((w) => w.verdict === 'untried')).toHaveLength(20_000 - 10);
+      expect(r.stopped).toBe('budget');
+      expect(turns).toBeGreaterThan(2);
+    } finally {
+      clearInterval(tick);
+    }
   });
 });

@@ -233,6 +233,14 @@ class Client:
                 return
             time.sleep(poll_seconds)
 
+    def audit_works(self, job_id: str, item: int = 0, after: Optional[int] = None,
+                    limit: Optional[int] = None) -> Json:
+        """``GET /api/v1/jobs/{job_id}/results/{item}/works``: a page of an audit item's works (``limit`` 1-1000,
+        default 100, after the first ``after``), ``{"works", "next", "total", "audit_sha256"}``. An audit's result line
+        holds its first 500 works and ``works_next``, the ``after`` of the rest (None when it holds them all)."""
+        return cast(Json, self.request("GET", f"/api/v1/jobs/{_seg(job_id)}/results/{int(item)}/works",
+                                       query={"after": after, "limit": limit}))
+
     def cancel_job(self, job_id: str) -> Json:
         """``DELETE /api/v1/jobs/{job_id}``: cancels a queued or running job (``deleted`` false); a finished job is
         deleted with its results (``deleted`` true). Not retried after a network error or 5xx (a 429 is): the lost

@@ -30,6 +30,7 @@ import { DATASET_REF_PATTERN } from '../schemas/datasets.js';
 import { idPattern } from '../schemas/kit.js';
 import { ACCOUNT_ROUTES } from './account.js';
 import { ATTRIBUTION_ROUTES } from './attribution.js';
+import { AUDIT_WORKS_ROUTE } from './audit-works.js';
 import { CATALOGUE_JOB_ROUTES } from './catalogue-jobs.js';
 import { CONTENT_ROUTES } from './content.js';
 import { DATASET_ROUTES } from './datasets.js';
@@ -53,6 +54,7 @@ export const PATH_PARAMS: Readonly<Record<string, { readonly pattern: string; re
     description: 'Job id (`job_` + 32 hex): a background analysis or a catalogue job',
   },
   work_id: { pattern: idPattern('wk', 32), description: 'Work id (`wk_` + 32 hex)' },
+  item: { pattern: '^(0|[1-9][0-9]{0,8})$', description: "An item's index in its job (0 first)" },
   monitor_id: { pattern: idPattern('mon', 32), description: 'Monitor id (`mon_` + 32 hex)' },
   dataset_id: { pattern: DATASET_REF_PATTERN, description: 'Reference dataset id (`pack:…`: a shipped pack)' },
   provider: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Provider part of a model id' },
@@ -80,6 +82,7 @@ export const ROUTES: readonly Route[] = withBackgroundAnalyses(
   withDocs([
     ...ATTRIBUTION_ROUTES,
     ...CATALOGUE_JOB_ROUTES,
+    AUDIT_WORKS_ROUTE,
     ...CONTENT_ROUTES,
     ...MONITOR_ROUTES,
     ...DATASET_ROUTES,

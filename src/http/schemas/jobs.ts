@@ -198,7 +198,9 @@ export const JOB_RESULT_LINE_SCHEMA: JsonSchema = {
       description:
         "`success: true`: what the item's request answers without the envelope — an analysis, a score, for a " +
         'scan `{ id, hits }`, for an extract the extraction (`nv_recall`, `calls`, `blocks`, the transcript), for an ' +
-        'audit the audit record (per work a verdict, the catalogue share with its 95 % interval, calls, `audit_sha256`)',
+        'audit the audit record (per work a verdict, the catalogue share with its 95 % interval, calls, `audit_sha256`) ' +
+        'with its first 500 works and `works_next`: null when the line holds every work, else the `after` of the rest ' +
+        'at `GET /api/v1/jobs/{job_id}/results/{item}/works`',
     },
     error: { ...ERROR, description: "`success: false`: the error the item's request would have answered" },
   },
@@ -212,3 +214,38 @@ export const JOB_RESULTS_QUERY_SCHEMA = partialObject({
   after: { ...int0, description: 'The cursor: results of the items after this index (absent: from the first)' },
   limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Results per page; default 100' },
 });
+
+/**
+ * The query of `GET /api/v1/jobs/{job_id}/results/{item}/works`.
+ * @example { after: 500, limit: 1000 }
+ */
+export const AUDIT_WORKS_QUERY_SCHEMA = partialObject({
+  after: { ...int0, description: 'The cursor: the works after the first `after` (absent: from the first)' },
+  limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Works per page; default 100' },
+});
+
+/**
+ * A page of an audit item's works: `GET /api/v1/jobs/{job_id}/results/{item}/works`.
+ * @example { success: true, job_id: 'job_…', item: 0, audit_sha256: '…', total: 100000, works: [], next: 600 }
+ */
+export const AUDIT_WORKS_RESPONSE_SCHEMA: JsonSchema = successBody(
+  'AuditWorksPage',
+  ['job_id', 'item', 'audit_sha256', 'total', 'works', 'next'],
+  {
+    job_id: JOB_ID,
+    item: { ...int0, description: "The audit item's index in its job" },
+    audit_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: "The audit's digest" },
+    total: { ...int0, description: 'Works in the catalogue' },
+    works: {
+      type: 'array',
+      description:
+        "Works `after` … `after + limit − 1` of the catalogue, in its order, each as the audit's `works` holds it " +
+        '(`id`, `verdict`, `words`, `nv_recall`, `blocks`, `probes`, `hits`, `calls`, `miss_probability` …)',
+      items: { type: 'object' },
+    },
+    next: {
+      type: ['integer', 'null'],
+      description: 'The `after` of the next page; null on the last',
+    },
+  },
+);

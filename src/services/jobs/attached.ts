@@ -6,6 +6,7 @@
  */
 import { sha256HexNow } from '../../fingerprint/sha256.js';
 import type { Store } from '../../store/types.js';
+import { deleteStoreJournal, isStoreJournalPrefix } from '../memorization/store-journal.js';
 
 const PREFIX = 'job-attached/';
 const enc = new TextEncoder();
@@ -25,7 +26,9 @@ export async function attachToJob(store: Store, jobId: string, prefix: string): 
  */
 export async function deleteAttached(store: Store, jobId: string): Promise<void> {
   for (const [key, prefix] of await store.scan(`${PREFIX}${jobId}/`)) {
-    if (typeof prefix === 'string' && prefix !== '') {
+    // a journal's bytes are taken off its account's count as it goes
+    if (typeof prefix === 'string' && isStoreJournalPrefix(prefix)) await deleteStoreJournal(store, prefix);
+    else if (typeof prefix === 'string' && prefix !== '') {
       for (;;) {
         const rows = await store.scan(prefix, { limit: 1000 });
         if (rows.length === 0) break;

@@ -23,6 +23,7 @@ import type { TargetModel } from '../../models/types.js';
 import { wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
+import { nextMacrotask } from '../../util/steps.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
 import { HIT_WORDS } from './constants.js';
 import { checkResultBound, runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
@@ -142,7 +143,8 @@ export interface CatalogueAuditResult {
  * r.catalogue.share // share of the works reproduced, with r.catalogue.ci_95
  */
 export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-  const { works, budget, first, level } = checkAudit(request);
+  const { works, budget, first, level, planned } = await checkAuditSliced(request);
+  const pause = turnsEvery(AUDIT_SLICE_MS);
   const journal = request.journal ?? memoryExtractionJournal();
   const variants = request.model.chat === true ? (request.prompt_variants ?? 3) : 1;
   const common = {
@@ -160,13 +162,13 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
   let stopped: CatalogueAuditResult['stopped'] = 'done';
   const runs: AuditRun[] = [];
   // first pass: a few probes of every work, in catalogue order
-  for (const w of works) {
-    const planned = unrun(w, request.prefix_words);
-    const { prefix, tooShort } = planned;
+  for (const [k, w] of works.entries()) {
+    const { prefix, tooShort } = planned[k];
     const cost = first * variants;
     if (tooShort || cost > left) {
       if (!tooShort) stopped = 'budget';
-      runs.push(planned);
+      runs.push(planned[k]);
+      await pause();
       continue;
     }
     const result = await runWorkExtraction(store, {
@@ -179,12 +181,12 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
     });
     const calls = auditCalls(result, asked);
     left -= calls;
-    runs.push({ ...planned, result, calls });
+    runs.push({ ...planned[k], result, calls });
     // no call of the audit answered and this work's run stopped on failing calls: the model is not reached, and the
     // other works would only fail the same way (each after the adapter's retries); they are left untried
     if (result.stopped === 'upstream_errors' && !runs.some((r) => r.result !== null && answeredAny(r.result))) {
       stopped = 'upstream_errors';
-      for (const rest of works.slice(runs.length)) runs.push(unrun(rest, request.prefix_words));
+      runs.push(...planned.slice(runs.length));
       break;
     }
   }
@@ -215,7 +217,33 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
     left -= calls;
     runs[k] = { ...run, result, calls: run.calls + calls };
   }
-  return auditResult(request.model, works, runs, { budget, left, first, level, stopped });
+  return auditResult(request.model, works, runs, { budget, left, first, level, stopped }, pause);
+}
+
+/**
+ * Work between two turns of the event loop in an audit's loops over its works, in ms. Longer than a search's 3 ms
+ * slices: a turn on a busy server waits for every other callback queued, and a catalogue of 100,000 works is seconds
+ * of such work, so 3 ms slices made hundreds more turns, each long under load, in an item that must end within its
+ * time limit; 10 ms still answers another request well within the 200 ms aimed at.
+ */
+const AUDIT_SLICE_MS = 10;
+
+/**
+ * A function a long loop calls once per element: it resolves at once, or, once `sliceMs` of work passed since the
+ * last turn, after a turn of the event loop. A catalogue holds up to 100,000 works, and each work's plan (its words
+ * counted) or verdict is tens of microseconds: in one go that is seconds in which the process answers no one.
+ * @example const pause = turnsEvery(3); for (const w of works) { plan(w); await pause() }
+ */
+function turnsEvery(sliceMs: number): () => Promise<void> | void {
+  let since = performance.now();
+  let n = 0;
+  return () => {
+    // the clock read every 16 calls: a read costs about what a short element does
+    if ((++n & 15) !== 0 || performance.now() - since < sliceMs) return;
+    return nextMacrotask().then(() => {
+      since = performance.now();
+    });
+  };
 }
 
 /**
@@ -225,6 +253,30 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
  * @example checkAudit({ works, budget_calls: 2000 })
  */
 export function checkAudit(request: Omit<CatalogueAuditRequest, 'model'>) {
+  const { works, budget, first, level } = auditOptions(request);
+  for (const w of works) checkPlanned(w, unrun(w, request.prefix_words), budget);
+  return { works, budget, first, level };
+}
+
+/**
+ * {@link checkAudit} with a turn of the event loop every {@link AUDIT_SLICE_MS} ms of work (a catalogue of 100,000 works takes about
+ * a second to check), and each work's plan, which the audit's first pass reads instead of counting the words again.
+ * @throws as {@link checkAudit}
+ * @example const { works, planned } = await checkAuditSliced({ works, budget_calls: 2000 })
+ */
+export async function checkAuditSliced(request: Omit<CatalogueAuditRequest, 'model'>) {
+  const options = auditOptions(request);
+  const pause = turnsEvery(AUDIT_SLICE_MS);
+  const planned: AuditRun[] = [];
+  for (const w of options.works) {
+    planned.push(checkPlanned(w, unrun(w, request.prefix_words), options.budget));
+    await pause();
+  }
+  return { ...options, planned };
+}
+
+/** The request's works and options checked (not yet each work's bound). */
+function auditOptions(request: Omit<CatalogueAuditRequest, 'model'>) {
   if (!request || typeof request !== 'object')
     throw new TrainprintError('INVALID_INPUT', 'the request must be an object');
   const works = checkWorks(request.works);
@@ -233,15 +285,17 @@ export function checkAudit(request: Omit<CatalogueAuditRequest, 'model'>) {
   const level = request.level ?? 0.5;
   if (typeof level !== 'number' || !(level > 0 && level < 1))
     throw new TrainprintError('INVALID_OPTIONS', 'level must be a number in (0, 1)');
-  for (const w of works) {
-    const { words, prefix, tooShort } = unrun(w, request.prefix_words);
-    try {
-      if (!tooShort) checkResultBound(budget, w.text.length, words, prefix);
-    } catch (e) {
-      throw new TrainprintError('PAYLOAD_TOO_LARGE', `work ${JSON.stringify(w.id)}: ${(e as TrainprintError).detail}`);
-    }
-  }
   return { works, budget, first, level };
+}
+
+/** `run`, once no measurement of the work — which may get the whole budget — could exceed what a run may hold. */
+function checkPlanned(w: AuditWork, run: AuditRun, budget: number): AuditRun {
+  try {
+    if (!run.tooShort) checkResultBound(budget, w.text.length, run.words, run.prefix);
+  } catch (e) {
+    throw new TrainprintError('PAYLOAD_TOO_LARGE', `work ${JSON.stringify(w.id)}: ${(e as TrainprintError).detail}`);
+  }
+  return run;
 }
 
 /** A work of the audit before any run: its words, prompt, most probes, whether it is too short. */
@@ -288,51 +342,71 @@ interface AuditRun {
   readonly calls: number;
 }
 
-function auditResult(
+/** The audit's record from its runs (`pause` once per work: see {@link turnsEvery}). */
+async function auditResult(
   model: TargetModel,
   works: readonly AuditWork[],
   runs: readonly AuditRun[],
   o: { budget: number; left: number; first: number; level: number; stopped: CatalogueAuditResult['stopped'] },
-): CatalogueAuditResult {
-  const audited: AuditedWork[] = runs.map((run, k) => {
-    const r = run.result;
-    const base = { id: works[k].id, words: run.words, calls: run.calls };
-    // no verdict either way: nothing the model wrote was measured
-    const unmeasured = (verdict: 'too_short' | 'untried' | 'unanswered') =>
-      ({ ...base, verdict, nv_recall: 0, nv_recall_50: 0, blocks: [], probes: 0, hits: 0 }) as const;
-    if (r === null) return unmeasured(run.tooShort ? 'too_short' : 'untried');
-    // a failed or refused call shows nothing of the model: only answered probes count, and a work none of whose calls
-    // was answered gets no verdict (a dead endpoint or a refusal is not evidence that the model does not reproduce it)
-    const answered = r.record.calls.filter((c) => c.error === undefined && !c.refused);
-    const failed = r.record.calls.filter((c) => c.error !== undefined).length;
-    const refused = r.record.calls.length - answered.length - failed;
-    const failures = {
-      ...(failed > 0 ? { failed_calls: failed } : {}),
-      ...(refused > 0 ? { refused_calls: refused } : {}),
-    };
-    if (answered.length === 0)
-      return {
-        ...unmeasured('unanswered'),
-        transcript_sha256: r.record.transcript_sha256,
-        ...failures,
-        error: r.error,
-      };
-    const probes = new Set(answered.filter((c) => c.phase === 'probe').map((c) => c.position)).size;
-    const reproduced = r.nv_recall_50 > 0;
+  pause: () => Promise<void> | void,
+): Promise<CatalogueAuditResult> {
+  const audited: AuditedWork[] = [];
+  for (const [k, run] of runs.entries()) {
+    audited.push(auditedWork(works[k], run, o.level));
+    await pause();
+  }
+  return auditRecord(model, works.length, audited, runs, o);
+}
+
+/** One work's verdict from its last run. */
+function auditedWork(work: AuditWork, run: AuditRun, level: number): AuditedWork {
+  const r = run.result;
+  const base = { id: work.id, words: run.words, calls: run.calls };
+  // no verdict either way: nothing the model wrote was measured
+  const unmeasured = (verdict: 'too_short' | 'untried' | 'unanswered') =>
+    ({ ...base, verdict, nv_recall: 0, nv_recall_50: 0, blocks: [], probes: 0, hits: 0 }) as const;
+  if (r === null) return unmeasured(run.tooShort ? 'too_short' : 'untried');
+  // a failed or refused call shows nothing of the model: only answered probes count, and a work none of whose calls
+  // was answered gets no verdict (a dead endpoint or a refusal is not evidence that the model does not reproduce it)
+  const answered = r.record.calls.filter((c) => c.error === undefined && !c.refused);
+  const failed = r.record.calls.filter((c) => c.error !== undefined).length;
+  const refused = r.record.calls.length - answered.length - failed;
+  const failures = {
+    ...(failed > 0 ? { failed_calls: failed } : {}),
+    ...(refused > 0 ? { refused_calls: refused } : {}),
+  };
+  if (answered.length === 0)
     return {
-      ...base,
-      ...failures,
-      verdict: reproduced ? 'reproduced' : 'not_found',
-      nv_recall: r.nv_recall,
-      nv_recall_50: r.nv_recall_50,
-      blocks: r.blocks.map((b) => ({ start: b.start, end: b.end, words: b.words })),
-      probes,
-      hits: r.hits,
-      ...(reproduced ? {} : { miss_probability: round4((1 - o.level) ** probes) }),
+      ...unmeasured('unanswered'),
       transcript_sha256: r.record.transcript_sha256,
-      ...(r.short_work ? { short_work: true as const } : {}),
+      ...failures,
+      error: r.error,
     };
-  });
+  const probes = new Set(answered.filter((c) => c.phase === 'probe').map((c) => c.position)).size;
+  const reproduced = r.nv_recall_50 > 0;
+  return {
+    ...base,
+    ...failures,
+    verdict: reproduced ? 'reproduced' : 'not_found',
+    nv_recall: r.nv_recall,
+    nv_recall_50: r.nv_recall_50,
+    blocks: r.blocks.map((b) => ({ start: b.start, end: b.end, words: b.words })),
+    probes,
+    hits: r.hits,
+    ...(reproduced ? {} : { miss_probability: round4((1 - level) ** probes) }),
+    transcript_sha256: r.record.transcript_sha256,
+    ...(r.short_work ? { short_work: true as const } : {}),
+  };
+}
+
+/** The catalogue's record from its works' verdicts. */
+function auditRecord(
+  model: TargetModel,
+  catalogueWorks: number,
+  audited: AuditedWork[],
+  runs: readonly AuditRun[],
+  o: { budget: number; left: number; first: number; level: number; stopped: CatalogueAuditResult['stopped'] },
+): CatalogueAuditResult {
   const measured = audited.filter((w) => w.verdict === 'reproduced' || w.verdict === 'not_found');
   const reproduced = measured.filter((w) => w.verdict === 'reproduced').length;
   const [lo, hi] = wilsonInterval(reproduced, measured.length);
@@ -341,7 +415,7 @@ function auditResult(
     model: model.id,
     works: audited,
     catalogue: {
-      works: works.length,
+      works: catalogueWorks,
       measured: measured.length,
       reproduced,
       share: measured.length ? round4(reproduced / measured.length) : 0,

@@ -51,7 +51,7 @@ export async function checkModelRun(
   request: CatalogueAuditRequest | ExtractWorkRequest,
 ): Promise<void> {
   const ops = await operations();
-  if (kind === 'audit') ops.checkAudit(request as CatalogueAuditRequest);
+  if (kind === 'audit') await ops.checkAuditSliced(request as CatalogueAuditRequest);
   else await ops.checkWorkExtraction(store, request as ExtractWorkRequest);
 }
 

@@ -4,10 +4,16 @@
  * Each call is kept compact ({@link CompactCall}: its text and the digests of its wire bodies, not the bodies): a
  * model padding its answers to the cap grew the store by 0.1–0.56 MB a call, and every slice of a long item replayed
  * all of it. A job's journal is deleted with the job (./../jobs/attached.ts).
+ *
+ * The bytes of an account's journals are counted against it (the UTF-8 of each call as JSON, under
+ * `extraction-journal-bytes/<account>`, written with the call in one transaction and taken off when the journal is
+ * deleted): past {@link JOURNAL_BYTES_PER_ACCOUNT} a call is not kept and the run fails with PAYLOAD_TOO_LARGE, so a
+ * model padding its answers' text cannot grow the store without bound while the account's jobs are kept.
  */
 import { TrainprintError } from '../../errors.js';
 import { sha256HexNow } from '../../fingerprint/sha256.js';
-import type { Store } from '../../store/types.js';
+import { counterValue } from '../../store/counter.js';
+import type { Store, Transaction } from '../../store/types.js';
 import { compactCall, isJournalKey, type CompactCall, type ExtractionJournal } from './extraction-journal.js';
 
 /** Where a journal's calls live: the account, and what makes two runs the same extraction. */
@@ -23,7 +29,26 @@ export interface StoreJournalScope {
 }
 
 const PREFIX = 'extraction-journal/';
+const BYTES_PREFIX = 'extraction-journal-bytes/';
 const enc = new TextEncoder();
+
+/**
+ * Bytes of journals of model calls an account may keep at once (its extract and audit jobs' together, until they are
+ * deleted): 256 MiB, the bytes of analysed text it may keep. A call is a few hundred bytes beside its answer's text.
+ */
+export const JOURNAL_BYTES_PER_ACCOUNT = 256 * 1024 * 1024;
+
+/** The bytes a kept call counts for: the UTF-8 of its JSON. */
+const callBytes = (call: unknown) => enc.encode(JSON.stringify(call)).length;
+const bytesKey = (account: string) => `${BYTES_PREFIX}${encodeURIComponent(account)}`;
+
+/**
+ * The bytes of the account's journals, as counted against it.
+ * @example await journalBytes(engine.store, 'acme') // 0 for an account with no journal kept
+ */
+export async function journalBytes(store: Store, account: string): Promise<number> {
+  return counterValue(bytesKey(account), await store.get(bytesKey(account)));
+}
 
 /**
  * The store key prefix of a scope: the account (URI-encoded), then the SHA-256 of the service, model and work.
@@ -40,8 +65,14 @@ export function storeJournalPrefix(scope: StoreJournalScope): string {
  * goes on (a store's `put` is durable when it resolves).
  * @example await engine.memorization.extractWork({ text, model, journal: storeExtractionJournal(engine.store, scope) })
  */
-export function storeExtractionJournal(store: Store, scope: StoreJournalScope): ExtractionJournal {
+export function storeExtractionJournal(
+  store: Store,
+  scope: StoreJournalScope,
+  options: { readonly maxBytes?: number } = {},
+): ExtractionJournal {
   const prefix = storeJournalPrefix(scope);
+  const cap = options.maxBytes ?? JOURNAL_BYTES_PER_ACCOUNT;
+  const counter = bytesKey(scope.account);
   const key = (k: string) => {
     // the run asks only with request digests; anything else would be a key outside the scope
     if (!isJournalKey(k)) throw new TrainprintError('INVALID_INPUT', 'a journal key is a SHA-256 in hex');
@@ -51,6 +82,45 @@ export function storeExtractionJournal(store: Store, scope: StoreJournalScope): 
   return {
     compact: true,
     get: async (k) => (await store.get(key(k))) as CompactCall | undefined,
-    put: async (k, call) => store.put(key(k), compactCall(call, sha256Hex)),
+    put: async (k, call) => {
+      const kept = compactCall(call, sha256Hex);
+      const bytes = callBytes(kept);
+      await store.transaction(async (tx) => {
+        const old = await tx.get(key(k));
+        const held = counterValue(counter, await tx.get(counter));
+        const grown = held + bytes - (old === undefined ? 0 : callBytes(old));
+        if (grown > cap && grown > held)
+          throw new TrainprintError('PAYLOAD_TOO_LARGE', `the account's journals would pass ${cap} bytes`);
+        tx.put(counter, Math.max(0, grown));
+        tx.put(key(k), kept);
+      });
+    },
   };
 }
+
+/**
+ * Deletes the journal under `prefix` (a {@link storeJournalPrefix}), a page at a time, each page's bytes taken off
+ * its account's count in the same transaction.
+ * @example await deleteStoreJournal(store, storeJournalPrefix(scope))
+ */
+export async function deleteStoreJournal(store: Store, prefix: string): Promise<void> {
+  const account = decodeURIComponent(prefix.slice(PREFIX.length).split('/')[0] ?? '');
+  const counter = bytesKey(account);
+  for (;;) {
+    const done = await store.transaction(async (tx: Transaction) => {
+      const rows = await tx.scan(prefix, { limit: 500 });
+      let bytes = 0;
+      for (const [k, v] of rows) {
+        bytes += callBytes(v);
+        tx.delete(k);
+      }
+      const held = counterValue(counter, await tx.get(counter));
+      if (rows.length > 0) tx.put(counter, Math.max(0, held - bytes));
+      return rows.length === 0;
+    });
+    if (done) return;
+  }
+}
+
+/** Whether `prefix` is a journal's ({@link storeJournalPrefix}). */
+export const isStoreJournalPrefix = (prefix: string): boolean => prefix.startsWith(PREFIX);

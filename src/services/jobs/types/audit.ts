@@ -11,7 +11,8 @@ import { sha256Hex } from '../../../fingerprint/sha256.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from '../../memorization/audit.js';
 import { checkModelRun } from '../../memorization/memorization.js';
 import { AUDIT_ITEM_SCHEMA } from '../../memorization/schemas.js';
-import { storeCatalogueAudit } from '../../memorization/stored-audits.js';
+import { AUDIT_WORKS_PER_PAGE, storeCatalogueAudit } from '../../memorization/stored-audits.js';
+import { nextMacrotask } from '../../../util/steps.js';
 import { defineJobType } from '../job-type.js';
 import { itemChecked, itemError } from './item-checks.js';
 import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, type JournalWork, modelItemExecutor } from './model-items.js';
@@ -40,6 +41,19 @@ function reached(result: CatalogueAuditResult): CatalogueAuditResult {
 const auditedWorks: JournalWork<AuditJobItem> = (request) => ({
   text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
 });
+
+/**
+ * The result line of an audit item: the audit with its first {@link AUDIT_WORKS_PER_PAGE} works, and `works_next`,
+ * the cursor (`after`) of the rest — null when the line holds every work. A catalogue of 100,000 works is a record of
+ * about 12 MB: encoded whole into the job's result and into one response, it held the event loop for seconds; its
+ * works are kept by pages with the account's audits (`storeCatalogueAudit`) and read from there by pages
+ * (`catalogueAuditWorks`; over HTTP `GET /api/v1/jobs/{job_id}/results/{item}/works`).
+ * @example auditLine(result).works_next // 500 for a catalogue of 501 works or more, else null
+ */
+export function auditLine(result: CatalogueAuditResult): CatalogueAuditResult & { works_next: number | null } {
+  const n = AUDIT_WORKS_PER_PAGE;
+  return { ...result, works: result.works.slice(0, n), works_next: result.works.length > n ? n : null };
+}
 
 /** See the module's documentation. */
 export const AUDIT_JOB = defineJobType<AuditJobItem>({
@@ -79,9 +93,15 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
         reached((await audit!({ ...request, model, ...controls })) as CatalogueAuditResult),
       // kept with the account's works, under each text's SHA-256: an analysis of any of their texts bundles it
       keep: async (store, account, result, request) => {
-        const texts = await Promise.all(request.works.map((w) => sha256Hex(w.text)));
+        // hashed in the thread (small texts): a turn of the event loop every 2,048 (a few ms), not 100,000 in one go
+        const texts: string[] = [];
+        for (const w of request.works) {
+          texts.push(await sha256Hex(w.text));
+          if ((texts.length & 2047) === 0) await nextMacrotask();
+        }
         await storeCatalogueAudit(store, account, result, texts);
       },
+      line: auditLine,
     });
     return audit || typeof run === 'string' ? run : "this engine's memorization has no catalogue audit";
   },

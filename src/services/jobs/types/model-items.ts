@@ -247,6 +247,11 @@ export interface ModelItemRun<I extends ModelItem, T> {
   run(request: Omit<I, 'model'>, model: TargetModel, controls: ModelRunControls): Promise<T>;
   /** Keeps the result with the account's works, in the store of the journals (not without one). */
   keep(store: Store, account: string, result: T, request: Omit<I, 'model'>): Promise<void>;
+  /**
+   * What the item's result line holds once `keep` kept the result (a large result's first page: the rest read from
+   * the store by pages). Without it, or without a store: the result whole.
+   */
+  line?(result: T): unknown;
 }
 
 /**
@@ -277,9 +282,10 @@ export function modelItemExecutor<I extends ModelItem, T>(
       const result = await slicedRun(journal, signal, slice, (stop, counted) =>
         how.run(asked, target, { signal, stop, journal: counted }),
       );
-      if (store) await how.keep(store, claim.job.account, result, asked);
-      if (store && charge) await settleCharge(store, options, claim, scope, charge);
-      return result;
+      if (!store) return result;
+      await how.keep(store, claim.job.account, result, asked);
+      if (charge) await settleCharge(store, options, claim, scope, charge);
+      return how.line ? how.line(result) : result;
     } catch (e) {
       // an item that ends (not handed back, not stopped by a cancel or a shutdown) owes only the calls it made
       if (store && charge && !(e instanceof ItemHandedBack) && !signal.aborted)
