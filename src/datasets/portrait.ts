@@ -63,6 +63,7 @@ import {
   DEFAULT_PORTRAIT_BACKGROUND,
   runEvidence,
   type PortraitBackground,
+  sharedByChance,
 } from './background.js';
 import type {
   DatasetDescriptor,
@@ -960,14 +961,18 @@ export class PortraitDataset {
   /**
    * The other documents holding the text of a chain's sections (the locator's shared-text table): the locator names
    * the document that stored the text first, and cannot tell identical text in a later one apart, so a match names
-   * both. Best first: the largest share of the sections' n-grams.
+   * both, when its share is beyond chance ({@link sharedByChance}). Best first: the largest share of the sections'
+   * n-grams.
    */
   private alsoIn(chain: LocatedChain): { also_in?: PortraitAlsoIn[] } {
     const { shared } = this.locating!;
+    const chance = sharedByChance(this.background);
     const best = new Map<number, { lo: number; hi: number; share: number }>();
     for (let c = chain.first_section; c <= chain.section; c++) {
       for (const row of shared.get(c) ?? []) {
         if (row.doc === chain.doc || row.doc >= this.docs.length) continue;
+        // a share the null reaches is common phrasing (Japanese novels share 20–30 % by chance), not one text
+        if (row.share <= chance) continue;
         const b = best.get(row.doc);
         if (!b) best.set(row.doc, { lo: row.first_section, hi: row.last_section, share: row.share });
         else {

@@ -17,6 +17,7 @@ import {
   type PackManifestDocument,
   sha256Hex,
 } from '../../src/library.js';
+import type { PortraitBackground } from '../../src/datasets/background.js';
 import type { PortraitMatch } from '../../src/datasets/types.js';
 import { ANALYSIS_RESULT_SCHEMA } from '../../src/services/analyze/schema.js';
 import { book } from '../fixtures/texts/index.js';
@@ -24,9 +25,12 @@ import { book } from '../fixtures/texts/index.js';
 const enc = new TextEncoder();
 const persuasion = book('austen-persuasion').split(/\s+/).filter(Boolean);
 const SELECTION = [30_000, 40_000] as const;
+/** 1,300 words of one section of Persuasion (words 32,768–36,863): the excerpt holds 32 % of that section's n-grams. */
+const EXCERPT = [33_000, 34_300] as const;
 const TEXTS: Record<string, string> = {
   persuasion: persuasion.join(' '),
   selection: persuasion.slice(...SELECTION).join(' '),
+  excerpt: persuasion.slice(...EXCERPT).join(' '),
   thursday: book('chesterton-thursday'),
 };
 
@@ -62,12 +66,12 @@ async function manifestOf(order: string[]): Promise<{ manifest: PackManifest; te
   return { manifest, texts };
 }
 
-async function packEngine(order: string[]): Promise<Engine> {
+async function packEngine(order: string[], background?: PortraitBackground): Promise<Engine> {
   const { manifest, texts } = await manifestOf(order);
   const builder = await createEngine();
   const built = await buildPack(builder, manifest, (d) => texts.get(d.file)!);
   const engine = await createEngine();
-  await loadPack(engine, built.bytes, { sha256: built.sha256 });
+  await loadPack(engine, built.bytes, { sha256: built.sha256 }, background ? { background } : {});
   return engine;
 }
 
@@ -137,5 +141,40 @@ describe('one text in two documents of a pack', () => {
     expect(said).toContain('Title of persuasion');
     expect(said).toContain('the same text is also in');
     expect(said).toContain('Title of selection');
+  });
+});
+
+describe('a share the null of the language explains names no other document', () => {
+  // the null pack:aozora is read against (packs/index.json): 21 % of a Japanese text's n-grams are in the pack by chance
+  const japaneseNull: PortraitBackground = {
+    run_start: 0.181693,
+    continue_first: 0.319848,
+    continue_tail: 0.321715,
+    hit_rate: 0.208809,
+    dispersion: 0.021148,
+    measured_on: {
+      corpus: 'Japanese fiction kept out of pack:aozora',
+      texts: 355,
+      fingerprints: 94335,
+      date: '2026-11-28',
+    },
+  };
+  const passage = persuasion.slice(33_500, 33_580).join(' ');
+
+  it('at an English null a third of a section held by the excerpt names it', async () => {
+    const m = await best(await packEngine(['persuasion', 'excerpt', 'thursday']), passage);
+    expect(m.document_id).toBe('persuasion');
+    expect(m.also_in?.map((a) => a.document_id)).toEqual(['excerpt']);
+    expect(m.also_in![0].shared).toBeGreaterThan(0.25);
+    expect(m.also_in![0].shared).toBeLessThan(0.4);
+  });
+
+  it("at the Japanese pack's null the same share is what chance gives, and the match names its document alone", async () => {
+    const m = await best(await packEngine(['persuasion', 'excerpt', 'thursday'], japaneseNull), passage);
+    expect(m.document_id).toBe('persuasion');
+    expect(m.also_in).toBeUndefined();
+    // a second edition holding the whole section is named at that null too
+    const whole = await best(await packEngine(['persuasion', 'selection', 'thursday'], japaneseNull), passage);
+    expect(whole.also_in?.map((a) => a.document_id)).toEqual(['selection']);
   });
 });

@@ -11,6 +11,7 @@ import {
   DEFAULT_PORTRAIT_BACKGROUND,
   runEvidence,
   type PortraitBackground,
+  sharedByChance,
 } from '../../src/datasets/background.js';
 import { betaBinomialUpperTail, binomialUpperTail, poissonUpperTail } from '../../src/stats/binomial.js';
 import { prng } from '../reference/core.js';
@@ -203,5 +204,30 @@ describe('betaBinomialUpperTail', () => {
     expect(betaBinomialUpperTail(10, 200, 0.03, 0.01)).toBeGreaterThan(binomialUpperTail(10, 200, 0.03));
     expect(betaBinomialUpperTail(0, 10, 0.1, 0.1)).toBe(1);
     expect(betaBinomialUpperTail(11, 10, 0.1, 0.1)).toBe(0);
+  });
+});
+
+describe('sharedByChance', () => {
+  it("is the null's mean share plus 3.09 standard deviations of its text-to-text spread (known answers)", () => {
+    // pack:aozora's and pack:gutenberg's nulls (packs/index.json)
+    expect(sharedByChance({ hit_rate: 0.208809, dispersion: 0.021148 })).toBeCloseTo(0.39145, 4);
+    expect(sharedByChance({ hit_rate: 0.044664, dispersion: 0.004959 })).toBeCloseTo(0.08961, 4);
+    expect(sharedByChance({ hit_rate: 0.0146, dispersion: 0 })).toBe(0.0146);
+    // the null of a portrait nobody measured one for stays under the table's own 0.2: no English claim changes
+    expect(sharedByChance(DEFAULT_PORTRAIT_BACKGROUND)).toBeLessThan(0.2);
+  });
+
+  it('never falls under the mean, and grows with the rate (up to one half) and the spread', () => {
+    const rnd = prng(82);
+    for (let i = 0; i < 2000; i++) {
+      const p = rnd() * 0.5;
+      const q = p + rnd() * (0.5 - p);
+      const d = rnd() * 0.05;
+      const e = d + rnd() * 0.05;
+      const x = sharedByChance({ hit_rate: p, dispersion: d });
+      expect(x).toBeGreaterThanOrEqual(p);
+      expect(sharedByChance({ hit_rate: q, dispersion: d })).toBeGreaterThanOrEqual(x - 1e-12);
+      expect(sharedByChance({ hit_rate: p, dispersion: e })).toBeGreaterThanOrEqual(x - 1e-12);
+    }
   });
 });
