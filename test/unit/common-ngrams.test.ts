@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { checkCommonRule, commonFault, commonHolders, commonTable, decodeCommon } from '../../src/datasets/common.js';
 import { fingerprintWords, locateChains, trimEdges } from '../../src/datasets/chains.js';
 import { sectionIndex, sectionSeeds, sectionValue } from '../../src/datasets/locator.js';
-import { MAX_UNHIT_WORDS, NAMING_ALPHA, namingChance } from '../../src/datasets/portrait.js';
+import { chainHits, MAX_UNHIT_WORDS, NAMING_ALPHA, namingChance } from '../../src/datasets/portrait.js';
 import { prng } from '../reference/core.js';
 import { createEngine } from '../../src/index.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../../src/datasets/snapshot.js';
@@ -165,6 +165,20 @@ describe('the edges of a chain', () => {
     // several lone hits in a row, and a chain of two is left as it is
     expect(trimEdges([0, 5, 10, 11, 12, 20, 30])).toEqual([10, 11, 12]);
     expect(trimEdges([3, 40])).toEqual([3, 40]);
+  });
+
+  it('move where the span ends, not what the chain counts: an edited copy keeps the evidence of its edge hits', () => {
+    // a 100-word passage of Persuasion with 1 word in 10 replaced, as the Gutenberg pack's chain saw it: its agreeing
+    // hits 4 fingerprints apart at both ends (the whole text is the copy); counted 8, spanned 8 … 17
+    const edited = [0, 4, 8, 10, 12, 14, 17, 21];
+    const free = new Uint8Array(22);
+    expect(chainHits(edited, free)).toEqual({ counted: edited, positions: [8, 10, 12, 14, 17] });
+    // hits a stronger chain claimed count for neither, and the trim reads what is left
+    const claimed = Uint8Array.from({ length: 22 }, (_, i) => (i === 0 || i === 4 ? 1 : 0));
+    expect(chainHits(edited, claimed)).toEqual({ counted: [8, 10, 12, 14, 17, 21], positions: [8, 10, 12, 14, 17] });
+    // the gap the search passes (fingerprints the dataset does not hold at all) decides the span alone
+    expect(chainHits([2, 10, 11, 12, 13, 19], free, () => 1).positions).toEqual([2, 10, 11, 12, 13, 19]);
+    expect(chainHits([2, 10, 11, 12, 13, 19], free).counted).toEqual([2, 10, 11, 12, 13, 19]);
   });
 });
 
