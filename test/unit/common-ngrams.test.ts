@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { checkCommonRule, commonFault, commonHolders, commonTable, decodeCommon } from '../../src/datasets/common.js';
 import { fingerprintWords, locateChains, trimEdges } from '../../src/datasets/chains.js';
 import { sectionIndex, sectionSeeds, sectionValue } from '../../src/datasets/locator.js';
-import { MAX_UNHIT_WORDS, NAMING_ALPHA, namingChance } from '../../src/datasets/portrait.js';
+import { chainHits, MAX_UNHIT_WORDS, NAMING_ALPHA, namingChance } from '../../src/datasets/portrait.js';
 import { prng } from '../reference/core.js';
 import { createEngine } from '../../src/index.js';
 import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../../src/datasets/snapshot.js';
@@ -225,6 +225,21 @@ describe('the edges of a chain', () => {
     };
     expect(trimEdges([0, 8, 9, 10, 11], missed)).toEqual([0, 8, 9, 10, 11]);
     expect(trimEdges([0, 8, 9, 10, 11])).toEqual([8, 9, 10, 11]);
+  });
+
+  it('move where the span ends, not what the chain counts: a chain keeps the evidence of its trimmed edge hits', () => {
+    // a copy at fingerprints 10–13 with chance agreements at 2 and 19: the span is the copy, the evidence all six
+    const lone = [2, 10, 11, 12, 13, 19];
+    const free = new Uint8Array(22);
+    expect(chainHits(lone, free)).toEqual({ counted: lone, positions: [10, 11, 12, 13] });
+    // an edited copy (1 word in 10 replaced, hits 4 apart at the edges as inside) keeps both
+    expect(chainHits([1, 5, 9, 11, 15], free)).toEqual({ counted: [1, 5, 9, 11, 15], positions: [1, 5, 9, 11, 15] });
+    // hits a stronger chain claimed count for neither, and the trim reads what is left
+    const claimed = Uint8Array.from({ length: 22 }, (_, i) => (i === 2 ? 1 : 0));
+    expect(chainHits(lone, claimed)).toEqual({ counted: [10, 11, 12, 13, 19], positions: [10, 11, 12, 13] });
+    // the gap the search passes (fingerprints the dataset does not hold at all) decides the span alone
+    expect(chainHits(lone, free, () => 1).positions).toEqual(lone);
+    expect(chainHits(lone, free, () => 1).counted).toEqual(lone);
   });
 });
 
