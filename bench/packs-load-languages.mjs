@@ -11,7 +11,9 @@
 //             baseline's package being this one less the files of the packs it does not load by default (their
 //             gzip size taken off the tarball: an estimate, the tar format adds a few hundred bytes a file)
 //   analyze   an analyze of a 200-word English passage in no pack, and of a 200-word passage of a packed book
-//             (Persuasion): the median of 101 calls on 101 different passages, after 30 warm-up calls on 30 others
+//             (Persuasion): the median of 101 calls on 101 different passages, after 30 warm-up calls on 30 others;
+//             and the process's CPU time over those 101 calls, a call's mean (`…_cpu_ms`): on a loaded machine a
+//             call's wall time is mostly the time the process waited for a core, its CPU time what the call cost
 //
 // The baseline is a packs folder in the system's temporary directory whose index.json is packs/index.json with every
 // pack not default that was not a default pack of the index at --baseline-rev (61d16a6, the commit measured before
@@ -88,17 +90,19 @@ const time = async (contents) => {
   let r;
   for (const content of contents.slice(0, 30)) r = await engine.analyze({ content, content_type: 'text' });
   const ts = [];
+  const cpu0 = process.cpuUsage();
   for (const content of contents.slice(30)) {
     const t = performance.now();
     await engine.analyze({ content, content_type: 'text' });
     ts.push(performance.now() - t);
   }
-  return [ts.sort((a, b) => a - b)[50], r.confidence];
+  const cpu = process.cpuUsage(cpu0);
+  return [ts.sort((a, b) => a - b)[50], r.confidence, (cpu.user + cpu.system) / 1000 / ts.length];
 };
-const [unpacked, c0] = await time(passages.unpacked);
-const [packed, c1] = await time(passages.packed);
+const [unpacked, c0, cpu_unpacked] = await time(passages.unpacked);
+const [packed, c1, cpu_packed] = await time(passages.packed);
 console.log(JSON.stringify({
-  load, first, unpacked, packed, c0, c1, datasets: engine.datasets().length,
+  load, first, unpacked, packed, cpu_unpacked, cpu_packed, c0, c1, datasets: engine.datasets().length,
   rss: mem.rss, heap: mem.heapUsed, buffers: mem.arrayBuffers,
   rss_first: after.rss, heap_first: after.heapUsed, buffers_first: after.arrayBuffers,
 }));
@@ -166,6 +170,8 @@ const summarise = (runs) => {
       buffers_first_mb: round(median(rs.map((r) => r.buffers_first)) / 1e6, 1),
       analyze_unpacked_ms: round(median(rs.map((r) => r.unpacked))),
       analyze_packed_ms: round(median(rs.map((r) => r.packed))),
+      analyze_unpacked_cpu_ms: round(median(rs.map((r) => r.cpu_unpacked)), 3),
+      analyze_packed_cpu_ms: round(median(rs.map((r) => r.cpu_packed)), 3),
       confidence: [rs[0].c0, rs[0].c1],
     };
   }
@@ -187,6 +193,10 @@ const summarise = (runs) => {
       analyze_unpacked_paired: paired('unpacked'),
       analyze_packed: ratio('analyze_packed_ms'),
       analyze_packed_paired: paired('packed'),
+      analyze_unpacked_cpu: ratio('analyze_unpacked_cpu_ms'),
+      analyze_unpacked_cpu_paired: paired('cpu_unpacked'),
+      analyze_packed_cpu: ratio('analyze_packed_cpu_ms'),
+      analyze_packed_cpu_paired: paired('cpu_packed'),
     },
   };
 };

@@ -249,9 +249,17 @@ const QUERY_BATCH = 1 << 14;
 /** New fingerprints buffered before they are merged into the kept set. */
 const BATCH_MERGE = 1 << 20;
 
+/** {@link portraitOptions} made once a window (a search asks every portrait for them), frozen: shared by all. */
+const optionsOfWindow = new Map<number, ResolvedOptions>();
+
 /** Fingerprint options of a portrait with window `window` (dataset and query side). */
 export function portraitOptions(window: number): ResolvedOptions {
-  return resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: { window } });
+  let o = optionsOfWindow.get(window);
+  if (o === undefined) {
+    o = Object.freeze(resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: { window } }));
+    optionsOfWindow.set(window, o);
+  }
+  return o;
 }
 
 /** The params id of a portrait with window `window`. */

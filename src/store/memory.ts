@@ -70,44 +70,56 @@ export function checkKey(key: unknown): asserts key is string {
   if (!isWellFormed(key)) throw new TrainprintError('INVALID_INPUT', 'a store key must not contain a lone surrogate');
 }
 
-/** Walks a value and throws INVALID_INPUT at the first part msgpack would not give back unchanged. */
-function checkValue(value: unknown, path: string, depth: number): void {
+/**
+ * Walks a value and throws INVALID_INPUT at the first part msgpack would not give back unchanged. `at` is the path
+ * to `value` (member names and indexes), written out only in the error: a result of many datasets has thousands of
+ * elements, and a path string made for each of them was most of the check's cost.
+ */
+function checkValue(value: unknown, at: Array<string | number>, depth: number): void {
   switch (typeof value) {
     case 'boolean':
     case 'number':
       return;
     case 'string':
-      if (!isWellFormed(value)) throw invalidValue(path, 'is a string with a lone surrogate');
+      if (!isWellFormed(value)) throw invalidValue(at, 'is a string with a lone surrogate');
       return;
     case 'undefined':
-      throw invalidValue(path, 'is undefined (use null, or leave the member out)');
+      throw invalidValue(at, 'is undefined (use null, or leave the member out)');
     case 'object':
       break;
     default:
-      throw invalidValue(path, `is a ${typeof value}`);
+      throw invalidValue(at, `is a ${typeof value}`);
   }
   if (value === null) return;
-  if (depth >= MAX_DEPTH) throw invalidValue(path, `nests deeper than ${MAX_DEPTH} levels (or is cyclic)`);
+  if (depth >= MAX_DEPTH) throw invalidValue(at, `nests deeper than ${MAX_DEPTH} levels (or is cyclic)`);
   if (value instanceof Uint8Array) return;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) checkValue(value[i], `${path}[${i}]`, depth + 1);
+    for (let i = 0; i < value.length; i++) {
+      at.push(i);
+      checkValue(value[i], at, depth + 1);
+      at.pop();
+    }
     return;
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
     const name = (proto as { constructor?: { name?: string } }).constructor?.name ?? 'unknown';
-    throw invalidValue(path, `is an instance of ${name}; only plain objects, arrays and Uint8Array are stored`);
+    throw invalidValue(at, `is an instance of ${name}; only plain objects, arrays and Uint8Array are stored`);
   }
-  if (Object.getOwnPropertySymbols(value).length > 0) throw invalidValue(path, 'has symbol keys');
+  if (Object.getOwnPropertySymbols(value).length > 0) throw invalidValue(at, 'has symbol keys');
   for (const k of Object.keys(value)) {
     // msgpack's decoder refuses a __proto__ key, so storing one would make the record unreadable.
     if (k === '__proto__' || !isWellFormed(k))
-      throw invalidValue(path, `has an unstorable member name ${JSON.stringify(k)}`);
-    checkValue((value as Record<string, unknown>)[k], `${path}.${k}`, depth + 1);
+      throw invalidValue(at, `has an unstorable member name ${JSON.stringify(k)}`);
+    at.push(k);
+    checkValue((value as Record<string, unknown>)[k], at, depth + 1);
+    at.pop();
   }
 }
 
-function invalidValue(path: string, why: string): TrainprintError {
+/** The error for the part of a stored value at path `at`, named as in code: `.a[2].b`. */
+function invalidValue(at: ReadonlyArray<string | number>, why: string): TrainprintError {
+  const path = at.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('');
   return new TrainprintError('INVALID_INPUT', `the stored value${path} ${why}`);
 }
 
@@ -121,7 +133,7 @@ function invalidValue(path: string, why: string): TrainprintError {
  * encodeValue({ a: undefined })             // throws TrainprintError INVALID_INPUT
  */
 export function encodeValue(value: unknown): Uint8Array {
-  checkValue(value, '', 0);
+  checkValue(value, [], 0);
   try {
     return encoder.encode(value);
   } catch (cause) {

@@ -207,15 +207,18 @@ export async function runAnalysis(
   if (searched.matches.some((m) => m.role === 'quotation')) acc.factors.add('quotes_known_text');
   const scope = searchScope(acc.evidence, searched.found.remote ?? []);
   const unanswered = unansweredCorpora(corpus, kb, searched.found.remote ?? []);
+  // the headline names a dataset whose evidence counts, and reads no other: the others are not copied for it
   const headline = corpusEvidence(
-    acc.evidence.map((e) => ({
-      ...e,
-      shown: countedMatches(
-        searched.matches.filter((m) => m.dataset_id === e.dataset_id),
-        req.quotations,
-      ),
-      public_domain_in: acc.publicDomain.get(e.dataset_id) ?? [],
-    })),
+    acc.evidence
+      .filter((e) => e.counted)
+      .map((e) => ({
+        ...e,
+        shown: countedMatches(
+          searched.matches.filter((m) => m.dataset_id === e.dataset_id),
+          req.quotations,
+        ),
+        public_domain_in: acc.publicDomain.get(e.dataset_id) ?? [],
+      })),
     new Set(attribution.map((a) => a.dataset_id)),
     scope,
     { matches: searched.matches.filter((m) => m.role === 'quotation'), quotations: req.quotations },
