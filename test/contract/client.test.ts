@@ -100,7 +100,7 @@ describe('TypeScript client: typed methods against a real server', () => {
     expect(fp.winnow!.hashes.length).toBe(fp.winnow!.starts.length);
   });
 
-  it('createJob, listJobs, getJob, jobResults, cancelJob', async () => {
+  it('createJob, listJobs, getJob, jobResults, auditWorks, cancelJob', async () => {
     const items = Array.from({ length: 4 }, (_, i) => ({
       content: `Title ${i}.\n\n${MIT_GRANT}`,
       content_type: 'text',
@@ -114,6 +114,11 @@ describe('TypeScript client: typed methods against a real server', () => {
     expect((await tp.getJob(job.job_id)).done).toBe(4);
     const listed = await tp.listJobs({ limit: 1 });
     expect(listed.jobs.map((j) => j.job_id)).toEqual([job.job_id]); // the newest first
+    // an analyze item has no audit works to page: a typed 404
+    expect(await failure(tp.auditWorks(job.job_id, 0, { limit: 10 }))).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
     expect(await tp.cancelJob(job.job_id)).toMatchObject({ job_id: job.job_id, deleted: true });
     expect(await failure(tp.getJob(job.job_id))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });

@@ -40,6 +40,7 @@ const fill = (path: string) =>
   path
     .replace('{analysis_id}', `an_${HEX32}`)
     .replace('{job_id}', `job_${HEX32}`)
+    .replace('{item}', '0')
     .replace('{work_id}', `wk_${HEX32}`)
     .replace('{monitor_id}', `mon_${HEX32}`)
     .replace('{dataset_id}', 'no-such-dataset')
