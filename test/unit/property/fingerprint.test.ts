@@ -38,6 +38,11 @@ function expectMatchesReference(fp: Fingerprint, ref: ReturnType<typeof referenc
   expect(Array.from(fp.shingles.starts)).toEqual(ref.starts);
   expect(Array.from(fp.shingles.ends)).toEqual(ref.ends);
   expect(Array.from(fp.winnow!.positions)).toEqual(ref.winnow);
+  // each posting is its shingle's hash and span (spans of regions the host normalised included)
+  const pos = Array.from(fp.winnow!.positions);
+  expect(Array.from(fp.winnow!.hashes)).toEqual(pos.map((p) => ref.hashes[p]));
+  expect(Array.from(fp.winnow!.starts)).toEqual(pos.map((p) => ref.starts[p]));
+  expect(Array.from(fp.winnow!.ends)).toEqual(pos.map((p) => ref.ends[p]));
 }
 
 describe.each([
@@ -142,6 +147,18 @@ describe.each([
       const ref = referenceWord(text);
       expectMatchesReference(await engine.fingerprint(text, NO_SKETCH), ref);
       expectMatchesReference(await engine.fingerprint(new TextEncoder().encode(text), NO_SKETCH), ref);
+      // shingles that end, start or lie inside a region normalised here, whatever their size and window
+      const [size, window] = [
+        [1, 1],
+        [2, 3],
+        [9, 4],
+      ][t % 3];
+      const other = await engine.fingerprint(text, {
+        ...NO_SKETCH,
+        shingle: { unit: 'word', size },
+        winnow: { window },
+      });
+      expectMatchesReference(other, referenceWord(text, size, window));
     }
   });
 
