@@ -14,6 +14,7 @@ import { paramsId, type ResolvedOptions } from './options.js';
 import { startSha256Hex } from './sha256.js';
 import { minhashAt } from '../sketch/minhash.js';
 import { simhashAt } from '../sketch/simhash.js';
+import { lowerBound } from '../util/sorted.js';
 
 /** Seeds of the two halves of the 128-bit content id ('tp' = 0x7470). */
 const ID_SEED_A = 0x7470_0001n;
@@ -171,7 +172,7 @@ export function fingerprintCore(
     // Copy out (views die with the next memory growth).
     let winnow: WinnowSet | undefined;
     if (o.window > 0 && tokens) {
-      winnow = copyColumns(winnowedOf(core, L, tokens, hashesPtr, winPtr, w, m, o.size));
+      winnow = copyColumns(winnowedOf(core, L, tokens, hashesPtr, winPtr, w, o.size));
     } else if (o.window > 0) {
       const { hashes, starts, ends } = shingles;
       const positions = core.u32(winPtr, w).slice();
@@ -305,14 +306,15 @@ export function withWinnowed<T>(core: Core, text: string, o: ResolvedOptions, us
       o.minhashMode === 'off'
         ? undefined
         : minhashAt(core, t.spareU64Ptr, m, sigPtr, { k: o.permutations, seed: BigInt(o.seed), mode: o.minhashMode });
-    const winnow = winnowedOf(core, L, t, t.spareU64Ptr, winPtr, w, m, o.size);
+    const winnow = winnowedOf(core, L, t, t.spareU64Ptr, winPtr, w, o.size);
     return use({ token_count: t.count, byte_length: t.byteLength, winnow, ...(minhash ? { minhash } : {}) });
   });
 }
 
 /**
  * The `w` winnowed shingles of tokens `t` (their indices at `winPtr`, hashes at `hashesPtr`, m in all) with their
- * spans in the input: gathered in the core when no token offset needs mapping (views of the core's memory), else here.
+ * spans in the input, as views of the core's memory: gathered in the core, then the spans of tokens in regions
+ * normalised here (offsets local to their region's text: a text holding U+FFFD has one) mapped in place.
  */
 function winnowedOf(
   core: Core,
@@ -321,37 +323,24 @@ function winnowedOf(
   hashesPtr: number,
   winPtr: number,
   w: number,
-  m: number,
   size: number,
 ): WinnowSet {
-  if (t.regionFixes.length === 0) {
-    // the common case, in the core: no offsets to map, so no per-posting work here
-    const at = L.take(w * 16);
-    L.commit();
-    core.raw.winnowPostings(hashesPtr, winPtr, w, size, t.count, t.startsPtr, t.endsPtr, at, at + w * 8, at + w * 12);
-    const positions = core.u32(winPtr, w);
-    return { hashes: core.u64(at, w), starts: core.u32(at + w * 8, w), ends: core.u32(at + w * 12, w), positions };
-  }
+  const at = L.take(w * 16);
+  L.commit();
+  core.raw.winnowPostings(hashesPtr, winPtr, w, size, t.count, t.startsPtr, t.endsPtr, at, at + w * 8, at + w * 12);
   const positions = core.u32(winPtr, w);
-  const hashes = gatherU64(core.u32(hashesPtr, m * 2), positions);
-  const starts = new Uint32Array(w);
-  const ends = new Uint32Array(w);
-  const ts = core.u32(t.startsPtr, t.count);
-  const te = core.u32(t.endsPtr, t.count);
-  const fixes = t.regionFixes;
-  let fs = 0,
-    fe = 0; // region cursors: positions (and so their first/last tokens) increase
-  for (let i = 0; i < w; i++) {
-    const p = positions[i];
-    const q = Math.min(p + size - 1, t.count - 1);
-    while (fs < fixes.length && fixes[fs].last <= p) fs++;
-    while (fe < fixes.length && fixes[fe].last <= q) fe++;
-    const f = fixes[fs];
-    starts[i] = f && f.first <= p ? f.base + f.map[ts[p]] : ts[p];
-    const g = fixes[fe];
-    ends[i] = g && g.first <= q ? g.base + g.map[te[q]] : te[q];
+  const starts = core.u32(at + w * 8, w);
+  const ends = core.u32(at + w * 12, w);
+  for (const f of t.regionFixes) {
+    // postings whose first token (p) or last token (min(p + size − 1, count − 1)) lies in tokens [f.first, f.last)
+    for (let i = lowerBound(positions, Math.max(0, f.first - size + 1)); i < w && positions[i] < f.last; i++) {
+      const p = positions[i];
+      const q = Math.min(p + size - 1, t.count - 1);
+      if (p >= f.first) starts[i] = f.base + f.map[starts[i]];
+      if (q >= f.first && q < f.last) ends[i] = f.base + f.map[ends[i]];
+    }
   }
-  return { hashes, starts, ends, positions };
+  return { hashes: core.u64(at, w), starts, ends, positions };
 }
 
 /**

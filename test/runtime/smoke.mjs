@@ -9,6 +9,9 @@ export const TEXTS = {
     'Straße ﬁnance ＡＢＣ１２３ — Σίσυφος, «Привет, мир!» مرحبا بالعالم שלום עולם café naïve e\u0301 co\u00ADoperate 👍🏽 𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
   cjk: '日本語のテキストを正規化します。中文文本也需要分词。한국어 텍스트도 있습니다.',
   code: 'function add(a, b) {\n  return a + b; // sum\n}\n',
+  // U+FFFD: a region the core hands back to be normalised in JavaScript, whose postings' spans are mapped there
+  replaced:
+    'It was the best of times, it was the w\ufffdrst of times, it was the age of wisdom \ufffd and of foolishness.',
   empty: '',
 };
 
@@ -52,6 +55,9 @@ export async function smoke(lib, starter) {
       shingle_spans: u32Digest(engine, fp.shingles.starts) + u32Digest(engine, fp.shingles.ends),
       first_span: fp.shingles.hashes.length ? text.slice(fp.shingles.starts[0], fp.shingles.ends[0]) : null,
       winnow: fp.winnow ? Array.from(fp.winnow.positions) : null,
+      winnow_postings: fp.winnow
+        ? u32Digest(engine, fp.winnow.hashes) + u32Digest(engine, fp.winnow.starts) + u32Digest(engine, fp.winnow.ends)
+        : null,
       minhash: fp.minhash ? u32Digest(engine, fp.minhash) : null,
       simhash: fp.simhash === undefined ? null : hex(fp.simhash),
       normalized: lib.normalize(text).text,

@@ -38,6 +38,11 @@ function expectMatchesReference(fp: Fingerprint, ref: ReturnType<typeof referenc
   expect(Array.from(fp.shingles.starts)).toEqual(ref.starts);
   expect(Array.from(fp.shingles.ends)).toEqual(ref.ends);
   expect(Array.from(fp.winnow!.positions)).toEqual(ref.winnow);
+  // each posting is its shingle's hash and span (spans of regions the host normalised included)
+  const pos = Array.from(fp.winnow!.positions);
+  expect(Array.from(fp.winnow!.hashes)).toEqual(pos.map((p) => ref.hashes[p]));
+  expect(Array.from(fp.winnow!.starts)).toEqual(pos.map((p) => ref.starts[p]));
+  expect(Array.from(fp.winnow!.ends)).toEqual(pos.map((p) => ref.ends[p]));
 }
 
 describe.each([
@@ -142,6 +147,18 @@ describe.each([
       const ref = referenceWord(text);
       expectMatchesReference(await engine.fingerprint(text, NO_SKETCH), ref);
       expectMatchesReference(await engine.fingerprint(new TextEncoder().encode(text), NO_SKETCH), ref);
+      // shingles that end, start or lie inside a region normalised here, whatever their size and window
+      const [size, window] = [
+        [1, 1],
+        [2, 3],
+        [9, 4],
+      ][t % 3];
+      const other = await engine.fingerprint(text, {
+        ...NO_SKETCH,
+        shingle: { unit: 'word', size },
+        winnow: { window },
+      });
+      expectMatchesReference(other, referenceWord(text, size, window));
     }
   });
 
@@ -346,7 +363,13 @@ describe('winnowCore (the indexing path)', () => {
     const core = (engine as unknown as { assertLive(): import('../../../src/core/abi.js').Core }).assertLive();
     const rnd = prng(77);
     for (let t = 0; t < 200; t++) {
-      const text = randomText(t + 40_000, Math.floor(rnd() * 600), rnd());
+      let text = randomText(t + 40_000, Math.floor(rnd() * 600), rnd());
+      if (t % 2 === 0) {
+        // U+FFFD: a region the core hands back to be normalised in JavaScript, among the ones it tokenises itself
+        let at = Math.floor(rnd() * (text.length + 1));
+        if (at < text.length && text.charCodeAt(at) >= 0xdc00 && text.charCodeAt(at) <= 0xdfff) at++;
+        text = `${text.slice(0, at)}\ufffd${text.slice(at)}`;
+      }
       const o = resolveOptions({
         ...NO_SKETCH,
         winnow: { window: 1 + (t % 12) },
@@ -364,7 +387,8 @@ describe('winnowCore (the indexing path)', () => {
       expect(Array.from(lean.winnow.starts)).toEqual(Array.from(full.winnow!.starts));
       expect(Array.from(lean.winnow.ends)).toEqual(Array.from(full.winnow!.ends));
       expect(Array.from(lean.winnow.positions)).toEqual(Array.from(full.winnow!.positions));
-      // both gather in the core (winnowPostings) when no offsets need mapping: the reference is the shingles themselves
+      // both gather in the core (winnowPostings), then map the spans of JavaScript-normalised regions: the reference is
+      // the shingles themselves
       const { hashes, starts, ends } = full.shingles!;
       const at = Array.from(full.winnow!.positions);
       expect(Array.from(full.winnow!.hashes)).toEqual(at.map((p) => hashes[p]));
