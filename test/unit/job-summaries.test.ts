@@ -14,6 +14,7 @@ import {
 } from '../../src/entries/jobs.js';
 import * as accounts from '../../src/entries/accounts.js';
 import * as jobs from '../../src/entries/jobs.js';
+import { hitLine } from '../../src/node/index.js';
 
 const done = (result: unknown): JobResult => ({ index: 0, success: true, result });
 
@@ -69,22 +70,14 @@ describe('each built-in type summarizes its result', () => {
       expect(BUILT_IN_JOB_TYPES.get(name)?.description).toMatch(new RegExp(`^An \`${name}\` item `));
   });
 
-  it("scan's rows are its hits, their fields in the hit line's order", () => {
-    const hit = { kind: 'verbatim', words: 60, id: 'a', source_end: 9, source_start: 1, query_end: 8 };
+  it("scan's rows are its hits, each written as `scan --out` writes its hit line", () => {
+    // stored with its fields in another order (a store may give them so)
+    const hit = { kind: 'verbatim', words: 60, id: 'a', source_end: 9, source_start: 1, query_end: 8 } as const;
+    const stored = { ...hit, query_start: 0, document_id: 'd', dataset_id: 's' };
     const rows = BUILT_IN_JOB_TYPES.get('scan')?.rows;
     expect(rows?.noun).toBe('hits');
-    const [row] = rows!.of({ id: 'a', hits: [{ ...hit, query_start: 0, document_id: 'd', dataset_id: 's' }] });
-    expect(Object.keys(row as object)).toEqual([
-      'id',
-      'dataset_id',
-      'document_id',
-      'query_start',
-      'query_end',
-      'source_start',
-      'source_end',
-      'words',
-      'kind',
-    ]);
+    const [row] = rows!.of({ id: 'a', hits: [stored] });
+    expect(`${JSON.stringify(row)}\n`).toBe(hitLine(stored));
     expect(rows!.of({ id: 'a' })).toEqual([]);
   });
 });
