@@ -127,7 +127,7 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // +2.5 KB; work_hash hashed where it lies (node:crypto where the runtime has it) and engine.reserveMemory +0.8 KB; an
 // edge hit kept by the chain's density, licences ordered by likeness +0.6 KB; the rest the merged docs and checks of
 // the other branches. The budget is 1,325 KiB, to come down with the request schemas' move into their services.
-// Then 1,355,662 → 1,360,449 B (+4.8 KB): the job types describe themselves — the documentation of the extract and
+// Then 1,355,662 → 1,360,520 B (+4.9 KB): the job types describe themselves — the documentation of the extract and
 // audit items moved from the HTTP route into their types (+2.3 KB here, as much less in http.js), each type's
 // one-line `summarize` and a scan's `rows` (+1.3 KB; the web app and the CLI read them instead of switching on type
 // names), `jobResultSummary`, the neutral line and the `trainprint/jobs` names. A type is one module of the library,
