@@ -110,68 +110,70 @@ function readerMissing(format: DocumentFormat): string {
   );
 }
 
-export function createEngineBackend(options: EngineBackendOptions = {}): Backend {
+/** Exact datasets that keep their texts can show a source passage (the engine has the text). */
+function info(stats: DatasetStats, engine: Loaded['engine']): DatasetInfo {
+  return {
+    ...stats,
+    has_text: (stats.text_bytes ?? 0) > 0,
+    supplied_by: engine.datasetProvenance(stats.id).supplied_by,
+  };
+}
+
+/** assess in this page: the engine calls the models itself, so their servers must allow this page's origin (CORS). */
+async function assessInThisPage(loaded: Promise<Loaded>, request: MemorizationRequest): Promise<MemorizationOutcome> {
+  const { engine, lib } = await loaded;
+  const model = (m: ModelEndpoint) =>
+    lib.createOpenAICompatibleModel({
+      baseUrl: m.base_url,
+      model: m.model,
+      topLogprobs: 5,
+      ...(m.api_key ? { apiKey: m.api_key } : {}),
+    });
+  const mem = engine.memorization;
+  const { work_id } = await mem.registerWork({
+    work: { content: request.work, owner: 'this-browser', ...(request.title ? { title: request.title } : {}) },
+  });
+  const set = await mem.addReferenceSet({
+    id: referenceSetId(),
+    texts: [...request.reference_texts],
+    basis: request.randomized_split ? 'randomized_split' : 'unverified',
+  });
+  const assessment = await mem.assess({
+    work_id,
+    model: model(request.model),
+    extract: MEMORIZATION_EXTRACT,
+    probe: {
+      reference: { reference_set: set.id },
+      chunk_tokens: request.chunk_tokens,
+      min_chunks: request.min_chunks,
+      ...(request.reference_model ? { reference_model: model(request.reference_model) } : {}),
+    },
+  });
+  return { assessment, html: await mem.report(assessment) };
+}
+
+/** The library and an engine with the starter and the default packs (by default from beside app.js). */
+async function loadEngine(options: EngineBackendOptions): Promise<Loaded> {
   const starterUrl = options.starterUrl === undefined ? new URL('./starter.json', import.meta.url) : options.starterUrl;
   const packsUrl = options.packsUrl === undefined ? new URL('./packs/', import.meta.url) : options.packsUrl;
+  const lib = await import('../src/index.js');
+  const engine = await lib.createEngine();
+  // The starter and the packs download at once; each is verified, then imported.
+  await Promise.all([
+    starterUrl === null ? null : loadStarter(lib, engine, new URL(starterUrl)),
+    packsUrl === null ? null : lib.loadDefaultPacksFromUrl(engine, packsUrl),
+  ]);
+  return { engine, lib };
+}
 
-  const loaded: Promise<Loaded> = (async () => {
-    const lib = await import('../src/index.js');
-    const engine = await lib.createEngine();
-    // The starter and the packs download at once; each is verified, then imported.
-    await Promise.all([
-      starterUrl === null ? null : loadStarter(lib, engine, new URL(starterUrl)),
-      packsUrl === null ? null : lib.loadDefaultPacksFromUrl(engine, packsUrl),
-    ]);
-    return { engine, lib };
-  })();
+export function createEngineBackend(options: EngineBackendOptions = {}): Backend {
+  const loaded = loadEngine(options);
   loaded.catch(() => {}); // reported by ready(); no unhandled rejection meanwhile
   /**
    * Whether each format's reader loads here, found out once, when the first file of the format arrives (the message
    * of one that did not load says to reload the page, which starts a new worker).
    */
   const refusals: Partial<Record<DocumentFormat, Promise<string | null>>> = {};
-
-  /** Exact datasets that keep their texts can show a source passage (the engine has the text). */
-  function info(stats: DatasetStats, engine: Loaded['engine']): DatasetInfo {
-    return {
-      ...stats,
-      has_text: (stats.text_bytes ?? 0) > 0,
-      supplied_by: engine.datasetProvenance(stats.id).supplied_by,
-    };
-  }
-
-  /** assess in this page: the engine calls the models itself, so their servers must allow this page's origin (CORS). */
-  async function assessInThisPage(request: MemorizationRequest): Promise<MemorizationOutcome> {
-    const { engine, lib } = await loaded;
-    const model = (m: ModelEndpoint) =>
-      lib.createOpenAICompatibleModel({
-        baseUrl: m.base_url,
-        model: m.model,
-        topLogprobs: 5,
-        ...(m.api_key ? { apiKey: m.api_key } : {}),
-      });
-    const mem = engine.memorization;
-    const { work_id } = await mem.registerWork({
-      work: { content: request.work, owner: 'this-browser', ...(request.title ? { title: request.title } : {}) },
-    });
-    const set = await mem.addReferenceSet({
-      id: referenceSetId(),
-      texts: [...request.reference_texts],
-      basis: request.randomized_split ? 'randomized_split' : 'unverified',
-    });
-    const assessment = await mem.assess({
-      work_id,
-      model: model(request.model),
-      extract: MEMORIZATION_EXTRACT,
-      probe: {
-        reference: { reference_set: set.id },
-        chunk_tokens: request.chunk_tokens,
-        min_chunks: request.min_chunks,
-        ...(request.reference_model ? { reference_model: model(request.reference_model) } : {}),
-      },
-    });
-    return { assessment, html: await mem.report(assessment) };
-  }
 
   return {
     async ready(): Promise<BackendInfo> {
@@ -251,7 +253,7 @@ export function createEngineBackend(options: EngineBackendOptions = {}): Backend
 
     async assessMemorization(request: MemorizationRequest) {
       try {
-        return await assessInThisPage(request);
+        return await assessInThisPage(loaded, request);
       } catch (e) {
         // a browser hides why a cross-origin call failed: a server that is down and one that does not allow
         // this page's origin look the same

@@ -122,6 +122,11 @@ export interface HttpBackendOptions {
   readonly client?: TrainprintClient;
 }
 
+/** The served starter has the texts of starter-texts.json when its name carries the same list version. */
+function info(stats: DatasetStats): DatasetInfo {
+  return { ...stats, has_text: stats.id === STARTER_ID && /spdx-license-list [0-9]/.test(stats.name ?? '') };
+}
+
 export function createHttpBackend(
   settings: { readonly baseUrl: string; readonly apiKey: string },
   options: HttpBackendOptions = {},
@@ -205,11 +210,6 @@ export function createHttpBackend(
       if (job.state === 'failed' || job.state === 'cancelled')
         throw new BackendError(job.error?.code ?? 'INTERNAL', job.error?.message ?? `The analysis was ${job.state}.`);
     }
-  }
-
-  /** The served starter has the texts of starter-texts.json when its name carries the same list version. */
-  function info(stats: DatasetStats): DatasetInfo {
-    return { ...stats, has_text: stats.id === STARTER_ID && /spdx-license-list [0-9]/.test(stats.name ?? '') };
   }
 
   return {

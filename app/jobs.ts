@@ -6,7 +6,8 @@
  * and the source document. The results can be downloaded as they came (JSON lines), and a scan's hits as the hit
  * lines `trainprint scan --out` writes; an extract item's result as the strip of what the model wrote out of the work
  * (./render-extraction.ts), each block's generated text on a click; an audit item's result as the catalogue's share
- * with its interval and a table of its works (verdict, nv-recall, probes and hits, calls, miss chance). Jobs run on a
+ * with its interval and a table of its works (verdict, nv-recall, probes and hits, calls, miss chance) — each drawn
+ * by what the result holds, and its line written by its type (`summarize`, from `trainprint/jobs`). Jobs run on a
  * served API only: in the in-browser mode the view says so. Below, the key's earlier jobs (`GET /api/v1/jobs`) and, on
  * request, the operator's (`?owner=operator`: the command line's scan queue), which a key with the admin scope reads;
  * another key is told it lacks the scope (asked only on request: a 403 on every page load would be noise).
@@ -56,59 +57,27 @@ const POLL_MS = 500;
 const PASSAGE_CHARS = 600;
 const FINISHED = new Set(['done', 'failed', 'cancelled']);
 
-/** What the table shows of a result: the item's id or analysis, and what was found. */
-function summary(type: string, line: ResultLine): [string, string] {
-  if (!line.success) return ['—', `${line.error?.code}: ${line.error?.message}`];
+/** The fields that name what a result is about, in the order the table looks for them (its Id column). */
+const SUBJECTS = ['id', 'analysis_id', 'work_id', 'work_hash', 'model'] as const;
+
+/** What the Id column shows of a result: the first of its {@link SUBJECTS} it has, else nothing. */
+function subject(line: ResultLine): string {
+  if (!line.success) return '—';
   const r = line.result ?? {};
-  if (type === 'scan') {
-    const hits = Array.isArray(r.hits) ? r.hits.length : 0;
-    return [String(r.id ?? ''), `${hits} hit${hits === 1 ? '' : 's'}`];
-  }
-  if (type === 'analyze') {
-    const matches = Array.isArray(r.matches) ? r.matches.length : 0;
-    return [
-      String(r.analysis_id ?? ''),
-      `${matches} match${matches === 1 ? '' : 'es'}, confidence ${r.confidence ?? '—'}`,
-    ];
-  }
-  if (type === 'extract') {
-    const blocks = Array.isArray(r.blocks) ? r.blocks.length : 0;
-    const share = typeof r.nv_recall === 'number' ? `${Math.round(r.nv_recall * 1000) / 10} %` : '—';
-    return [
-      String(r.work_id ?? r.model ?? ''),
-      `nv-recall ${share}, ${blocks} block${blocks === 1 ? '' : 's'}, ${r.calls ?? 0} calls`,
-    ];
-  }
-  if (type === 'audit') {
-    const c = (r.catalogue ?? {}) as {
-      works?: number;
-      reproduced?: number;
-      measured?: number;
-      share?: number;
-      ci_95?: number[];
-    };
-    const pct = (x: number | undefined) => (typeof x === 'number' ? `${Math.round(x * 1000) / 10} %` : '—');
-    const ci = Array.isArray(c.ci_95) ? ` [${pct(c.ci_95[0])}, ${pct(c.ci_95[1])}]` : '';
-    const e = r.error as { code?: string; message?: string } | undefined;
-    // an audit that measured nothing says why, not a share of 0
-    const stop =
-      r.stopped === 'upstream_errors'
-        ? `; the model answered no call: ${e?.code ?? ''}: ${e?.message ?? ''}`
-        : r.stopped === 'budget'
-          ? '; the budget ended first'
-          : '';
-    // a large catalogue's line holds its first works; the rest are read by pages (…/results/{item}/works)
-    const shown =
-      typeof r.works_next === 'number' && Array.isArray(r.works)
-        ? `; the table shows its first ${r.works.length} of ${c.works ?? '—'} works`
-        : '';
-    return [
-      String(r.model ?? ''),
-      `${c.reproduced ?? 0} of ${c.measured ?? 0} works reproduced, share ${pct(c.share)}${ci}, ${r.calls ?? 0} calls${stop}${shown}`,
-    ];
-  }
-  return [String(r.work_hash ?? ''), `score ${typeof r.score === 'number' ? r.score : '—'}`];
+  const key = SUBJECTS.find((k) => typeof r[k] === 'string');
+  return key === undefined ? '' : String(r[key]);
 }
+
+/**
+ * The job types as the library describes them (`trainprint/jobs`: each type's line for a result, the rows a result
+ * is downloaded as), loaded with the first results: the page names no type itself, and a type it does not know gets
+ * the library's neutral line.
+ */
+let jobTypes: Promise<typeof import('../src/entries/jobs.js')> | undefined;
+const describedTypes = () => {
+  jobTypes ??= import('../src/entries/jobs.js');
+  return jobTypes;
+};
 
 /**
  * A job as its line in a list says it: type, state, items done and failed — a job whose item failed reads
@@ -136,7 +105,7 @@ interface AuditedWorkLine {
 /** An audit result's works: each one's verdict, nv-recall, probes and hits, calls, and the chance of a miss. */
 function auditTable(line: ResultLine): HTMLElement | null {
   const works = line.success ? line.result?.works : undefined;
-  if (!Array.isArray(works)) return null;
+  if (!Array.isArray(works) || typeof line.result?.catalogue !== 'object') return null;
   const cell = (v: unknown) => h('td', null, String(v));
   return h(
     'table',
@@ -276,22 +245,37 @@ export function initJobs(mode: Mode): void {
     if (j.error) fill(error, `${j.error.code}: ${j.error.message}`);
   };
 
-  /** The results so far as downloads: every line as it came, and a scan's hits as hit lines. */
-  const offerDownloads = (job: JobStatus, kind: string, lines: readonly string[], hits: readonly string[]) => {
+  /** The results so far as downloads: every line as it came, and the rows of a type that has them (a scan's hits). */
+  const offerDownloads = (
+    job: JobStatus,
+    noun: string | undefined,
+    lines: readonly string[],
+    rows: readonly string[],
+  ) => {
     const stem = `job-${job.job_id}`;
     fill(
       downloads,
       downloadLink('jobs-download', `Download the results (${lines.length} lines)`, `${stem}-results.jsonl`, lines),
-      kind === 'scan'
-        ? [' ', downloadLink('jobs-download-hits', `Download the hits (${hits.length})`, `${stem}-hits.jsonl`, hits)]
-        : null,
+      noun === undefined
+        ? null
+        : [
+            ' ',
+            downloadLink(
+              `jobs-download-${noun}`,
+              `Download the ${noun} (${rows.length})`,
+              `${stem}-${noun}.jsonl`,
+              rows,
+            ),
+          ],
     );
   };
 
   /** Reads the results from `next` on, appending rows, until the job is finished and the last page read. */
   const follow = async (job: JobStatus, kind: string, texts: ReadonlyArray<string | undefined>) => {
+    const { BUILT_IN_JOB_TYPES, jobResultSummary } = await describedTypes();
+    const rowsOf = BUILT_IN_JOB_TYPES.get(kind)?.rows;
     const received: string[] = [];
-    const hitLines: string[] = [];
+    const rowLines: string[] = [];
     let next: string | null = `${job.results_url}?limit=100`;
     while (next && current?.job_id === job.job_id) {
       const s = (await (await api('GET', job.status_url)).json()) as JobStatus;
@@ -300,31 +284,29 @@ export function initJobs(mode: Mode): void {
       const lines = (await res.text()).split('\n').filter((l) => l.trim() !== '');
       for (const l of lines) {
         const line = JSON.parse(l) as ResultLine;
-        const [what, found] = summary(kind, line);
-        const hits = kind === 'scan' ? hitsOf(line) : [];
+        const found = jobResultSummary(kind, line as Parameters<typeof jobResultSummary>[1]);
+        const hits = hitsOf(line);
         rows.append(
           h(
             'tr',
             { 'data-success': String(line.success) },
             h('td', null, String(line.index)),
             h('td', null, line.success ? 'done' : 'failed'),
-            h('td', null, what),
+            h('td', null, subject(line)),
             h(
               'td',
               null,
               h('span', { class: 'job-found' }, found),
               hits.map((hit) => hitView(hit, texts[line.index])),
-              kind === 'extract' && line.success && isExtraction(line.result)
-                ? extractionFigure(line.result, texts[line.index])
-                : null,
-              kind === 'audit' ? auditTable(line) : null,
+              line.success && isExtraction(line.result) ? extractionFigure(line.result, texts[line.index]) : null,
+              auditTable(line),
             ),
           ),
         );
         received.push(l);
-        for (const hit of hits) hitLines.push(JSON.stringify(hit));
+        if (rowsOf && line.success) for (const row of rowsOf.of(line.result)) rowLines.push(JSON.stringify(row));
       }
-      if (lines.length > 0) offerDownloads(job, kind, received, hitLines);
+      if (lines.length > 0) offerDownloads(job, rowsOf?.noun, received, rowLines);
       const link = res.headers.get('link');
       next = link ? (/<([^>]+)>;\s*rel="next"/.exec(link)?.[1] ?? null) : null;
       if (next && lines.length === 0) await new Promise((r) => setTimeout(r, POLL_MS));
@@ -406,7 +388,7 @@ export function initJobs(mode: Mode): void {
         current = (await res.json()) as JobStatus;
         show(current);
         void listEarlier().catch(() => undefined);
-        await follow(current, kind, kind === 'scan' || kind === 'extract' ? itemTexts(body) : []);
+        await follow(current, kind, itemTexts(body));
       } catch (err) {
         fill(error, err instanceof Error ? err.message : String(err));
       }

@@ -56,6 +56,165 @@ const DEALS: Readonly<Record<number, string>> = {
   17: 'Defined.ai per-word text price (Reuters, 5 Apr 2024)',
 };
 
+/**
+ * What the source panel shows of a portrait match: the article or the book its hits agree on, with the part of it,
+ * or why no document is named (a portrait keeps hashes, not text). `units` is what its tokens are ('words' …).
+ */
+function portraitSource(m: Extract<Match, { kind: 'portrait' }>, dsName: string, units: string): Child[] {
+  const p = chance(1 - m.score);
+  const odds = `chance probability ${p.startsWith('below') ? p : `≤ ${p}`}`;
+  const doc = m.document;
+  const art = m.article;
+  if (m.document_id !== null && doc && art) {
+    // a file of many articles (the Wikipedia packs): the article is what a person opens to check the passage
+    const link =
+      art.url && /^https?:\/\//.test(art.url)
+        ? h('a', { href: art.url, rel: 'noopener', target: '_blank' }, art.title)
+        : art.title;
+    return [
+      h(
+        'p',
+        { class: 'source-head' },
+        h('strong', { class: 'doc-id' }, link),
+        ` (article ${art.key} of ${doc.title ?? m.document_id}, ${m.document_id})`,
+        ` in ${dsName}`,
+      ),
+      h(
+        'p',
+        null,
+        `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} ${units} agree on this article, words ${count(art.words[0])}–${count(art.words[1])} of it (${odds}). A portrait keeps hashes, not the text: open the article there to read the passage.`,
+      ),
+    ];
+  }
+  if (m.document_id !== null && doc) {
+    // a pack that locates names the book and the part of it the hits agree on: a person can check it there
+    const title = doc.title ?? m.document_id;
+    const link =
+      doc.url && /^https?:\/\//.test(doc.url)
+        ? h('a', { href: doc.url, rel: 'noopener', target: '_blank' }, title)
+        : title;
+    const where = m.source_words ? `, words ${count(m.source_words[0])}–${count(m.source_words[1])}` : '';
+    return [
+      h(
+        'p',
+        { class: 'source-head' },
+        h('strong', { class: 'doc-id' }, link),
+        doc.author ? ` by ${doc.author}` : '',
+        doc.ebook !== undefined ? ` (Project Gutenberg #${doc.ebook})` : ` (${m.document_id})`,
+        ` in ${dsName}`,
+      ),
+      h(
+        'p',
+        null,
+        `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} ${units} agree on this document${where} (${odds}). A portrait keeps hashes, not the text: open the book there to read the passage.`,
+      ),
+      ...(m.also_in ?? []).map((a) =>
+        h(
+          'p',
+          null,
+          'The same text is also in ',
+          a.document.url && /^https?:\/\//.test(a.document.url)
+            ? h('a', { href: a.document.url, rel: 'noopener', target: '_blank' }, a.document.title ?? a.document_id)
+            : (a.document.title ?? a.document_id),
+          a.document.ebook !== undefined ? ` (Project Gutenberg #${a.document.ebook})` : ` (${a.document_id})`,
+          `, words ${count(a.source_words[0])}–${count(a.source_words[1])} (${Math.round(a.shared * 100)} % of this section's n-grams): a portrait cannot tell identical text apart.`,
+        ),
+      ),
+    ];
+  }
+  if (m.agreeing !== undefined) {
+    // a pack that locates, but the hits agree with one section little more than chance allows: saying which
+    // document would be a guess (docs/analyze.md, the naming check)
+    return [
+      h('p', { class: 'source-head' }, h('strong', null, 'In the pack, document uncertain'), ` ${dsName}`),
+      h(
+        'p',
+        null,
+        `These ${count(m.tokens)} ${units} are in the pack (${odds}), but only ${count(m.agreeing)} of their ${count(m.fingerprints ?? m.agreeing)} fingerprints agree on one section, little more than chance allows in a pack of this size, so no document is named.`,
+      ),
+    ];
+  }
+  return [
+    h('p', { class: 'source-head' }, h('strong', null, 'Portrait dataset'), ` ${dsName}`),
+    h(
+      'p',
+      null,
+      `These ${count(m.tokens)} ${units} are in the corpus (${odds}). A portrait keeps no documents or positions, so there is no source passage to show.`,
+    ),
+  ];
+}
+
+/** A match's row in the table of matches: its document (a button that selects it), dataset, kind, size and place. */
+function matchRow(m: Match, i: number, onSelect: () => void): HTMLElement {
+  return h(
+    'tr',
+    { 'data-index': i },
+    h(
+      'th',
+      { scope: 'row' },
+      h(
+        'button',
+        { type: 'button', class: 'link', onclick: onSelect },
+        m.kind === 'portrait' && m.document?.title
+          ? m.document.title
+          : (m.document_id ??
+              (m.kind === 'portrait' && m.agreeing !== undefined ? '(document uncertain)' : '(portrait)')),
+      ),
+    ),
+    h('td', null, m.dataset_id),
+    h('td', null, m.role === 'quotation' ? `${m.kind} · quotation` : m.kind),
+    h('td', { class: 'num' }, count(m.tokens)),
+    h('td', { class: 'num' }, decimal(m.score)),
+    h('td', { class: 'num' }, m.kind === 'near' ? 'whole text' : `${count(m.query_start)}–${count(m.query_end)}`),
+  );
+}
+
+/**
+ * The table of matches (each row from {@link matchRow}, in `body`), and how many are not listed. `unit` is what the
+ * text's tokens are ('words' …).
+ */
+function matchesSection(
+  result: AnalysisResult,
+  listed: readonly Match[],
+  body: HTMLElement,
+  unit: string,
+): HTMLElement {
+  return section(
+    'matches-title',
+    `Matches (${count(result.matches.length)})`,
+    listed.length === 0
+      ? h('p', { class: 'muted' }, 'No matches.')
+      : [
+          h(
+            'div',
+            { class: 'table-wrap scroll', role: 'region', 'aria-labelledby': 'matches-title', tabindex: 0 },
+            h(
+              'table',
+              { id: 'match-table' },
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  h('th', { scope: 'col' }, 'Source document'),
+                  h('th', { scope: 'col' }, 'Dataset'),
+                  h('th', { scope: 'col' }, 'Kind'),
+                  h('th', { scope: 'col', class: 'num' }, unit[0].toUpperCase() + unit.slice(1)),
+                  h('th', { scope: 'col', class: 'num' }, 'Score'),
+                  h('th', { scope: 'col', class: 'num' }, 'Your text (chars)'),
+                ),
+              ),
+              body,
+            ),
+          ),
+          result.matches.length > listed.length
+            ? h('p', { class: 'muted' }, `Showing ${count(listed.length)} of ${count(result.matches.length)} matches.`)
+            : null,
+        ],
+  );
+}
+
 export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
   const { result } = view;
   const passages = result.matches.filter((m) => m.kind !== 'near').slice(0, MAX_MATCHES);
@@ -115,94 +274,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
     const ds = view.datasets.find((d) => d.id === m.dataset_id);
     const dsName = ds?.name ? `${ds.name} (${m.dataset_id})` : m.dataset_id;
     if (m.kind === 'portrait') {
-      const p = chance(1 - m.score);
-      const odds = `chance probability ${p.startsWith('below') ? p : `≤ ${p}`}`;
-      const doc = m.document;
-      const art = m.article;
-      if (m.document_id !== null && doc && art) {
-        // a file of many articles (the Wikipedia packs): the article is what a person opens to check the passage
-        const link =
-          art.url && /^https?:\/\//.test(art.url)
-            ? h('a', { href: art.url, rel: 'noopener', target: '_blank' }, art.title)
-            : art.title;
-        fill(
-          sourceBox,
-          h(
-            'p',
-            { class: 'source-head' },
-            h('strong', { class: 'doc-id' }, link),
-            ` (article ${art.key} of ${doc.title ?? m.document_id}, ${m.document_id})`,
-            ` in ${dsName}`,
-          ),
-          h(
-            'p',
-            null,
-            `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} ${units(m)} agree on this article, words ${count(art.words[0])}–${count(art.words[1])} of it (${odds}). A portrait keeps hashes, not the text: open the article there to read the passage.`,
-          ),
-        );
-        return;
-      }
-      if (m.document_id !== null && doc) {
-        // a pack that locates names the book and the part of it the hits agree on: a person can check it there
-        const title = doc.title ?? m.document_id;
-        const link =
-          doc.url && /^https?:\/\//.test(doc.url)
-            ? h('a', { href: doc.url, rel: 'noopener', target: '_blank' }, title)
-            : title;
-        const where = m.source_words ? `, words ${count(m.source_words[0])}–${count(m.source_words[1])}` : '';
-        fill(
-          sourceBox,
-          h(
-            'p',
-            { class: 'source-head' },
-            h('strong', { class: 'doc-id' }, link),
-            doc.author ? ` by ${doc.author}` : '',
-            doc.ebook !== undefined ? ` (Project Gutenberg #${doc.ebook})` : ` (${m.document_id})`,
-            ` in ${dsName}`,
-          ),
-          h(
-            'p',
-            null,
-            `${count(m.agreeing ?? 0)} fingerprints of these ${count(m.tokens)} ${units(m)} agree on this document${where} (${odds}). A portrait keeps hashes, not the text: open the book there to read the passage.`,
-          ),
-          ...(m.also_in ?? []).map((a) =>
-            h(
-              'p',
-              null,
-              'The same text is also in ',
-              a.document.url && /^https?:\/\//.test(a.document.url)
-                ? h('a', { href: a.document.url, rel: 'noopener', target: '_blank' }, a.document.title ?? a.document_id)
-                : (a.document.title ?? a.document_id),
-              a.document.ebook !== undefined ? ` (Project Gutenberg #${a.document.ebook})` : ` (${a.document_id})`,
-              `, words ${count(a.source_words[0])}–${count(a.source_words[1])} (${Math.round(a.shared * 100)} % of this section's n-grams): a portrait cannot tell identical text apart.`,
-            ),
-          ),
-        );
-        return;
-      }
-      if (m.agreeing !== undefined) {
-        // a pack that locates, but the hits agree with one section little more than chance allows: saying which
-        // document would be a guess (docs/analyze.md, the naming check)
-        fill(
-          sourceBox,
-          h('p', { class: 'source-head' }, h('strong', null, 'In the pack, document uncertain'), ` ${dsName}`),
-          h(
-            'p',
-            null,
-            `These ${count(m.tokens)} ${units(m)} are in the pack (${odds}), but only ${count(m.agreeing)} of their ${count(m.fingerprints ?? m.agreeing)} fingerprints agree on one section, little more than chance allows in a pack of this size, so no document is named.`,
-          ),
-        );
-        return;
-      }
-      fill(
-        sourceBox,
-        h('p', { class: 'source-head' }, h('strong', null, 'Portrait dataset'), ` ${dsName}`),
-        h(
-          'p',
-          null,
-          `These ${count(m.tokens)} ${units(m)} are in the corpus (${odds}). A portrait keeps no documents or positions, so there is no source passage to show.`,
-        ),
-      );
+      fill(sourceBox, ...portraitSource(m, dsName, units(m)));
       return;
     }
     if (m.kind === 'remote') {
@@ -296,31 +368,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
     if (focus) passage.scrollIntoView({ block: 'nearest' });
   }
 
-  listed.forEach((m, i) => {
-    tableBody.append(
-      h(
-        'tr',
-        { 'data-index': i },
-        h(
-          'th',
-          { scope: 'row' },
-          h(
-            'button',
-            { type: 'button', class: 'link', onclick: () => select(i, true) },
-            m.kind === 'portrait' && m.document?.title
-              ? m.document.title
-              : (m.document_id ??
-                  (m.kind === 'portrait' && m.agreeing !== undefined ? '(document uncertain)' : '(portrait)')),
-          ),
-        ),
-        h('td', null, m.dataset_id),
-        h('td', null, m.role === 'quotation' ? `${m.kind} · quotation` : m.kind),
-        h('td', { class: 'num' }, count(m.tokens)),
-        h('td', { class: 'num' }, decimal(m.score)),
-        h('td', { class: 'num' }, m.kind === 'near' ? 'whole text' : `${count(m.query_start)}–${count(m.query_end)}`),
-      ),
-    );
-  });
+  for (const [i, m] of listed.entries()) tableBody.append(matchRow(m, i, () => select(i, true)));
 
   const risk = result.risk_assessment;
   fill(
@@ -369,44 +417,7 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
         sourceBox,
       ),
     ),
-    section(
-      'matches-title',
-      `Matches (${count(result.matches.length)})`,
-      listed.length === 0
-        ? h('p', { class: 'muted' }, 'No matches.')
-        : [
-            h(
-              'div',
-              { class: 'table-wrap scroll', role: 'region', 'aria-labelledby': 'matches-title', tabindex: 0 },
-              h(
-                'table',
-                { id: 'match-table' },
-                h(
-                  'thead',
-                  null,
-                  h(
-                    'tr',
-                    null,
-                    h('th', { scope: 'col' }, 'Source document'),
-                    h('th', { scope: 'col' }, 'Dataset'),
-                    h('th', { scope: 'col' }, 'Kind'),
-                    h('th', { scope: 'col', class: 'num' }, unit[0].toUpperCase() + unit.slice(1)),
-                    h('th', { scope: 'col', class: 'num' }, 'Score'),
-                    h('th', { scope: 'col', class: 'num' }, 'Your text (chars)'),
-                  ),
-                ),
-                tableBody,
-              ),
-            ),
-            result.matches.length > listed.length
-              ? h(
-                  'p',
-                  { class: 'muted' },
-                  `Showing ${count(listed.length)} of ${count(result.matches.length)} matches.`,
-                )
-              : null,
-          ],
-    ),
+    matchesSection(result, listed, tableBody, unit),
     section('sources-title', 'Attribution sources', attribution(result, view.factors)),
     section('risk-title', 'Risk', riskBlock(result, view.factors)),
     section('revenue-title', 'Estimated revenue', revenue(result)),

@@ -5,6 +5,7 @@
  * itself put around a quotation („ “ in German, 「」 in Japanese), so a quotation is not re-dressed in English marks.
  * Pure: unit-tested without a browser.
  */
+import { QUOTATION_MARKS } from '../src/text/quotation-marks.js';
 
 /** A character that is a token on its own (the scripts written without spaces between words). */
 const STANDS_ALONE =
@@ -38,21 +39,10 @@ export function textLang(text: string): 'ja' | 'ko' | 'zh' | null {
 }
 
 /**
- * Opening marks and the marks that close them: those the library's quotation rule reads (src/text/quotations.ts,
- * which the page may not import: it uses the library through its public entries only), and the straight '"'.
+ * Opening marks and the marks that close them: those the library's quotation rule reads (its one table, a module with
+ * no imports that the page's build bundles), and the straight '"'.
  */
-const PAIRS: Readonly<Record<string, string>> = {
-  '“': '”',
-  '«': '»',
-  '»': '«',
-  '‹': '›',
-  '„': '“”',
-  '‚': '‘’',
-  '‘': '’',
-  '「': '」',
-  '『': '』',
-  '"': '"',
-};
+const PAIRS: Readonly<Record<string, string>> = { ...QUOTATION_MARKS, '"': '"' };
 /** How far outside a matched span its marks may be: a chain's edges may stop a few words inside the quotation. */
 const REACH = 80;
 

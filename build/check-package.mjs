@@ -127,7 +127,12 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // +2.5 KB; work_hash hashed where it lies (node:crypto where the runtime has it) and engine.reserveMemory +0.8 KB; an
 // edge hit kept by the chain's density, licences ordered by likeness +0.6 KB; the rest the merged docs and checks of
 // the other branches. The budget is 1,325 KiB, to come down with the request schemas' move into their services.
-const MAIN_BUDGET = 1325 * 1024;
+// Then 1,355,662 → 1,360,520 B (+4.9 KB): the job types describe themselves — the documentation of the extract and
+// audit items moved from the HTTP route into their types (+2.3 KB here, as much less in http.js), each type's
+// one-line `summarize` and a scan's `rows` (+1.3 KB; the web app and the CLI read them instead of switching on type
+// names), `jobResultSummary`, the neutral line and the `trainprint/jobs` names. A type is one module of the library,
+// so what it says of itself is too: the budget is 1,330 KiB, to come down with the request schemas' move.
+const MAIN_BUDGET = 1330 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -136,7 +141,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1332, // with the main entry's 1,325 KiB (above)
+  'library.cjs': 1337, // with the main entry's 1,330 KiB (above)
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -147,6 +152,10 @@ const BUDGETS_KIB = {
   'fingerprint.cjs': 217,
   'http.js': 400,
   'http.cjs': 402,
+  // trainprint/jobs: re-exports only (as every entry: 8 KiB at most, above), with a budget of its own because the web
+  // app loads it to write each job result's line — 977 / 2,353 B when it was added
+  'jobs.js': 2,
+  'jobs.cjs': 3,
   'client.js': 22,
   'client.cjs': 23,
   'node.js': 108,

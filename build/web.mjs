@@ -1,7 +1,8 @@
 // Build the web app (app/) into a self-contained static folder, dist/web by default:
 //   index.html, styles.css     copied from app/
 //   app.js, worker.js          app/app.ts and worker.ts bundled by esbuild; the library stays
-//                              external: '../src/index.js' → './index.js', '../src/entries/evidence.js' → './evidence.js'
+//                              external: '../src/index.js' → './index.js', '../src/entries/evidence.js' → './evidence.js',
+//                              '../src/entries/jobs.js' → './jobs.js'
 //   index.js, chunk-*.js       a copy of the package's browser bundle (dist/) and its chunks, so the folder can be
 //                              served or deployed on its own (any static host: nothing is generated per request)
 //   formats.js, readers/       the document readers (dist/formats.js) bundled with pdf.js, which the
@@ -41,17 +42,22 @@ const t0 = performance.now();
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-// The app may import the library only through these entries (the main one, and the evidence entry for the work
-// report's strip geometry); anything else outside app/
+// The app may import the library only through these entries (the main one, the evidence entry for the work
+// report's strip geometry, the jobs entry for what each job type says of its results); anything else outside app/
 // would be bundled a second time into app.js, so it is refused.
-const EXTERNAL = { '../src/index.js': './index.js', '../src/entries/evidence.js': './evidence.js' };
+const EXTERNAL = {
+  '../src/index.js': './index.js',
+  '../src/entries/evidence.js': './evidence.js',
+  '../src/entries/jobs.js': './jobs.js',
+};
 /** The browsers the page's own code is built for. */
 const TARGET = ['es2022', 'chrome100', 'firefox114', 'safari16'];
 /** The library's on-demand file of document readers, which the page gets bundled with their libraries. */
 const READERS = 'formats.js';
 // The HTTP client of the served mode is bundled into app.js: it is fetch only and imports the
-// library for types alone, so it adds a few KiB and no engine code.
-const BUNDLED = new Set(['../src/client/index.js']);
+// library for types alone, so it adds a few KiB and no engine code. So is the quotation rule's table of marks, a module
+// with no imports: the page's marks are the library's, from one source.
+const BUNDLED = new Set(['../src/client/index.js', '../src/text/quotation-marks.js']);
 const libraryExternal = {
   name: 'library-external',
   setup(b) {
@@ -87,7 +93,7 @@ copyFileSync(join(src, 'styles.css'), join(out, 'styles.css'));
 // index.js with the chunks it loads (code shared with what it imports on demand, such as the remote corpora's
 // client, is split into chunk files): every relative import, static or dynamic, followed to the end
 const library = [];
-for (const queue = ['index.js', 'evidence.js']; queue.length > 0; ) {
+for (const queue = ['index.js', 'evidence.js', 'jobs.js']; queue.length > 0; ) {
   const f = queue.shift();
   if (library.includes(f)) continue;
   library.push(f);

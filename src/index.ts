@@ -3,8 +3,8 @@
  *
  * The main entry: the engine, its errors, the requests and results of its methods, and the few helpers its users
  * call. The rest of the library is in sub-entries by concern — `trainprint/datasets`, `trainprint/text`,
- * `trainprint/kb`, `trainprint/evidence`, `trainprint/accounts`, `trainprint/models`, `trainprint/memorization`,
- * `trainprint/market`, `trainprint/monitors`, `trainprint/packs` — which re-export the same bundle (dist/library.js),
+ * `trainprint/kb`, `trainprint/evidence`, `trainprint/accounts`, `trainprint/jobs`, `trainprint/models`,
+ * `trainprint/memorization`, `trainprint/market`, `trainprint/monitors`, `trainprint/packs` — which re-export the same bundle (dist/library.js),
  * so a class is one class whichever entry it is imported from.
  *
  * @example

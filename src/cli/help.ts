@@ -289,11 +289,13 @@ export const HELP = `usage:
       --account A             the jobs of account A (default: the operator's, '')
       list [--json]           the account's jobs, newest first (100); --json: the body of the HTTP
                               API's GET /api/v1/jobs ({"success","jobs":[{"job_id",…}],"next"})
-      status [--json]         where the job stands; --json: the body of the HTTP API's GET
-                              /api/v1/jobs/JOB ({"success","job_id","type","state","total",…})
+      status [--json]         where the job stands, and a line for each of its first 10 results as
+                              its type says it ('item 0: 2 hits'); --json: the body of the HTTP API's
+                              GET /api/v1/jobs/JOB ({"success","job_id","type","state","total",…})
       export [--out FILE]     a finished job's results as JSON lines in item order (default standard
-                              output): a scan job's hits as 'scan --out' writes them, any other
-                              type's { index, success, result|error } per item
+                              output): the rows of a type that has them (a scan job's hits as 'scan
+                              --out' writes them), any other type's { index, success, result|error }
+                              per item
       cancel                  chunks not yet claimed never run; the results so far stay
       delete                  the job and everything it stored
   trainprint --help

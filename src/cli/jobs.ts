@@ -8,8 +8,17 @@
  */
 import { createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { createJobService, TrainprintError, type JobInfo, type JobList, type JobService } from '../library.js';
-import { exportHits, hitLine, isPostgresUrl, jobResults } from '../node/index.js';
+import {
+  BUILT_IN_JOB_TYPES,
+  createJobService,
+  jobResultSummary,
+  TrainprintError,
+  type JobInfo,
+  type JobList,
+  type JobResult,
+  type JobService,
+} from '../library.js';
+import { isPostgresUrl, jobResults } from '../node/index.js';
 import { fmt, openStore, options, parse, QUIET, UsageError } from './shared.js';
 
 const ACTIONS = ['list', 'status', 'export', 'cancel', 'delete'] as const;
@@ -88,7 +97,8 @@ export async function jobsAction(action: JobsAction, location: string, o: JobsAc
       throw new TrainprintError('NOT_FOUND', `no jobs of account ${JSON.stringify(o.account)} in the store`);
     if (action === 'status') {
       const job = await jobs.status(id, owner);
-      console.log(o.json ? JSON.stringify(await httpBody({ job })) : statusLine(job));
+      if (o.json) console.log(JSON.stringify(await httpBody({ job })));
+      else for (const line of [statusLine(job), ...(await resultLines(jobs, job, o.account))]) console.log(line);
     } else if (action === 'export') await exportJob(jobs, id, o);
     else {
       const done = action === 'cancel' ? (await jobs.cancel(id, owner)).cancelled : await jobs.delete(id, owner);
@@ -149,17 +159,32 @@ export function statusLine(j: JobInfo): string {
   return `job ${j.id} (${j.type}): ${j.state}, ${n(j.done)} of ${n(j.total)} items${pct}${failed}${error}`;
 }
 
+/** Items whose results `jobs status` shows a line of. */
+const STATUS_RESULTS = 10;
+
 /**
- * The results of a finished job as JSON lines in item order: a scan job's hits as `scan --out` writes them, any
- * other type's results one per item (`{ index, success, result | error }`).
+ * The first {@link STATUS_RESULTS} results the job has, a line each as its type summarizes them (`item 0: 2 hits`),
+ * and how many more there are.
+ */
+async function resultLines(jobs: JobService, job: JobInfo, account: string): Promise<string[]> {
+  const { results } = await jobs.results(job.id, { owner: account, limit: STATUS_RESULTS });
+  const lines = results.map((r) => `  item ${r.index}: ${jobResultSummary(job.type, r)}`);
+  const more = job.done - results.length; // done counts the failed items too
+  if (more > 0) lines.push(`  … and ${more.toLocaleString('en-US')} more (jobs export ${job.id})`);
+  return lines;
+}
+
+/**
+ * The results of a finished job as JSON lines in item order: the rows of a type that has them, one a line (a scan
+ * job's hits as `scan --out` writes them), any other type's results one per item (`{ index, success, result | error }`).
  */
 async function exportJob(jobs: JobService, id: string, o: JobsActionOptions): Promise<void> {
   const owner = { owner: o.account };
   const job = await jobs.status(id, owner);
-  const lines =
-    job.type === 'scan'
-      ? mapLines(exportHits(jobs, id, o.account), hitLine)
-      : mapLines(jobResults(jobs, id, o.account), (r) => `${JSON.stringify(r)}\n`);
+  const rows = BUILT_IN_JOB_TYPES.get(job.type)?.rows;
+  const lines = rows
+    ? rowLines(jobResults(jobs, id, o.account), rows.of)
+    : mapLines(jobResults(jobs, id, o.account), (r) => `${JSON.stringify(r)}\n`);
   const out = o.out === '-' ? process.stdout : createWriteStream(o.out);
   let failed: unknown;
   out.on('error', (e) => {
@@ -176,9 +201,17 @@ async function exportJob(jobs: JobService, id: string, o: JobsActionOptions): Pr
       (out as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())),
     );
   if (failed) throw failed;
-  const what = job.type === 'scan' ? 'hits' : 'results';
+  const what = rows?.noun ?? 'results';
   const note = job.failed ? ` (${job.failed.toLocaleString('en-US')} items failed)` : '';
   if (!o.quiet) console.error(`exported ${count.toLocaleString('en-US')} ${what} of job ${id} to ${o.out}${note}`);
+}
+
+/** The rows of each succeeded result, a JSON line each (a failed item has none: the job's `failed` counts it). */
+async function* rowLines(
+  results: AsyncIterable<JobResult>,
+  of: (result: unknown) => readonly unknown[],
+): AsyncGenerator<string> {
+  for await (const r of results) if (r.success) for (const row of of(r.result)) yield `${JSON.stringify(row)}\n`;
 }
 
 async function* mapLines<T>(items: AsyncIterable<T>, line: (item: T) => string): AsyncGenerator<string> {

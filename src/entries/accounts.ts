@@ -1,11 +1,8 @@
 /**
  * `trainprint/accounts` — the accounts service, kept in the engine's store: API keys and their scopes, OAuth
  * clients and their access tokens, plans with their daily limits and usage counters, idempotent replays, the
- * back-off after failed authentication, and the availability heartbeat; and the job model an account's catalogue
- * jobs run on (`JobStore`, its store backend `createJobService`, the one runner `JobRunner` / `startJobRunner` and
- * the executor table `jobExecutors`: many items run in chunks by every process on the store, charged by item to the
- * plan, capped by its `jobItems`), and the job types — one module each, a host's own registered with
- * `defineJobType` and given to `createHandler` and `startJobRunner` (`jobTypes`). `trainprint/http` is one user of it; another host may be the next.
+ * back-off after failed authentication, and the availability heartbeat. The job model an account's catalogue jobs
+ * run on, and its job types, are `trainprint/jobs`. `trainprint/http` is one user of it; another host may be the next.
  *
  * @example
  * import { createEngine } from 'trainprint'
@@ -32,58 +29,6 @@ export {
   DEFAULT_UPLOADS,
   MAX_PLAN_UPLOADS,
   planUploads,
-  createJobService,
-  JobService,
-  JobRunner,
-  startJobRunner,
-  createHeldJobModels,
-  modelNotHeld,
-  jobExecutors,
-  scanExecutor,
-  jobUnits,
-  EXTRACT_CALLS_PER_UNIT,
-  HAND_BACK_RETRY_MS,
-  ItemHandedBack,
-  jobError,
-  JOB_CHUNK_ITEMS,
-  CLAIM_SCAN_JOBS,
-  DEFAULT_JOB_ITEM_TIMEOUT_MS,
-  JOB_MAX_ATTEMPTS,
-  JOB_RETENTION_MS,
-  JOB_TYPES,
-  defineJobType,
-  jobTypeRegistry,
-  BUILT_IN_JOB_TYPES,
-  SCAN_JOB,
-  type JobServiceOptions,
-  type StreamSubmitOptions,
-  type JobTypeDefinition,
-  type JobTypeRegistry,
-  type JobTypeHost,
-  type JobPrepareContext,
-  type PreparedItems,
-  type AuditJobItem,
-  type JobExecutor,
-  type JobExecutors,
-  type JobExecutorOptions,
-  type ItemSlice,
-  type JobEngine,
-  type ExtractJobItem,
-  type StartJobRunnerOptions,
-  type HeldJobModels,
-  type StoredModelSpec,
-  type JobStore,
-  type ClaimWatch,
-  type JobRunnerOptions,
-  type JobClaim,
-  type JobError,
-  type JobInfo,
-  type JobList,
-  type JobResult,
-  type JobResultPage,
-  type JobState,
-  type JobSubmission,
-  type JobType,
   RateLimiter,
   MemoryCounterStore,
   StoreCounterStore,

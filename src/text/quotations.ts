@@ -20,6 +20,7 @@
  */
 import { ATTRIBUTION_REACH, attributionsIn } from './attributions.js';
 import type { ContentType, ExtractedText } from './offset-map.js';
+import { QUOTATION_MARKS } from './quotation-marks.js';
 
 export { ATTRIBUTION_REACH };
 
@@ -94,17 +95,7 @@ function paragraphs(text: string): Array<[number, number]> {
 }
 
 /** Each opening mark and the marks that close it. */
-const OPENERS: Readonly<Record<string, string>> = {
-  '“': '”',
-  '«': '»',
-  '»': '«',
-  '‹': '›',
-  '„': '“”',
-  '‚': '‘’',
-  '‘': '’',
-  '「': '」',
-  '『': '』',
-};
+const OPENERS = QUOTATION_MARKS;
 /** A paragraph that goes on with a quotation: the next one opens with a quotation mark. */
 const CONTINUED = /^\s*["“«»„‚‘「『]/;
 const LETTER = /[\p{L}\p{N}]/u;

@@ -4,13 +4,14 @@
  * `status_url` …), not the library's `JobInfo`; `jobs status --json` the body of `GET /api/v1/jobs/{job_id}`. On a
  * store directory another process holds (`serve`), STORE_LOCKED saying how to read its jobs instead.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createEngine, TrainprintError } from '../../src/index.js';
+import { createEngine, TrainprintError, type ScanHit } from '../../src/index.js';
+import { createJobService } from '../../src/entries/jobs.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
-import { openFileStore } from '../../src/node/index.js';
+import { hitLine, openFileStore } from '../../src/node/index.js';
 import { jobsCommand } from '../../src/cli/jobs.js';
 import { keyedCall } from '../fixtures/http/keyed-call.js';
 
@@ -84,5 +85,65 @@ describe('trainprint jobs list', () => {
     expect(lines).toHaveLength(2);
     for (const [i, l] of lines.entries())
       expect(l).toMatch(new RegExp(`^job ${ids[i]} \\(analyze\\): queued, 0 of 1 items`));
+  });
+});
+
+describe('trainprint jobs status and export read what each job type says of its results', () => {
+  const hit = {
+    id: 'out-1',
+    dataset_id: 'books',
+    document_id: 'd1',
+    query_start: 0,
+    query_end: 40,
+    source_start: 10,
+    source_end: 50,
+    words: 8,
+    kind: 'verbatim',
+  };
+  let finished: string;
+  let scan: string;
+
+  beforeAll(async () => {
+    finished = mkdtempSync(join(tmpdir(), 'trainprint-jobs-summaries-'));
+    const store = await openFileStore(finished);
+    try {
+      const jobs = createJobService({ store });
+      // a scan job of three items, run by hand: a hit (its fields stored out of the hit line's order), none, a failure
+      scan = (await jobs.submit({ account: 'acme', type: 'scan', items: [{}, {}, {}] })).id;
+      const claim = (await jobs.claim(60_000))!;
+      const { kind, id, ...rest } = hit;
+      await jobs.complete(claim, [
+        { index: 0, success: true, result: { id: 'out-1', hits: [{ kind, ...rest, id }] } },
+        { index: 1, success: true, result: { id: 'out-2', hits: [] } },
+        { index: 2, success: false, error: { code: 'NOT_FOUND', message: 'no dataset "books"' } },
+      ]);
+      // a type this command does not know: its result gets the neutral line, never a score
+      await jobs.submit({ account: 'acme', type: 'upper', items: [{}] });
+      const other = (await jobs.claim(60_000))!;
+      await jobs.complete(other, [{ index: 0, success: true, result: { text: 'ABC' } }]);
+    } finally {
+      await store.close();
+    }
+  });
+  afterAll(() => rmSync(finished, { recursive: true, force: true }));
+
+  it("status: the job's line, then a line for each result as its type summarizes it", async () => {
+    const lines = await printed(['status', scan, '--store', finished, '--account', 'acme']);
+    expect(lines).toEqual([
+      `job ${scan} (scan): done, 3 of 3 items (100.0 %), 1 failed`,
+      '  item 0: 1 hit',
+      '  item 1: 0 hits',
+      '  item 2: NOT_FOUND: no dataset "books"',
+    ]);
+    const newest = await printed(['status', '--store', finished, '--account', 'acme']);
+    expect(newest.slice(1)).toEqual(['  item 0: a result with text']);
+  });
+
+  it("export: a scan job's rows, its hits as `scan --out` writes them", async () => {
+    const out = join(finished, 'hits.jsonl');
+    expect(await jobsCommand(['export', scan, '--store', finished, '--account', 'acme', '--out', out, '--quiet'])).toBe(
+      0,
+    );
+    expect(readFileSync(out, 'utf8')).toBe(hitLine(hit as ScanHit));
   });
 });

@@ -1,5 +1,5 @@
 /**
- * A job type of the host's own, registered through the public API (`defineJobType` of `trainprint/accounts`, given to
+ * A job type of the host's own, registered through the public API (`defineJobType` of `trainprint/jobs`, given to
  * `createHandler` and `startJobRunner`), runs over HTTP on a real listening server like a built-in one: its items are
  * checked against its schema (422 naming `items[i].field`), charged its units, run by its executor, and its schema is
  * in the OpenAPI document. A handler without it refuses the type.
@@ -13,7 +13,7 @@ import {
   JOB_TYPES,
   startJobRunner,
   type JobRunner,
-} from '../../src/entries/accounts.js';
+} from '../../src/entries/jobs.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
 import { serve, type Server } from '../../src/node/index.js';
 

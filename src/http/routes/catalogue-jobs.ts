@@ -286,9 +286,8 @@ const EXAMPLE_PARAMS = { job_id: EXAMPLE_JOB.job_id } as const;
 const omitSuccess = ({ success: _, ...rest }: typeof EXAMPLE_JOB) => rest;
 
 const JOBS_NOTE =
-  'Items are charged to the daily limit when the job is submitted, all or none (a unit an item; an `extract` or ' +
-  '`audit` item a unit per 100 calls of its `budget_calls`, and when it ends the units of the calls it did not make ' +
-  'are given back: it owes a unit per 100 calls made, at least one); a job holds at most the ' +
+  'Items are charged to the daily limit when the job is submitted, all or none (a unit an item, unless its type ' +
+  'says otherwise below); a job holds at most the ' +
   "plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000). Jobs live in the store: with a durable " +
   'one (`serve --store DIR` or PostgreSQL) they survive a restart, and every `serve` process on one PostgreSQL store ' +
   'works on them; in the memory store (`serve` without `--store`) a restart loses them. An item that runs past the time limit ' +
@@ -312,26 +311,8 @@ function createJobRoute(registry: JobTypeRegistry): Route {
       "against its type's request (422 naming `items[i].field`); the answer is **202** with the job's status and " +
       '`Location: status_url`. Poll `GET /api/v1/jobs/{job_id}`, read the results from `results_url`. ' +
       JOBS_NOTE +
-      ' An `extract` item runs the whole-work extraction from an OpenAI-compatible model service (`model`: ' +
-      "`{ base_url, model, api_key?, api? }`, the URL checked against the server's model-host policy at submission; " +
-      "the production endpoint's options `temperature`, `max_tokens_param` (`max_tokens` or `max_completion_tokens`), " +
-      "`seed`, `timeout_ms` (at most the server's model timeout), `requests_per_minute` and `tokens_per_minute` too). " +
-      "Its `api_key` is held in the accepting process's memory only, never stored or echoed (the 202 says so in " +
-      '`notice`): after a restart the item fails with `INVALID_INPUT` naming `model.api_key`, and the same job ' +
-      "submitted again with the key replays every call already answered from the extraction's journal in the store " +
-      '(none is made twice). An item sent without a key holds no secret: after a restart its model is built again ' +
-      'from the stored item (the model-host policy applied again) and it goes on from its journal. ' +
-      'Another process on the store gives the item back to the accepting one while that one runs. An extract item ' +
-      'runs on past the item time limit in slices: it stops just before the limit and is claimed again, the next ' +
-      'slice replaying the calls answered. An `audit` item is a catalogue audit under one call budget ' +
-      "(`{ works: [{ id, text, sections? }], model, budget_calls?, first_probes?, level?, … }`, at most the plan's " +
-      "`jobItems` works, ids distinct): its model is held as an extract item's, its calls journaled and replayed and " +
-      'its slices run the same way; the result is the audit record (per work `reproduced` with nv_recall and blocks, ' +
-      '`not_found` with its miss probability, `too_short`, `untried` or `unanswered` (every call failed: no verdict); ' +
-      'the catalogue share with its 95 % interval, ' +
-      'calls, `audit_sha256`), the same at every concurrency. An audit whose model answers none of its calls (it ' +
-      'cannot be reached, or answers only errors) is a failed item: the upstream error (`UPSTREAM_UNREACHABLE` …) ' +
-      'with its reason.',
+      // what each type adds: its item, its model, its result
+      [...registry.values()].map((t) => (t.description ? ` ${t.description}` : '')).join(''),
     body: 'json',
     ndjson: true,
     creates: true,

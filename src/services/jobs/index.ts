@@ -8,6 +8,7 @@ export * from './registry.js';
 export * from './start.js';
 export * from './held-models.js';
 export { ItemHandedBack } from './hand-back.js';
+export { neutralSummary } from './result-lines.js';
 export * from './types/scan.js';
 export type { ExtractJobItem } from './types/extract.js';
 export type { AuditJobItem } from './types/audit.js';

@@ -126,6 +126,7 @@ export interface PreparedItems {
  * const upper = defineJobType<{ text: string }>({
  *   name: 'upper',
  *   summary: '`upper` (`{ text }`, upper-cased)',
+ *   summarize: (result) => (result as { text: string }).text,
  *   itemSchema: { type: 'object', required: ['text'], additionalProperties: false, properties: { text: { type: 'string' } } },
  *   executor: () => async (item) => ({ text: (item as { text: string }).text.toUpperCase() }),
  * })
@@ -135,6 +136,22 @@ export interface JobTypeDefinition<Item = unknown> {
   readonly name: string;
   /** What the type runs on an item, one clause for the description of `type` in the API's documentation. */
   readonly summary: string;
+  /**
+   * What the documentation of a submission says of this type beyond `summary` (its item, its model, its result), in
+   * Markdown: the job route's description gathers the types'. @default nothing more
+   */
+  readonly description?: string;
+  /**
+   * One line of what an item's result found, for people: the web app's job table, `trainprint jobs status`.
+   * @default a neutral line naming the result's fields (`neutralSummary`)
+   * @example summarize: (r) => counted(lengthOf((r as { hits?: unknown }).hits), 'hit')
+   */
+  summarize?(result: unknown): string;
+  /**
+   * The rows a result is exported as, one JSON line each (`trainprint jobs export`, the web app's second download),
+   * and what they are called: a scan's hits. @default none (a result is exported as its line)
+   */
+  readonly rows?: { readonly noun: string; of(result: unknown): readonly unknown[] };
   /** The JSON Schema (2020-12) of one item: each item is checked against it at submission (422 `items[i].field`). */
   readonly itemSchema: JsonSchema;
   /** The schema of the job's `options` (stored with the job as its context), when it takes any. */

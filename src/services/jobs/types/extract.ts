@@ -10,6 +10,7 @@ import { checkModelRun } from '../../memorization/memorization.js';
 import { EXTRACT_WORK_ITEM_SCHEMA } from '../../memorization/schemas.js';
 import { storeWorkExtraction } from '../../memorization/stored-extractions.js';
 import { defineJobType } from '../job-type.js';
+import { counted, lengthOf, percent } from '../result-lines.js';
 import { itemChecked, itemError } from './item-checks.js';
 import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, type JournalWork, modelItemExecutor } from './model-items.js';
 
@@ -23,6 +24,26 @@ const extractedWork: JournalWork<ExtractJobItem> = (request) =>
 /** See the module's documentation. */
 export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
   name: 'extract',
+  description:
+    `An \`extract\` item is charged a unit per ${EXTRACT_CALLS_PER_UNIT} calls of its \`budget_calls\`, and when it ` +
+    'ends the units of the calls it did not make are given back: it owes a unit per ' +
+    `${EXTRACT_CALLS_PER_UNIT} calls made, at least one. ` +
+    'It runs the whole-work extraction from an OpenAI-compatible model service (`model`: ' +
+    "`{ base_url, model, api_key?, api? }`, the URL checked against the server's model-host policy at submission; " +
+    "the production endpoint's options `temperature`, `max_tokens_param` (`max_tokens` or `max_completion_tokens`), " +
+    "`seed`, `timeout_ms` (at most the server's model timeout), `requests_per_minute` and `tokens_per_minute` too). " +
+    "Its `api_key` is held in the accepting process's memory only, never stored or echoed (the 202 says so in " +
+    '`notice`): after a restart the item fails with `INVALID_INPUT` naming `model.api_key`, and the same job ' +
+    "submitted again with the key replays every call already answered from the extraction's journal in the store " +
+    '(none is made twice). An item sent without a key holds no secret: after a restart its model is built again ' +
+    'from the stored item (the model-host policy applied again) and it goes on from its journal. ' +
+    'Another process on the store gives the item back to the accepting one while that one runs. An extract item ' +
+    'runs on past the item time limit in slices: it stops just before the limit and is claimed again, the next ' +
+    'slice replaying the calls answered.',
+  summarize: (result) => {
+    const r = result as { nv_recall?: unknown; blocks?: unknown; calls?: unknown };
+    return `nv-recall ${percent(r.nv_recall)}, ${counted(lengthOf(r.blocks), 'block')}, ${r.calls ?? 0} calls`;
+  },
   summary:
     '`extract` (a whole-work extraction from a model service: `{ text | work_id, model, budget_calls?, … }`; ' +
     `a unit per ${EXTRACT_CALLS_PER_UNIT} calls of its budget)`,

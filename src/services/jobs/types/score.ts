@@ -14,6 +14,10 @@ import { checkEach } from './item-checks.js';
 /** See the module's documentation. */
 export const SCORE_JOB = defineJobType<ScoreRequest>({
   name: 'score',
+  summarize: (result) => {
+    const { score, tier } = result as { score?: unknown; tier?: unknown };
+    return `score ${typeof score === 'number' ? score : '—'}${typeof tier === 'string' ? `, tier ${tier}` : ''}`;
+  },
   summary: '`score` (the body of `POST /api/v1/attribution/score`)',
   itemSchema: SCORE_REQUEST_SCHEMA,
   prepare: checkEach(async (item, context) => {
