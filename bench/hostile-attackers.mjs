@@ -146,7 +146,8 @@ export function chunkedBody(port, key, bytes, size = 1) {
 
 /**
  * The attackers, each `(ctx, stopped) => Promise<figures>`: runs until `stopped()` (the audit: until its job is
- * done), resolves to what it measured. `ctx`: { url, port, keys, models, storeDir, auditWorks }.
+ * done), resolves to what it measured. `ctx`: { url, port, keys, models, storeDir, auditWorks, client? (the measuring
+ * client: the audit probes the server while its body is submitted) }.
  */
 export const attackers = {
   async audit(ctx) {
@@ -155,7 +156,10 @@ export const attackers = {
       type: 'audit',
       items: [{ works, model: { base_url: ctx.models.url('none'), model: 'm' }, budget_calls: 2000 }],
     });
+    // the probes while the body is read, parsed, checked and stored: what the submission alone held
+    const submitting = ctx.client?.start('probe');
     const sub = await timed(`${ctx.url}/api/v1/jobs`, { method: 'POST', headers: auth(ctx.keys.scale), body });
+    const probesSubmitting = await submitting?.();
     if (sub.status !== 202) return { submitted: sub.status, error: sub.text.slice(0, 300) };
     const id = JSON.parse(sub.text).job_id;
     const t0 = performance.now();
@@ -185,6 +189,7 @@ export const attackers = {
       works: ctx.auditWorks,
       body_mb: Math.round(body.length / 1e5) / 10,
       submit_s: Math.round(sub.ms / 100) / 10,
+      probes_while_submitting: probesSubmitting,
       state,
       done_s: Math.round(doneS * 10) / 10,
       calls: line?.result?.calls ?? null,
@@ -364,7 +369,7 @@ async function main() {
     load_average_at_start: loadavg()[0],
     attackers: {},
   };
-  const ctx = { url, port, keys, models, storeDir, auditWorks: Number(values['audit-works']) };
+  const ctx = { url, port, keys, models, storeDir, auditWorks: Number(values['audit-works']), client };
   try {
     await victim(); // warm: the core grown to a 2 MB analysis
     for (const name of values.only.split(',')) {

@@ -178,9 +178,11 @@ const BUDGETS_KIB = {
   // 96 → 98: the audit's stop on a model never reached, the checks a job runs at submission, compact journals
   // 98 → 99 (js 100,723 B, cjs 102,278 B): a catalogue audit checked, planned and recorded in slices that give the
   // event loop turns (checkAuditSliced, the verdicts one work at a time), +0.6 KB; → 100: the option bounds written
-  // once (limits.ts, its own folder's module, bundled here too); → 101: both, and the charge settled at an item's end
-  'memorization-work.js': 101,
-  'memorization-work.cjs': 102,
+  // once (limits.ts, its own folder's module, bundled here too); → 101: both, and the charge settled at an item's end;
+  // 101 → 102 and 102 → 103: a catalogue's plan kept between an audit job's slices (plan_key: each slice counted the
+  // words of every work again, seconds of a 100,000-work audit on a busy server, in every slice within the item's limit)
+  'memorization-work.js': 102,
+  'memorization-work.cjs': 103,
   'market-work.js': 45,
   'market-work.cjs': 46,
   // the bundle's verifier and, since the main entry's 1,280 KiB (above), the work report's page

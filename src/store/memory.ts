@@ -322,15 +322,28 @@ export class SortedIndex {
 /** Writes of a group past which {@link SortedIndex.applyAll} merges its new keys in one pass, not one splice each. */
 const BULK_KEYS = 64;
 
-/** Two sorted arrays of distinct strings as one sorted array. */
+/**
+ * Two sorted arrays of distinct strings as one sorted array, `b` the short one (a group's new keys): each of its keys
+ * placed by a binary search of `a` from the last one's place, the keys of `a` between copied without a comparison.
+ * A compare-each-pair merge compared every key of the index once a group (20M comparisons of keys sharing their first
+ * 30 characters, 4.4 s, while a 100,000-work audit indexed its texts in 391 groups); this is k·log n comparisons
+ * (measured: 50 groups of 1,024 new keys merged into 150,000, 4.9 s pair by pair, 0.9 s so, on a machine at load 40).
+ */
 function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
   const out = new Array<string>(a.length + b.length);
   let i = 0;
-  let j = 0;
   let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i] < b[j] ? a[i++] : b[j++];
+  for (const key of b) {
+    let hi = a.length;
+    for (let lo = i; lo < hi; ) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    while (i < hi) out[k++] = a[i++];
+    out[k++] = key;
+  }
   while (i < a.length) out[k++] = a[i++];
-  while (j < b.length) out[k++] = b[j++];
   return out;
 }
 

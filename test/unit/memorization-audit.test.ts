@@ -180,6 +180,49 @@ describe('auditCatalogue', () => {
   });
 });
 
+describe('a plan kept between runs (the slices of a job)', () => {
+  it('is read by the next run of its plan_key after a run stopped at its slice, and dropped when a run ends', async () => {
+    const journal = memoryExtractionJournal();
+    const first = await auditCatalogue(store, { model: memorising(rnd), works, budget_calls: 120, journal });
+    // the same number of works, other texts: what a run reads under a plan_key kept shows in the words it reports
+    const other = works.map((w, k) => ({ id: w.id, text: k === 4 ? `${w.text} and five words more here` : w.text }));
+    const plan_key = `plan-${Math.random()}`;
+    // a run stopped at the end of its slice (before its first call) keeps the plan it counted
+    const stop = new AbortController();
+    stop.abort(new Error('the end of the slice'));
+    const sliced = auditCatalogue(store, {
+      model: memorising(rnd),
+      works,
+      budget_calls: 120,
+      journal,
+      plan_key,
+      stop: stop.signal,
+    });
+    await expect(sliced).rejects.toThrow('the end of the slice');
+    const read = await auditCatalogue(store, {
+      model: memorising(rnd),
+      works: other,
+      budget_calls: 120,
+      journal,
+      plan_key,
+    });
+    expect(read.works[4]).toMatchObject({ id: 'work-4', words: first.works[4].words });
+    // that run ended: the plan went with it, and the next counts the words of what it is given
+    const again = await auditCatalogue(store, {
+      model: memorising(rnd),
+      works: other,
+      budget_calls: 120,
+      journal,
+      plan_key,
+    });
+    expect(again.works[4]).toMatchObject({ id: 'work-4', words: first.works[4].words + 5 });
+    // the same catalogue under its key: the record of a run without one
+    const keyed = await auditCatalogue(store, { model: memorising(rnd), works, budget_calls: 120, journal, plan_key });
+    expect(keyed.audit_sha256).toBe(first.audit_sha256);
+    expect(keyed.works).toEqual(first.works);
+  });
+});
+
 describe('a large catalogue gives the event loop turns', () => {
   // 20,000 works of 60 words: each work's plan counts its words, seconds in one go on a loaded machine
   const big = Array.from({ length: 20_000 }, (_, i) => ({

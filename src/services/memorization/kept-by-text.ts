@@ -29,11 +29,31 @@ export async function keepNewest(
   most: number,
   stamp: string = keptStamp(),
 ): Promise<void> {
-  const kept = await tx.scan(prefix);
-  for (const [k] of kept) if (k.endsWith(`/${digest}`)) tx.delete(k);
-  const others = kept.filter(([k]) => !k.endsWith(`/${digest}`));
-  for (const [k] of others.slice(0, Math.max(0, others.length - (most - 1)))) tx.delete(k);
-  tx.put(`${prefix}${stamp}/${digest}`, value);
+  await keepNewestAll(tx, [prefix], digest, value, most, stamp);
+}
+
+/**
+ * {@link keepNewest} for many prefixes in one transaction (none a prefix of another: a text's each), every prefix
+ * read before any is written. A transaction's scan walks its own pending writes: written one prefix after another,
+ * a batch of n prefixes cost n² key checks (3.6 s of a 100,000-work audit's index in batches of 256).
+ * @example await store.transaction((tx) => keepNewestAll(tx, prefixes, digest, 1, 16, keptStamp()))
+ */
+export async function keepNewestAll(
+  tx: Transaction,
+  prefixes: readonly string[],
+  digest: string,
+  value: unknown,
+  most: number,
+  stamp: string,
+): Promise<void> {
+  const held: Array<Array<[string, unknown]>> = [];
+  for (const prefix of prefixes) held.push(await tx.scan(prefix));
+  for (const [i, prefix] of prefixes.entries()) {
+    for (const [k] of held[i]) if (k.endsWith(`/${digest}`)) tx.delete(k);
+    const others = held[i].filter(([k]) => !k.endsWith(`/${digest}`));
+    for (const [k] of others.slice(0, Math.max(0, others.length - (most - 1)))) tx.delete(k);
+    tx.put(`${prefix}${stamp}/${digest}`, value);
+  }
 }
 
 /** The entries kept for the text whose SHA-256 is `textSha256`, oldest first: none for what is not a SHA-256. */

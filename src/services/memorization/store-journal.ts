@@ -68,9 +68,10 @@ export function storeJournalPrefix(scope: StoreJournalScope): string {
 export function storeExtractionJournal(
   store: Store,
   scope: StoreJournalScope,
-  options: { readonly maxBytes?: number } = {},
+  // `prefix`: the scope's storeJournalPrefix where the caller has it (a catalogue's is a digest of tens of MB)
+  options: { readonly maxBytes?: number; readonly prefix?: string } = {},
 ): ExtractionJournal {
-  const prefix = storeJournalPrefix(scope);
+  const prefix = options.prefix ?? storeJournalPrefix(scope);
   const cap = options.maxBytes ?? JOURNAL_BYTES_PER_ACCOUNT;
   const counter = bytesKey(scope.account);
   const key = (k: string) => {

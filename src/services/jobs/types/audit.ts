@@ -119,8 +119,9 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
     const audit = engine.memorization.auditCatalogue?.bind(engine.memorization);
     const run = modelItemExecutor<AuditJobItem, CatalogueAuditResult>(options, 'audit', {
       reads: auditedWorks,
-      run: async (request, model, controls) =>
-        reached((await audit!({ ...request, model, ...controls })) as CatalogueAuditResult),
+      // the plan kept between the item's slices under its journal's name (never one the item names)
+      run: async (request, model, controls, journalPrefix) =>
+        reached((await audit!({ ...request, model, ...controls, plan_key: journalPrefix })) as CatalogueAuditResult),
       // kept with the account's works, under each text's SHA-256: an analysis of any of their texts bundles it
       keep: async (store, account, result, request) => {
         // hashed in the thread (small texts): a turn of the event loop every 2,048 (a few ms), not 100,000 in one go

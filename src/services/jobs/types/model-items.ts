@@ -53,9 +53,9 @@ interface ItemCharge {
   readonly journaled: number;
 }
 
-/** The answered calls in the store journal of `scope`. */
-async function journaledCalls(store: Store, scope: StoreJournalScope): Promise<number> {
-  return (await store.scan(storeJournalPrefix(scope))).length;
+/** The answered calls in the store journal under `prefix` (a {@link storeJournalPrefix}). */
+async function journaledCalls(store: Store, prefix: string): Promise<number> {
+  return (await store.scan(prefix)).length;
 }
 
 /** Where an item's settled charge is flagged (attached to its job, deleted with it). */
@@ -70,15 +70,15 @@ async function settleCharge(
   store: Store,
   options: JobExecutorOptions,
   claim: JobClaim,
-  scope: StoreJournalScope,
+  prefix: string,
   charge: ItemCharge,
 ): Promise<void> {
   const giveBack = options.jobModels?.giveBack;
   if (!giveBack) return;
-  const made = (await journaledCalls(store, scope)) - charge.journaled;
+  const made = (await journaledCalls(store, prefix)) - charge.journaled;
   const owed = Math.max(1, Math.ceil(Math.max(0, made) / EXTRACT_CALLS_PER_UNIT));
   if (owed >= charge.units) return;
-  const flag = `${SETTLED}${claim.job.id}/${storeJournalPrefix(scope)}`;
+  const flag = `${SETTLED}${claim.job.id}/${prefix}`;
   const first = await store.transaction(async (tx) => {
     if ((await tx.get(flag)) !== undefined) return false;
     tx.put(flag, true);
@@ -117,7 +117,8 @@ export async function holdModels<I extends ModelItem & { readonly budget_calls?:
     await check(items[i], i, model);
     built.push(model);
     const { model: spec, ...request } = items[i];
-    const journaled = await journaledCalls(context.store, journalScope(context.account, spec, work(request)));
+    const prefix = storeJournalPrefix(journalScope(context.account, spec, work(request)));
+    const journaled = await journaledCalls(context.store, prefix);
     charges.push({ units: budgetUnits(items[i]), journaled });
   }
   return () => {
@@ -243,8 +244,11 @@ export interface ModelRunControls {
 export interface ModelItemRun<I extends ModelItem, T> {
   /** What the request (the item less its model) reads: its journal is by account, service, model and this. */
   readonly reads: JournalWork<I>;
-  /** The engine's operation on the request with the item's model and the controls to pass on. */
-  run(request: Omit<I, 'model'>, model: TargetModel, controls: ModelRunControls): Promise<T>;
+  /**
+   * The engine's operation on the request with the item's model and the controls to pass on; `journalPrefix`, the
+   * item's journal's store prefix (none without a store), names the item's run across its slices.
+   */
+  run(request: Omit<I, 'model'>, model: TargetModel, controls: ModelRunControls, journalPrefix?: string): Promise<T>;
   /** Keeps the result with the account's works, in the store of the journals (not without one). */
   keep(store: Store, account: string, result: T, request: Omit<I, 'model'>): Promise<void>;
   /**
@@ -274,22 +278,24 @@ export function modelItemExecutor<I extends ModelItem, T>(
     const { model: spec, charge, ...request } = item as I & { readonly charge?: ItemCharge };
     const asked = request as Omit<I, 'model'>;
     const scope = journalScope(claim.job.account, spec, how.reads(asked));
+    // once a slice: an audit's scope is its catalogue, tens of MB to digest in one synchronous step
+    const prefix = store && storeJournalPrefix(scope);
     try {
       const target = await itemModel(spec, options);
       // the journal goes with the job (deleted with it, or when its retention ends)
-      if (store) await attachToJob(store, claim.job.id, storeJournalPrefix(scope));
-      const journal = store && storeExtractionJournal(store, scope);
+      if (store && prefix) await attachToJob(store, claim.job.id, prefix);
+      const journal = store && storeExtractionJournal(store, scope, { prefix });
       const result = await slicedRun(journal, signal, slice, (stop, counted) =>
-        how.run(asked, target, { signal, stop, journal: counted }),
+        how.run(asked, target, { signal, stop, journal: counted }, prefix),
       );
-      if (!store) return result;
+      if (!store || !prefix) return result;
       await how.keep(store, claim.job.account, result, asked);
-      if (charge) await settleCharge(store, options, claim, scope, charge);
+      if (charge) await settleCharge(store, options, claim, prefix, charge);
       return how.line ? how.line(result) : result;
     } catch (e) {
       // an item that ends (not handed back, not stopped by a cancel or a shutdown) owes only the calls it made
-      if (store && charge && !(e instanceof ItemHandedBack) && !signal.aborted)
-        await settleCharge(store, options, claim, scope, charge);
+      if (store && prefix && charge && !(e instanceof ItemHandedBack) && !signal.aborted)
+        await settleCharge(store, options, claim, prefix, charge);
       throw e;
     }
   };
