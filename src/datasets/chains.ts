@@ -39,10 +39,9 @@ const FIRST_STANDING_ALONE = 0x0e00;
  * What a token that is one character of a script written without spaces (a kanji, a kana, a hanzi, a Thai letter: a
  * token of its own, src/text/normalize.ts) counts for in {@link ChainLimits.maxUnhitWords}: such a character is a
  * morpheme or a syllable, and the words of these languages mostly take one to three of them, so a stretch of invented
- * text long enough to end a chain is more characters than words: 64 characters end one (measured with the bound of 32
- * words and half a word a character, bench/eval-languages.mjs), kept under the bound of 48 as three quarters.
+ * text long enough to end a chain is about twice as many characters as words.
  */
-const CHARACTER_WORD = 0.75;
+const CHARACTER_WORD = 0.5;
 
 /**
  * The word positions of a winnowed fingerprint of `text` for {@link ChainLimits}: where each fingerprint's n-gram

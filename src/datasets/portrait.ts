@@ -170,15 +170,11 @@ export const NAMING_ALPHA = 0.2;
  * fingerprints (up to 8 at the books' window); a run of invented names between formulas a pack holds leaves longer
  * ones. Past it the chain ends. 32 rather than a first 24 after bench/eval-pack-documents.mjs's quick draws of 80-word
  * Gutenberg passages with 1 word in 10 replaced (7 of 16 at ≥ 50, then 9; the naming rule changed between the two runs
- * too, so the share of each is not measured apart); 48 rather than 32 after bench/eval-packs.mjs's famous books'
- * 100-word passages with 1 word in 10 replaced, 3 of which broke at 32 into pieces too short to count (91 → 94 of 100
- * at ≥ 50, each naming its book), with the invented formula articles, natural negatives and pastiches still at 0 and
- * each shipped chain null within what it was measured at (docs/analyze.md). A character of a script without spaces
- * counts as three quarters of a word (./chains.ts `fingerprintWords`), so such text keeps the 64 characters it had:
- * Japanese copies with 1 character in 10 replaced left unhit stretches of 40 to 60 characters, and 10 of 60 ended in
- * pieces too short for the Japanese null (bench/eval-languages.mjs: 50/60 → 59/60).
+ * too, so the share of each is not measured apart). A character of a script without spaces counts as half a word
+ * (./chains.ts `fingerprintWords`): Japanese copies with 1 character in 10 replaced left unhit stretches of 40 to 60
+ * characters, and 10 of 60 ended in pieces too short for the Japanese null (bench/eval-languages.mjs: 50/60 → 59/60).
  */
-export const MAX_UNHIT_WORDS = 48;
+export const MAX_UNHIT_WORDS = 32;
 
 /**
  * The holder of each global section, for counting the holders of an n-gram (./common.ts): the first section of its
