@@ -18,7 +18,8 @@
 //                Portuguese, Dutch, Polish and Russian in an exact dataset declared as Project Gutenberg, and texts
 //                in each language (and an English one quoting Dante in Italian) quoting their first sentences (about
 //                40 words, a fifth of the text) in the forms of the language: < 50 with the quotation shown naming
-//                the work; the same text without the form ≥ 50
+//                the work; the same text without the form ≥ 50, but the English one quoting Dante in Italian: its
+//                passage is in another language than the text around it, a quotation without a form (< 50)
 //
 //   node bench/eval-attributions.mjs [--check] [--out FILE]     (the tags and shares parts read ../shared/data)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -240,6 +241,8 @@ for (const t of LANGS.texts) {
     languages.push({
       id: t.id,
       lang: t.lang,
+      // the passage's language differs from the text's: a quotation with or without a form (other_language)
+      foreign: LANGS.passages.find((p) => p.id === t.passage).lang !== t.lang,
       form: form === '' ? 'none' : form.replace('{q}', '…').replace('{Q}', '…').replace(/\n/g, ' '),
       share: round(words(q) / words(content), 3),
       confidence: r.confidence,
@@ -299,8 +302,12 @@ const report = {
     below_50: rate(formed(languages), (r) => r.confidence < 50),
     quotation_named: rate(formed(languages), (r) => r.match?.role === 'quotation' && r.match.document !== null),
     control_ge50: rate(
-      languages.filter((r) => r.form === 'none'),
+      languages.filter((r) => r.form === 'none' && !r.foreign),
       (r) => r.confidence >= 50,
+    ),
+    foreign_control_below_50: rate(
+      languages.filter((r) => r.form === 'none' && r.foreign),
+      (r) => r.confidence < 50,
     ),
   },
   rows: { attributed, tags, languages },
@@ -326,7 +333,7 @@ console.log(
 );
 const L = report.languages;
 console.log(
-  `languages: < 50 ${L.below_50.k}/${L.below_50.n} (quotation naming the work ${L.quotation_named.k}); control ≥ 50 ${L.control_ge50.k}/${L.control_ge50.n}`,
+  `languages: < 50 ${L.below_50.k}/${L.below_50.n} (quotation naming the work ${L.quotation_named.k}); control ≥ 50 ${L.control_ge50.k}/${L.control_ge50.n}; in another language than the text, no form: < 50 ${L.foreign_control_below_50.k}/${L.foreign_control_below_50.n}`,
 );
 console.log(`wrote ${OUT}`);
 
@@ -338,6 +345,7 @@ if (CHECK) {
   if (report.tags.ge50_named.n && report.tags.ge50_named.share < CHECK_FLOORS.tags_ge50) fails.push('tags');
   if (L.below_50.share < CHECK_FLOORS.languages_below_50) fails.push('languages');
   if (L.control_ge50.share < CHECK_FLOORS.languages_control_ge50) fails.push('languages control');
+  if (L.foreign_control_below_50.share !== null && L.foreign_control_below_50.share < 1) fails.push('other_language');
   if (fails.length) {
     console.error(`eval-attributions --check failed: ${fails.join(', ')}`);
     process.exit(1);

@@ -4,7 +4,8 @@
  * marks (the round-6 reproduction: 94.9 before, because Trollope's *North America* reprints the preamble in the
  * Gutenberg pack) answers < 50 about its own text, with the preamble shown as a quotation naming that book — in the
  * JSON and in the work report — and `--quotations count` counts it. The same preamble as 43 % of a shorter text
- * counts for the work, with the share in the headline.
+ * counts for the work, with the share in the headline. A copied page of *Persuasion*'s dialogue, unmarked, is the
+ * work's text (≥ 50 naming the book), however long its longest speech; after "As Jane Austen wrote," a quotation.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,5 +70,33 @@ describe('trainprint analyze: a quotation of known text', () => {
     expect(result.corpus_evidence.summary).toContain(
       `${Math.round(quote.quotation.share * 100)} % of the text is quoted from "North America`,
     );
+  }, 60_000);
+
+  it('a copied page of dialogue is the work’s text; after an attribution it is a quotation', async () => {
+    const book = readFileSync(new URL('../fixtures/texts/gutenberg/austen-persuasion.txt', import.meta.url), 'utf8');
+    const flat = book.replace(/\s+/g, ' ');
+    // four speeches, the longest over half of the page: "You will not find anything very agreeable in him, …"
+    const page = flat.slice(flat.indexOf('"Oh! as to being Anne\'s acquaintance,"')).split(' ').slice(0, 110).join(' ');
+    // the story's own words (about 140) three times: the page is about a fifth of the text, under the third that
+    // would make a quotation count for the work
+    const story = readFileSync(ESSAY, 'utf8')
+      .replace(/"[^"]+"/, '')
+      .split(/\s+/)
+      .filter(Boolean);
+    const own = [...story, ...story, ...story];
+    const around = (lead: string) =>
+      `${own.slice(0, 200).join(' ')}\n\n${lead}${page}\n\n${own.slice(200).join(' ')}\n`;
+    writeFileSync(join(dir, 'page.txt'), around(''));
+    writeFileSync(join(dir, 'attributed.txt'), around('As Jane Austen wrote, '));
+    const copied = JSON.parse((await runCli(['analyze', 'page.txt', '--quiet'], { cwd: dir })).stdout);
+    expect(copied.confidence).toBeGreaterThanOrEqual(50);
+    const m = copied.matches.find((x: { document?: { title?: string } }) => /Persuasion/.test(x.document?.title ?? ''));
+    expect(m).toBeDefined();
+    expect(m.role).toBeUndefined();
+    const quoted = JSON.parse((await runCli(['analyze', 'attributed.txt', '--quiet'], { cwd: dir })).stdout);
+    expect(quoted.confidence).toBeLessThan(50);
+    const q = quoted.matches.find((x: { role?: string }) => x.role === 'quotation');
+    expect(q.quotation).toMatchObject({ attributed_to: 'Jane Austen' });
+    expect(q.quotation.by).toContain('attribution');
   }, 60_000);
 });

@@ -162,6 +162,57 @@ describe('the marks of a copied page are not the work’s', () => {
   });
 });
 
+describe('the turns of a copied dialogue are the book’s marks', () => {
+  const turns =
+    '"Oh! as to being her acquaintance," said Mary, "I think he is rather my acquaintance, for I have been seeing ' +
+    'him every day this last fortnight." "Well, as your joint acquaintance, then, I shall be very happy to see him." ' +
+    '"You will not find anything very agreeable in him, I assure you, ma\'am. He is one of the dullest young men ' +
+    'that ever lived. I am sure you will not like him." "There we differ, Mary," said Anne.';
+  const page = (t: string) =>
+    `${'My week was ordinary and I wrote it down. '.repeat(30)}${t} ${'Then the week went on. '.repeat(30)}`;
+
+  it('speeches each closed by their mark, with nothing between them, are separate quotations: the copy counts', () => {
+    const text = page(turns);
+    const at = text.indexOf('being her');
+    expect(quotationsOf(text, 'text', [portrait(at, at + turns.length - 20, 90, 'Persuasion')], 400)).toEqual([null]);
+    // curly marks, the same
+    const curly = page(turns.replace(/"(?=[A-Z])/g, '“').replace(/"/g, '”'));
+    const c = curly.indexOf('being her');
+    expect(quotationsOf(curly, 'text', [portrait(c, c + turns.length - 20, 90, 'Persuasion')], 400)).toEqual([null]);
+  });
+
+  it('a page of dialogue whose one long speech covers most of the match is still the copy: its own marks', () => {
+    const long =
+      '"Oh! as to that," said Mary, "I think so." "You will not find anything very agreeable in him, I assure you, ' +
+      "ma'am. He is one of the dullest young men that ever lived. He has walked with me, sometimes, from one end of " +
+      'the sands to the other, without saying a word. He is not at all a well-bred young man. I am sure you will not ' +
+      'like him at all." She turned to the window.';
+    const text = page(long);
+    const at = text.indexOf('as to that');
+    const m = portrait(at, at + long.length, 80, 'Persuasion');
+    expect(quotationsOf(text, 'text', [m], 400)).toEqual([null]);
+    // the long speech alone, marked by the author: a quotation
+    const speech = long.slice(long.indexOf('"You'), long.indexOf(' She'));
+    const one = page(`I read the chapter twice. ${speech}`);
+    const s = one.indexOf('You will');
+    expect(quotationsOf(one, 'text', [portrait(s, s + speech.length - 2, 70, 'Persuasion')], 400)[0]?.by).toEqual([
+      'quotation_marks',
+    ]);
+  });
+
+  it('the same turns quoted by the author (a lead before them, or nested in her marks) stay one quotation', () => {
+    const led = page(`As Jane Austen wrote, ${turns}`);
+    const at = led.indexOf('"Oh!');
+    const [q] = quotationsOf(led, 'text', [portrait(at, at + turns.length, 90, 'Persuasion')], 400);
+    expect(q?.by).toContain('attribution');
+    const nested = page(`The scene reads: “${turns.replace(/"/g, "'")}”`);
+    const n = nested.indexOf("'Oh!");
+    expect(quotationsOf(nested, 'text', [portrait(n, n + turns.length, 90, 'Persuasion')], 400)[0]?.by).toEqual([
+      'quotation_marks',
+    ]);
+  });
+});
+
 describe('the headline is about the work’s own text', () => {
   let engine: Engine;
   beforeAll(async () => {
@@ -192,11 +243,11 @@ describe('the headline is about the work’s own text', () => {
     expect(again.checks.filter((c) => !c.ok)).toEqual([]);
     expect(again.checks.map((c) => c.name)).toContain('quotations');
     // a result read by the first rule (no quotation_rule, no share) is not recomputed with this one
-    expect(r.evidence.quotation_rule).toBe(3);
+    expect(r.evidence.quotation_rule).toBe(4);
     const older = { ...r, evidence: { ...r.evidence, quotation_rule: undefined } };
     const skipped = rederive(older, ESSAY);
     expect(skipped.checks.map((c) => c.name)).not.toContain('quotations');
-    expect(skipped.skipped.join(' ')).toMatch(/quotations: read by rule 1, this verifier recomputes rule 3/);
+    expect(skipped.skipped.join(' ')).toMatch(/quotations: read by rule 1, this verifier recomputes rule 4/);
   });
 
   it("quotations: 'count' counts it (≥ 95), and rederive agrees", async () => {

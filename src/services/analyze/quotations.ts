@@ -28,13 +28,15 @@ export type QuotationsMode = 'exclude' | 'count';
 /** The default {@link QuotationsMode}. */
 export const DEFAULT_QUOTATIONS: QuotationsMode = 'exclude';
 /**
- * The version of the rule below that a result's quotations were read with (`evidence.quotation_rule`): 3 reads an
+ * The version of the rule below that a result's quotations were read with (`evidence.quotation_rule`): 4 reads
+ * speeches each closed by its own mark as separate quotations, and a match holding two speeches or more with its own
+ * words between them as a page of dialogue its marks do not make a quotation; 3 read an
  * unmarked passage in another language than the text around it as a quotation (`other_language`); 2 read the marks
  * and attributions of eleven languages, attributions beside the paragraph, left a cue inside the match out, and gave
  * each quotation its `share`; results without it were read by the first (English marks and attributions, no share).
  * A verifier recomputes only a result of the current rule.
  */
-export const QUOTATION_RULE = 3;
+export const QUOTATION_RULE = 4;
 
 /** Why a match is a quotation: the content's marks, its passage held in several documents, or its language. */
 export type QuotationBasis = QuotationMark | 'widely_reproduced' | 'other_language';
@@ -212,7 +214,10 @@ export function matchedShare(matches: readonly Readable[], tokens: number): numb
  * The marks of one quotation covering at least {@link MARKED_SHARE} of a match's span, or null. Regions that only
  * whitespace and quotation marks separate are one quotation (a quotation of several paragraphs, each opened); regions
  * with words between them are not: the dialogue of a copied page of fiction — “Come in,” said Tom. “The rain …” —
- * marks the copy's own speeches, not the work's quotation of the page.
+ * marks the copy's own speeches, not the work's quotation of the page. So a match that holds two speeches or more
+ * with its own words between them (the book's narration and dialogue tags) is a page of dialogue, and none of its
+ * speeches marks it, however long one is: only the author's text around the copy (an attribution, a block quote,
+ * marks around the whole page) makes it a quotation.
  */
 function markedBy(
   m: Readable,
@@ -222,9 +227,12 @@ function markedBy(
   const length = m.query_end - m.query_start;
   if (length <= 0) return null;
   const over = regions.filter((r) => r.start < m.query_end && r.end > m.query_start && !cueInside(r, m));
+  const blocks = quotations(over, content);
+  const speech = (block: readonly QuotedRegion[]) => block.every((r) => r.by === 'quotation_marks');
+  const dialogue = blocks.filter(speech).length >= 2;
   let best: QuotedRegion[] = [];
   let bestCovered = 0;
-  for (const block of quotations(over, content)) {
+  for (const block of dialogue ? blocks.filter((b) => !speech(b)) : blocks) {
     const from = Math.max(m.query_start, block[0].start);
     const to = Math.min(m.query_end, Math.max(...block.map((r) => r.end)));
     if (to - from > bestCovered) {
@@ -252,15 +260,28 @@ function cueInside(r: QuotedRegion, m: Readable): boolean {
 /** What may stand between two regions of one quotation: whitespace and quotation marks. */
 const BETWEEN = /^[\s"“”‘’«»‹›„‚「」『』>]*$/;
 
-/** Regions (sorted by start) grouped into quotations: overlapping ones, or ones only {@link BETWEEN} separates. */
+/**
+ * Regions (sorted by start) grouped into quotations: overlapping ones, or ones only {@link BETWEEN} separates — but
+ * not a speech its own mark closed and the next one its mark opens ("… fortnight." "Well, …"): a quotation of several
+ * paragraphs leaves each but the last open, while the turns of a copied page of dialogue are closed one by one, the
+ * book's own marks and not the work quoting the page.
+ */
 function quotations(regions: readonly QuotedRegion[], content: string): QuotedRegion[][] {
   const out: QuotedRegion[][] = [];
-  let end = -1;
+  let last: QuotedRegion | undefined;
   for (const r of regions) {
-    const last = out[out.length - 1];
-    if (last && (r.start <= end || BETWEEN.test(content.slice(end, r.start)))) last.push(r);
+    const group = out[out.length - 1];
+    if (last && group && (r.start <= last.end || oneQuotation(last, r, content))) group.push(r);
     else out.push([r]);
-    end = Math.max(end, r.end);
+    if (!last || r.end > last.end) last = r;
   }
   return out;
+}
+
+/** Whether `b` goes on with the quotation `a` (which ends first): only {@link BETWEEN}, and not two closed speeches. */
+function oneQuotation(a: QuotedRegion, b: QuotedRegion, content: string): boolean {
+  const gap = content.slice(a.end, b.start);
+  if (!BETWEEN.test(gap)) return false;
+  // a speech closed by its mark stops right before one: the mark at its end is in the gap's first character
+  return !(a.by === 'quotation_marks' && b.by === 'quotation_marks' && /^\S/.test(gap));
 }
