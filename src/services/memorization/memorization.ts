@@ -11,6 +11,8 @@ import { workText } from '../registry/works.js';
 import type { ExtractWorkRequest, WorkExtractionResult } from './extract-work.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 import { renderReport, type ReportOptions } from './report.js';
+import { AUDIT_REQUEST, type AuditContext } from './schemas.js';
+import { invalidField, readThrough } from '../../util/schema-check.js';
 import type {
   Assessment,
   AssessRequest,
@@ -36,12 +38,23 @@ const operations = loadOnce(() => import('./operations.js'));
  * @example const audit = await auditCatalogue(engine.store, { model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
  */
 export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-  return (await operations()).auditCatalogue(store, request);
+  return (await operations()).auditCatalogue(store, readAudit(request, {}));
 }
 
 /**
- * The checks an audit (`'audit'`) or a whole-work extraction (`'extract'`) makes on its request before its first call,
- * without a call: what a job runs at submission; its code loads on the first call.
+ * An audit's request read through its contract ({@link AUDIT_REQUEST}: its schema, then its rules), the one stop of
+ * its validation; the model, journal and signals, objects the schema does not describe, kept as given.
+ */
+function readAudit<R extends CatalogueAuditRequest>(request: R, context: AuditContext): R {
+  if (request === null || typeof request !== 'object') invalidField('request', 'must be an object');
+  const { model, journal, signal, stop, ...json } = request;
+  const objects = { model, journal, signal, stop };
+  return { ...readThrough(AUDIT_REQUEST, json, context), ...objects } as R;
+}
+
+/**
+ * The checks an audit (`'audit'`, within a job's plan: `context`) or a whole-work extraction (`'extract'`) makes on its
+ * request before its first call, without a call: what a job runs at submission; its code loads on the first call.
  * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE as the run would
  * @example await checkModelRun('extract', engine.store, { model, text, budget_calls: 500 })
  */
@@ -49,9 +62,10 @@ export async function checkModelRun(
   kind: 'audit' | 'extract',
   store: Store,
   request: CatalogueAuditRequest | ExtractWorkRequest,
+  context: AuditContext = {},
 ): Promise<void> {
   const ops = await operations();
-  if (kind === 'audit') await ops.checkAuditSliced(request as CatalogueAuditRequest);
+  if (kind === 'audit') await ops.checkAuditSliced(readAudit(request as CatalogueAuditRequest, context));
   else await ops.checkWorkExtraction(store, request as ExtractWorkRequest);
 }
 
@@ -139,7 +153,7 @@ export class Memorization {
    * audit.catalogue.share // with audit.catalogue.ci_95
    */
   async auditCatalogue(request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-    return (await operations()).auditCatalogue(this.store, request);
+    return auditCatalogue(this.store, request);
   }
 
   /**
