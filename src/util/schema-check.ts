@@ -22,6 +22,8 @@ export interface SchemaNode {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;
+  /** The pattern in words, as the HTTP adapter says it too: "must be <hint>". */
+  readonly 'x-pattern-hint'?: string;
   readonly minimum?: number;
   readonly maximum?: number;
   readonly exclusiveMinimum?: number;
@@ -216,7 +218,8 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
         fail(name, `must have at least ${s.minLength} character(s)`);
       if (s.maxLength !== undefined && codePointsAbove(v, s.maxLength))
         fail(name, `must have at most ${s.maxLength} characters`);
-      if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v)) fail(name, `does not match ${s.pattern}`);
+      if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v))
+        fail(name, s['x-pattern-hint'] ? `must be ${s['x-pattern-hint']}` : `does not match ${s.pattern}`);
       return;
     }
     case 'boolean':

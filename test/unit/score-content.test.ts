@@ -108,7 +108,7 @@ describe('score of content sent with the request', () => {
         { ...base, work_hash: hash, content_type: 'epub' },
         undefined,
         'INVALID_INPUT',
-        /content_type goes with content/,
+        /content_type: goes with content/,
       ],
       [{ ...base, content: 'a text', include_text: true }, undefined, 'INVALID_INPUT', /include_text/],
       [{ ...base, content: '   ' }, undefined, 'INVALID_INPUT', /non-empty/],
