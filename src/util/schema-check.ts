@@ -91,6 +91,18 @@ function fail(field: string, reason: string, sep = ' '): never {
  * @example invalidField('works[3].id', '"a.txt" is repeated') // throws "works[3].id: \"a.txt\" is repeated"
  */
 export const invalidField = (field: string, reason: string): never => fail(field, reason, ': ');
+/**
+ * The rule no schema here says: exactly one of `names` given. None is INVALID_INPUT naming the first (the usual one),
+ * several name the second given.
+ * @example exactlyOne({ work_hash, content }, ['work_hash', 'content']) // content: give only one of work_hash, content
+ */
+export function exactlyOne(request: object, names: readonly string[]): void {
+  const given = names.filter((n) => (request as Record<string, unknown>)[n] !== undefined);
+  if (given.length === 1) return;
+  const field = given.length === 0 ? names[0] : given[1];
+  const others = names.filter((n) => n !== field).join(' or ');
+  invalidField(field, given.length === 0 ? `is required (or give ${others})` : `give only one of ${names.join(', ')}`);
+}
 const show = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
 
 /**

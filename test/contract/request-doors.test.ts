@@ -128,7 +128,7 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(library).toEqual({
       code: 'INVALID_INPUT',
       field: 'content',
-      message: 'The input is not valid: content: give work_hash or content, not both',
+      message: 'The input is not valid: content: give only one of work_hash, content',
     });
     const call = await keyedCall(handler, keys, 'doors-score', 'scale');
     const route = await call('POST', '/api/v1/attribution/score', request);

@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { BUILT_IN_JOB_TYPES } from '../../src/services/jobs/registry.js';
 import { SERVER_CAPS } from '../../src/services/memorization/limits.js';
-import { auditRules, type AuditRequestJson } from '../../src/services/memorization/schemas.js';
+import {
+  auditRules,
+  EXTRACT_WORK_REQUEST,
+  type AuditRequestJson,
+  type ExtractWorkRequestJson,
+} from '../../src/services/memorization/schemas.js';
 import { REQUESTS } from '../../src/services/requests.js';
 import { scoreRules } from '../../src/services/score/schema.js';
 import type { ScoreRequest } from '../../src/services/score/types.js';
@@ -16,6 +21,7 @@ import type { ScoreRequest } from '../../src/services/score/types.js';
 /** The doors of each entry: the operation ids of its routes, and its job type. */
 const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string }> = {
   audit: { routes: [], jobType: 'audit' },
+  extractWork: { routes: [], jobType: 'extract' },
   score: { routes: ['score'], jobType: 'score' },
 };
 
@@ -31,6 +37,18 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     concurrency: 1,
     prompt_variants: 1,
   } satisfies Record<keyof AuditRequestJson, 1>),
+  extractWork: Object.keys({
+    work_id: 1,
+    text: 1,
+    sections: 1,
+    budget_calls: 1,
+    probes: 1,
+    prefix_words: 1,
+    max_tokens: 1,
+    concurrency: 1,
+    prompt_variants: 1,
+    prices: 1,
+  } satisfies Record<keyof ExtractWorkRequestJson, 1>),
   score: Object.keys({
     work_hash: 1,
     content: 1,
@@ -107,6 +125,13 @@ describe("each service's rules", () => {
     expect(
       refusedAt(() => scoreRules({ ...scored, content: 'x', content_type: 'text', include_text: false })),
     ).toBeNull();
+  });
+
+  it('extractWork: exactly one of work_id and text', () => {
+    const rules = (r: object) => refusedAt(() => EXTRACT_WORK_REQUEST.rules(r, undefined));
+    expect(rules({})).toEqual(['INVALID_INPUT', 'work_id']);
+    expect(rules({ work_id: 'wk_1', text: 'x' })).toEqual(['INVALID_INPUT', 'text']);
+    expect(rules({ text: 'x' })).toBeNull();
   });
 
   it("audit: ids distinct; a job's catalogue within its plan's jobItems (413)", () => {

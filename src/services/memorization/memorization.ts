@@ -11,8 +11,8 @@ import { workText } from '../registry/works.js';
 import type { ExtractWorkRequest, WorkExtractionResult } from './extract-work.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 import { renderReport, type ReportOptions } from './report.js';
-import { AUDIT_REQUEST, type AuditContext } from './schemas.js';
-import { invalidField, readThrough } from '../../util/schema-check.js';
+import { AUDIT_REQUEST, type AuditContext, EXTRACT_WORK_REQUEST } from './schemas.js';
+import { invalidField, readThrough, type RequestContract } from '../../util/schema-check.js';
 import type {
   Assessment,
   AssessRequest,
@@ -38,18 +38,22 @@ const operations = loadOnce(() => import('./operations.js'));
  * @example const audit = await auditCatalogue(engine.store, { model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
  */
 export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-  return (await operations()).auditCatalogue(store, readAudit(request, {}));
+  return (await operations()).auditCatalogue(store, readModelRun(AUDIT_REQUEST, request, {}));
 }
 
 /**
- * An audit's request read through its contract ({@link AUDIT_REQUEST}: its schema, then its rules), the one stop of
- * its validation; the model, journal and signals, objects the schema does not describe, kept as given.
+ * A request of an operation that calls a model, read through its contract (its schema, then its rules), the one stop
+ * of its validation; the model, journal and signals, objects the schema does not describe, kept as given.
  */
-function readAudit<R extends CatalogueAuditRequest>(request: R, context: AuditContext): R {
+function readModelRun<R extends CatalogueAuditRequest | ExtractWorkRequest, J, C>(
+  contract: RequestContract<J, C>,
+  request: R,
+  context: C,
+): R {
   if (request === null || typeof request !== 'object') invalidField('request', 'must be an object');
   const { model, journal, signal, stop, ...json } = request;
   const objects = { model, journal, signal, stop };
-  return { ...readThrough(AUDIT_REQUEST, json, context), ...objects } as R;
+  return { ...readThrough(contract, json, context), ...objects } as unknown as R;
 }
 
 /**
@@ -65,8 +69,10 @@ export async function checkModelRun(
   context: AuditContext = {},
 ): Promise<void> {
   const ops = await operations();
-  if (kind === 'audit') await ops.checkAuditSliced(readAudit(request as CatalogueAuditRequest, context));
-  else await ops.checkWorkExtraction(store, request as ExtractWorkRequest);
+  if (kind === 'audit')
+    await ops.checkAuditSliced(readModelRun(AUDIT_REQUEST, request as CatalogueAuditRequest, context));
+  else
+    await ops.checkWorkExtraction(store, readModelRun(EXTRACT_WORK_REQUEST, request as ExtractWorkRequest, undefined));
 }
 
 /**
@@ -142,7 +148,7 @@ export class Memorization {
    * const { nv_recall, blocks, calls } = await engine.memorization.extractWork({ text, model, budget_calls: 2000 })
    */
   async extractWork(request: ExtractWorkRequest): Promise<WorkExtractionResult> {
-    return (await operations()).runWorkExtraction(this.store, request);
+    return (await operations()).runWorkExtraction(this.store, readModelRun(EXTRACT_WORK_REQUEST, request, undefined));
   }
 
   /**

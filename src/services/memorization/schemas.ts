@@ -6,9 +6,10 @@
  */
 import { TrainprintError } from '../../errors.js';
 import { int0, intIn, object, workId } from '../../util/json-schema.js';
-import { invalidField, type RequestContract } from '../../util/schema-check.js';
+import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
 import type { CatalogueAuditRequest } from './audit.js';
-import { limitSchema, servedLimit, servedProps } from './limits.js';
+import type { ExtractWorkRequest } from './extract-work.js';
+import { limitSchema, servedProps } from './limits.js';
 
 /**
  * The target model: an OpenAI-compatible service the server calls. The server's model-host
@@ -88,26 +89,29 @@ export const JOB_MODEL_SPEC_SCHEMA = object({ ...MODEL_SPEC_PROPS, ...ENDPOINT_O
   ...Object.keys(ENDPOINT_OPTION_PROPS),
 ]);
 
-/** The members of {@link EXTRACT_WORK_ITEM_SCHEMA}. */
-const EXTRACT_WORK_ITEM_PROPS = {
+/** The members of {@link EXTRACT_WORK_REQUEST_SCHEMA}, with the library's bounds. */
+const EXTRACT_WORK_PROPS = {
   work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
   text: { type: 'string', minLength: 1, description: 'The work to extract (or give `work_id`)' },
-  model: JOB_MODEL_SPEC_SCHEMA,
   sections: {
     type: 'array',
     maxItems: 10_000,
     description: 'Sections (chapters) to spread the probes over, in order, not overlapping (UTF-16 offsets)',
     items: object({ start: int0, end: int0, title: { type: 'string', maxLength: 500 } }, ['title']),
   },
-  budget_calls: servedLimit(
+  budget_calls: limitSchema(
     'extractWork',
     'budget_calls',
     'Most calls made in all, failed ones counted (default 2000)',
   ),
-  probes: servedLimit('extractWork', 'probes', 'Phase-1 probes (default one per 250 words, at most half the budget)'),
-  prefix_words: servedLimit('extractWork', 'prefix_words', 'Words of each prompt (default 50)'),
-  max_tokens: servedLimit('extractWork', 'max_tokens', '`max_tokens` of each call (default 256)'),
-  concurrency: servedLimit('extractWork', 'concurrency', 'Calls in flight (default 4; the library allows 64)'),
+  probes: limitSchema('extractWork', 'probes', 'Phase-1 probes (default one per 250 words, at most half the budget)'),
+  prefix_words: limitSchema('extractWork', 'prefix_words', 'Words of each prompt (default 50)'),
+  max_tokens: limitSchema('extractWork', 'max_tokens', '`max_tokens` of each call (default 256)'),
+  concurrency: limitSchema(
+    'extractWork',
+    'concurrency',
+    'Calls in flight (default 4; a server allows fewer: SERVER_CAPS)',
+  ),
   prompt_variants: intIn(1, 3, 'Chat models: prompt templates tried in order until one continues the work (default 3)'),
   prices: object(
     {
@@ -118,15 +122,37 @@ const EXTRACT_WORK_ITEM_PROPS = {
     ['currency'],
   ),
 } as const;
+
 /**
- * An item of an `extract` job (`POST /api/v1/jobs`): the whole-work extraction of `engine.memorization.extractWork`,
- * its options field for field (every one optional but `model`); `concurrency` capped at 16 as the other routes that
- * call a model service.
+ * The whole-work extraction's request as the library reads it (`extractWork`): its JSON members, every one optional
+ * (the model, journal and signals are given as objects).
+ */
+export const EXTRACT_WORK_REQUEST_SCHEMA = object(EXTRACT_WORK_PROPS, Object.keys(EXTRACT_WORK_PROPS));
+
+const { work_id: EXTRACT_ID, text: EXTRACT_TEXT, ...EXTRACT_SERVED } = servedProps(EXTRACT_WORK_PROPS);
+/**
+ * An item of an `extract` job (`POST /api/v1/jobs`): {@link EXTRACT_WORK_REQUEST_SCHEMA} as a server serves it
+ * (tightened by `SERVER_CAPS`), with its model named; every member but `model` optional.
  */
 export const EXTRACT_WORK_ITEM_SCHEMA = object(
-  EXTRACT_WORK_ITEM_PROPS,
-  Object.keys(EXTRACT_WORK_ITEM_PROPS).filter((k) => k !== 'model'),
+  { work_id: EXTRACT_ID, text: EXTRACT_TEXT, model: JOB_MODEL_SPEC_SCHEMA, ...EXTRACT_SERVED },
+  Object.keys(EXTRACT_WORK_PROPS),
 );
+
+/** The JSON members of a whole-work extraction's request ({@link EXTRACT_WORK_REQUEST_SCHEMA}). */
+export type ExtractWorkRequestJson = Omit<ExtractWorkRequest, 'model' | 'journal' | 'signal' | 'stop'>;
+
+/**
+ * The whole-work extraction's request, written once: read through it by `extractWork` (and so by an `extract` job's
+ * preparation), served as the job's item. Its rule: exactly one of `work_id` and `text`.
+ * @example readThrough(EXTRACT_WORK_REQUEST, { text, budget_calls: 500 }, undefined)
+ */
+export const EXTRACT_WORK_REQUEST: RequestContract<ExtractWorkRequestJson, undefined> = {
+  operation: 'extractWork',
+  schema: EXTRACT_WORK_REQUEST_SCHEMA,
+  served: EXTRACT_WORK_ITEM_SCHEMA,
+  rules: (request) => exactlyOne(request, ['work_id', 'text']),
+};
 
 /** The members of {@link AUDIT_REQUEST_SCHEMA}, with the library's bounds. */
 const AUDIT_PROPS = {
@@ -145,7 +171,7 @@ const AUDIT_PROPS = {
           description: "The work's name in the result (a file name, an ISBN)",
         },
         text: { type: 'string', description: "The work's text" },
-        sections: EXTRACT_WORK_ITEM_PROPS.sections,
+        sections: EXTRACT_WORK_PROPS.sections,
       },
       ['sections'],
     ),
@@ -170,7 +196,7 @@ const AUDIT_PROPS = {
     'concurrency',
     'Calls in flight (default 4; a server allows fewer: SERVER_CAPS)',
   ),
-  prompt_variants: EXTRACT_WORK_ITEM_PROPS.prompt_variants,
+  prompt_variants: EXTRACT_WORK_PROPS.prompt_variants,
 } as const;
 const AUDIT_OPTIONS = Object.keys(AUDIT_PROPS).filter((k) => k !== 'works');
 

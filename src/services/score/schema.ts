@@ -3,7 +3,7 @@
  * (src/services/jobs/types/score.ts). Its content members are analyze's (../analyze/schema.ts).
  */
 import { jurisdiction, modelId, object, workHash } from '../../util/json-schema.js';
-import { invalidField, type RequestContract } from '../../util/schema-check.js';
+import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
 import { ANALYZE_REQUEST_SCHEMA } from '../analyze/schema.js';
 import type { ScoreRequest } from './types.js';
 
@@ -44,12 +44,8 @@ const CONTENT_MEMBERS = ['content_type', 'content_encoding', 'include_text'] as 
  * @example scoreRules({ target_model, jurisdiction: 'US' }) // INVALID_INPUT: work_hash: is required (or give content)
  */
 export function scoreRules(request: ScoreRequest): void {
+  exactlyOne(request, ['work_hash', 'content']);
   const named = request.work_hash !== undefined;
-  if (named === (request.content !== undefined))
-    invalidField(
-      named ? 'content' : 'work_hash',
-      named ? 'give work_hash or content, not both' : 'is required (or give content)',
-    );
   const extra = named ? CONTENT_MEMBERS.find((k) => request[k] !== undefined) : undefined;
   if (extra) invalidField(extra, 'goes with content');
 }

@@ -25,7 +25,8 @@ export const SCORE_JOB = defineJobType<ScoreRequest>({
   executor:
     ({ engine, options }) =>
     async (item, claim, signal) => {
-      const request = readThrough(SCORE_REQUEST, item, undefined);
+      // read through SCORE_REQUEST at submission, and by engine.score
+      const request = item as ScoreRequest;
       const owner = claim.job.account;
       // a work_hash must be the owner's
       if (request.work_hash !== undefined) await engine.findWork(request.work_hash, { owner });
