@@ -127,7 +127,14 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // +2.5 KB; work_hash hashed where it lies (node:crypto where the runtime has it) and engine.reserveMemory +0.8 KB; an
 // edge hit kept by the chain's density, licences ordered by likeness +0.6 KB; the rest the merged docs and checks of
 // the other branches. The budget is 1,325 KiB, to come down with the request schemas' move into their services.
-const MAIN_BUDGET = 1325 * 1024;
+// Looked at 1,358,333 B (+2.7 KB from 1,355,662 B): each operation's request written once (REQUESTS: the audit's, the
+// whole-work extraction's and the score's schema and rules, read through one function, readThrough, by the library, its
+// routes and its job types; checkSchema's bounds of arrays and exclusive bounds; exactlyOne). The schemas were in the
+// main entry already (the job items); the hand checks they replace were mostly in files outside it — memorization-work.js
+// 102,398 → 99,479 B, http.js 396,079 → 395,578 B: the package is 0.7 KB smaller in all — so the main entry grew. The
+// budget is 1,327 KiB until the other services' requests move the same way (registry, monitors: hand checks in the
+// main entry that their schemas replace).
+const MAIN_BUDGET = 1327 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -136,7 +143,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1332, // with the main entry's 1,325 KiB (above)
+  'library.cjs': 1334, // with the main entry's 1,327 KiB (above)
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
