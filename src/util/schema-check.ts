@@ -1,11 +1,11 @@
 /**
- * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript
- * type and {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming
- * the field. The subset is what request schemas here use (object, string, boolean, number,
- * integer, array; enum, const, required, additionalProperties: false, minLength, maxLength,
- * pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum, items, minItems, maxItems). An operation's request is
- * read through its {@link RequestContract}: its schema, then its `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full validator
- * instead and says so ({@link markSchemaChecked}), so that a request is validated once on its way in.
+ * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript type and
+ * {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming the field. The subset is what
+ * request schemas here use (object, string, boolean, number, integer, array; enum, const, required,
+ * additionalProperties: false, minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+ * items, minItems, maxItems). An operation's request is read through its {@link RequestContract}: its schema, then its
+ * `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full validator instead and
+ * says so ({@link markSchemaChecked}), so that a request is validated once on its way in.
  */
 import { TrainprintError } from '../errors.js';
 import type { JsonSchema } from './json-schema.js';

@@ -74,7 +74,8 @@ export async function scoredContent(
 
 /**
  * The checks of {@link scoredContent} before it reads anything (a score job runs them at submission), on a request read
- * through `SCORE_REQUEST`: the pairing of `include_text`, a file's size, a text's emptiness and size; the file's bytes (null for text).
+ * through `SCORE_REQUEST`: the pairing of `include_text`, a file's size, a text's emptiness and size; the file's bytes
+ * (null for text).
  * @throws INVALID_INPUT, PAYLOAD_TOO_LARGE as {@link scoredContent}
  * @example checkScoredContent({ content: 'text', include_text: true }, 1 << 26) // throws: include_text goes with files
  */
