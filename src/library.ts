@@ -201,7 +201,8 @@ export { concatBytes } from './util/bytes.js';
 export { declaredDatasetId } from './datasets/snapshot.js';
 // for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one
 // module instance with the operations' check, which is why the HTTP adapter takes it from here)
-export { markSchemaChecked } from './util/schema-check.js';
+export { exactlyOne, markSchemaChecked, readThrough, type RequestContract } from './util/schema-check.js';
+export { REQUESTS } from './services/requests.js';
 // for the outer ring only: whether a fetch error is a failed connection (the server's model fetch wraps it as one type)
 export { connectionFailed } from './models/openai.js';
 // for the outer ring only: the JSON Schema fragments the services' request schemas share with the HTTP API's

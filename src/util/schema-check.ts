@@ -1,12 +1,14 @@
 /**
- * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript
- * type and {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming
- * the field. The subset is what request schemas here use (object, string, boolean, number,
- * integer, array; enum, const, required, additionalProperties: false, minLength, maxLength,
- * pattern, minimum, maximum, items). The HTTP adapter validates its bodies with a full validator
- * instead and says so ({@link markSchemaChecked}), so that a request is validated once on its way in.
+ * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript type and
+ * {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming the field. The subset is what
+ * request schemas here use (object, string, boolean, number, integer, array; enum, const, required,
+ * additionalProperties: false, minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+ * items, minItems, maxItems). An operation's request is read through its {@link RequestContract}: its schema, then its
+ * `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full validator instead and
+ * says so ({@link markSchemaChecked}), so that a request is validated once on its way in.
  */
 import { TrainprintError } from '../errors.js';
+import type { JsonSchema } from './json-schema.js';
 
 /** The part of JSON Schema {@link checkSchema} understands. */
 export interface SchemaNode {
@@ -20,8 +22,14 @@ export interface SchemaNode {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;
+  /** The pattern in words, as the HTTP adapter says it too: "must be <hint>". */
+  readonly 'x-pattern-hint'?: string;
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
 }
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -72,8 +80,28 @@ export function schemaChecked(schema: object, value: unknown): boolean {
   return value !== null && typeof value === 'object' && CHECKED.get(value) === schema;
 }
 
-function fail(detail: string): never {
-  throw new TrainprintError('INVALID_INPUT', detail);
+/** INVALID_INPUT naming `field` (its `cause` as the HTTP adapter's: a job item's error names `items[i].<field>`). */
+function fail(field: string, reason: string, sep = ' '): never {
+  // a description of the whole value ('the request') names no field
+  const cause = /\s/.test(field) ? undefined : { cause: { field, reason } };
+  throw new TrainprintError('INVALID_INPUT', `${field}${sep}${reason}`, cause);
+}
+/**
+ * A request's rule broken: INVALID_INPUT (HTTP 422) naming the field, as a schema's failure does.
+ * @example invalidField('works[3].id', '"a.txt" is repeated') // throws "works[3].id: \"a.txt\" is repeated"
+ */
+export const invalidField = (field: string, reason: string): never => fail(field, reason, ': ');
+/**
+ * The rule no schema here says: exactly one of `names` given. None is INVALID_INPUT naming the first (the usual one),
+ * several name the second given.
+ * @example exactlyOne({ work_hash, content }, ['work_hash', 'content']) // content: give only one of work_hash, content
+ */
+export function exactlyOne(request: object, names: readonly string[]): void {
+  const given = names.filter((n) => (request as Record<string, unknown>)[n] !== undefined);
+  if (given.length === 1) return;
+  const field = given.length === 0 ? names[0] : given[1];
+  const others = names.filter((n) => n !== field).join(' or ');
+  invalidField(field, given.length === 0 ? `is required (or give ${others})` : `give only one of ${names.join(', ')}`);
 }
 const show = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
 
@@ -134,7 +162,7 @@ function copyValue(v: unknown, path: string, where: string, depth: number): unkn
     throw unreadable(name, cause);
   }
   if (!plain) return v;
-  if (depth >= MAX_REQUEST_DEPTH) fail(`${name} nests deeper than ${MAX_REQUEST_DEPTH} levels (or is cyclic)`);
+  if (depth >= MAX_REQUEST_DEPTH) fail(name, `nests deeper than ${MAX_REQUEST_DEPTH} levels (or is cyclic)`);
   const read = (k: string | number, at: string): unknown => {
     let x: unknown;
     try {
@@ -193,51 +221,85 @@ function codePoints(v: string): number {
 
 function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   const name = path || where;
-  if (s.enum !== undefined && !s.enum.includes(v)) fail(`${name} must be one of ${s.enum.map(show).join(', ')}`);
-  if (s.const !== undefined && v !== s.const) fail(`${name} must be ${show(s.const)}`);
+  if (s.enum !== undefined && !s.enum.includes(v)) fail(name, `must be one of ${s.enum.map(show).join(', ')}`);
+  if (s.const !== undefined && v !== s.const) fail(name, `must be ${show(s.const)}`);
   switch (s.type) {
     case 'string': {
-      if (typeof v !== 'string') fail(`${name} must be a string`);
+      if (typeof v !== 'string') fail(name, 'must be a string');
       if (s.minLength !== undefined && codePointsBelow(v, s.minLength))
-        fail(`${name} must have at least ${s.minLength} character(s)`);
+        fail(name, `must have at least ${s.minLength} character(s)`);
       if (s.maxLength !== undefined && codePointsAbove(v, s.maxLength))
-        fail(`${name} must have at most ${s.maxLength} characters`);
-      if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v)) fail(`${name} does not match ${s.pattern}`);
+        fail(name, `must have at most ${s.maxLength} characters`);
+      if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v))
+        fail(name, s['x-pattern-hint'] ? `must be ${s['x-pattern-hint']}` : `does not match ${s.pattern}`);
       return;
     }
     case 'boolean':
-      if (typeof v !== 'boolean') fail(`${name} must be true or false`);
+      if (typeof v !== 'boolean') fail(name, 'must be true or false');
       return;
     case 'number':
     case 'integer': {
       if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v))) {
-        fail(`${name} must be ${s.type === 'integer' ? 'an integer' : 'a number'}`);
+        fail(name, `must be ${s.type === 'integer' ? 'an integer' : 'a number'}`);
       }
       if ((s.minimum !== undefined && v < s.minimum) || (s.maximum !== undefined && v > s.maximum)) {
-        fail(`${name} must be in ${s.minimum ?? '-∞'}..${s.maximum ?? '∞'}`);
+        fail(name, `must be in ${s.minimum ?? '-∞'}..${s.maximum ?? '∞'}`);
       }
+      if ((s.exclusiveMinimum ?? -Infinity) >= v || (s.exclusiveMaximum ?? Infinity) <= v)
+        fail(name, `must be in (${s.exclusiveMinimum ?? '-∞'}, ${s.exclusiveMaximum ?? '∞'})`);
       return;
     }
     case 'array':
-      if (!Array.isArray(v)) fail(`${name} must be an array`);
+      if (!Array.isArray(v)) fail(name, 'must be an array');
+      if (v.length < (s.minItems ?? 0) || v.length > (s.maxItems ?? Infinity))
+        fail(name, `must have ${s.minItems ?? 0}..${s.maxItems ?? '∞'} items`);
       if (s.items)
         v.forEach((x, i) => {
           walk(s.items!, x, `${name}[${i}]`, where);
         });
       return;
     case 'object': {
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(`${name} must be an object`);
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(name, 'must be an object');
       const o = v as Record<string, unknown>;
       const props = s.properties ?? {};
       const allowed = Object.keys(props);
       if (s.additionalProperties === false) {
         for (const k of Object.keys(o))
-          if (!allowed.includes(k)) fail(`${name}: unknown field "${k}" (allowed: ${allowed.join(', ')})`);
+          if (!allowed.includes(k)) fail(name, `unknown field "${k}" (allowed: ${allowed.join(', ')})`, ': ');
       }
       const at = (k: string): string => (path ? `${path}.${k}` : k);
-      for (const k of s.required ?? []) if (o[k] === undefined) fail(`${at(k)} is required`);
+      for (const k of s.required ?? []) if (o[k] === undefined) fail(at(k), 'is required');
       for (const k of allowed) if (o[k] !== undefined) walk(props[k], o[k], at(k), where);
       return;
     }
   }
+}
+
+/**
+ * One operation's request, written once: the JSON Schema of what every door takes (the library, an HTTP route, a job
+ * item) and the named `rules` for what a schema cannot say (exactly one of two fields, distinct ids, a plan's caps),
+ * each throwing INVALID_INPUT naming the field (or the status its kind has: 413 for a plan's cap). `served` is the
+ * schema the HTTP API serves and a job item takes: `schema` itself, or `schema` tightened by the server's caps where a
+ * server allows less than the library (written once, beside the caps).
+ * @example const AUDIT_REQUEST: RequestContract<AuditRequestJson, AuditContext> = { operation: 'audit', schema, rules }
+ */
+export interface RequestContract<R, C = undefined> {
+  readonly operation: string;
+  readonly schema: JsonSchema;
+  readonly served: JsonSchema;
+  readonly rules: (request: R, context: C) => void;
+}
+
+/**
+ * A request read through its contract, the one stop of its validation: checked against its schema (unless the HTTP
+ * adapter's validator did so, {@link markSchemaChecked}), then by its rules; returns the checked copy.
+ * @throws INVALID_INPUT naming the field; what the rules throw
+ * @example const request = readThrough(AUDIT_REQUEST, value, { jobItems: 100 }) // works, budget_calls …
+ */
+export function readThrough<R, C>(contract: RequestContract<R, C>, value: unknown, context: C): R {
+  const { schema, served } = contract;
+  const checked = schemaChecked(schema, value) || schemaChecked(served, value);
+  const request = (checked ? value : checkSchema(schema as SchemaNode, value, 'the request')) as R;
+  contract.rules(request, context);
+  return request;
 }

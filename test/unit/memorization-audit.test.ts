@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GenerateOptions, TargetModel } from '../../src/models/types.js';
 import { TrainprintError } from '../../src/errors.js';
-import { auditCatalogue, checkAudit, checkAuditSliced } from '../../src/services/memorization/audit.js';
+import { checkAuditSliced } from '../../src/services/memorization/audit.js';
+import { auditCatalogue } from '../../src/services/memorization/memorization.js';
 import { catalogueAuditProblem } from '../../src/services/report/audit-check.js';
 import {
   memoryExtractionJournal,
@@ -171,12 +172,17 @@ describe('auditCatalogue', () => {
     expect(catalogueAuditProblem(r)).toBeNull();
   });
 
-  it('refuses a bad request with a typed error', async () => {
+  it('refuses a bad request with INVALID_INPUT naming the field (its schema and its rules: AUDIT_REQUEST)', async () => {
     const model = memorising(rnd);
-    await expect(auditCatalogue(store, { model, works: [] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(auditCatalogue(store, { model, works, level: 1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
-    const twice = [works[0], works[0]];
-    await expect(auditCatalogue(store, { model, works: twice })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    const refused = (request: Record<string, unknown>, field: string) =>
+      expect(auditCatalogue(store, { model, works, ...request })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        cause: { field },
+      });
+    await refused({ works: [] }, 'works');
+    await refused({ level: 1 }, 'level');
+    await refused({ budget_calls: 0 }, 'budget_calls');
+    await refused({ works: [works[0], works[0]] }, 'works[1].id');
   });
 });
 
@@ -230,23 +236,24 @@ describe('a large catalogue gives the event loop turns', () => {
     text: Array.from({ length: 60 }, (_, j) => `word${(i * 7 + j * 13) % 997}`).join(' '),
   }));
 
-  it('checkAuditSliced checks as checkAudit does, with turns of the event loop in between', async () => {
+  it('checkAuditSliced plans every work, with turns of the event loop in between', async () => {
     let turns = 0;
     const tick = setInterval(() => turns++, 0);
     try {
       const sliced = await checkAuditSliced({ works: big, budget_calls: 30 });
       expect(turns).toBeGreaterThan(0);
       const { planned, ...options } = sliced;
-      expect(options).toEqual(checkAudit({ works: big, budget_calls: 30 }));
+      expect(options).toEqual({ works: big, budget: 30, first: 3, level: 0.5 });
       expect(planned).toHaveLength(big.length);
       expect(planned[0]).toMatchObject({ words: 60, tooShort: false, result: null, calls: 0 });
     } finally {
       clearInterval(tick);
     }
-    // the same refusals, naming the same work
+    // the library's door names the repeated work
     const bad = [...big.slice(0, 5), { id: 'w1', text: 'again' }];
-    expect(() => checkAudit({ works: bad })).toThrow(/works\[5\]\.id "w1" is repeated/);
-    await expect(checkAuditSliced({ works: bad })).rejects.toThrow(/works\[5\]\.id "w1" is repeated/);
+    await expect(auditCatalogue(store, { model: memorising(() => 0), works: bad })).rejects.toThrow(
+      /works\[5\]\.id: "w1" is repeated/,
+    );
   });
 
   it('an audit of 20,000 works under a small budget turns the event loop while it plans and records them', async () => {

@@ -102,13 +102,18 @@ describe('score of content sent with the request', () => {
     const base = { target_model: MODEL, jurisdiction: 'US' };
     const hash = `sha256:${'0'.repeat(64)}`;
     const cases: Array<[unknown, object | undefined, string, RegExp]> = [
-      [{ ...base, work_hash: hash, content: 'text' }, undefined, 'INVALID_INPUT', /not both/],
+      [
+        { ...base, work_hash: hash, content: 'text' },
+        undefined,
+        'INVALID_INPUT',
+        /give only one of work_hash, content/,
+      ],
       [{ ...base }, undefined, 'INVALID_INPUT', /work_hash/],
       [
         { ...base, work_hash: hash, content_type: 'epub' },
         undefined,
         'INVALID_INPUT',
-        /content_type goes with content/,
+        /content_type: goes with content/,
       ],
       [{ ...base, content: 'a text', include_text: true }, undefined, 'INVALID_INPUT', /include_text/],
       [{ ...base, content: '   ' }, undefined, 'INVALID_INPUT', /non-empty/],

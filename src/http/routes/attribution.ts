@@ -22,11 +22,12 @@ import {
   type ContentType,
   type FingerprintOptions,
   type ScoreRequest,
+  readThrough,
+  REQUESTS,
 } from '../../library.js';
 import type { Route, RouteContext } from '../context.js';
 import * as S from '../schemas/attribution.js';
 import { account, ownWorkByHash, planFileLimit } from './caller.js';
-import { invalidField } from './refusals.js';
 
 /**
  * The attribution rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
@@ -172,7 +173,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     summary: 'How likely a model trained on a work: registered by the account, or sent as content',
     body: 'json',
     files: true,
-    requestSchema: S.SCORE_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.score.served,
     responseSchema: S.SCORE_RESULT_SCHEMA,
     handler: (ctx) => scoreOwned(ctx, ctx.body as ScoreRequest),
   },
@@ -203,16 +204,11 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
 
 // ------------------------------------------------------------------ helpers
 
-async function scoreOwned(ctx: RouteContext, request: ScoreRequest): Promise<unknown> {
-  // the schema cannot say "exactly one of"; the 422 still names a field
-  const named = request.work_hash !== undefined;
-  if (named === (request.content !== undefined))
-    invalidField(
-      named ? 'content' : 'work_hash',
-      named ? 'give work_hash or content, not both' : 'is required (or give content)',
-    );
+async function scoreOwned(ctx: RouteContext, body: ScoreRequest): Promise<unknown> {
+  // read through its contract before the work is looked up (its rules' 422 before a 404); the body's schema was checked
+  const request = readThrough(REQUESTS.score, body, undefined);
   // a work named by its hash must be the account's; content sent is scored as it is
-  if (named) await ownWorkByHash(ctx, request.work_hash!);
+  if (request.work_hash !== undefined) await ownWorkByHash(ctx, request.work_hash);
   // the account's score reads the datasets every account shares and its own, never another account's; a client that
   // goes away aborts it, as it does an analysis (its remote calls, evidence searches and a file's extraction stop)
   return ctx.engine.score(request, {

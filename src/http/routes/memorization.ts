@@ -21,6 +21,7 @@
  * as the client knows it, so the engine's errors are never rewritten.
  */
 import {
+  exactlyOne,
   isTrainprintError,
   TrainprintError,
   VERIFY_TOKENS,
@@ -38,7 +39,7 @@ import {
 import { Reply, type ModelSpec, type Route, type RouteContext } from '../context.js';
 import * as M from '../schemas/memorization.js';
 import { account, ownWork } from './caller.js';
-import { invalidField, notFound } from './refusals.js';
+import { notFound } from './refusals.js';
 
 const TAG = 'memorization';
 const BASE = '/api/v1/memorization';
@@ -273,21 +274,6 @@ export const MEMORIZATION_ALIASES: readonly Route[] = SHORT_PATHS.map(([name, id
 });
 
 // ------------------------------------------------------------------ helpers
-
-/**
- * Exactly one of `names` in the body, which the schemas cannot say: none is 422 naming the first
- * (the usual one), several is 422 naming the second given.
- */
-function exactlyOne(body: Record<string, unknown>, names: readonly string[]): void {
-  const given = names.filter((n) => body[n] !== undefined);
-  if (given.length === 1) return;
-  const field = given.length === 0 ? names[0] : given[1];
-  const others = names.filter((n) => n !== field);
-  invalidField(
-    field,
-    given.length === 0 ? `is required (or give ${others.join(' or ')})` : `give only one of ${names.join(', ')}`,
-  );
-}
 
 function mem(ctx: RouteContext) {
   return ctx.engine.memorization;

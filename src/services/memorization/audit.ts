@@ -27,7 +27,7 @@ import { nextMacrotask } from '../../util/steps.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
 import { HIT_WORDS } from './constants.js';
 import { checkResultBound, runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
-import { limitOption } from './limits.js';
+import { MEMORIZATION_LIMITS } from './limits.js';
 import { SHORT_WORK_WORDS, shortWorkSplits } from './short-work.js';
 import { wordSpans } from './text.js';
 import { auditDigest } from './digests.js';
@@ -159,8 +159,8 @@ export interface CatalogueAuditResult {
 }
 
 /**
- * Audit a catalogue under one budget.
- * @throws INVALID_INPUT, INVALID_OPTIONS
+ * Audit a catalogue under one budget: a request read through `AUDIT_REQUEST` (the library's `auditCatalogue` does).
+ * @throws PAYLOAD_TOO_LARGE, UPSTREAM_*
  * @example
  * const r = await auditCatalogue(engine.store, { model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
  * r.catalogue.share // share of the works reproduced, with r.catalogue.ci_95
@@ -281,38 +281,31 @@ function turnsEvery(sliceMs: number): () => Promise<void> | void {
 }
 
 /**
- * The checks of {@link auditCatalogue} on a request, before any call (a job runs them at submission): the works, the
- * options, and that no work's measurement — which may get the whole budget — could exceed the result a run may hold.
- * @throws INVALID_INPUT, INVALID_OPTIONS, PAYLOAD_TOO_LARGE (naming the work)
- * @example checkAudit({ works, budget_calls: 2000 })
- */
-export function checkAudit(request: Omit<CatalogueAuditRequest, 'model'>) {
-  const { works, budget, first, level } = auditOptions(request);
-  for (const w of works) checkPlanned(w, unrun(w, request.prefix_words), budget);
-  return { works, budget, first, level };
-}
-
-/**
- * {@link checkAudit} with a turn of the event loop every {@link AUDIT_SLICE_MS} ms of work (a catalogue of 100,000 works takes about
- * a second to check), and each work's plan, which the audit's first pass reads instead of counting the words again —
- * the plan kept under `request.plan_key` when there is one, else counted and kept under it for the next run.
- * @throws as {@link checkAudit}
+ * Each work's plan, once no measurement of a work — which may get the whole budget — could exceed the result a run may
+ * hold, with a turn of the event loop every {@link AUDIT_SLICE_MS} ms of work (a catalogue of 100,000 works takes about
+ * a second to plan). The request was read through `AUDIT_REQUEST` (./schemas.ts) first: its schema and rules. The plan
+ * kept under `request.plan_key` when there is one is read instead of counting the words again, else counted and kept
+ * under it for the next run.
+ * @throws PAYLOAD_TOO_LARGE (naming the work)
  * @example const { works, planned } = await checkAuditSliced({ works, budget_calls: 2000 })
  */
 export async function checkAuditSliced(request: Omit<CatalogueAuditRequest, 'model'>) {
-  const options = auditOptions(request);
+  const { works } = request;
+  const budget = request.budget_calls ?? MEMORIZATION_LIMITS.audit.budget_calls.default;
+  const first = request.first_probes ?? MEMORIZATION_LIMITS.audit.first_probes.default;
+  const level = request.level ?? 0.5;
   const pause = turnsEvery(AUDIT_SLICE_MS);
-  const n = options.works.length;
+  const n = works.length;
   const key = planKey(request);
   const kept = key === undefined ? undefined : keptPlans.get(key);
   const plan = kept?.words.length === n ? kept : null;
   const counted = plan ?? { words: new Uint32Array(n), dense: new Uint32Array(n) };
   const planned: AuditRun[] = [];
-  for (const [k, w] of options.works.entries()) {
+  for (const [k, w] of works.entries()) {
     const run = plan ? plannedRun(plan.words[k], plan.dense[k], request.prefix_words) : unrun(w, request.prefix_words);
     counted.words[k] = run.words;
     counted.dense[k] = run.dense;
-    planned.push(checkPlanned(w, run, options.budget));
+    planned.push(checkPlanned(w, run, budget));
     await pause();
   }
   if (key !== undefined && !plan) {
@@ -320,20 +313,7 @@ export async function checkAuditSliced(request: Omit<CatalogueAuditRequest, 'mod
     keptPlans.set(key, counted);
     for (const old of keptPlans.keys()) if (keptPlans.size > PLANS_KEPT) keptPlans.delete(old);
   }
-  return { ...options, planned };
-}
-
-/** The request's works and options checked (not yet each work's bound). */
-function auditOptions(request: Omit<CatalogueAuditRequest, 'model'>) {
-  if (!request || typeof request !== 'object')
-    throw new TrainprintError('INVALID_INPUT', 'the request must be an object');
-  const works = checkWorks(request.works);
-  const budget = limitOption('audit', 'budget_calls', request.budget_calls);
-  const first = limitOption('audit', 'first_probes', request.first_probes);
-  const level = request.level ?? 0.5;
-  if (typeof level !== 'number' || !(level > 0 && level < 1))
-    throw new TrainprintError('INVALID_OPTIONS', 'level must be a number in (0, 1)');
-  return { works, budget, first, level };
+  return { works, budget, first, level, planned };
 }
 
 /** `run`, once no measurement of the work — which may get the whole budget — could exceed what a run may hold. */
@@ -511,19 +491,4 @@ function auditRecord(
       `(1 − ${o.level})^probes, the chance that a work reproduced from a share ${o.level} of its probe positions shows no hit; the catalogue's share ` +
       'with a 95 % Wilson interval over the works measured.',
   };
-}
-
-function checkWorks(v: unknown): AuditWork[] {
-  if (!Array.isArray(v) || v.length === 0 || v.length > 100_000)
-    throw new TrainprintError('INVALID_INPUT', 'works must be a non-empty array of { id, text } (at most 100,000)');
-  const seen = new Set<string>();
-  return v.map((w, i) => {
-    const o = w as AuditWork;
-    if (!o || typeof o !== 'object' || typeof o.id !== 'string' || o.id.length === 0 || typeof o.text !== 'string')
-      throw new TrainprintError('INVALID_INPUT', `works[${i}] must be { id, text, sections? }`);
-    if (seen.has(o.id))
-      throw new TrainprintError('INVALID_INPUT', `works[${i}].id ${JSON.stringify(o.id)} is repeated`);
-    seen.add(o.id);
-    return o;
-  });
 }

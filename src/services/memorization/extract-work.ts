@@ -27,7 +27,7 @@ import { MAX_CHARS_PER_TOKEN } from '../../models/openai.js';
 import type { GenerationCall, TargetModel } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
-import { checkObject, fail, onlyKeys } from '../../util/validate.js';
+import { fail } from '../../util/validate.js';
 import {
   checkCompactCall,
   checkReplayedCall,
@@ -36,7 +36,7 @@ import {
   type RecordedCall,
 } from './extraction-journal.js';
 import { checkModel, intOption, resolveWork } from './inputs.js';
-import { limitOption } from './limits.js';
+import { MEMORIZATION_LIMITS } from './limits.js';
 import {
   inOrderShare,
   chainIn,
@@ -950,27 +950,8 @@ interface ExtractionSettings {
  * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND
  */
 async function readExtraction(store: Store, request: ExtractWorkRequest): Promise<ExtractionSettings> {
-  const r = checkObject(request, 'the request');
-  onlyKeys(
-    r,
-    [
-      'model',
-      'work_id',
-      'text',
-      'sections',
-      'budget_calls',
-      'probes',
-      'prefix_words',
-      'max_tokens',
-      'concurrency',
-      'prices',
-      'prompt_variants',
-      'journal',
-      'signal',
-      'stop',
-    ],
-    'extractWork',
-  );
+  // read through EXTRACT_WORK_REQUEST (./schemas.ts) by `extractWork`; an audit's runs are made from its own
+  const r = request as ExtractWorkRequest & Record<string, unknown>;
   const signal = r.signal as AbortSignal | undefined;
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
@@ -978,11 +959,12 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   if (stop !== undefined && !(stop instanceof AbortSignal))
     throw new TrainprintError('INVALID_OPTIONS', 'stop must be an AbortSignal');
   const model = checkModel(r.model);
-  const budget = limitOption('extractWork', 'budget_calls', r.budget_calls);
-  const prefix = limitOption('extractWork', 'prefix_words', r.prefix_words);
-  const maxTokens = limitOption('extractWork', 'max_tokens', r.max_tokens);
-  const concurrency = limitOption('extractWork', 'concurrency', r.concurrency);
-  const prices = checkPrices(r.prices);
+  const { budget_calls: B, prefix_words: P, max_tokens: T, concurrency: C } = MEMORIZATION_LIMITS.extractWork;
+  const budget = r.budget_calls ?? B.default;
+  const prefix = r.prefix_words ?? P.default;
+  const maxTokens = r.max_tokens ?? T.default;
+  const concurrency = r.concurrency ?? C.default;
+  const prices = r.prices ?? null;
   const journal = checkJournal(r.journal);
   const chat = model.chat === true;
   const variants = chat
@@ -1011,7 +993,7 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   const dflt = short
     ? Math.max(1, Math.min(splits.length, Math.floor(budget / variants.length)))
     : Math.max(1, Math.min(Math.ceil(n / 250), Math.floor(budget / (2 * variants.length))), sections.length);
-  const probes = limitOption('extractWork', 'probes', r.probes, dflt);
+  const probes = r.probes ?? dflt;
   const plan = short
     ? shortPlan(sectionWords, splits.slice(0, probes))
     : probePositions(sectionWords, probes, prefix, n);
@@ -1115,50 +1097,19 @@ function wordAt(work: WordTokenSpans, at: number): number {
   return lo;
 }
 
-function checkPrices(v: unknown): ExtractionPrices | null {
-  if (v === undefined) return null;
-  const o = v as Record<string, unknown>;
-  if (!o || typeof o !== 'object' || Array.isArray(o))
-    fail('prices must be an object { prompt_per_million, completion_per_million, currency? }');
-  onlyKeys(o, ['prompt_per_million', 'completion_per_million', 'currency'], 'prices');
-  for (const k of ['prompt_per_million', 'completion_per_million'] as const) {
-    const x = o[k];
-    if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 1e6)
-      throw new TrainprintError('INVALID_OPTIONS', `prices.${k} must be a number in 0..1,000,000 (per million tokens)`);
-  }
-  if (o.currency !== undefined && (typeof o.currency !== 'string' || o.currency.length === 0 || o.currency.length > 16))
-    fail('prices.currency must be a string of 1..16 characters');
-  return o as unknown as ExtractionPrices;
-}
-
-function checkSections(v: unknown, text: string): WorkSection[] {
+/** The sections (their shape checked by the schema): in order, not overlapping, within the text. */
+function checkSections(v: readonly WorkSection[] | undefined, text: string): WorkSection[] {
   if (v === undefined) return [{ start: 0, end: text.length }];
-  if (!Array.isArray(v) || v.length === 0 || v.length > 100_000) fail('sections must be a non-empty array');
-  const out: WorkSection[] = [];
+  if (v.length === 0) fail('sections must be a non-empty array');
   let prev = 0;
-  for (const [i, s] of (v as unknown[]).entries()) {
-    const o = s as Record<string, unknown>;
-    if (!o || typeof o !== 'object') fail(`sections[${i}] must be an object { start, end, title? }`);
-    const { start, end, title } = o;
-    if (
-      !Number.isInteger(start) ||
-      !Number.isInteger(end) ||
-      (start as number) < prev ||
-      (end as number) <= (start as number) ||
-      (end as number) > text.length
-    )
+  for (const [i, { start, end }] of v.entries()) {
+    if (start < prev || end <= start || end > text.length)
       fail(
         `sections[${i}]: start and end must be integers with ${prev} ≤ start < end ≤ ${text.length} (in order, not overlapping)`,
       );
-    if (title !== undefined && typeof title !== 'string') fail(`sections[${i}].title must be a string`);
-    out.push({
-      start: start as number,
-      end: end as number,
-      ...(title !== undefined ? { title: title as string } : {}),
-    });
-    prev = end as number;
+    prev = end;
   }
-  return out;
+  return [...v];
 }
 
 /**

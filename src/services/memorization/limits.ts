@@ -79,6 +79,32 @@ export function limitOption<O extends Operation>(
 }
 
 /**
+ * An option's JSON Schema with the library's bounds (a request's schema as the library reads it).
+ * @example limitSchema('extractWork', 'concurrency', 'Calls in flight (default 4)') // integer 1..64
+ */
+export function limitSchema<O extends Operation>(
+  operation: O,
+  name: keyof (typeof MEMORIZATION_LIMITS)[O] & string,
+  description: string,
+): JsonSchema {
+  const limit = MEMORIZATION_LIMITS[operation][name] as IntLimit;
+  return intIn(limit.min, limit.max, description);
+}
+
+/**
+ * A request's members as the HTTP API serves them: each integer option that {@link SERVER_CAPS} names lowered to its
+ * cap, every other member the same object.
+ * @example servedProps({ concurrency: limitSchema('extractWork', 'concurrency', '…') }).concurrency.maximum // 16
+ */
+export function servedProps<P extends Record<string, JsonSchema>>(props: P): P {
+  const tightened = Object.entries(props).map(([name, s]) => {
+    const cap = SERVER_CAPS[name];
+    return [name, cap !== undefined && s.type === 'integer' && Number(s.maximum) > cap ? { ...s, maximum: cap } : s];
+  });
+  return Object.fromEntries(tightened) as P;
+}
+
+/**
  * An option's JSON Schema as the HTTP API serves it: the library's bounds, tightened by {@link SERVER_CAPS}.
  * @example servedLimit('extract', 'concurrency', 'Model calls in flight (default 4)') // integer 1..16
  */
@@ -87,6 +113,5 @@ export function servedLimit<O extends Operation>(
   name: keyof (typeof MEMORIZATION_LIMITS)[O] & string,
   description: string,
 ): JsonSchema {
-  const limit = MEMORIZATION_LIMITS[operation][name] as IntLimit;
-  return intIn(limit.min, Math.min(limit.max, SERVER_CAPS[name] ?? limit.max), description);
+  return servedProps({ [name]: limitSchema(operation, name, description) })[name];
 }

@@ -11,6 +11,8 @@ import { workText } from '../registry/works.js';
 import type { ExtractWorkRequest, WorkExtractionResult } from './extract-work.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 import { renderReport, type ReportOptions } from './report.js';
+import { AUDIT_REQUEST, type AuditContext, EXTRACT_WORK_REQUEST } from './schemas.js';
+import { invalidField, readThrough, type RequestContract } from '../../util/schema-check.js';
 import type {
   Assessment,
   AssessRequest,
@@ -36,12 +38,27 @@ const operations = loadOnce(() => import('./operations.js'));
  * @example const audit = await auditCatalogue(engine.store, { model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
  */
 export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-  return (await operations()).auditCatalogue(store, request);
+  return (await operations()).auditCatalogue(store, readModelRun(AUDIT_REQUEST, request, {}));
 }
 
 /**
- * The checks an audit (`'audit'`) or a whole-work extraction (`'extract'`) makes on its request before its first call,
- * without a call: what a job runs at submission; its code loads on the first call.
+ * A request of an operation that calls a model, read through its contract (its schema, then its rules), the one stop
+ * of its validation; the model, journal and signals, objects the schema does not describe, kept as given.
+ */
+function readModelRun<R extends CatalogueAuditRequest | ExtractWorkRequest, J, C>(
+  contract: RequestContract<J, C>,
+  request: R,
+  context: C,
+): R {
+  if (request === null || typeof request !== 'object') invalidField('request', 'must be an object');
+  const { model, journal, signal, stop, ...json } = request;
+  const objects = { model, journal, signal, stop };
+  return { ...readThrough(contract, json, context), ...objects } as unknown as R;
+}
+
+/**
+ * The checks an audit (`'audit'`, within a job's plan: `context`) or a whole-work extraction (`'extract'`) makes on its
+ * request before its first call, without a call: what a job runs at submission; its code loads on the first call.
  * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE as the run would
  * @example await checkModelRun('extract', engine.store, { model, text, budget_calls: 500 })
  */
@@ -49,10 +66,13 @@ export async function checkModelRun(
   kind: 'audit' | 'extract',
   store: Store,
   request: CatalogueAuditRequest | ExtractWorkRequest,
+  context: AuditContext = {},
 ): Promise<void> {
   const ops = await operations();
-  if (kind === 'audit') await ops.checkAuditSliced(request as CatalogueAuditRequest);
-  else await ops.checkWorkExtraction(store, request as ExtractWorkRequest);
+  if (kind === 'audit')
+    await ops.checkAuditSliced(readModelRun(AUDIT_REQUEST, request as CatalogueAuditRequest, context));
+  else
+    await ops.checkWorkExtraction(store, readModelRun(EXTRACT_WORK_REQUEST, request as ExtractWorkRequest, undefined));
 }
 
 /**
@@ -128,7 +148,7 @@ export class Memorization {
    * const { nv_recall, blocks, calls } = await engine.memorization.extractWork({ text, model, budget_calls: 2000 })
    */
   async extractWork(request: ExtractWorkRequest): Promise<WorkExtractionResult> {
-    return (await operations()).runWorkExtraction(this.store, request);
+    return (await operations()).runWorkExtraction(this.store, readModelRun(EXTRACT_WORK_REQUEST, request, undefined));
   }
 
   /**
@@ -139,7 +159,7 @@ export class Memorization {
    * audit.catalogue.share // with audit.catalogue.ci_95
    */
   async auditCatalogue(request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-    return (await operations()).auditCatalogue(this.store, request);
+    return auditCatalogue(this.store, request);
   }
 
   /**

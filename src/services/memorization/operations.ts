@@ -8,7 +8,7 @@
  * const { runProbe } = await import('./operations.js')
  */
 export { getAssessment, runAssessment } from './assess.js';
-export { auditCatalogue, checkAudit, checkAuditSliced } from './audit.js';
+export { auditCatalogue, checkAuditSliced } from './audit.js';
 export { compareOutput } from './compare-output.js';
 export { runExtraction } from './extract.js';
 export { checkWorkExtraction, runWorkExtraction } from './extract-work.js';

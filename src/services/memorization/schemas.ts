@@ -4,8 +4,12 @@
  * model, and the items of the `extract` and `audit` jobs. The HTTP API serves them (src/http/schemas/memorization.ts
  * builds the other memorization requests on {@link MODEL_SPEC_SCHEMA}).
  */
+import { TrainprintError } from '../../errors.js';
 import { int0, intIn, object, workId } from '../../util/json-schema.js';
-import { servedLimit } from './limits.js';
+import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
+import type { CatalogueAuditRequest } from './audit.js';
+import type { ExtractWorkRequest } from './extract-work.js';
+import { limitSchema, servedProps } from './limits.js';
 
 /**
  * The target model: an OpenAI-compatible service the server calls. The server's model-host
@@ -85,26 +89,29 @@ export const JOB_MODEL_SPEC_SCHEMA = object({ ...MODEL_SPEC_PROPS, ...ENDPOINT_O
   ...Object.keys(ENDPOINT_OPTION_PROPS),
 ]);
 
-/** The members of {@link EXTRACT_WORK_ITEM_SCHEMA}. */
-const EXTRACT_WORK_ITEM_PROPS = {
+/** The members of {@link EXTRACT_WORK_REQUEST_SCHEMA}, with the library's bounds. */
+const EXTRACT_WORK_PROPS = {
   work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
   text: { type: 'string', minLength: 1, description: 'The work to extract (or give `work_id`)' },
-  model: JOB_MODEL_SPEC_SCHEMA,
   sections: {
     type: 'array',
     maxItems: 10_000,
     description: 'Sections (chapters) to spread the probes over, in order, not overlapping (UTF-16 offsets)',
     items: object({ start: int0, end: int0, title: { type: 'string', maxLength: 500 } }, ['title']),
   },
-  budget_calls: servedLimit(
+  budget_calls: limitSchema(
     'extractWork',
     'budget_calls',
     'Most calls made in all, failed ones counted (default 2000)',
   ),
-  probes: servedLimit('extractWork', 'probes', 'Phase-1 probes (default one per 250 words, at most half the budget)'),
-  prefix_words: servedLimit('extractWork', 'prefix_words', 'Words of each prompt (default 50)'),
-  max_tokens: servedLimit('extractWork', 'max_tokens', '`max_tokens` of each call (default 256)'),
-  concurrency: servedLimit('extractWork', 'concurrency', 'Calls in flight (default 4; the library allows 64)'),
+  probes: limitSchema('extractWork', 'probes', 'Phase-1 probes (default one per 250 words, at most half the budget)'),
+  prefix_words: limitSchema('extractWork', 'prefix_words', 'Words of each prompt (default 50)'),
+  max_tokens: limitSchema('extractWork', 'max_tokens', '`max_tokens` of each call (default 256)'),
+  concurrency: limitSchema(
+    'extractWork',
+    'concurrency',
+    'Calls in flight (default 4; a server allows fewer: SERVER_CAPS)',
+  ),
   prompt_variants: intIn(1, 3, 'Chat models: prompt templates tried in order until one continues the work (default 3)'),
   prices: object(
     {
@@ -115,24 +122,46 @@ const EXTRACT_WORK_ITEM_PROPS = {
     ['currency'],
   ),
 } as const;
+
 /**
- * An item of an `extract` job (`POST /api/v1/jobs`): the whole-work extraction of `engine.memorization.extractWork`,
- * its options field for field (every one optional but `model`); `concurrency` capped at 16 as the other routes that
- * call a model service.
+ * The whole-work extraction's request as the library reads it (`extractWork`): its JSON members, every one optional
+ * (the model, journal and signals are given as objects).
+ */
+export const EXTRACT_WORK_REQUEST_SCHEMA = object(EXTRACT_WORK_PROPS, Object.keys(EXTRACT_WORK_PROPS));
+
+const { work_id: EXTRACT_ID, text: EXTRACT_TEXT, ...EXTRACT_SERVED } = servedProps(EXTRACT_WORK_PROPS);
+/**
+ * An item of an `extract` job (`POST /api/v1/jobs`): {@link EXTRACT_WORK_REQUEST_SCHEMA} as a server serves it
+ * (tightened by `SERVER_CAPS`), with its model named; every member but `model` optional.
  */
 export const EXTRACT_WORK_ITEM_SCHEMA = object(
-  EXTRACT_WORK_ITEM_PROPS,
-  Object.keys(EXTRACT_WORK_ITEM_PROPS).filter((k) => k !== 'model'),
+  { work_id: EXTRACT_ID, text: EXTRACT_TEXT, model: JOB_MODEL_SPEC_SCHEMA, ...EXTRACT_SERVED },
+  Object.keys(EXTRACT_WORK_PROPS),
 );
 
-/** The members of {@link AUDIT_ITEM_SCHEMA}. */
-const AUDIT_ITEM_PROPS = {
+/** The JSON members of a whole-work extraction's request ({@link EXTRACT_WORK_REQUEST_SCHEMA}). */
+export type ExtractWorkRequestJson = Omit<ExtractWorkRequest, 'model' | 'journal' | 'signal' | 'stop'>;
+
+/**
+ * The whole-work extraction's request, written once: read through it by `extractWork` (and so by an `extract` job's
+ * preparation), served as the job's item. Its rule: exactly one of `work_id` and `text`.
+ * @example readThrough(EXTRACT_WORK_REQUEST, { text, budget_calls: 500 }, undefined)
+ */
+export const EXTRACT_WORK_REQUEST: RequestContract<ExtractWorkRequestJson, undefined> = {
+  operation: 'extractWork',
+  schema: EXTRACT_WORK_REQUEST_SCHEMA,
+  served: EXTRACT_WORK_ITEM_SCHEMA,
+  rules: (request) => exactlyOne(request, ['work_id', 'text']),
+};
+
+/** The members of {@link AUDIT_REQUEST_SCHEMA}, with the library's bounds. */
+const AUDIT_PROPS = {
   works: {
     type: 'array',
     minItems: 1,
     maxItems: 100_000,
     description:
-      "The catalogue: works `{ id, text, sections? }`, ids distinct (at most the plan's `jobItems` works; the body at most its `fileBytes`)",
+      "The catalogue: works `{ id, text, sections? }`, ids distinct (a job's: at most the plan's `jobItems` works; the body at most its `fileBytes`)",
     items: object(
       {
         id: {
@@ -142,18 +171,17 @@ const AUDIT_ITEM_PROPS = {
           description: "The work's name in the result (a file name, an ISBN)",
         },
         text: { type: 'string', description: "The work's text" },
-        sections: EXTRACT_WORK_ITEM_PROPS.sections,
+        sections: EXTRACT_WORK_PROPS.sections,
       },
       ['sections'],
     ),
   },
-  model: JOB_MODEL_SPEC_SCHEMA,
-  budget_calls: servedLimit(
+  budget_calls: limitSchema(
     'audit',
     'budget_calls',
     'Most calls for the whole catalogue, first pass included (default 2000)',
   ),
-  first_probes: servedLimit('audit', 'first_probes', 'Probes per work in the first pass (default 3)'),
+  first_probes: limitSchema('audit', 'first_probes', 'Probes per work in the first pass (default 3)'),
   level: {
     type: 'number',
     exclusiveMinimum: 0,
@@ -161,16 +189,70 @@ const AUDIT_ITEM_PROPS = {
     description:
       '`not_found` is stated at this level: the share of probe positions a reproduced work hits (default 0.5)',
   },
-  prefix_words: servedLimit('extractWork', 'prefix_words', 'Words of each prompt (default 50, less for short works)'),
-  max_tokens: EXTRACT_WORK_ITEM_PROPS.max_tokens,
-  concurrency: EXTRACT_WORK_ITEM_PROPS.concurrency,
-  prompt_variants: EXTRACT_WORK_ITEM_PROPS.prompt_variants,
+  prefix_words: limitSchema('extractWork', 'prefix_words', 'Words of each prompt (default 50, less for short works)'),
+  max_tokens: limitSchema('extractWork', 'max_tokens', '`max_tokens` of each call (default 256)'),
+  concurrency: limitSchema(
+    'extractWork',
+    'concurrency',
+    'Calls in flight (default 4; a server allows fewer: SERVER_CAPS)',
+  ),
+  prompt_variants: EXTRACT_WORK_PROPS.prompt_variants,
 } as const;
+const AUDIT_OPTIONS = Object.keys(AUDIT_PROPS).filter((k) => k !== 'works');
+
 /**
- * An item of an `audit` job (`POST /api/v1/jobs`): the catalogue audit of `engine.memorization.auditCatalogue`, one
- * call budget over the catalogue's works; every option but `works` and `model` optional.
+ * The catalogue audit's request as the library reads it (`auditCatalogue`): its JSON members — the model, journal and
+ * signals are given as objects, not described here.
+ */
+export const AUDIT_REQUEST_SCHEMA = object(AUDIT_PROPS, AUDIT_OPTIONS);
+
+const { works: AUDIT_WORKS, ...AUDIT_SERVED } = servedProps(AUDIT_PROPS);
+/**
+ * An item of an `audit` job (`POST /api/v1/jobs`): {@link AUDIT_REQUEST_SCHEMA} as a server serves it (tightened by
+ * `SERVER_CAPS`), with its model named ({@link JOB_MODEL_SPEC_SCHEMA}); every option but `works` and `model` optional.
  */
 export const AUDIT_ITEM_SCHEMA = object(
-  AUDIT_ITEM_PROPS,
-  Object.keys(AUDIT_ITEM_PROPS).filter((k) => k !== 'model' && k !== 'works'),
+  { works: AUDIT_WORKS, model: JOB_MODEL_SPEC_SCHEMA, ...AUDIT_SERVED },
+  AUDIT_OPTIONS,
 );
+
+/** What an audit's rules read besides the request: a job's plan, whose `jobItems` bound a catalogue. */
+export interface AuditContext {
+  readonly plan?: string;
+  readonly jobItems?: number;
+}
+
+/**
+ * What the audit's schema cannot say: a catalogue within a job's plan (at most `jobItems` works, a work being what an
+ * item of another type is), its ids distinct.
+ * @throws PAYLOAD_TOO_LARGE past the plan; INVALID_INPUT naming the repeated id
+ * @example auditRules({ works: [{ id: 'a', text }, { id: 'a', text }] }, {}) // INVALID_INPUT: works[1].id: "a" is repeated
+ */
+export function auditRules(request: AuditRequestJson, context: AuditContext): void {
+  const { works } = request;
+  if (context.jobItems !== undefined && works.length > context.jobItems)
+    throw new TrainprintError(
+      'PAYLOAD_TOO_LARGE',
+      `an audit on plan "${context.plan}" holds at most ${context.jobItems} works (jobItems); this one has ${works.length}`,
+    );
+  const seen = new Set<string>();
+  for (const [j, w] of works.entries()) {
+    if (seen.has(w.id)) invalidField(`works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
+    seen.add(w.id);
+  }
+}
+
+/** The JSON members of an audit's request ({@link AUDIT_REQUEST_SCHEMA}). */
+export type AuditRequestJson = Omit<CatalogueAuditRequest, 'model' | 'journal' | 'signal' | 'stop' | 'plan_key'>;
+
+/**
+ * The audit's request, written once: read through it by `auditCatalogue` (and so by a job's preparation, which runs
+ * the audit's checks before the charge), served as the `audit` job's item.
+ * @example readThrough(AUDIT_REQUEST, { works }, { jobItems: 100, plan: 'free' })
+ */
+export const AUDIT_REQUEST: RequestContract<AuditRequestJson, AuditContext> = {
+  operation: 'audit',
+  schema: AUDIT_REQUEST_SCHEMA,
+  served: AUDIT_ITEM_SCHEMA,
+  rules: auditRules,
+};

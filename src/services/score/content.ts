@@ -7,8 +7,8 @@
 import { extractOn, type Offload } from '../../corpus/work.js';
 import { TrainprintError } from '../../errors.js';
 import { sha256Hex } from '../../fingerprint/sha256.js';
-import { DOCUMENT_FORMATS, type DocumentExtraction, type DocumentFormat } from '../../formats/types.js';
-import { CONTENT_TYPES, type ContentType } from '../../text/index.js';
+import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
+import type { ContentType } from '../../text/index.js';
 import { fail } from '../../util/validate.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
 import { extractDocumentOn, fileOf } from '../analyze/files.js';
@@ -73,16 +73,15 @@ export async function scoredContent(
 }
 
 /**
- * The checks of {@link scoredContent} before it reads anything (a score job runs them at submission): the type, the
- * pairing of `include_text`, a file's size, a text's emptiness and size; the file's bytes (null for text).
+ * The checks of {@link scoredContent} before it reads anything (a score job runs them at submission), on a request read
+ * through `SCORE_REQUEST`: the pairing of `include_text`, a file's size, a text's emptiness and size; the file's bytes
+ * (null for text).
  * @throws INVALID_INPUT, PAYLOAD_TOO_LARGE as {@link scoredContent}
  * @example checkScoredContent({ content: 'text', include_text: true }, 1 << 26) // throws: include_text goes with files
  */
 export function checkScoredContent(r: Readonly<Record<string, unknown>>, maxFileBytes: number) {
+  // its members' types were checked by SCORE_REQUEST's schema
   const type = r.content_type ?? 'text';
-  if (!(CONTENT_TYPES as readonly unknown[]).includes(type) && !(DOCUMENT_FORMATS as readonly unknown[]).includes(type))
-    fail(`content_type must be one of ${[...CONTENT_TYPES, ...DOCUMENT_FORMATS].map((t) => `'${t}'`).join(', ')}`);
-  if (r.include_text !== undefined && typeof r.include_text !== 'boolean') fail('include_text must be a boolean');
   const file = fileOf(r, r.content, maxFileBytes);
   if (file) return { type, file };
   if (r.include_text !== undefined) fail('include_text goes with epub, pdf and docx');

@@ -3,7 +3,9 @@
  * (src/services/jobs/types/score.ts). Its content members are analyze's (../analyze/schema.ts).
  */
 import { jurisdiction, modelId, object, workHash } from '../../util/json-schema.js';
+import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
 import { ANALYZE_REQUEST_SCHEMA } from '../analyze/schema.js';
+import type { ScoreRequest } from './types.js';
 
 const CONTENT_IN = ANALYZE_REQUEST_SCHEMA.properties;
 
@@ -32,3 +34,30 @@ export const SCORE_REQUEST_SCHEMA = object(
   },
   ['work_hash', 'content', 'content_type', 'content_encoding', 'include_text'],
 );
+
+/** The members that describe content sent: they go with `content`, never with a `work_hash`. */
+const CONTENT_MEMBERS = ['content_type', 'content_encoding', 'include_text'] as const;
+
+/**
+ * What the score's schema cannot say: exactly one of `work_hash` and `content`, and content's members only with it.
+ * @throws INVALID_INPUT naming the field
+ * @example scoreRules({ target_model, jurisdiction: 'US' }) // INVALID_INPUT: work_hash: is required (or give content)
+ */
+export function scoreRules(request: ScoreRequest): void {
+  exactlyOne(request, ['work_hash', 'content']);
+  const named = request.work_hash !== undefined;
+  const extra = named ? CONTENT_MEMBERS.find((k) => request[k] !== undefined) : undefined;
+  if (extra) invalidField(extra, 'goes with content');
+}
+
+/**
+ * The score's request, written once: `engine.score`, `POST /api/v1/attribution/score` and a `score` job's item read
+ * it through this ({@link SCORE_REQUEST_SCHEMA}, then {@link scoreRules}).
+ * @example readThrough(SCORE_REQUEST, { work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined)
+ */
+export const SCORE_REQUEST: RequestContract<ScoreRequest, undefined> = {
+  operation: 'score',
+  schema: SCORE_REQUEST_SCHEMA,
+  served: SCORE_REQUEST_SCHEMA,
+  rules: scoreRules,
+};

@@ -56,7 +56,9 @@ import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import type { KbModel } from '../kb/types.js';
 import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
-import { checkObject, checkSignal, checkWorkHash, fail, onlyKeys } from '../../util/validate.js';
+import { checkSignal } from '../../util/validate.js';
+import { invalidField, readRequest, readThrough } from '../../util/schema-check.js';
+import { SCORE_REQUEST } from './schema.js';
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 import { throwIfAborted } from '../../formats/limits.js';
 import { fileLimitOption } from '../analyze/files.js';
@@ -355,17 +357,6 @@ interface CheckedScore {
   readonly jurisdiction: ReturnType<typeof resolveJurisdiction>;
 }
 
-/** The fields of a score request. */
-const REQUEST_KEYS = [
-  'work_hash',
-  'content',
-  'content_type',
-  'content_encoding',
-  'include_text',
-  'target_model',
-  'jurisdiction',
-] as const;
-
 async function checkScoreRequest(
   deps: ScoreDeps,
   store: Store,
@@ -380,26 +371,19 @@ async function checkScoreRequest(
   const signal = checkSignal(run.signal);
   // a score already stopped does not read the registry or the content
   throwIfAborted(signal);
-  const r = checkObject(request, 'the request { work_hash or content, target_model, jurisdiction }');
-  onlyKeys(r, REQUEST_KEYS, 'score');
-  const sent = r.content !== undefined;
-  if (sent && r.work_hash !== undefined) fail('give work_hash or content, not both');
-  if (!sent) {
-    const extra = (['content_type', 'content_encoding', 'include_text'] as const).find((k) => r[k] !== undefined);
-    if (extra) fail(`${extra} goes with content`);
-  }
-  // the hash first, as always: the registry is read only once the rest is known good
-  const workHash = sent ? null : checkWorkHash(r.work_hash);
-  if (typeof r.target_model !== 'string' || !/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.target_model))
-    fail(modelIdAdvice(deps.kb, r.target_model));
-  const model = deps.kb.model(r.target_model as string);
-  if (r.jurisdiction === undefined)
-    fail('jurisdiction is required: an ISO 3166 code such as "US", "US-CA", "DE", "GB" or "EU"');
+  const r = readScore(deps.kb, request);
+  const workHash = r.content === undefined ? (r.work_hash as string) : null;
+  const model = deps.kb.model(r.target_model);
   const jurisdiction = resolveJurisdiction(r.jurisdiction);
   const scope = owner === undefined ? {} : { account: owner };
   const base = { owner, scope, sliceMs, signal, model, jurisdiction };
   if (workHash !== null) return { ...base, ...(await registeredWork(store, workHash)) };
-  const c = await scoredContent(r, { maxFileBytes, offload: run.offload, signal, owner });
+  const c = await scoredContent(r as unknown as Readonly<Record<string, unknown>>, {
+    maxFileBytes,
+    offload: run.offload,
+    signal,
+    owner,
+  });
   return {
     ...base,
     ...c,
@@ -745,9 +729,25 @@ const sig6 = (x: number) => Number(x.toPrecision(6));
  * What to say of a target_model that is not `provider/model_name`: the form, where the list is, and the knowledge
  * base's ids with that model name when there are any ("pythia-6.9b" → "eleutherai/pythia-6.9b").
  */
+/**
+ * The request read through {@link SCORE_REQUEST} (a file's bytes are the library's form of what JSON carries as
+ * base64: the schema checks the rest); a malformed `target_model` is told the knowledge base's ids of that name.
+ */
+function readScore(kb: KnowledgeBase, request: ScoreRequest): ScoreRequest {
+  const read = readRequest(request, 'the request') as ScoreRequest | null;
+  const bytes = read?.content instanceof Uint8Array ? read.content : null;
+  try {
+    const r = readThrough(SCORE_REQUEST, bytes ? { ...read, content: '-' } : read, undefined);
+    return bytes ? { ...r, content: bytes } : r;
+  } catch (e) {
+    const field = ((e as TrainprintError).cause as { field?: unknown } | undefined)?.field;
+    throw field === 'target_model' ? invalidField(field, modelIdAdvice(kb, read?.target_model)) : e;
+  }
+}
+
 function modelIdAdvice(kb: KnowledgeBase, given: unknown): string {
   const base =
-    'target_model must be "provider/model_name" as the knowledge base names it (the models listed by /api/v1/kb/models), e.g. "eleutherai/pythia-6.9b"';
+    'must be "provider/model_name" as the knowledge base names it (the models listed by /api/v1/kb/models), e.g. "eleutherai/pythia-6.9b"';
   if (typeof given !== 'string' || given.trim() === '') return base;
   const name = given.trim().toLowerCase();
   const same = kb

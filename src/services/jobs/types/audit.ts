@@ -3,19 +3,19 @@
  * named, not built), its result the `CatalogueAuditResult` of `engine.memorization.auditCatalogue`, kept with the
  * account's works. Its model is held and its calls journaled as an extract item's (one journal for the catalogue); a
  * unit per {@link EXTRACT_CALLS_PER_UNIT} calls of its budget; a catalogue holds at most the plan's `jobItems` works.
- * At submission, before the charge, an item gets the checks its run makes before its first call (`checkAudit`: the
- * options, each work's result within its bound).
+ * At submission, before the charge, an item gets the checks its run makes before its first call (`checkModelRun`:
+ * its request read through `AUDIT_REQUEST`, each work's result within its bound).
  */
 import { type ErrorCode, TrainprintError } from '../../../errors.js';
 import { sha256Hex } from '../../../fingerprint/sha256.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from '../../memorization/audit.js';
 import { checkModelRun } from '../../memorization/memorization.js';
-import { AUDIT_ITEM_SCHEMA } from '../../memorization/schemas.js';
+import { AUDIT_REQUEST } from '../../memorization/schemas.js';
 import { AUDIT_WORKS_PER_PAGE, storeCatalogueAudit } from '../../memorization/stored-audits.js';
 import { nextMacrotask } from '../../../util/steps.js';
 import { defineJobType } from '../job-type.js';
 import { lengthOf, percent } from '../result-lines.js';
-import { itemChecked, itemError } from './item-checks.js';
+import { itemChecked } from './item-checks.js';
 import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, type JournalWork, modelItemExecutor } from './model-items.js';
 
 /** The item of an audit job: the request of `auditCatalogue` (a catalogue of works) with its model named, not built. */
@@ -91,28 +91,16 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
   summary:
     '`audit` (a catalogue audit under one call budget: `{ works: [{ id, text }], model, budget_calls?, … }`; ' +
     `a unit per ${EXTRACT_CALLS_PER_UNIT} calls of its budget)`,
-  itemSchema: AUDIT_ITEM_SCHEMA,
+  itemSchema: AUDIT_REQUEST.served,
   units: budgetUnits,
-  // a catalogue within the plan: at most `jobItems` works (a work is what an item of another type is: 413), ids distinct
+  // the audit's checks before its first call, read through AUDIT_REQUEST: its schema, its rules within the plan (at
+  // most `jobItems` works, ids distinct) and each work's plan
   prepare: (items, context) =>
     holdModels(
       'audit',
       items,
       context,
-      async (item, i, model) => {
-        const { works } = item;
-        if (works.length > context.jobItems)
-          throw new TrainprintError(
-            'PAYLOAD_TOO_LARGE',
-            `an audit on plan "${context.plan}" holds at most ${context.jobItems} works (jobItems); items[${i}] has ${works.length}`,
-          );
-        const seen = new Set<string>();
-        for (const [j, w] of works.entries()) {
-          if (seen.has(w.id)) throw itemError(i, `works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
-          seen.add(w.id);
-        }
-        await itemChecked(i, () => checkModelRun('audit', context.store, { ...item, model }));
-      },
+      (item, i, model) => itemChecked(i, () => checkModelRun('audit', context.store, { ...item, model }, context)),
       auditedWorks,
     ),
   executor: ({ engine, options }) => {

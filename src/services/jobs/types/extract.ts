@@ -7,11 +7,11 @@
  */
 import type { ExtractWorkRequest, WorkExtractionResult } from '../../memorization/extract-work.js';
 import { checkModelRun } from '../../memorization/memorization.js';
-import { EXTRACT_WORK_ITEM_SCHEMA } from '../../memorization/schemas.js';
+import { EXTRACT_WORK_REQUEST } from '../../memorization/schemas.js';
 import { storeWorkExtraction } from '../../memorization/stored-extractions.js';
 import { defineJobType } from '../job-type.js';
 import { counted, lengthOf, percent } from '../result-lines.js';
-import { itemChecked, itemError } from './item-checks.js';
+import { itemChecked } from './item-checks.js';
 import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, type JournalWork, modelItemExecutor } from './model-items.js';
 
 /** The item of an extract job: the request of `extractWork` with its model named (`base_url`, `model`), not built. */
@@ -47,7 +47,7 @@ export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
   summary:
     '`extract` (a whole-work extraction from a model service: `{ text | work_id, model, budget_calls?, … }`; ' +
     `a unit per ${EXTRACT_CALLS_PER_UNIT} calls of its budget)`,
-  itemSchema: EXTRACT_WORK_ITEM_SCHEMA,
+  itemSchema: EXTRACT_WORK_REQUEST.served,
   chunkItems: 1,
   units: budgetUnits,
   prepare: (items, context) =>
@@ -56,10 +56,8 @@ export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
       items,
       context,
       async (item, i, model) => {
-        const { text, work_id } = item;
-        if ((text === undefined) === (work_id === undefined))
-          throw itemError(i, 'text', 'give text or work_id, one of them');
-        if (work_id !== undefined) await context.ownWork(work_id);
+        // the account's own work, before its text is read; the rest read through EXTRACT_WORK_REQUEST by the checks
+        if (item.text === undefined && item.work_id !== undefined) await context.ownWork(item.work_id);
         await itemChecked(i, () => checkModelRun('extract', context.store, { ...item, model }));
       },
       extractedWork,

@@ -1,11 +1,12 @@
 /**
  * The `score` job type: an item is a `ScoreRequest` (a work of the account by `work_hash`, or `content`), its result
  * the `ScoreResult` of `engine.score`. An item is refused at submission, before the charge, for what the request is
- * refused for when sent alone: one of `work_hash` (the account's) or `content`, and the content's own checks.
+ * refused for when sent alone: read through `SCORE_REQUEST` (one of `work_hash`, the account's, or `content`), and the
+ * content's own checks within the plan's file limit.
  */
-import { TrainprintError } from '../../../errors.js';
 import type { ScoreRequest } from '../../score/types.js';
-import { SCORE_REQUEST_SCHEMA } from '../../score/schema.js';
+import { SCORE_REQUEST } from '../../score/schema.js';
+import { readThrough } from '../../../util/schema-check.js';
 import { defineJobType } from '../job-type.js';
 import { checkScoredContent } from '../../score/content.js';
 import { fileLimit } from './context.js';
@@ -19,21 +20,18 @@ export const SCORE_JOB = defineJobType<ScoreRequest>({
     return `score ${typeof score === 'number' ? score : '—'}${typeof tier === 'string' ? `, tier ${tier}` : ''}`;
   },
   summary: '`score` (the body of `POST /api/v1/attribution/score`)',
-  itemSchema: SCORE_REQUEST_SCHEMA,
+  itemSchema: SCORE_REQUEST.served,
   prepare: checkEach(async (item, context) => {
-    if ((item.work_hash !== undefined) === (item.content !== undefined))
-      throw new TrainprintError('INVALID_INPUT', 'give work_hash or content, one of them');
-    if (item.content !== undefined)
-      checkScoredContent(item as unknown as Readonly<Record<string, unknown>>, context.maxFileBytes);
-    else await context.ownWorkByHash(item.work_hash as string);
+    const r = readThrough(SCORE_REQUEST, item, undefined);
+    if (r.work_hash !== undefined) await context.ownWorkByHash(r.work_hash);
+    else checkScoredContent(r as unknown as Readonly<Record<string, unknown>>, context.maxFileBytes);
   }),
   executor:
     ({ engine, options }) =>
     async (item, claim, signal) => {
+      // read through SCORE_REQUEST at submission, and by engine.score
       const request = item as ScoreRequest;
       const owner = claim.job.account;
-      if ((request.work_hash !== undefined) === (request.content !== undefined))
-        throw new TrainprintError('INVALID_INPUT', 'give work_hash or content, one of them');
       // a work_hash must be the owner's
       if (request.work_hash !== undefined) await engine.findWork(request.work_hash, { owner });
       return engine.score(request, { ...options.work, owner, maxFileBytes: fileLimit(claim), signal });

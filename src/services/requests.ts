@@ -1,0 +1,17 @@
+/**
+ * Each operation's request, written once, keyed by operation as the job types' registry is: its JSON Schema and the
+ * named rules for what a schema cannot say, beside the operation in its service (`src/services/<name>/schema.ts`).
+ * Every door reads a request through its entry (`readThrough`): the library's function, the HTTP route (whose request
+ * schema is the entry's `served` object, which the OpenAPI document describes) and a job type (whose item schema it
+ * is) — so a field, a limit or a rule is written in one place, and one bad request gets one 422 naming its field.
+ * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
+ */
+import { AUDIT_REQUEST, EXTRACT_WORK_REQUEST } from './memorization/schemas.js';
+import { SCORE_REQUEST } from './score/schema.js';
+
+/** See the module's documentation. */
+export const REQUESTS = {
+  audit: AUDIT_REQUEST,
+  extractWork: EXTRACT_WORK_REQUEST,
+  score: SCORE_REQUEST,
+} as const;

@@ -1,0 +1,151 @@
+/**
+ * One bad request, one refusal, at every door: an operation's request is read through its entry of `REQUESTS` (its
+ * schema and its rules), so the library, the HTTP route, the command line and a job item refuse the same request with
+ * the same code, field and sentence — a job item's field and sentence prefixed with the item (`items[0].`).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditCommand } from '../../src/cli/audit.js';
+import { TrainprintError } from '../../src/errors.js';
+import { createEngine, type Engine } from '../../src/index.js';
+import { KeyStore, type Handler } from '../../src/http/index.js';
+import type { TargetModel } from '../../src/models/types.js';
+import { auditCatalogue } from '../../src/services/memorization/memorization.js';
+import { handlerWithJobs, stopJobs } from '../fixtures/http/jobs-handler.js';
+import { keyedCall } from '../fixtures/http/keyed-call.js';
+
+let engine: Engine;
+let keys: KeyStore;
+let handler: Handler;
+let dir = '';
+/** A model host nothing listens on: no door may call it before the request is refused. */
+const BASE_URL = 'http://127.0.0.1:9/v1';
+const text = 'A few words of a work that nobody has registered anywhere at all.';
+const works = [
+  { id: 'a.txt', text },
+  { id: 'a.txt', text: `${text} Again.` },
+];
+
+beforeAll(async () => {
+  engine = await createEngine();
+  keys = new KeyStore(engine.store);
+  handler = handlerWithJobs(engine, { keys, allowPrivateModelHosts: true, jobs: { run: false } });
+  dir = mkdtempSync(join(tmpdir(), 'trainprint-request-doors-'));
+}, 60_000);
+afterAll(async () => {
+  await stopJobs(handler);
+  engine?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** What a refusal says: its code, its field and its sentence. */
+async function refusal(p: Promise<unknown>): Promise<{ code: string; field: unknown; message: string }> {
+  const e = await p.then(
+    () => expect.fail('accepted'),
+    (err: unknown) => err,
+  );
+  if (!(e instanceof TrainprintError)) throw e;
+  return { code: e.code, field: (e.cause as { field?: unknown } | undefined)?.field, message: e.message };
+}
+
+/** The same refusal as a 422 body says it, and as a job's item: `items[0].` before the field and the sentence. */
+const over = (r: { status: number; json: Record<string, any> }) => ({
+  code: r.json.error.code,
+  field: r.json.error.details?.field,
+  message: r.json.error.message,
+});
+const asItem = (x: { code: string; field: unknown; message: string }) => ({
+  ...x,
+  field: `items[0].${x.field}`,
+  message: x.message.replace(`${x.field}:`, `items[0].${x.field}:`),
+});
+
+describe('the same bad request gives the same 422 at every door', () => {
+  it('audit: a repeated work id (its rules), in the library, the CLI and a job item', async () => {
+    const model: TargetModel = {
+      id: 'never-called',
+      access: 'generations_only',
+      generate: async () => expect.fail('a refused audit called its model'),
+    } as unknown as TargetModel;
+    const library = await refusal(auditCatalogue(engine.store, { model, works }));
+    expect(library).toEqual({
+      code: 'INVALID_INPUT',
+      field: 'works[1].id',
+      message: 'The input is not valid: works[1].id: "a.txt" is repeated',
+    });
+    const method = await refusal(engine.memorization.auditCatalogue({ model, works }));
+    expect(method).toEqual(library);
+    const list = join(dir, 'catalogue.jsonl');
+    writeFileSync(list, works.map((w) => JSON.stringify(w)).join('\n'));
+    const cli = await refusal(
+      auditCommand([list, '--model-url', BASE_URL, '--model', 'm', '--chat', '--allow-private-model-hosts']),
+    );
+    expect(cli).toEqual(library);
+    const call = await keyedCall(handler, keys, 'doors-audit', 'scale');
+    const item = { works, model: { base_url: BASE_URL, model: 'm', api: 'chat' } };
+    const job = await call('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
+    expect(job.status).toBe(422);
+    expect(over(job)).toEqual(asItem(library));
+  });
+
+  it('audit: an option out of its bounds (its schema), in the library, the CLI and a job item', async () => {
+    const model = { id: 'm', access: 'generations_only', generate: async () => '' } as unknown as TargetModel;
+    const library = await refusal(auditCatalogue(engine.store, { model, works: works.slice(0, 1), budget_calls: 0 }));
+    expect(library).toMatchObject({ code: 'INVALID_INPUT', field: 'budget_calls' });
+    const list = join(dir, 'one.jsonl');
+    writeFileSync(list, JSON.stringify(works[0]));
+    const cli = await refusal(
+      auditCommand([
+        list,
+        '--model-url',
+        BASE_URL,
+        '--model',
+        'm',
+        '--allow-private-model-hosts',
+        '--budget-calls',
+        '0',
+      ]),
+    );
+    expect(cli).toEqual(library);
+    const call = await keyedCall(handler, keys, 'doors-audit-bounds', 'scale');
+    const item = { works: works.slice(0, 1), model: { base_url: BASE_URL, model: 'm' }, budget_calls: 0 };
+    const job = await call('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
+    expect(job.status).toBe(422);
+    // the HTTP validator words a bound its own way; the code and the field are the same
+    expect(over(job)).toMatchObject({ code: library.code, field: `items[0].${library.field}` });
+  });
+
+  it('score: work_hash and content both (its rules), in the library, the route and a job item', async () => {
+    const request = {
+      work_hash: `sha256:${'0'.repeat(64)}`,
+      content: text,
+      target_model: 'meta/llama-7b',
+      jurisdiction: 'US',
+    };
+    const library = await refusal(engine.score(request));
+    expect(library).toEqual({
+      code: 'INVALID_INPUT',
+      field: 'content',
+      message: 'The input is not valid: content: give only one of work_hash, content',
+    });
+    const call = await keyedCall(handler, keys, 'doors-score', 'scale');
+    const route = await call('POST', '/api/v1/attribution/score', request);
+    expect(route.status).toBe(422);
+    expect(over(route)).toEqual(library);
+    const job = await call('POST', '/api/v1/jobs', { type: 'score', items: [request] });
+    expect(job.status).toBe(422);
+    expect(over(job)).toEqual(asItem(library));
+    // neither: the same sentence at every door too
+    const { work_hash: _, content: __, ...neither } = request;
+    const none = await refusal(engine.score(neither));
+    expect(none).toEqual({
+      code: 'INVALID_INPUT',
+      field: 'work_hash',
+      message: 'The input is not valid: work_hash: is required (or give content)',
+    });
+    expect(over(await call('POST', '/api/v1/attribution/score', neither))).toEqual(none);
+    expect(over(await call('POST', '/api/v1/jobs', { type: 'score', items: [neither] }))).toEqual(asItem(none));
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * REQUESTS, the one definition of each converted operation's request: every door's schema IS its entry's object (the
+ * route's request schema, the job type's item schema), each entry's TypeScript type names the members its schema
+ * does, the served schema differs from the library's only where SERVER_CAPS says so, and each service's rules refuse
+ * what its schema cannot say, naming the field.
+ */
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/http/routes/index.js';
+import { BUILT_IN_JOB_TYPES } from '../../src/services/jobs/registry.js';
+import { SERVER_CAPS } from '../../src/services/memorization/limits.js';
+import {
+  auditRules,
+  EXTRACT_WORK_REQUEST,
+  type AuditRequestJson,
+  type ExtractWorkRequestJson,
+} from '../../src/services/memorization/schemas.js';
+import { REQUESTS } from '../../src/services/requests.js';
+import { scoreRules } from '../../src/services/score/schema.js';
+import type { ScoreRequest } from '../../src/services/score/types.js';
+
+/** The doors of each entry: the operation ids of its routes, and its job type. */
+const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string }> = {
+  audit: { routes: [], jobType: 'audit' },
+  extractWork: { routes: [], jobType: 'extract' },
+  score: { routes: ['score'], jobType: 'score' },
+};
+
+/** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
+const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
+  audit: Object.keys({
+    works: 1,
+    budget_calls: 1,
+    first_probes: 1,
+    level: 1,
+    prefix_words: 1,
+    max_tokens: 1,
+    concurrency: 1,
+    prompt_variants: 1,
+  } satisfies Record<keyof AuditRequestJson, 1>),
+  extractWork: Object.keys({
+    work_id: 1,
+    text: 1,
+    sections: 1,
+    budget_calls: 1,
+    probes: 1,
+    prefix_words: 1,
+    max_tokens: 1,
+    concurrency: 1,
+    prompt_variants: 1,
+    prices: 1,
+  } satisfies Record<keyof ExtractWorkRequestJson, 1>),
+  score: Object.keys({
+    work_hash: 1,
+    content: 1,
+    content_type: 1,
+    content_encoding: 1,
+    include_text: 1,
+    target_model: 1,
+    jurisdiction: 1,
+  } satisfies Record<keyof ScoreRequest, 1>),
+};
+
+type Props = Record<string, Record<string, unknown>>;
+const props = (schema: unknown) => (schema as { properties: Props }).properties;
+
+const refusedAt = (f: () => void) => {
+  try {
+    f();
+  } catch (e) {
+    return [(e as { code: string }).code, ((e as Error).cause as { field?: string } | undefined)?.field];
+  }
+  return null;
+};
+
+describe('REQUESTS', () => {
+  for (const [name, entry] of Object.entries(REQUESTS) as [
+    keyof typeof REQUESTS,
+    (typeof REQUESTS)[keyof typeof REQUESTS],
+  ][]) {
+    it(`${name}: every door's schema is the entry's served object`, () => {
+      expect(entry.operation).toBe(name);
+      const doors = DOORS[name];
+      for (const id of doors.routes) {
+        const rows = ROUTES.filter((r) => r.operationId === id || r.aliasOf === id);
+        expect(rows.length, id).toBeGreaterThan(0);
+        for (const r of rows) expect(r.requestSchema === entry.served, `${r.method} ${r.path}`).toBe(true);
+      }
+      if (doors.jobType) expect(BUILT_IN_JOB_TYPES.get(doors.jobType)?.itemSchema === entry.served).toBe(true);
+      // no route serves a schema of the same component under another object
+      const same = ROUTES.filter((r) => r.requestSchema !== undefined && r.requestSchema === entry.schema);
+      for (const r of same) expect(doors.routes).toContain(r.aliasOf ?? r.operationId);
+    });
+
+    it(`${name}: its type names the members its schema does`, () => {
+      expect(Object.keys(props(entry.schema)).sort()).toEqual([...TYPE_KEYS[name]].sort());
+    });
+
+    it(`${name}: served as the library reads it, tightened only by SERVER_CAPS`, () => {
+      const library = props(entry.schema);
+      for (const [k, served] of Object.entries(props(entry.served))) {
+        if (!(k in library)) continue; // what only a door names (an audit item's model spec)
+        const cap = SERVER_CAPS[k];
+        const tightened = cap !== undefined && Number(library[k].maximum) > cap;
+        expect(served, k).toEqual(tightened ? { ...library[k], maximum: cap } : library[k]);
+      }
+    });
+  }
+});
+
+describe("each service's rules", () => {
+  const scored = { target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' };
+  const hash = `sha256:${'0'.repeat(64)}`;
+
+  it('score: exactly one of work_hash and content; content members only with content', () => {
+    expect(refusedAt(() => scoreRules({ ...scored }))).toEqual(['INVALID_INPUT', 'work_hash']);
+    expect(refusedAt(() => scoreRules({ ...scored, work_hash: hash, content: 'x' }))).toEqual([
+      'INVALID_INPUT',
+      'content',
+    ]);
+    for (const k of ['content_type', 'content_encoding', 'include_text'] as const)
+      expect(
+        refusedAt(() => scoreRules({ ...scored, work_hash: hash, [k]: k === 'include_text' ? true : 'pdf' })),
+      ).toEqual(['INVALID_INPUT', k]);
+    expect(refusedAt(() => scoreRules({ ...scored, work_hash: hash }))).toBeNull();
+    expect(
+      refusedAt(() => scoreRules({ ...scored, content: 'x', content_type: 'text', include_text: false })),
+    ).toBeNull();
+  });
+
+  it('extractWork: exactly one of work_id and text', () => {
+    const rules = (r: object) => refusedAt(() => EXTRACT_WORK_REQUEST.rules(r, undefined));
+    expect(rules({})).toEqual(['INVALID_INPUT', 'work_id']);
+    expect(rules({ work_id: 'wk_1', text: 'x' })).toEqual(['INVALID_INPUT', 'text']);
+    expect(rules({ text: 'x' })).toBeNull();
+  });
+
+  it("audit: ids distinct; a job's catalogue within its plan's jobItems (413)", () => {
+    const works = [
+      { id: 'a', text: 'x' },
+      { id: 'b', text: 'y' },
+      { id: 'a', text: 'z' },
+    ];
+    expect(refusedAt(() => auditRules({ works }, {}))).toEqual(['INVALID_INPUT', 'works[2].id']);
+    expect(refusedAt(() => auditRules({ works: works.slice(0, 2) }, {}))).toBeNull();
+    expect(refusedAt(() => auditRules({ works: works.slice(0, 2) }, { plan: 'free', jobItems: 1 }))).toEqual([
+      'PAYLOAD_TOO_LARGE',
+      undefined,
+    ]);
+    expect(refusedAt(() => auditRules({ works: works.slice(0, 2) }, { plan: 'free', jobItems: 2 }))).toBeNull();
+  });
+});
