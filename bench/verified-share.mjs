@@ -213,9 +213,23 @@ async function main() {
         ms_max: Math.max(0, ...runs.map((x) => x.ms)),
         outcomes: [...new Set(runs.map((x) => x.outcome))],
         runs: runs.slice(0, 3),
+        // every draw, so that its share can be recomputed from its counts (estimateShare): truth, estimate, ci_95,
+        // passages, found, fetched, verified, unchecked, detection hits, trials
+        draw_counts: ok.map((x) => [
+          x.truth,
+          x.estimate,
+          ...x.ci_95,
+          x.passages,
+          x.found,
+          x.documents?.fetched ?? 0,
+          x.documents?.verified ?? 0,
+          x.documents?.unchecked ?? 0,
+          x.detection?.hits ?? 0,
+          x.detection?.trials ?? 0,
+        ]),
       };
       rows.push(row);
-      console.log(JSON.stringify({ ...row, runs: undefined }));
+      console.log(JSON.stringify({ ...row, runs: undefined, draw_counts: undefined }));
     }
     stored.grids[name] = { draws: DRAWS, rows };
   }
