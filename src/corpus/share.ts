@@ -167,12 +167,13 @@ export function estimateShare(sample: ShareSample): ShareEstimate {
  * verified; s's with its trials counted over the design effect ({@link ShareSample.detectionDesignEffect}). Where
  * every found passage was fetched (d = k) p and r are one rate, counted directly: Wilson of v/n and of (v + u)/n.
  * The interval of the estimate joins them by the method of variance estimates recovery (MOVER: Zou & Donner 2008,
- * "Construction of confidence limits about effect measures: a general approach", Statistics in Medicine 27:1693;
- * Newcombe 2013, §7.3 for ratios), on the log scale where the estimate is a product: each rate's distance to its
+ * "Construction of confidence limits about effect measures: a general approach", Statistics in Medicine 27:1693),
+ * on the log scale where the estimate is a product: each rate's distance to its
  * bound, ln(bound ÷ rate), stands in for its standard error on that side, and the distances add in quadrature —
  *
- *   lower = estimate × exp(−√(Σ ln²(rate ÷ its lower bound) + ln²(s's upper bound ÷ s)));
- *   upper = estimate × exp(+√(Σ ln²(its upper bound ÷ rate) + ln²(s ÷ s's lower bound))).
+ *   lower = min(1, p·r/s) × exp(−√(Σ ln²(rate ÷ its lower bound) + ln²(s's upper bound ÷ s))), at least the
+ *           product rule's lower end (below);
+ *   upper = p·r/s × exp(+√(Σ ln²(its upper bound ÷ rate) + ln²(s ÷ s's lower bound))), at most 1.
  *
  * Independent rates are not all at their worst at once: the product of their bounds (`ciRule: 'product'`, the rule
  * of earlier results: lower = Wilson lower of p × Wilson lower of v/d, the detection taken as 1; upper = the upper
@@ -240,7 +241,9 @@ export function verifiedShare(sample: ShareSample): ShareEstimate {
       below += Math.log(x / l) ** 2;
       above += Math.log(h / x) ** 2;
     }
-    lo = (p / s) * Math.exp(-Math.sqrt(below));
+    // a share is at most 1: where more was found than the detection rate allows, the lower end is measured from 1,
+    // and never below the product's (p and r at their lower bounds hold the share up whatever the detection rate)
+    lo = Math.max(lo, Math.min(1, p / s) * Math.exp(-Math.sqrt(below)));
     upper = (p / s) * Math.exp(Math.sqrt(above));
   }
   return {

@@ -34,7 +34,8 @@ function reference(
   const down = [...factors.map(([f, lo]) => Math.log(f / lo)), Math.log(sHi / s)];
   const up = [...factors.map(([f, , hi]) => Math.log(hi / f)), Math.log(s / sLo)];
   const sq = (xs: number[]) => Math.sqrt(xs.reduce((a, b) => a + b * b, 0));
-  return [Math.max(0, est * Math.exp(-sq(down))), Math.min(1, est * Math.exp(sq(up)))];
+  const productLower = factors.reduce((a, f) => a * f[1], 1);
+  return [Math.max(productLower, Math.min(1, est) * Math.exp(-sq(down))), Math.min(1, est * Math.exp(sq(up)))];
 }
 
 /** Seeded counts of a sampled search: n passages, k found, d of them fetched, v verified, u unchecked, h of t. */
@@ -96,6 +97,18 @@ describe('the joint interval of the verified share', () => {
     expect(joint.ci_95[1] - joint.ci_95[0]).toBeLessThan(0.3);
     expect(joint.ci_95[0]).toBeLessThan(0.4954);
     expect(joint.ci_95[1]).toBeGreaterThan(0.4954);
+  });
+
+  it('more found than the detection rate allows: the estimate is 1 and the lower end below it, not [1, 1]', () => {
+    // every passage found and verified, calibration passages found at 0.9: the raw ratio is 1.11
+    const all = { passages: 149, found: 149, fetched: 49, verified: 49, detection: { hits: 81, trials: 90 } };
+    const s = verifiedShare({ ...all, detectionDesignEffect: 2 });
+    expect(s.estimate).toBe(1);
+    expect(s.ci_95[1]).toBe(1);
+    expect(s.ci_95[0]).toBeLessThan(0.96);
+    expect(s.ci_95[0]).toBeGreaterThanOrEqual(
+      verifiedShare({ ...all, detectionDesignEffect: 2, ciRule: 'product' }).ci_95[0],
+    );
   });
 
   it('where a rate is 0 or no detection was measured, the product rule stands', () => {
