@@ -37,6 +37,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { drawRecord } from './verified-share-corpus.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -334,24 +335,13 @@ async function run() {
                 },
               );
               const rc = r.remote_corpora[0];
-              const s = rc.sampling;
               const after = lines(logs[kind]);
               runs.push({
-                truth: round(truth),
-                estimate: s?.share.estimate ?? null,
-                ci_95: s?.share.ci_95 ?? null,
-                covered: s ? s.share.ci_95[0] <= truth && truth <= s.share.ci_95[1] : false,
-                passages: s?.passages ?? 0,
-                found: s?.found ?? 0,
-                documents: s?.documents ?? null,
-                detection: s?.detection ?? null,
-                calls: rc.calls,
+                ...drawRecord(rc, truth, performance.now() - w0),
                 server_calls: logged !== null && after !== null ? after - logged : null,
-                outcome: rc.outcome,
                 message: rc.message ?? null,
                 confidence: r.confidence,
                 extraction_words: r.extraction?.words ?? null,
-                ms: Math.round(performance.now() - w0),
               });
             } finally {
               engine.dispose();

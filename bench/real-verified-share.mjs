@@ -36,7 +36,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cellWork, corpusDocuments, cut, otherTextOf, wordCount } from './verified-share-corpus.mjs';
+import { cellWork, corpusDocuments, cut, drawRecord, otherTextOf, wordCount } from './verified-share-corpus.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -168,21 +168,7 @@ async function analyseOnce(lib, urls, c, d) {
     const t0 = performance.now();
     const r = await engine.analyze({ content, content_type: 'text' }, { remote: true });
     const rc = r.remote_corpora[0];
-    const s = rc.sampling;
-    return {
-      truth: round(truth),
-      estimate: s?.share.estimate ?? null,
-      ci_95: s?.share.ci_95 ?? null,
-      covered: s ? s.share.ci_95[0] <= truth && truth <= s.share.ci_95[1] : false,
-      passages: s?.passages ?? 0,
-      found: s?.found ?? 0,
-      documents: s?.documents ?? null,
-      detection: s?.detection ?? null,
-      calls: rc.calls,
-      outcome: rc.outcome,
-      message: rc.message ?? null,
-      ms: Math.round(performance.now() - t0),
-    };
+    return { ...drawRecord(rc, truth, performance.now() - t0), message: rc.message ?? null };
   } finally {
     engine.dispose();
   }

@@ -253,3 +253,25 @@ export function cellWork(cell, label = 'of the sampled search') {
 
 /** The other text of a kind in a line form (the corpora's documents beside the work's). */
 export const otherTextOf = (kind, form) => KINDS[kind].other().map(FORMS[form]).join('\n\n');
+
+/**
+ * A draw's record from an analysis's remote corpus (`rc`, with its `sampling`) against its true share: the
+ * estimate, the interval and whether it covers, and the counts it was computed from (estimateShare).
+ */
+export function drawRecord(rc, truth, ms) {
+  const s = rc.sampling;
+  return {
+    truth: Math.round(truth * 1e4) / 1e4,
+    estimate: s?.share.estimate ?? null,
+    ci_95: s?.share.ci_95 ?? null,
+    ci_rule: s?.share.ci_rule ?? null,
+    covered: s ? s.share.ci_95[0] <= truth && truth <= s.share.ci_95[1] : false,
+    passages: s?.passages ?? 0,
+    found: s?.found ?? 0,
+    documents: s?.documents ?? null,
+    detection: s?.detection ?? null,
+    calls: rc.calls,
+    outcome: rc.outcome,
+    ms: Math.round(ms),
+  };
+}

@@ -213,9 +213,23 @@ async function main() {
         ms_max: Math.max(0, ...runs.map((x) => x.ms)),
         outcomes: [...new Set(runs.map((x) => x.outcome))],
         runs: runs.slice(0, 3),
+        // every draw, so that its share can be recomputed from its counts (estimateShare): truth, estimate, ci_95,
+        // passages, found, fetched, verified, unchecked, detection hits, trials
+        draw_counts: ok.map((x) => [
+          x.truth,
+          x.estimate,
+          ...x.ci_95,
+          x.passages,
+          x.found,
+          x.documents?.fetched ?? 0,
+          x.documents?.verified ?? 0,
+          x.documents?.unchecked ?? 0,
+          x.detection?.hits ?? 0,
+          x.detection?.trials ?? 0,
+        ]),
       };
       rows.push(row);
-      console.log(JSON.stringify({ ...row, runs: undefined }));
+      console.log(JSON.stringify({ ...row, runs: undefined, draw_counts: undefined }));
     }
     stored.grids[name] = { draws: DRAWS, rows };
   }
@@ -231,7 +245,9 @@ async function main() {
   stored.machine = { cpus: cpus().length, loadavg: loadavg().map((x) => round(x, 2)) };
   if (WRITE) {
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    writeFileSync(RESULTS, `${JSON.stringify(stored, null, 2)}\n`);
+    // arrays of numbers on one line (every draw's counts: thousands of them)
+    const json = JSON.stringify(stored, null, 2).replace(/\[[\d\s.,e+-]*\]/g, (a) => a.replace(/\s+/g, ' '));
+    writeFileSync(RESULTS, `${json}\n`);
   }
 }
 

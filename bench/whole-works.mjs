@@ -34,6 +34,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { Bench } from 'tinybench';
+import { drawRecord } from './verified-share-corpus.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const DIST = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
@@ -954,20 +955,10 @@ async function formsPart() {
                       trials: inHeld.reduce((a, y) => a + y.passages, 0),
                     }
                   : null,
-                truth: round(t, 4),
-                estimate: s?.share.estimate ?? null,
-                ci_95: s?.share.ci_95 ?? null,
-                covered: s ? s.share.ci_95[0] <= t && t <= s.share.ci_95[1] : false,
-                passages: s?.passages ?? 0,
-                found: s?.found ?? 0,
-                documents: s?.documents ?? null,
-                detection: s?.detection ?? null,
-                calls: rc.calls,
-                outcome: rc.outcome,
+                ...drawRecord(rc, t, ms),
                 message: rc.message ?? null,
                 confidence,
                 extraction_words: x.words,
-                ms,
               });
             }
             const covered = runs.filter((x) => x.covered).length;

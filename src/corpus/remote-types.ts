@@ -183,7 +183,11 @@ export interface RemoteSampling {
   };
   /** Passages the fetched documents show the corpus holds, searched as the sample was, and found: the detection rate. */
   readonly detection?: { readonly hits: number; readonly trials: number };
-  readonly share: { readonly estimate: number; readonly ci_95: readonly [number, number] };
+  /**
+   * The estimate and its 95 % interval. `ci_rule: 'joint'`: one interval for the product of the sample's rates
+   * (src/corpus/share.ts `verifiedShare`); absent from results of versions that multiplied each rate's own bound.
+   */
+  readonly share: { readonly estimate: number; readonly ci_95: readonly [number, number]; readonly ci_rule?: 'joint' };
   /** Planted passages the search finds, of those tried, over the corpus forms measured (kept for reference). */
   readonly sensitivity: { readonly hits: number; readonly trials: number };
   /** The same in the form it finds least: the detection rate's lower end where this run measured none. */

@@ -263,17 +263,17 @@ describe('holdsText', () => {
 
 describe('verifiedShare', () => {
   it('every found passage fetched and verified, all calibration found: v/n with the Wilson interval', () => {
-    const s = verifiedShare({
-      passages: 100,
-      found: 50,
-      fetched: 50,
-      verified: 50,
-      detection: { hits: 30, trials: 30 },
-    });
+    const sample = { passages: 100, found: 50, fetched: 50, verified: 50, detection: { hits: 30, trials: 30 } };
+    const s = verifiedShare({ ...sample, ciRule: 'product' });
     expect(s.estimate).toBe(0.5);
     const [lo, hi] = wilson(50, 100);
     expect(s.ci_95[0]).toBeCloseTo(lo, 4);
     expect(s.ci_95[1]).toBeCloseTo(hi / wilson(30, 30)[0], 4);
+    // joint: a detection rate of 1 leaves the lower end at v/n's; the upper end adds the two distances in quadrature
+    const j = verifiedShare(sample);
+    expect(j.ci_95[0]).toBeCloseTo(lo, 4);
+    const up = Math.hypot(Math.log(hi / 0.5), Math.log(1 / wilson(30, 30)[0]));
+    expect(j.ci_95[1]).toBeCloseTo(0.5 * Math.exp(up), 4);
   });
   it('a detection rate below one raises the estimate and widens the upper end', () => {
     const full = verifiedShare({

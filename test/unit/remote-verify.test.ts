@@ -290,7 +290,7 @@ describe('the interval carries the finds not checked', () => {
   it('unchecked finds: the estimate counts them at the checked rate, the interval from none to all held', () => {
     // 150 passages, 75 found, 36 fetched: 18 verified, 18 unchecked, none shown not held
     const base = { passages: 150, found: 75, fetched: 36, detection: { hits: 40, trials: 40 } };
-    const share = verifiedShare({ ...base, verified: 18, unchecked: 18 });
+    const share = verifiedShare({ ...base, verified: 18, unchecked: 18, ciRule: 'product' });
     expect(share.estimate).toBe(0.5);
     const [pLo, pHi] = wilson(75, 150);
     expect(share.ci_95[0]).toBeCloseTo(pLo * wilson(18, 36)[0], 4);
@@ -298,7 +298,7 @@ describe('the interval carries the finds not checked', () => {
     expect(share.ci_95[0]).toBeLessThanOrEqual(0.5);
     expect(share.ci_95[1]).toBeGreaterThanOrEqual(0.5);
     // the old reading (unchecked as not held) halves the estimate and excludes the truth
-    const old = verifiedShare({ ...base, verified: 18 });
+    const old = verifiedShare({ ...base, verified: 18, ciRule: 'product' });
     expect(old.estimate).toBe(0.25);
     expect(old.ci_95[1]).toBeLessThan(0.5);
   });
@@ -326,6 +326,7 @@ describe('the interval carries the finds not checked', () => {
       verified: 30,
       unchecked: 0,
       detection: { hits: 80, trials: 90 },
+      ciRule: 'product' as const,
     };
     const one = verifiedShare(base);
     const two = verifiedShare({ ...base, detectionDesignEffect: 2 });

@@ -291,6 +291,26 @@ describe('remote corpora: transcripts and a sampled share', () => {
     expect(checks.filter((c) => c.name === 'sections')).toEqual([expect.objectContaining({ ok: false })]);
   });
 
+  it('a verified share is checked by the rule its result names: joint (ci_rule), else the product of bounds', () => {
+    const r = withRemote(6);
+    const counts = { passages: 40, found: 6, fetched: 6, verified: 5, unchecked: 1 };
+    const detection = { hits: 18, trials: 20 };
+    const sample = { ...counts, detection, detectionDesignEffect: 2 };
+    const documents = { fetched: 6, verified: 5, contradicted: 0, refuted: 0, unchecked: 1 };
+    const check = (share: { estimate: number; ci_95: readonly [number, number]; ci_rule?: 'joint' }) => {
+      const s = { ...r.remote_corpora[0].sampling!, documents, detection, share };
+      const checks = rederive({ ...r, remote_corpora: [{ ...r.remote_corpora[0], sampling: s }] }, text).checks;
+      return checks.filter((c) => c.name === 'sampling:web').map((c) => c.ok);
+    };
+    const joint = estimateShare(sample);
+    const product = estimateShare({ ...sample, ciRule: 'product' });
+    expect(joint.ci_95[1] - joint.ci_95[0]).toBeLessThan(product.ci_95[1] - product.ci_95[0]);
+    expect(check({ ...joint, ci_rule: 'joint' })).toEqual([true]);
+    expect(check(product)).toEqual([true]);
+    expect(check({ ...product, ci_rule: 'joint' })).toEqual([false]);
+    expect(check(joint)).toEqual([false]);
+  });
+
   it('fails calls that do not hash to the digest, or of another count, and a share not from its counts', async () => {
     const r = withRemote(6);
     const lost = await buildEvidenceBundle(

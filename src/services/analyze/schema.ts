@@ -272,6 +272,10 @@ const SAMPLING_SCHEMA = {
       properties: {
         estimate: { type: 'number', minimum: 0, maximum: 1 },
         ci_95: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 }, minItems: 2, maxItems: 2 },
+        ci_rule: {
+          const: 'joint',
+          description: "One interval for the product of the rates; absent: each rate's bound",
+        },
       },
     },
     sensitivity: rate,

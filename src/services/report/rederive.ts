@@ -211,6 +211,7 @@ function sampledShare(s: NonNullable<AnalysisResult['remote_corpora'][number]['s
           detection: s.detection,
         }
       : {}),
+    ciRule: s.share.ci_rule ?? 'product',
   });
   return differences(
     { estimate: share.estimate, ci_95: [...share.ci_95] },
