@@ -196,7 +196,7 @@ describe('a large catalogue gives the event loop turns', () => {
       const { planned, ...options } = sliced;
       expect(options).toEqual(checkAudit({ works: big, budget_calls: 30 }));
       expect(planned).toHaveLength(big.length);
-      expect(planned[0]).toMatchObject({ words: 60, tooShort: false, result: null, calls: 0 });
+      expect(planned[0]).toMatchObject({ tokens: 60, tooShort: false, result: null, calls: 0 });
     } finally {
       clearInterval(tick);
     }

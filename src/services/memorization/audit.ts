@@ -23,6 +23,7 @@ import type { TargetModel } from '../../models/types.js';
 import { wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
+import { countWords } from '../../util/space.js';
 import { nextMacrotask } from '../../util/steps.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
 import { HIT_WORDS } from './constants.js';
@@ -71,7 +72,10 @@ export interface CatalogueAuditRequest {
 /** One work's verdict. */
 export interface AuditedWork {
   readonly id: string;
+  /** Words of the work: its runs of non-space characters, as every other door counts them (countWords). */
   readonly words: number;
+  /** The engine's word tokens of the work, the unit of its prompts and blocks (absent from results made before). */
+  readonly tokens?: number;
   /**
    * `too_short`: a work under 58 words with no split whose rest counts (under 21 words and no 10-digit number);
    * `untried`: the budget ended before its first pass; `unanswered`: every call for it failed (the first failure in
@@ -291,7 +295,7 @@ function auditOptions(request: Omit<CatalogueAuditRequest, 'model'>) {
 /** `run`, once no measurement of the work — which may get the whole budget — could exceed what a run may hold. */
 function checkPlanned(w: AuditWork, run: AuditRun, budget: number): AuditRun {
   try {
-    if (!run.tooShort) checkResultBound(budget, w.text.length, run.words, run.prefix);
+    if (!run.tooShort) checkResultBound(budget, w.text.length, run.tokens, run.prefix);
   } catch (e) {
     throw new TrainprintError('PAYLOAD_TOO_LARGE', `work ${JSON.stringify(w.id)}: ${(e as TrainprintError).detail}`);
   }
@@ -306,7 +310,7 @@ function unrun(w: AuditWork, prefixWords: number | undefined): AuditRun {
   // the probes a work can take at most: a short work's splits; one per 20 words of a longer one
   const dense = words < SHORT_WORK_WORDS ? shortWorkSplits(spans, w.text).length : Math.ceil(words / 20);
   const tooShort = words < SHORT_WORK_WORDS ? dense === 0 : words < prefix + HIT_WORDS;
-  return { words, prefix, dense, tooShort, result: null, calls: 0 };
+  return { tokens: words, prefix, dense, tooShort, result: null, calls: 0 };
 }
 
 /** Whether the model answered any call of a run (a refusal is an answer: the model was reached). */
@@ -332,9 +336,9 @@ function auditCalls(result: WorkExtractionResult, asked: Set<string>): number {
   return calls;
 }
 
-/** One work of the audit as it goes: its words, prompt, most probes, whether it is too short, its last run. */
+/** One work of the audit as it goes: its word tokens, prompt, most probes, whether it is too short, its last run. */
 interface AuditRun {
-  readonly words: number;
+  readonly tokens: number;
   readonly prefix: number;
   readonly dense: number;
   readonly tooShort: boolean;
@@ -361,7 +365,7 @@ async function auditResult(
 /** One work's verdict from its last run. */
 function auditedWork(work: AuditWork, run: AuditRun, level: number): AuditedWork {
   const r = run.result;
-  const base = { id: work.id, words: run.words, calls: run.calls };
+  const base = { id: work.id, words: countWords(work.text), tokens: run.tokens, calls: run.calls };
   // no verdict either way: nothing the model wrote was measured
   const unmeasured = (verdict: 'too_short' | 'untried' | 'unanswered') =>
     ({ ...base, verdict, nv_recall: 0, nv_recall_50: 0, blocks: [], probes: 0, hits: 0 }) as const;
