@@ -44,6 +44,7 @@ import { int0, intIn, object, workId } from './util/json-schema.js';
 import { mapLimit } from './util/pool.js';
 import { round1, round4 } from './util/round.js';
 import { lowerBound } from './util/sorted.js';
+import { countWords } from './util/space.js';
 import { nextMacrotask } from './util/steps.js';
 import { unrefTimer } from './util/timers.js';
 import { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate } from './util/validate.js';
@@ -78,6 +79,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'util/pool': { mapLimit },
   'util/round': { round1, round4 },
   'util/sorted': { lowerBound },
+  'util/space': { countWords },
   'util/steps': { nextMacrotask },
   'util/timers': { unrefTimer },
   'util/validate': { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate },

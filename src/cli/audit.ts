@@ -59,7 +59,7 @@ export async function auditCommand(args: string[]): Promise<number> {
     });
     for (const w of r.works)
       console.error(
-        `${w.id}: ${w.verdict}${w.verdict === 'reproduced' ? ` nv_recall ${w.nv_recall}` : ''}${w.miss_probability !== undefined ? ` (a work reproduced at ${r.catalogue.level} would show no hit with p = ${w.miss_probability})` : ''}${w.error ? ` (${w.error.code}: ${w.error.message})` : ''}, ${w.calls} calls`,
+        `${w.id}: ${w.verdict}${w.verdict === 'reproduced' ? ` nv_recall ${w.nv_recall}` : ''}${w.miss_probability !== undefined ? ` (a work reproduced at ${r.catalogue.level} would show no hit with p = ${w.miss_probability})` : ''}${w.error ? ` (${w.error.code}: ${w.error.message})` : ''}, ${w.calls} calls, a work of ${w.words.toLocaleString('en-US')} words`,
       );
     const c = r.catalogue;
     console.error(

@@ -85,7 +85,8 @@ export async function extractCommand(args: string[]): Promise<number> {
     if (out === undefined) process.stdout.write(json);
     else await writeFile(out, json);
     console.error(
-      `${out === undefined ? '' : `wrote ${out}: `}nv_recall ${result.nv_recall} (${result.short_work ? 'a short work: its words written out after a prompt of its first ones' : `blocks of ≥ 100 words, ${result.blocks.filter((b) => b.words >= 100).length}`}), ` +
+      `${out === undefined ? '' : `wrote ${out}: `}a work of ${result.words.toLocaleString('en-US')} words, ` +
+        `nv_recall ${result.nv_recall} (${result.short_work ? 'a short work: its words written out after a prompt of its first ones' : `blocks of ≥ 100 words, ${result.blocks.filter((b) => b.words >= 100).length}`}), ` +
         `${result.calls} of ${result.budget_calls} calls${result.replayed_calls ? ` (${result.replayed_calls} replayed from ${journalPath})` : ''}, ` +
         `${result.refusals} refused, stopped: ${result.stopped}`,
     );

@@ -367,7 +367,7 @@ describe('an audit item across time slices', () => {
       await stopJobs(sliced);
       await own.close();
     }
-  }, 180_000);
+  }, 600_000); // a bound on a hang: 55 s at load 62 beside two CPU burners
 });
 
 describe("an audit item's works by pages", () => {

@@ -6,6 +6,7 @@
  * every call answered before from the store's journal, and no request reaches the server twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, type Handler } from '../../src/http/index.js';
@@ -18,6 +19,7 @@ import { runWorkExtraction } from '../../src/services/memorization/extract-work.
 import { memoryExtractionJournal } from '../../src/services/memorization/extraction-journal.js';
 import { verifyEvidenceBundle } from '../../src/services/report/index.js';
 import { HOLDER_TTL_MS } from '../../src/services/jobs/hand-back.js';
+import { countWords } from '../../src/util/space.js';
 import { keyedCall, type Call } from '../fixtures/http/keyed-call.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 
@@ -521,6 +523,37 @@ describe('an extract job against a hostile model service (the attack round: H2, 
     } finally {
       await stopJobs(handler);
       await new Promise((r) => hostile.close(r));
+    }
+  }, 120_000);
+
+  it("a book's words in a job's JSON are the words every door counts, its tokens named apart", async () => {
+    // Julius Caesar's opening: 10,966 runs of non-space characters, 11,174 of the engine's word tokens
+    const book = readFileSync(
+      new URL('../fixtures/texts/gutenberg/shakespeare-caesar.txt', import.meta.url),
+      'utf8',
+    ).slice(0, 60_000);
+    const own = await startMemorisedServer({ words: book.split(/\s+/).filter(Boolean), held: [1000, 1600] });
+    const handler = createHandler(engine, { keys, allowPrivateModelHosts: true, jobs: { pollMs: 20 } });
+    try {
+      const acme = await caller(handler, 'acme');
+      const model = { base_url: own.baseUrl, model: 'fixture-memo-1', api: 'chat' };
+      const item = { model, budget_calls: 30, prompt_variants: 1, concurrency: 1 };
+      const x = await acme('POST', '/api/v1/jobs', { type: 'extract', items: [{ ...item, text: book }] });
+      const a = await acme('POST', '/api/v1/jobs', {
+        type: 'audit',
+        items: [{ ...item, works: [{ id: 'caesar', text: book }] }],
+      });
+      expect([x.status, a.status]).toEqual([202, 202]);
+      for (const r of [x, a])
+        expect(await finished(acme, r.json.status_url)).toMatchObject({ state: 'done', failed: 0 });
+      const [extracted] = await results(acme, x.json.results_url);
+      expect(extracted.result).toMatchObject({ words: countWords(book), tokens: 11_174 });
+      expect(extracted.result.words).toBe(10_966);
+      const [audited] = await results(acme, a.json.results_url);
+      expect(audited.result.works[0]).toMatchObject({ id: 'caesar', words: 10_966, tokens: 11_174 });
+    } finally {
+      await stopJobs(handler);
+      await own.close();
     }
   }, 120_000);
 });

@@ -38,6 +38,8 @@ describe('a job body over the plan', () => {
   let free = '';
   beforeAll(async () => {
     engine = await createEngine();
+    // an exact dataset for the scan items to run against (a scan job with none to scan is refused at submission)
+    await engine.addDataset({ id: 'lines' }, [{ id: 'd', text: 'A line of a catalogue to scan, and nothing else.' }]);
     const keys = new KeyStore(engine.store);
     free = (await keys.createKey({ account: 'fran', plan: 'free' })).key;
     handler = createHandler(engine, { keys });

@@ -104,6 +104,21 @@ describe('job submission checks', () => {
     expect(server.requests()).toBe(asked);
   });
 
+  it('scan: datasets its run would refuse (none such, none to scan), refused at submission, nothing charged or stored', async () => {
+    const call = await keyedCall(handler, keys, 'checks-scan', 'scale');
+    const before = await trace(call);
+    const items = [{ id: 'a', text: 'A plain text of a few words.' }];
+    const none = await call('POST', '/api/v1/jobs', { type: 'scan', options: { datasets: ['no-such'] }, items });
+    expect(none.status, none.text.slice(0, 300)).toBe(404);
+    expect(none.json.error.message).toContain('options: no dataset "no-such"');
+    // this server holds no exact dataset: a scan of every one has none to scan against
+    expect(engine.corpus.datasets().filter((d) => d.kind === 'exact')).toEqual([]);
+    const empty = await call('POST', '/api/v1/jobs', { type: 'scan', items });
+    expect(empty.status, empty.text.slice(0, 300)).toBe(422);
+    expect(empty.json.error.message).toContain('options: no exact dataset to scan against');
+    expect(await trace(call)).toEqual(before);
+  });
+
   it('the same items pass once the cause is gone: the checks refuse only what the run refuses', async () => {
     const call = await keyedCall(handler, keys, 'checks-pass', 'scale');
     const ok = await call('POST', '/api/v1/jobs', {

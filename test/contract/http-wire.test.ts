@@ -13,6 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Server } from '../../src/node/index.js';
 import { curlMix, LIMIT, mixHandler, undiciMix, type WireTally as Tally } from '../../bench/wire-mix.mjs';
 
+/**
+ * The time limit of the tests that run tens of analyses or a thousand requests (75-95 s on a 2-core machine at load
+ * 60; past the default 120 s at load 40 beside two CPU burners): a bound that catches a hang, not a speed to keep.
+ */
+const HEAVY_MS = 600_000;
+
 let server: Server;
 beforeAll(async () => {
   server = await serve(mixHandler(), { port: 0, keepAliveMs: 7000 });
@@ -24,14 +30,18 @@ afterAll(async () => {
 const EVERY_STATUS = { 'ok 200': 200, 'auth 401': 200, 'large 413': 200, 'quota 429': 200, 'busy 503': 200 };
 
 describe('no answer lost on the wire', () => {
-  it('1,000 concurrent requests through undici, 50 kept-alive connections: every status, no reset', async () => {
+  it('1,000 concurrent requests through undici, 50 kept-alive connections: every status, no reset', {
+    timeout: HEAVY_MS,
+  }, async () => {
     const t: Tally = await undiciMix(server.url, { requests: 1000, connections: 50 });
     expect(t.errors).toEqual({});
     expect(t).toMatchObject({ requests: 1000, answered: 1000, wrong: 0, resets: 0 });
     expect(t.statuses).toEqual(EVERY_STATUS);
   });
 
-  it('1,000 requests through curl --parallel (50 at once): every status, no reset, connections reused', async (ctx) => {
+  it('1,000 requests through curl --parallel (50 at once): every status, no reset, connections reused', {
+    timeout: HEAVY_MS,
+  }, async (ctx) => {
     const t: Tally | null = await curlMix(server.url, { requests: 1000, parallel: 50 });
     if (t === null) return ctx.skip(); // no curl on this machine
     expect(t.errors).toEqual({});

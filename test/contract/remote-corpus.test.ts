@@ -28,6 +28,12 @@ import {
 } from '../../src/index.js';
 import { resetEndpoints, sharedCache } from '../../src/remote/index.js';
 
+/**
+ * The time limit of the tests that run tens of analyses or a thousand requests (75-95 s on a 2-core machine at load
+ * 60; past the default 120 s at load 40 beside two CPU burners): a bound that catches a hang, not a speed to keep.
+ */
+const HEAVY_MS = 600_000;
+
 let documents: ReturnType<typeof fixtureCorpus>['documents'];
 let tokens: TokenIndex;
 let chars: CharIndex;
@@ -78,7 +84,9 @@ describe('infini-gram (token-level): planted passages and clean texts', () => {
   });
 
   for (const editEvery of [0, 20]) {
-    it(`finds ≥ 95 % of 60-word passages${editEvery ? ' with every 20th word changed' : ''} with exact spans, ≤ 250 calls each`, async () => {
+    it(`finds ≥ 95 % of 60-word passages${editEvery ? ' with every 20th word changed' : ''} with exact spans, ≤ 250 calls each`, {
+      timeout: HEAVY_MS,
+    }, async () => {
       const cases = plantedCases({ seed: 11 + editEvery, count: 20, editEvery });
       let found = 0;
       for (const c of cases) {
@@ -106,7 +114,7 @@ describe('infini-gram (token-level): planted passages and clean texts', () => {
     });
   }
 
-  it('reports no match in 30 clean 2,000-word texts (≤ 1 allowed)', async () => {
+  it('reports no match in 30 clean 2,000-word texts (≤ 1 allowed)', { timeout: HEAVY_MS }, async () => {
     let falseMatches = 0;
     for (const text of cleanTexts({ seed: 5, count: 30 })) {
       const r = await engine.analyze({ content: text, content_type: 'text' });
@@ -206,7 +214,7 @@ describe('infini-gram (token-level): planted passages and clean texts', () => {
 });
 
 describe('infini-gram with byte-level (GPT-2 style) tokens', () => {
-  it('maps Ġ tokens and finds planted passages', async () => {
+  it('maps Ġ tokens and finds planted passages', { timeout: HEAVY_MS }, async () => {
     const gpt2 = buildTokenIndex({ documents, tokenizer: 'gpt2' });
     const server = await startInfiniGramServer({ kind: 'infini-gram', indexes: { fixture_gpt2: gpt2 } });
     const engine = await engineWith({
@@ -290,7 +298,9 @@ describe('infini-gram mini (character-level)', () => {
     expect(r.limitations).toContain('remote_corpus_sampled');
   });
 
-  it('finds planted passages (verbatim and edited) with exact spans within 250 calls, and nothing in clean text', async () => {
+  it('finds planted passages (verbatim and edited) with exact spans within 250 calls, and nothing in clean text', {
+    timeout: HEAVY_MS,
+  }, async () => {
     let found = 0,
       total = 0;
     for (const editEvery of [0, 20]) {
@@ -346,7 +356,7 @@ describe('faults: every failure is a factor code, never a throw', () => {
     return engineWith({ kind: 'infini-gram', index: 'v4_piletrain_llama', endpoint: server.url, ...config });
   }
 
-  it('a server failing every 7th call (503 pages): ≥ 90 % still found', async () => {
+  it('a server failing every 7th call (503 pages): ≥ 90 % still found', { timeout: HEAVY_MS }, async () => {
     const engine = await withFault(({ n }) => (n % 7 === 0 ? { status: 503, html: true } : undefined));
     const cases = plantedCases({ seed: 41, count: 10 });
     let found = 0;

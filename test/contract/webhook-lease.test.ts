@@ -84,7 +84,7 @@ function leases(name: string, open: () => Promise<[Store, Store, () => Promise<v
       const staying = new WebhookDeliverer({ store: b, fetch, now: () => clock, resolveSecret });
       const { id } = await leaving.enqueue(SUBSCRIPTION, event(1));
       const run = leaving.runDue();
-      for (let i = 0; i < 500 && started === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      while (started === 0) await new Promise((r) => setTimeout(r, 5)); // the test's timeout bounds a hang
       expect(started).toBe(1);
       expect(await staying.runDue()).toBe(0); // leased by the leaving runner
       await leaving.stop({ graceMs: 0 });
@@ -114,7 +114,7 @@ function leases(name: string, open: () => Promise<[Store, Store, () => Promise<v
       const first = await d.enqueue(SUBSCRIPTION, event(1));
       const second = await d.enqueue(SUBSCRIPTION, event(2));
       const run = d.runDue();
-      for (let i = 0; i < 500 && answer === undefined; i++) await new Promise((r) => setTimeout(r, 5));
+      while (answer === undefined) await new Promise((r) => setTimeout(r, 5)); // the test's timeout bounds a hang
       const stopped = d.stop({ graceMs: 60_000 });
       answer!(); // the receiver answers while the stop waits
       await stopped;

@@ -14,6 +14,7 @@ import { startMemorisedServer, type MemorisedServer } from '../fixtures/memorise
 import { spawn } from 'node:child_process';
 import { cli, runCli } from '../fixtures/serve-process.js';
 import { closedPort } from '../fixtures/closed-port.js';
+import { countWords } from '../../src/util/space.js';
 
 const catalogue = resolve(import.meta.dirname, '../fixtures/catalogue');
 const held = readFileSync(join(catalogue, 'held.txt'), 'utf8').split(/\s+/).filter(Boolean);
@@ -58,6 +59,15 @@ describe('trainprint audit', () => {
     for (const w of audit.works.filter((x: { verdict: string }) => x.verdict === 'not_found'))
       expect(w.miss_probability).toBeCloseTo(0.5 ** w.probes, 4);
     expect(audit.catalogue).toMatchObject({ works: 4, measured: 3, reproduced: 1 });
+    // each work's words as every door counts them (runs of non-space characters), said on stderr too
+    for (const w of audit.works) {
+      const words = countWords(readFileSync(join(catalogue, w.id), 'utf8'));
+      expect(w.words).toBe(words);
+      expect(r.stderr).toContain(`${w.id}: ${w.verdict}`);
+      expect(r.stderr).toMatch(
+        new RegExp(`${w.id.replace('.', '\\.')}: .*, a work of ${words.toLocaleString('en-US')} words\n`),
+      );
+    }
     expect(audit.calls).toBeLessThanOrEqual(120);
     const asked = server.requests();
     expect(asked).toBe(audit.calls);

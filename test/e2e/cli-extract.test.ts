@@ -14,6 +14,7 @@ import { buildEpub } from '../fixtures/documents.js';
 import { startMemorisedServer, syntheticWork, type MemorisedServer } from '../fixtures/memorised-chat-server.js';
 import { runCli } from '../fixtures/serve-process.js';
 import { closedPort } from '../fixtures/closed-port.js';
+import { countWords } from '../../src/util/space.js';
 
 const { text, words } = syntheticWork(3, 1000, 7);
 const held: [number, number] = [1200, 2200];
@@ -74,6 +75,30 @@ describe('trainprint extract', () => {
       (result.usage.prompt_tokens * 2.5 + result.usage.completion_tokens * 10) / 1e6,
       6,
     );
+  });
+
+  it("a book's words: the words every door counts on stderr and in the result, its tokens named apart", async () => {
+    // Julius Caesar's opening: 10,966 runs of non-space characters, 11,174 of the engine's word tokens
+    const book = readFileSync(
+      new URL('../fixtures/texts/gutenberg/shakespeare-caesar.txt', import.meta.url),
+      'utf8',
+    ).slice(0, 60_000);
+    writeFileSync(join(dir, 'caesar.txt'), book);
+    const own = await startMemorisedServer({ words: book.split(/\s+/).filter(Boolean), held: [1000, 1600] });
+    try {
+      const r = await run([
+        'caesar.txt',
+        ...['--model-url', own.baseUrl, '--model', 'fixture-memo-1', '--chat', '--allow-private-model-hosts'],
+        ...['--budget-calls', '30', '--out', 'caesar.json'],
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('wrote caesar.json: a work of 10,966 words, nv_recall ');
+      const result = JSON.parse(readFileSync(join(dir, 'caesar.json'), 'utf8'));
+      expect(result).toMatchObject({ words: 10_966, tokens: 11_174 });
+      expect(result.words).toBe(countWords(book));
+    } finally {
+      await own.close();
+    }
   });
 
   it('reads an EPUB: its chapters are the strata, the offsets point into its extracted text', async () => {

@@ -61,16 +61,21 @@ describe('serve(): graceful close', () => {
     const slow = new Promise<void>((r) => {
       release = r;
     });
+    let reached!: () => void;
+    const arrived = new Promise<void>((r) => (reached = r));
     const server = await serve(
       async (req) => {
-        if (new URL(req.url).pathname === '/slow') await slow;
+        if (new URL(req.url).pathname === '/slow') {
+          reached();
+          await slow;
+        }
         const body = JSON.stringify({ path: new URL(req.url).pathname });
         return new Response(body, { headers: { 'content-type': 'application/json' } });
       },
       { port: 0 },
     );
     const inFlight = fetch(`${server.url}/slow`).then(async (r) => ({ status: r.status, body: await r.json() }));
-    await new Promise((r) => setTimeout(r, 50)); // the slow request has reached the handler
+    await arrived; // the slow request has reached the handler
     let closed = false;
     const closing = server.close({ drainMs: 400 }).then(() => {
       closed = true;

@@ -92,19 +92,25 @@ describe('job service', () => {
     const seen: number[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    // the item waiting at the gate is under way (an event, not a time a loaded machine may not keep)
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
     const first = new JobRunner({
       jobs,
       pollMs: 5,
       executors: {
         scan: async (item) => {
-          if (item === 1) await gate;
+          if (item === 1) {
+            reached();
+            await gate;
+          }
           return item;
         },
       },
       unsupported: {},
     });
     first.start();
-    await new Promise((r) => setTimeout(r, 30));
+    await atGate;
     const stopping = first.stop();
     release();
     await stopping;
@@ -177,20 +183,25 @@ describe('job service', () => {
     const job = await jobs.submit({ account: 'a', type: 'scan', items: [0, 1, 2, 3] });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
     const runner = new JobRunner({
       jobs,
       pollMs: 5,
       finishChunks: true,
       executors: {
         scan: async (item) => {
-          if (item === 0) await gate;
+          if (item === 0) {
+            reached();
+            await gate;
+          }
           return item;
         },
       },
       unsupported: {},
     });
     runner.start();
-    await new Promise((r) => setTimeout(r, 30));
+    await atGate; // its chunk is claimed and under way: the stop below must finish it
     const stopping = runner.stop({ graceMs: 60_000 });
     release();
     await stopping;

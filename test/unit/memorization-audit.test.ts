@@ -245,7 +245,7 @@ describe('a large catalogue gives the event loop turns', () => {
       const { planned, ...options } = sliced;
       expect(options).toEqual({ works: big, budget: 30, first: 3, level: 0.5 });
       expect(planned).toHaveLength(big.length);
-      expect(planned[0]).toMatchObject({ words: 60, tooShort: false, result: null, calls: 0 });
+      expect(planned[0]).toMatchObject({ tokens: 60, tooShort: false, result: null, calls: 0 });
     } finally {
       clearInterval(tick);
     }

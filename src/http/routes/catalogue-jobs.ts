@@ -144,6 +144,8 @@ async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
     maxFileBytes: planFileBytes(plan),
     store: ctx.engine.store,
     jobModels: ctx.services.jobModels,
+    engine: ctx.engine,
+    ...(body.options === undefined ? {} : { options: body.options }),
   });
   const units = jobUnits(type.name, body.items, ctx.services.jobTypes);
   const rate = await ctx.services.reserve(principal, units);

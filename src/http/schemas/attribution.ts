@@ -286,8 +286,14 @@ export const WORK_EXTRACTION_SCHEMA = {
       description: 'SHA-256 of the UTF-8 of the text measured',
     },
     model: str,
-    words: int0,
-    nv_recall: { ...num01, description: 'Share of the words inside near-verbatim blocks of ≥ 100 words' },
+    words: { ...int0, description: "The work's words: its runs of non-space characters, as every route counts words" },
+    tokens: {
+      ...int0,
+      description:
+        "The engine's word tokens of the work (a hyphen or an apostrophe parts a word), the unit of the blocks and " +
+        'nv_recall (absent from results kept before it was given)',
+    },
+    nv_recall: { ...num01, description: "Share of the work's tokens inside near-verbatim blocks of ≥ 100 words" },
     nv_recall_50: { ...num01, description: 'The same with blocks of ≥ 50 words' },
     blocks: {
       type: 'array',

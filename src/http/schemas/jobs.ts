@@ -240,7 +240,7 @@ export const AUDIT_WORKS_RESPONSE_SCHEMA: JsonSchema = successBody(
       type: 'array',
       description:
         "Works `after` … `after + limit − 1` of the catalogue, in its order, each as the audit's `works` holds it " +
-        '(`id`, `verdict`, `words`, `nv_recall`, `blocks`, `probes`, `hits`, `calls`, `miss_probability` …)',
+        '(`id`, `verdict`, `words`, `tokens`, `nv_recall`, `blocks`, `probes`, `hits`, `calls`, `miss_probability` …)',
       items: { type: 'object' },
     },
     next: {

@@ -107,6 +107,9 @@ export interface JobPrepareContext {
   readonly store: Store;
   /** Where the accepted items' models are held, or null: this host holds none. */
   readonly jobModels: HeldJobModels | null;
+  /** The engine the items will run on, and the job's `options` as submitted: for the checks their run makes. */
+  readonly engine?: JobEngine;
+  readonly options?: Readonly<Record<string, unknown>>;
 }
 
 /**

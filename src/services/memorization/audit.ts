@@ -23,6 +23,7 @@ import type { TargetModel } from '../../models/types.js';
 import { wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
+import { countWords } from '../../util/space.js';
 import { nextMacrotask } from '../../util/steps.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
 import { HIT_WORDS } from './constants.js';
@@ -78,7 +79,10 @@ export interface CatalogueAuditRequest {
 /** One work's verdict. */
 export interface AuditedWork {
   readonly id: string;
+  /** Words of the work: its runs of non-space characters, as every other door counts them (countWords). */
   readonly words: number;
+  /** The engine's word tokens of the work, the unit of its prompts and blocks (absent from results made before). */
+  readonly tokens?: number;
   /**
    * `too_short`: a work under 58 words with no split whose rest counts (under 21 words and no 10-digit number);
    * `untried`: the budget ended before its first pass; `unanswered`: every call for it failed (the first failure in
@@ -112,12 +116,12 @@ export interface AuditedWork {
 }
 
 /**
- * A catalogue's plan, in catalogue order: each work's words and the most probes it can take (a short work's splits,
+ * A catalogue's plan, in catalogue order: each work's tokens and the most probes it can take (a short work's splits,
  * else one per 20 words) — what depends on the texts alone; each work's prompt and whether it is too short follow
  * from them and `prefix_words`. Two numbers a work: 800 KB for 100,000 works.
  */
 interface AuditPlan {
-  readonly words: Uint32Array;
+  readonly tokens: Uint32Array;
   readonly dense: Uint32Array;
 }
 
@@ -298,12 +302,12 @@ export async function checkAuditSliced(request: Omit<CatalogueAuditRequest, 'mod
   const n = works.length;
   const key = planKey(request);
   const kept = key === undefined ? undefined : keptPlans.get(key);
-  const plan = kept?.words.length === n ? kept : null;
-  const counted = plan ?? { words: new Uint32Array(n), dense: new Uint32Array(n) };
+  const plan = kept?.tokens.length === n ? kept : null;
+  const counted = plan ?? { tokens: new Uint32Array(n), dense: new Uint32Array(n) };
   const planned: AuditRun[] = [];
   for (const [k, w] of works.entries()) {
-    const run = plan ? plannedRun(plan.words[k], plan.dense[k], request.prefix_words) : unrun(w, request.prefix_words);
-    counted.words[k] = run.words;
+    const run = plan ? plannedRun(plan.tokens[k], plan.dense[k], request.prefix_words) : unrun(w, request.prefix_words);
+    counted.tokens[k] = run.tokens;
     counted.dense[k] = run.dense;
     planned.push(checkPlanned(w, run, budget));
     await pause();
@@ -319,7 +323,7 @@ export async function checkAuditSliced(request: Omit<CatalogueAuditRequest, 'mod
 /** `run`, once no measurement of the work — which may get the whole budget — could exceed what a run may hold. */
 function checkPlanned(w: AuditWork, run: AuditRun, budget: number): AuditRun {
   try {
-    if (!run.tooShort) checkResultBound(budget, w.text.length, run.words, run.prefix);
+    if (!run.tooShort) checkResultBound(budget, w.text.length, run.tokens, run.prefix);
   } catch (e) {
     throw new TrainprintError('PAYLOAD_TOO_LARGE', `work ${JSON.stringify(w.id)}: ${(e as TrainprintError).detail}`);
   }
@@ -335,11 +339,11 @@ function unrun(w: AuditWork, prefixWords: number | undefined): AuditRun {
   return plannedRun(words, dense, prefixWords);
 }
 
-/** A work's run before any call, from its words and most probes ({@link AuditPlan}). */
-function plannedRun(words: number, dense: number, prefixWords: number | undefined): AuditRun {
-  const prefix = prefixWords ?? Math.max(8, Math.min(50, words - HIT_WORDS - 10));
-  const tooShort = words < SHORT_WORK_WORDS ? dense === 0 : words < prefix + HIT_WORDS;
-  return { words, prefix, dense, tooShort, result: null, calls: 0 };
+/** A work's run before any call, from its tokens and most probes ({@link AuditPlan}). */
+function plannedRun(tokens: number, dense: number, prefixWords: number | undefined): AuditRun {
+  const prefix = prefixWords ?? Math.max(8, Math.min(50, tokens - HIT_WORDS - 10));
+  const tooShort = tokens < SHORT_WORK_WORDS ? dense === 0 : tokens < prefix + HIT_WORDS;
+  return { tokens, prefix, dense, tooShort, result: null, calls: 0 };
 }
 
 /** Whether the model answered any call of a run (a refusal is an answer: the model was reached). */
@@ -365,9 +369,9 @@ function auditCalls(result: WorkExtractionResult, asked: Set<string>): number {
   return calls;
 }
 
-/** One work of the audit as it goes: its words, prompt, most probes, whether it is too short, its last run. */
+/** One work of the audit as it goes: its word tokens, prompt, most probes, whether it is too short, its last run. */
 interface AuditRun {
-  readonly words: number;
+  readonly tokens: number;
   readonly prefix: number;
   readonly dense: number;
   readonly tooShort: boolean;
@@ -394,7 +398,7 @@ async function auditResult(
 /** One work's verdict from its last run. */
 function auditedWork(work: AuditWork, run: AuditRun, level: number): AuditedWork {
   const r = run.result;
-  const base = { id: work.id, words: run.words, calls: run.calls };
+  const base = { id: work.id, words: countWords(work.text), tokens: run.tokens, calls: run.calls };
   if (r === null) return unmeasured(work, run, run.tooShort ? 'too_short' : 'untried');
   // a failed or refused call shows nothing of the model: only answered probes count, and a work none of whose calls
   // was answered gets no verdict (a dead endpoint or a refusal is not evidence that the model does not reproduce it)
@@ -436,7 +440,8 @@ function auditedWork(work: AuditWork, run: AuditRun, level: number): AuditedWork
 function unmeasured(work: AuditWork, run: AuditRun, verdict: 'too_short' | 'untried' | 'unanswered'): AuditedWork {
   return {
     id: work.id,
-    words: run.words,
+    words: countWords(work.text),
+    tokens: run.tokens,
     calls: run.calls,
     verdict,
     nv_recall: 0,

@@ -27,6 +27,7 @@ import { MAX_CHARS_PER_TOKEN } from '../../models/openai.js';
 import type { GenerationCall, TargetModel } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
+import { countWords } from '../../util/space.js';
 import { fail } from '../../util/validate.js';
 import {
   checkCompactCall,
@@ -217,10 +218,13 @@ export interface SectionRecall {
   readonly start: number;
   readonly end: number;
   readonly title?: string;
+  /** Words of the section: its runs of non-space characters, as every other count of words (countWords). */
   readonly words: number;
+  /** The engine's word tokens of the section, the unit of its blocks and its share. */
+  readonly tokens: number;
   readonly probes: number;
-  /** Words of the section inside blocks of ≥ 100 words, and their share. */
-  readonly words_in_blocks: number;
+  /** Tokens of the section inside blocks of ≥ 100 words, and their share of its tokens. */
+  readonly tokens_in_blocks: number;
   readonly nv_recall: number;
 }
 
@@ -230,9 +234,17 @@ export interface WorkExtractionResult {
   /** SHA-256 (hex) of the work's text as measured (UTF-8): the text the offsets refer to. */
   readonly text_sha256: string;
   readonly model: string;
-  /** Words of the work (the engine's word tokens). */
+  /**
+   * Words of the work: its runs of non-space characters, the number every other door shows for the same text
+   * (countWords). Results made before this field's meaning was fixed (they have no `tokens`) hold the token count here.
+   */
   readonly words: number;
-  /** Share of the work's words inside near-verbatim blocks of ≥ 100 words. */
+  /**
+   * The engine's word tokens of the work (a hyphen or an apostrophe parts a word into two): the unit the prompts,
+   * the blocks and `nv_recall` count in. Never an input of the transcript digest.
+   */
+  readonly tokens: number;
+  /** Share of the work's tokens inside near-verbatim blocks of ≥ 100 words. */
   readonly nv_recall: number;
   /** The same with blocks of ≥ 50 words. */
   readonly nv_recall_50: number;
@@ -843,7 +855,8 @@ function assembleResult(settings: ExtractionSettings, outcome: ExtractionOutcome
     work_id: workId,
     text_sha256: hex(text),
     model: model.id,
-    words: n,
+    words: countWords(text),
+    tokens: n,
     nv_recall: round4(inBlocks(minNv) / n),
     nv_recall_50: round4(inBlocks(min50) / n),
     blocks,
@@ -854,9 +867,10 @@ function assembleResult(settings: ExtractionSettings, outcome: ExtractionOutcome
         start: s.start,
         end: s.end,
         ...(s.title !== undefined ? { title: s.title } : {}),
-        words: w1 - w0,
+        words: countWords(text, s.start, s.end),
+        tokens: w1 - w0,
         probes: plan.perSection[k],
-        words_in_blocks: inside,
+        tokens_in_blocks: inside,
         nv_recall: w1 > w0 ? round4(inside / (w1 - w0)) : 0,
       };
     }),

@@ -4,6 +4,7 @@
  * (`trainprint worker`) runs the same executor. A job naming its datasets as `{ id, sha256 }` (the queue's) runs only
  * where each is held with that digest; elsewhere its items are handed back, neither run nor failed.
  */
+import { TrainprintError } from '../../../errors.js';
 import { ItemHandedBack } from '../hand-back.js';
 import { defineJobType, type JobExecutor } from '../job-type.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../../scan/types.js';
@@ -98,6 +99,19 @@ export const SCAN_JOB = defineJobType<ScanItem>({
       },
       paraphrase: { type: 'boolean', description: 'Report reworded reuse too; default false' },
     },
+  },
+  // the datasets and options its run scans with, checked as the run checks them (an unknown or inexact dataset, none
+  // to scan against): an empty item is planned, never searched
+  prepare: async (items, context) => {
+    const scanItem = context.engine?.scanItem?.bind(context.engine);
+    const claim = { context: context.options ?? {}, job: { account: context.account } } as unknown as JobClaim;
+    try {
+      await scanItem?.({ id: 'options', text: '' }, scanOptions(claim, new AbortController().signal));
+    } catch (e) {
+      if (!(e instanceof TrainprintError)) throw e;
+      throw new TrainprintError(e.code, `options: ${e.detail ?? e.message}`);
+    }
+    return () => ({ items, bind: () => undefined });
   },
   executor: ({ engine }) => {
     const scanItem = engine.scanItem?.bind(engine);
