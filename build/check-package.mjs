@@ -139,8 +139,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // 102,398 → 99,479 B, http.js 396,079 → 395,578 B: the package is 0.7 KB smaller in all — so the main entry grew. The
 // budget is 1,327 KiB until the other services' requests move the same way (registry, monitors: hand checks in the
 // main entry that their schemas replace).
-// Both merged: 1,363,998 B — 1,333 KiB.
-const MAIN_BUDGET = 1333 * 1024;
+// Both merged: 1,363,998 B — 1,333 KiB. Then 1,365,463 B (+1.5 KB): a work's words and its tokens apart at every door
+// (countWords shared with the on-demand files), a scan job's datasets checked at submission, the share's interval rule
+// named in each result (ci_rule) — 1,334 KiB.
+const MAIN_BUDGET = 1334 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -149,7 +151,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1339, // with the main entry's 1,333 KiB (above)
+  'library.cjs': 1340, // with the main entry's 1,334 KiB (above)
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
