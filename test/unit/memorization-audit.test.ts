@@ -190,7 +190,7 @@ describe('a plan kept between runs (the slices of a job)', () => {
   it('is read by the next run of its plan_key after a run stopped at its slice, and dropped when a run ends', async () => {
     const journal = memoryExtractionJournal();
     const first = await auditCatalogue(store, { model: memorising(rnd), works, budget_calls: 120, journal });
-    // the same number of works, other texts: what a run reads under a plan_key kept shows in the words it reports
+    // the same number of works, other texts: what a run reads under a plan_key kept shows in the tokens it reports
     const other = works.map((w, k) => ({ id: w.id, text: k === 4 ? `${w.text} and five words more here` : w.text }));
     const plan_key = `plan-${Math.random()}`;
     // a run stopped at the end of its slice (before its first call) keeps the plan it counted
@@ -212,8 +212,8 @@ describe('a plan kept between runs (the slices of a job)', () => {
       journal,
       plan_key,
     });
-    expect(read.works[4]).toMatchObject({ id: 'work-4', words: first.works[4].words });
-    // that run ended: the plan went with it, and the next counts the words of what it is given
+    expect(read.works[4]).toMatchObject({ id: 'work-4', tokens: first.works[4].tokens });
+    // that run ended: the plan went with it, and the next counts the tokens of what it is given
     const again = await auditCatalogue(store, {
       model: memorising(rnd),
       works: other,
@@ -221,7 +221,7 @@ describe('a plan kept between runs (the slices of a job)', () => {
       journal,
       plan_key,
     });
-    expect(again.works[4]).toMatchObject({ id: 'work-4', words: first.works[4].words + 5 });
+    expect(again.works[4]).toMatchObject({ id: 'work-4', tokens: first.works[4].tokens + 5 });
     // the same catalogue under its key: the record of a run without one
     const keyed = await auditCatalogue(store, { model: memorising(rnd), works, budget_calls: 120, journal, plan_key });
     expect(keyed.audit_sha256).toBe(first.audit_sha256);

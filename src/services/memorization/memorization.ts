@@ -43,7 +43,8 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
 
 /**
  * A request of an operation that calls a model, read through its contract (its schema, then its rules), the one stop
- * of its validation; the model, journal and signals, objects the schema does not describe, kept as given.
+ * of its validation; the model, journal and signals, objects the schema does not describe, kept as given, and an
+ * audit's `plan_key`, which a host names (a job's slices), never a JSON request.
  */
 function readModelRun<R extends CatalogueAuditRequest | ExtractWorkRequest, J, C>(
   contract: RequestContract<J, C>,
@@ -51,8 +52,9 @@ function readModelRun<R extends CatalogueAuditRequest | ExtractWorkRequest, J, C
   context: C,
 ): R {
   if (request === null || typeof request !== 'object') invalidField('request', 'must be an object');
-  const { model, journal, signal, stop, ...json } = request;
-  const objects = { model, journal, signal, stop };
+  const { model, journal, signal, stop, ...rest } = request;
+  const { plan_key, ...json } = rest as typeof rest & { plan_key?: string };
+  const objects = { model, journal, signal, stop, plan_key };
   return { ...readThrough(contract, json, context), ...objects } as unknown as R;
 }
 
