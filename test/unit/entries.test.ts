@@ -48,6 +48,11 @@ const OUTER_RING_ONLY = [
   'checkAnalyzeRequest',
   // an option's schema as the HTTP API serves it (the library's bound, tightened by SERVER_CAPS)
   'servedLimit',
+  // each operation's request contract (src/services/requests.ts), which the HTTP routes read their requests through
+  'REQUESTS',
+  'readThrough',
+  'exactlyOne',
+  'RequestContract',
 ];
 const SUB_ENTRIES = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts'))

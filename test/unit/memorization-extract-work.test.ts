@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
 import type { TargetModel } from '../../src/models/types.js';
+import { Memorization, type MemorizationDeps } from '../../src/services/memorization/memorization.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
 import {
   chainIn,
@@ -107,8 +108,9 @@ describe('nearVerbatimBlocks', () => {
   });
 });
 
-describe('runWorkExtraction input checks', () => {
+describe('extractWork input checks (the request read through its contract)', () => {
   const store = new MemoryStore();
+  const memorization = new Memorization({ store } as unknown as MemorizationDeps);
   const model: TargetModel = { id: 'echo', access: 'generations_only', generate: async () => 'nothing' };
   const code = async (p: Promise<unknown>) => {
     try {
@@ -120,18 +122,18 @@ describe('runWorkExtraction input checks', () => {
     return 'resolved';
   };
   it.each([
-    ['budget_calls 0', { budget_calls: 0 }, 'INVALID_OPTIONS'],
-    ['budget_calls 1.5', { budget_calls: 1.5 }, 'INVALID_OPTIONS'],
-    ['prefix_words 2', { prefix_words: 2 }, 'INVALID_OPTIONS'],
-    ['max_tokens 1e9', { max_tokens: 1e9 }, 'INVALID_OPTIONS'],
-    ['concurrency 0', { concurrency: 0 }, 'INVALID_OPTIONS'],
+    ['budget_calls 0', { budget_calls: 0 }, 'INVALID_INPUT'],
+    ['budget_calls 1.5', { budget_calls: 1.5 }, 'INVALID_INPUT'],
+    ['prefix_words 2', { prefix_words: 2 }, 'INVALID_INPUT'],
+    ['max_tokens 1e9', { max_tokens: 1e9 }, 'INVALID_INPUT'],
+    ['concurrency 0', { concurrency: 0 }, 'INVALID_INPUT'],
     ['not a model', { model: { id: 'x' } }, 'INVALID_INPUT'],
     ['empty text', { text: '' }, 'INVALID_INPUT'],
     ['too short a work', { text: 'too short a work' }, 'INVALID_INPUT'],
     ['sections reversed', { sections: [{ start: 10, end: 5 }] }, 'INVALID_INPUT'],
     ['sections past the end', { sections: [{ start: 0, end: text.length + 1 }] }, 'INVALID_INPUT'],
     ['unknown field', { surprise: 1 }, 'INVALID_INPUT'],
-    ['negative price', { prices: { prompt_per_million: -1, completion_per_million: 1 } }, 'INVALID_OPTIONS'],
+    ['negative price', { prices: { prompt_per_million: -1, completion_per_million: 1 } }, 'INVALID_INPUT'],
     ['prices not an object', { prices: 3 }, 'INVALID_INPUT'],
     [
       'prices with an unknown field',
@@ -139,7 +141,7 @@ describe('runWorkExtraction input checks', () => {
       'INVALID_INPUT',
     ],
   ])('%s → %s', async (_label, change, expected) => {
-    expect(await code(runWorkExtraction(store, { text, model, ...change } as never))).toBe(expected);
+    expect(await code(memorization.extractWork({ text, model, ...change } as never))).toBe(expected);
   });
 
   it('a model that fails every call gives a result that says so: stopped upstream_errors, the error, the calls', async () => {
