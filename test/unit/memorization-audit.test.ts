@@ -221,7 +221,7 @@ describe('a plan kept between runs (the slices of a job)', () => {
       journal,
       plan_key,
     });
-    expect(again.works[4]).toMatchObject({ id: 'work-4', tokens: first.works[4].tokens + 5 });
+    expect(again.works[4]).toMatchObject({ id: 'work-4', tokens: (first.works[4].tokens ?? 0) + 5 });
     // the same catalogue under its key: the record of a run without one
     const keyed = await auditCatalogue(store, { model: memorising(rnd), works, budget_calls: 120, journal, plan_key });
     expect(keyed.audit_sha256).toBe(first.audit_sha256);

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { TrainprintError } from '../../src/errors.js';
 import type { TargetModel } from '../../src/models/types.js';
-import { Memorization, type MemorizationDeps } from '../../src/services/memorization/memorization.js';
+import type { MemorizationDeps } from '../../src/services/memorization/deps.js';
+import { Memorization } from '../../src/services/memorization/memorization.js';
 import { runWorkExtraction } from '../../src/services/memorization/extract-work.js';
 import {
   chainIn,
