@@ -177,7 +177,7 @@ describe('trainprint extract', () => {
     expect(r.stderr).toMatch(message);
   });
 
-  it('a budget out of range is INVALID_OPTIONS (exit code 1)', async () => {
+  it('a budget out of range is INVALID_INPUT naming the field (exit code 1)', async () => {
     const r = await run([
       'work.txt',
       '--model-url',
@@ -189,7 +189,7 @@ describe('trainprint extract', () => {
       '--allow-private-model-hosts',
     ]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/INVALID_OPTIONS.*budget_calls/);
+    expect(r.stderr).toMatch(/INVALID_INPUT.*budget_calls/);
   });
 
   it("a wrong model name: the result file is written with the endpoint's message, exit code 1", async () => {
