@@ -5,12 +5,16 @@
  * answered 429 before it is read. Its sender is a raw socket writing one prepared request (no encoding a call), so
  * that what the server spends stands out from what the client spends on the same cores.
  *
+ * `--sender fetch` sends the flood as bench/hostile-attackers.mjs does instead: `fetch` with the body as a string (one
+ * UTF-8 encoding a call), so that its own CPU, on the same cores, is measured beside the server's.
+ *
  * For each build (`--dists name=path,…`, alternating, `--rounds` each): a fresh `serve`, the victim's 2 MB analyze
  * alone (median of 3), then beside the flood (median of 3), and during the flood the server's CPU seconds a second
  * (/proc/PID/stat), the bytes it read a second (/proc/PID/io rchar: the drained rests), the flood's answers and the
  * connections it had to open, and the sender's own CPU.
  *
  *   npm run build && node bench/subline-drain.mjs --dists after=dist,before=../base/dist [--rounds 3] [--flood-s 20]
+ *     [--sender raw|fetch]
  *     [--out bench/results/subline-drain.json]
  *
  * Linux only (/proc).
@@ -77,6 +81,14 @@ function sender(port, request, stopped, counts) {
   });
 }
 
+/** One sender of the flood as bench/hostile-attackers.mjs sends it: `fetch` with a string body, again and again. */
+async function fetchSender(url, key, body, stopped, counts) {
+  while (!stopped()) {
+    const r = await timed(`${url}/api/v1/attribution/analyze`, { method: 'POST', headers: auth(key), body });
+    counts.answers[r.status] = (counts.answers[r.status] ?? 0) + 1;
+  }
+}
+
 async function round(name, dist, o) {
   const cli = resolve(dist, 'cli.js');
   const dir = mkdtempSync(join(tmpdir(), 'subline-drain-'));
@@ -120,7 +132,14 @@ async function round(name, dist, o) {
     let stop = false;
     const counts = { connections: 0, answers: {} };
     const senderCpu = process.cpuUsage();
-    const flood = Promise.all(Array.from({ length: 40 }, () => sender(port, request, () => stop, counts)));
+    const floodStart = performance.now();
+    const flood = Promise.all(
+      Array.from({ length: 40 }, () =>
+        o.sender === 'fetch'
+          ? fetchSender(url, floodKey, JSON.stringify({ content, content_type: 'text' }), () => stop, counts)
+          : sender(port, request, () => stop, counts),
+      ),
+    );
     await sleep(1000);
     const cpu0 = cpuS(child.pid);
     const read0 = readBytes(child.pid);
@@ -139,17 +158,19 @@ async function round(name, dist, o) {
     const r = {
       build: name,
       dist: relative(ROOT, resolve(dist)) || '.',
+      sender: o.sender,
       flood_account_calls_spent_first: spent,
       body_bytes: body.length,
       victim_alone_ms: alone.map(Math.round),
       victim_beside_ms: beside.map(Math.round),
       victim_ratio: Math.round((med(beside) / med(alone)) * 100) / 100,
       flood_answers: counts.answers,
-      flood_connections_opened: counts.connections,
+      flood_connections_opened: o.sender === 'fetch' ? null : counts.connections, // fetch's pool: not counted
       flood_answers_a_second_before_the_victim: Math.round(answers0 / seconds),
       server_cpu_s_a_second: Math.round(serverCpu * 1000) / 1000,
       server_read_mb_a_second: Math.round(readMBs * 10) / 10,
       sender_cpu_s: Math.round(((used.user + used.system) / 1e6) * 100) / 100,
+      flood_s: Math.round((performance.now() - floodStart) / 100) / 10,
       load_average: loadavg()[0],
       flood_answered: answered,
     };
@@ -169,10 +190,11 @@ async function main() {
       rounds: { type: 'string', default: '3' },
       'flood-s': { type: 'string', default: '20' },
       out: { type: 'string', default: 'bench/results/subline-drain.json' },
+      sender: { type: 'string', default: 'raw' },
     },
   });
   const builds = values.dists.split(',').map((s) => s.split('='));
-  const o = { floodS: Number(values['flood-s']) };
+  const o = { floodS: Number(values['flood-s']), sender: values.sender };
   const result = {
     bench: 'subline-drain',
     node: process.version,
@@ -200,6 +222,11 @@ async function main() {
         ) / 1000,
       server_read_mb_a_second: m((r) => r.server_read_mb_a_second),
       flood_answers_a_second: m((r) => r.flood_answers_a_second_before_the_victim),
+      sender_cpu_s_a_second:
+        pct(
+          runs.map((r) => (r.sender_cpu_s / r.flood_s) * 1000),
+          50,
+        ) / 1000,
     };
   }
   const out = resolve(ROOT, values.out);
