@@ -323,6 +323,38 @@ export async function serveCli(cli, args) {
   return { child, url, port: Number(new URL(url).port), log: () => log };
 }
 
+/**
+ * What the run's calls left in the store by contract, read once the server has exited (a file store holds every value
+ * in the server's memory): every analysis answered 200, kept 30 days with its text (docs/analyze.md) — the victim's
+ * 2 MB analyses among them — and an audit's records (its text index, pages of works, journal). Their bytes as stored
+ * (results as JSON, texts as UTF-8; other records as JSON) and their keys' characters (the index holds each key), in
+ * `kept_mb`: the data, not what the process's heap spends holding it (a string's header, an object a value).
+ */
+async function keptInStore(cli, storeDir) {
+  const { openFileStore } = await import(resolve(dirname(cli), 'node.js'));
+  const store = await openFileStore(storeDir);
+  try {
+    const by = {};
+    let bytes = 0;
+    for (const [key, value] of await store.scan('')) {
+      const kind = key.split('/')[0];
+      const size =
+        kind === 'analysis-record'
+          ? (value?.utf8?.byteLength ?? 0) + Buffer.byteLength(JSON.stringify({ ...value, utf8: null }))
+          : Buffer.byteLength(JSON.stringify(value));
+      by[kind] ??= { records: 0, mb: 0, key_chars: 0 };
+      by[kind].records++;
+      by[kind].mb += size / 1048576;
+      by[kind].key_chars += key.length;
+      bytes += size + key.length;
+    }
+    for (const k of Object.values(by)) k.mb = Math.round(k.mb * 10) / 10;
+    return { kept_mb: Math.round(bytes / 1048576), by_prefix: by };
+  } finally {
+    await store.close();
+  }
+}
+
 // ------------------------------------------------------------------------------------------------ the run
 async function main() {
   const { values } = parseArgs({
@@ -419,7 +451,15 @@ async function main() {
     models.close();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
+    result.kept = await keptInStore(cli, storeDir).catch((e) => ({ error: String(e?.stack ?? e) }));
     rmSync(dir, { recursive: true, force: true });
+  }
+  // one attacker alone: its RSS 45 s after less what the store keeps by contract (the file store keeps it in memory)
+  const names = Object.keys(result.attackers);
+  if (names.length === 1 && result.kept.kept_mb !== undefined) {
+    const a = result.attackers[names[0]];
+    a.rss_after_less_kept_mb = Math.round(a.rss_after_mb - result.kept.kept_mb);
+    a.rss_after_less_kept_ratio = Math.round((a.rss_after_less_kept_mb / a.rss_before_mb) * 100) / 100;
   }
   const out = resolve(ROOT, values.out);
   mkdirSync(dirname(out), { recursive: true });

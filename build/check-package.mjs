@@ -141,8 +141,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // main entry that their schemas replace).
 // Both merged: 1,363,998 B — 1,333 KiB. Then 1,365,463 B (+1.5 KB): a work's words and its tokens apart at every door
 // (countWords shared with the on-demand files), a scan job's datasets checked at submission, the share's interval rule
-// named in each result (ci_rule) — 1,334 KiB.
-const MAIN_BUDGET = 1334 * 1024;
+// named in each result (ci_rule) — 1,334 KiB. Then 1,368,049 B (+2.0 KB over 1,366,016): the stores encode a value
+// holding a large array (a job's catalogue of 100,000 works, 40 MB) item by item with turns of the event loop
+// (encodeValueSliced), where one encode held the server's thread 0.3–0.5 s at the submission; the stores are the main
+// entry's, so is their encoding — 1,337 KiB.
+const MAIN_BUDGET = 1337 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -151,7 +154,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1340, // with the main entry's 1,334 KiB (above)
+  'library.cjs': 1343, // with the main entry's 1,337 KiB (above)
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -204,7 +207,7 @@ const BUDGETS_KIB = {
   'webhook-work.js': 22,
   'webhook-work.cjs': 23,
   // 1,101.8 KiB: the worker analyses with the library, so it carries the main entry's growth above (1,310 KiB)
-  'offload-worker.js': 1125, // → 1,125 KiB with the main entry's 1,325 (1,111.0 KiB measured)
+  'offload-worker.js': 1128, // → 1,125 KiB with the main entry's 1,325 (1,111.0 KiB measured); 1,128 with the stores' sliced encoding (1,154,071 B)
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {

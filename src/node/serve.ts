@@ -180,10 +180,12 @@ export const KEEP_ALIVE_MARGIN_MS = 5_000;
 const BODY_QUEUE_BYTES = 1 << 20;
 
 /**
- * The rest of a request body, after an early answer, that is read and dropped to keep the connection (1 MiB: the
- * texts of a few analyze calls). A larger or unknown rest closes the connection after a lingering close.
+ * The rest of a request body, after an early answer, that is read and dropped to keep the connection (128 KiB: the
+ * texts of a few analyze calls). A larger or unknown rest closes the connection after a lingering close. At 1 MiB, a
+ * refused account's 40 connections sending bodies of 1,029,996 bytes kept the server reading them at 1.3–2 GB/s on
+ * kept connections, and another account's 2 MB analyze took 12× its time alone (bench/subline-drain.mjs).
  */
-const DRAIN_TO_KEEP_BYTES = 1 << 20;
+const DRAIN_TO_KEEP_BYTES = 128 << 10;
 /**
  * Bounds of a lingering close: the rest of the body is read and dropped until the client closes, for at most
  * LINGER_MS in all and LINGER_BYTES (nginx: `lingering_time` 30 s, `lingering_timeout` 5 s); then the socket is

@@ -54,11 +54,18 @@ function binHeader(size: number): Uint8Array {
   return Uint8Array.of(0xc6, size >>> 24, (size >>> 16) & 0xff, (size >>> 8) & 0xff, size & 0xff);
 }
 
-/** msgpack's header of an array (fixarray, array 16/32) of `n` items. */
-function arrayHeader(n: number): Uint8Array {
+/** msgpack's header of an array (fixarray, array 16/32) of `n` items. @example arrayHeader(2) // [0x92] */
+export function arrayHeader(n: number): Uint8Array {
   if (n < 16) return Uint8Array.of(0x90 | n);
   if (n < 0x10000) return Uint8Array.of(0xdc, n >>> 8, n & 0xff);
   return Uint8Array.of(0xdd, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+}
+
+/** msgpack's header of a map (fixmap, map 16/32) of `n` entries. @example mapHeader(1) // [0x81] */
+export function mapHeader(n: number): Uint8Array {
+  if (n < 16) return Uint8Array.of(0x80 | n);
+  if (n < 0x10000) return Uint8Array.of(0xde, n >>> 8, n & 0xff);
+  return Uint8Array.of(0xdf, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
 }
 
 /** `{ entries: [` as msgpack: a map of one key, the string "entries". */

@@ -19,7 +19,8 @@ import { TrainprintError } from '../errors.js';
 import { isWellFormed } from '../util/validate.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from './types.js';
 import { checkIncrement, incrementIn } from './counter.js';
-import { ShrinkingEncoder } from './encoding.js';
+import { arrayHeader, mapHeader, ShrinkingEncoder } from './encoding.js';
+import { nextMacrotask } from '../util/steps.js';
 
 /**
  * Longest key, in UTF-16 code units.
@@ -101,20 +102,27 @@ function checkValue(value: unknown, at: Array<string | number>, depth: number): 
     }
     return;
   }
+  for (const k of memberNames(value, at)) {
+    at.push(k);
+    checkValue((value as Record<string, unknown>)[k], at, depth + 1);
+    at.pop();
+  }
+}
+
+/** The member names of a stored object (at `at`), once it is a plain object with storable names. */
+function memberNames(value: object, at: ReadonlyArray<string | number>): string[] {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
     const name = (proto as { constructor?: { name?: string } }).constructor?.name ?? 'unknown';
     throw invalidValue(at, `is an instance of ${name}; only plain objects, arrays and Uint8Array are stored`);
   }
   if (Object.getOwnPropertySymbols(value).length > 0) throw invalidValue(at, 'has symbol keys');
-  for (const k of Object.keys(value)) {
-    // msgpack's decoder refuses a __proto__ key, so storing one would make the record unreadable.
+  const names = Object.keys(value);
+  // msgpack's decoder refuses a __proto__ key, so storing one would make the record unreadable.
+  for (const k of names)
     if (k === '__proto__' || !isWellFormed(k))
       throw invalidValue(at, `has an unstorable member name ${JSON.stringify(k)}`);
-    at.push(k);
-    checkValue((value as Record<string, unknown>)[k], at, depth + 1);
-    at.pop();
-  }
+  return names;
 }
 
 /** The error for the part of a stored value at path `at`, named as in code: `.a[2].b`. */
@@ -134,6 +142,11 @@ function invalidValue(at: ReadonlyArray<string | number>, why: string): Trainpri
  */
 export function encodeValue(value: unknown): Uint8Array {
   checkValue(value, [], 0);
+  return encodeChecked(value);
+}
+
+/** `value`, checked, as msgpack. */
+function encodeChecked(value: unknown): Uint8Array {
   try {
     return encoder.encode(value);
   } catch (cause) {
@@ -141,6 +154,62 @@ export function encodeValue(value: unknown): Uint8Array {
       cause,
     });
   }
+}
+
+/** Arrays of at least this many items, in a value's first {@link SLICED_LEVELS} levels, are encoded item by item. */
+const SLICED_ITEMS = 1024;
+const SLICED_LEVELS = 3;
+/** Milliseconds of encoding between two turns of the event loop. */
+const SLICE_MS = 5;
+
+/** Whether `v` holds an array of {@link SLICED_ITEMS} or more within its first levels (from `level`). */
+function hasLargeArray(v: unknown, level: number): boolean {
+  if (v === null || typeof v !== 'object' || v instanceof Uint8Array || level >= SLICED_LEVELS) return false;
+  if (Array.isArray(v)) return v.length >= SLICED_ITEMS || v.some((x) => hasLargeArray(x, level + 1));
+  return Object.values(v).some((x) => hasLargeArray(x, level + 1));
+}
+
+/**
+ * {@link encodeValue}, byte for byte, with a turn of the event loop every few ms: the levels of the value above its
+ * large arrays are written as msgpack headers and keys, each item of those arrays checked and encoded on its own (a
+ * job's catalogue of 100,000 works, 40 MB, held the thread 0.3–0.5 s in one encode). A value with no large array is
+ * encoded as encodeValue does, in one step.
+ * @example const bytes = await encodeValueSliced({ works }) // equal to encodeValue({ works })
+ */
+export async function encodeValueSliced(value: unknown): Promise<Uint8Array> {
+  if (!hasLargeArray(value, 0)) return encodeValue(value);
+  const pieces: Uint8Array[] = [];
+  let since = performance.now();
+  const at: Array<string | number> = [];
+  const put = async (v: unknown, depth: number): Promise<void> => {
+    if (!hasLargeArray(v, depth)) {
+      checkValue(v, at, depth);
+      pieces.push(encodeChecked(v));
+      if (performance.now() - since < SLICE_MS) return;
+      await nextMacrotask();
+      since = performance.now();
+      return;
+    }
+    const items = Array.isArray(v) ? v : null;
+    const names = items ? null : memberNames(v as object, at);
+    pieces.push(items ? arrayHeader(items.length) : mapHeader((names as string[]).length));
+    const n = items ? items.length : (names as string[]).length;
+    for (let i = 0; i < n; i++) {
+      const k = items ? i : (names as string[])[i];
+      if (!items) pieces.push(encodeChecked(k));
+      at.push(k);
+      await put(items ? items[i] : (v as Record<string, unknown>)[k], depth + 1);
+      at.pop();
+    }
+  };
+  await put(value, 0);
+  const out = new Uint8Array(pieces.reduce((t, p) => t + p.byteLength, 0));
+  let offset = 0;
+  for (const p of pieces) {
+    out.set(p, offset);
+    offset += p.byteLength;
+  }
+  return out;
 }
 
 /**
@@ -171,19 +240,34 @@ function detachBinaries(v: unknown): unknown {
  * @example
  * encodeBatch([{ type: 'put', key: 'a', value: 1 }, { type: 'delete', key: 'b' }])
  */
-export function encodeBatch(ops: readonly BatchOp[]): EncodedOp[] {
+export function encodeBatch(ops: readonly BatchOp[], encoded?: ReadonlyMap<number, Uint8Array>): EncodedOp[] {
   if (!Array.isArray(ops)) throw new TrainprintError('INVALID_INPUT', 'a batch must be an array of ops');
   return ops.map((op, i) => {
     if (op === null || typeof op !== 'object')
       throw new TrainprintError('INVALID_INPUT', `batch op ${i} is not an object`);
     checkKey(op.key);
-    if (op.type === 'put') return { type: 'put', key: op.key, value: encodeValue(op.value) };
+    if (op.type === 'put') return { type: 'put', key: op.key, value: encoded?.get(i) ?? encodeValue(op.value) };
     if (op.type === 'delete') return { type: 'delete', key: op.key };
     throw new TrainprintError(
       'INVALID_INPUT',
       `batch op ${i} has type ${JSON.stringify((op as { type?: unknown }).type)}; expected 'put' or 'delete'`,
     );
   });
+}
+
+/**
+ * {@link encodeBatch}, the values holding a large array encoded first with turns of the event loop
+ * ({@link encodeValueSliced}); the same ops, byte for byte.
+ * @example const encoded = await encodeBatchSliced([{ type: 'put', key: 'job-items/1', value: [{ works }] }])
+ */
+export async function encodeBatchSliced(ops: readonly BatchOp[]): Promise<EncodedOp[]> {
+  const large = Array.isArray(ops)
+    ? ops.flatMap((op, i) => (op?.type === 'put' && hasLargeArray(op.value, 0) ? [i] : []))
+    : [];
+  if (large.length === 0) return encodeBatch(ops);
+  const encoded = new Map<number, Uint8Array>();
+  for (const i of large) encoded.set(i, await encodeValueSliced((ops[i] as { value: unknown }).value));
+  return encodeBatch(ops, encoded);
 }
 
 /**
@@ -482,7 +566,7 @@ export abstract class StoreCore implements Store {
 
   async batch(ops: readonly BatchOp[]): Promise<void> {
     this.#checkOpen();
-    const encoded = encodeBatch(ops);
+    const encoded = await encodeBatchSliced(ops);
     return this.#submit(() => ({ ops: encoded, result: undefined }));
   }
 

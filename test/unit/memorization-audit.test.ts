@@ -15,6 +15,7 @@ import {
   type RecordedCall,
 } from '../../src/services/memorization/extraction-journal.js';
 import { MemoryStore } from '../../src/store/memory.js';
+import { countWords } from '../../src/util/space.js';
 import { syntheticWork } from '../fixtures/memorised-chat-server.js';
 
 const store = new MemoryStore();
@@ -212,7 +213,8 @@ describe('a plan kept between runs (the slices of a job)', () => {
       journal,
       plan_key,
     });
-    expect(read.works[4]).toMatchObject({ id: 'work-4', tokens: first.works[4].tokens });
+    // words too: counted once in the plan, not again from the text when the verdict is built
+    expect(read.works[4]).toMatchObject({ id: 'work-4', words: first.works[4].words, tokens: first.works[4].tokens });
     // that run ended: the plan went with it, and the next counts the tokens of what it is given
     const again = await auditCatalogue(store, {
       model: memorising(rnd),
@@ -221,7 +223,12 @@ describe('a plan kept between runs (the slices of a job)', () => {
       journal,
       plan_key,
     });
-    expect(again.works[4]).toMatchObject({ id: 'work-4', tokens: (first.works[4].tokens ?? 0) + 5 });
+    expect(again.works[4]).toMatchObject({
+      id: 'work-4',
+      words: countWords(other[4].text),
+      tokens: (first.works[4].tokens ?? 0) + 5,
+    });
+    expect(first.works.map((w) => w.words)).toEqual(works.map((w) => countWords(w.text)));
     // the same catalogue under its key: the record of a run without one
     const keyed = await auditCatalogue(store, { model: memorising(rnd), works, budget_calls: 120, journal, plan_key });
     expect(keyed.audit_sha256).toBe(first.audit_sha256);

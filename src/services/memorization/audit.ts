@@ -116,11 +116,12 @@ export interface AuditedWork {
 }
 
 /**
- * A catalogue's plan, in catalogue order: each work's tokens and the most probes it can take (a short work's splits,
- * else one per 20 words) — what depends on the texts alone; each work's prompt and whether it is too short follow
- * from them and `prefix_words`. Two numbers a work: 800 KB for 100,000 works.
+ * A catalogue's plan, in catalogue order: each work's words (as every door counts them), its tokens and the most probes
+ * it can take (a short work's splits, else one per 20 words) — what depends on the texts alone; each work's prompt and
+ * whether it is too short follow from them and `prefix_words`. Three numbers a work: 1.2 MB for 100,000 works.
  */
 interface AuditPlan {
+  readonly words: Uint32Array;
   readonly tokens: Uint32Array;
   readonly dense: Uint32Array;
 }
@@ -303,10 +304,13 @@ export async function checkAuditSliced(request: Omit<CatalogueAuditRequest, 'mod
   const key = planKey(request);
   const kept = key === undefined ? undefined : keptPlans.get(key);
   const plan = kept?.tokens.length === n ? kept : null;
-  const counted = plan ?? { tokens: new Uint32Array(n), dense: new Uint32Array(n) };
+  const counted = plan ?? { words: new Uint32Array(n), tokens: new Uint32Array(n), dense: new Uint32Array(n) };
   const planned: AuditRun[] = [];
   for (const [k, w] of works.entries()) {
-    const run = plan ? plannedRun(plan.tokens[k], plan.dense[k], request.prefix_words) : unrun(w, request.prefix_words);
+    const run = plan
+      ? plannedRun(plan.words[k], plan.tokens[k], plan.dense[k], request.prefix_words)
+      : unrun(w, request.prefix_words);
+    counted.words[k] = run.words;
     counted.tokens[k] = run.tokens;
     counted.dense[k] = run.dense;
     planned.push(checkPlanned(w, run, budget));
@@ -330,20 +334,21 @@ function checkPlanned(w: AuditWork, run: AuditRun, budget: number): AuditRun {
   return run;
 }
 
-/** A work of the audit before any run: its words, prompt, most probes, whether it is too short. */
+/** A work of the audit before any run: its words, tokens, prompt, most probes, whether it is too short. */
 function unrun(w: AuditWork, prefixWords: number | undefined): AuditRun {
   const spans = wordSpans(w.text);
-  const words = spans.tokens.length;
+  const tokens = spans.tokens.length;
   // the probes a work can take at most: a short work's splits; one per 20 words of a longer one
-  const dense = words < SHORT_WORK_WORDS ? shortWorkSplits(spans, w.text).length : Math.ceil(words / 20);
-  return plannedRun(words, dense, prefixWords);
+  const dense = tokens < SHORT_WORK_WORDS ? shortWorkSplits(spans, w.text).length : Math.ceil(tokens / 20);
+  const words = countWords(w.text);
+  return plannedRun(words, tokens, dense, prefixWords);
 }
 
-/** A work's run before any call, from its tokens and most probes ({@link AuditPlan}). */
-function plannedRun(tokens: number, dense: number, prefixWords: number | undefined): AuditRun {
+/** A work's run before any call, from its words, tokens and most probes ({@link AuditPlan}). */
+function plannedRun(words: number, tokens: number, dense: number, prefixWords: number | undefined): AuditRun {
   const prefix = prefixWords ?? Math.max(8, Math.min(50, tokens - HIT_WORDS - 10));
   const tooShort = tokens < SHORT_WORK_WORDS ? dense === 0 : tokens < prefix + HIT_WORDS;
-  return { tokens, prefix, dense, tooShort, result: null, calls: 0 };
+  return { words, tokens, prefix, dense, tooShort, result: null, calls: 0 };
 }
 
 /** Whether the model answered any call of a run (a refusal is an answer: the model was reached). */
@@ -369,8 +374,12 @@ function auditCalls(result: WorkExtractionResult, asked: Set<string>): number {
   return calls;
 }
 
-/** One work of the audit as it goes: its word tokens, prompt, most probes, whether it is too short, its last run. */
+/**
+ * One work of the audit as it goes: its words (counted once, in the plan), word tokens, prompt, most probes, whether it
+ * is too short, its last run.
+ */
 interface AuditRun {
+  readonly words: number;
   readonly tokens: number;
   readonly prefix: number;
   readonly dense: number;
@@ -398,7 +407,7 @@ async function auditResult(
 /** One work's verdict from its last run. */
 function auditedWork(work: AuditWork, run: AuditRun, level: number): AuditedWork {
   const r = run.result;
-  const base = { id: work.id, words: countWords(work.text), tokens: run.tokens, calls: run.calls };
+  const base = { id: work.id, words: run.words, tokens: run.tokens, calls: run.calls };
   if (r === null) return unmeasured(work, run, run.tooShort ? 'too_short' : 'untried');
   // a failed or refused call shows nothing of the model: only answered probes count, and a work none of whose calls
   // was answered gets no verdict (a dead endpoint or a refusal is not evidence that the model does not reproduce it)
@@ -440,7 +449,7 @@ function auditedWork(work: AuditWork, run: AuditRun, level: number): AuditedWork
 function unmeasured(work: AuditWork, run: AuditRun, verdict: 'too_short' | 'untried' | 'unanswered'): AuditedWork {
   return {
     id: work.id,
-    words: countWords(work.text),
+    words: run.words,
     tokens: run.tokens,
     calls: run.calls,
     verdict,

@@ -25,7 +25,7 @@ import {
   checkKey,
   checkScan,
   decodeValue,
-  encodeBatch,
+  encodeBatchSliced,
   encodeValue,
   type EncodedOp,
 } from '../memory.js';
@@ -233,7 +233,7 @@ export class PostgresStore implements Store {
 
   async batch(ops: readonly BatchOp[]): Promise<void> {
     this.#checkOpen();
-    const writes = lastWritePerKey(encodeBatch(ops));
+    const writes = lastWritePerKey(await encodeBatchSliced(ops));
     if (writes.size === 0) return this.#write(async () => {});
     return this.#grouped(writes);
   }
