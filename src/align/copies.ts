@@ -10,8 +10,9 @@
  * code: the warm-up, not the copies, was most of a scan's time on outputs that copy. The walk is a few small
  * loops over two arrays of words.
  */
-import { normalize } from '../text/normalize.js';
+import { isAsciiOnly, normalize } from '../text/normalize.js';
 import { GramIndex } from '../util/exact-runs.js';
+import { runShare } from './reuse.js';
 import type { AlignedSpan } from './types.js';
 import { closeAt, VERBATIM_MIN_WORDS } from './verbatim.js';
 
@@ -205,19 +206,35 @@ export function copySpans(
     const kept: Copy[] = [];
     for (const c of copies.sort((x, y) => y.a1 - y.a0 - (x.a1 - x.a0) || x.b0 - y.b0))
       if (!kept.some((k) => k.a0 < c.a1 && c.a0 < k.a1) && !kept.some((k) => k.b0 < c.b1 && c.b0 < k.b1)) kept.push(c);
-    for (const c of kept)
-      spans.push({
+    for (const c of kept) {
+      const span: AlignedSpan = {
         a_start: q.start[c.a0],
         a_end: closeAt(query, q.end[c.a1 - 1]),
         b_start: s.start[c.b0],
         b_end: closeAt(text, s.end[c.b1 - 1]),
         score: 1 - c.replaced / (c.a1 - c.a0),
-      });
+      };
+      if (isAsciiOnly(query.slice(span.a_start, span.a_end)) && isAsciiOnly(text.slice(span.b_start, span.b_end)))
+        copyRuns.set(span, { tokens: c.a1 - c.a0, similarity: runShare(Q, c.a0, c.a1, S, c.b0, c.b1) });
+      spans.push(span);
+    }
   }
   // a region outside every window (not what the aligner's probes give) is not explained
   if (explained.size < regions.length) return null;
   return spans.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
 }
+
+/**
+ * The shared word runs (`runsOf` of src/align/reuse.ts: tokens, similarity) of a span {@link copySpans} gave, read
+ * from the walk's words, for a copy whose two passages are ASCII: what `runsOf` of the passages normalised again
+ * gives, without normalising them again. Why the words are the same: ASCII text normalises to its runs of
+ * [A-Za-z0-9], lowercased, whatever surrounds it — a span starts at its first word's first character and ends at
+ * its last word's end or past closing punctuation, so no word is cut and no character outside it joins a word in
+ * it (a combining mark after its last letter would have been inside it: not ASCII) — and the ids of the walk are
+ * equal where the words are (a word of the document the query lacks is -1, equal to none, as a word of the source
+ * passage that the query passage lacks is in `runsOf`). Other spans are not here: the caller normalises them.
+ */
+export const copyRuns = new WeakMap<AlignedSpan, { readonly tokens: number; readonly similarity: number }>();
 
 /**
  * Whether copy `c` holds region `r`'s span of the query (its span of the document may take in a chance hit elsewhere
