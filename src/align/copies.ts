@@ -10,8 +10,9 @@
  * code: the warm-up, not the copies, was most of a scan's time on outputs that copy. The walk is a few small
  * loops over two arrays of words.
  */
-import { normalize } from '../text/normalize.js';
+import { isAsciiOnly, normalize } from '../text/normalize.js';
 import { GramIndex } from '../util/exact-runs.js';
+import { runShare } from './reuse.js';
 import type { AlignedSpan } from './types.js';
 import { closeAt, VERBATIM_MIN_WORDS } from './verbatim.js';
 
@@ -24,16 +25,15 @@ export interface CopyWindow {
 }
 
 /**
- * The words of a normalised window: where each lies in the normalised text (word i is [at[i], at[i + 1] − 1) of
- * `norm`), and its span in the original text. No word is cut out as a string of its own: the ids below are read
- * from `norm` in place: strings split out of a window, and a Map keyed by them and by numbers past the small
- * integers, were half the walk's time in a profile (the 1,046 copy windows of a bench/scan.mjs run: 12–20 % faster).
+ * The words of a normalised window: each word as a string (the normalised text split at its spaces), and its span in
+ * the original text. Why strings: the walk runs a few hundred times in a process (a scan of a file: each output that
+ * copies), mostly as interpreted code, where a loop over every character (counting the spaces, hashing each word
+ * with FNV-1a, comparing colliding words unit by unit) cost more than `split` and a Map keyed by the words, whose
+ * scanning and hashing run inside the engine: `trainprint scan` of 10 MB of 1 kB outputs against an archive that
+ * 148 of them reach 0.58 → 0.55 s of CPU (medians of 9 alternating processes), the same hits byte for byte.
  */
 interface Words {
-  readonly norm: string;
-  readonly at: Int32Array;
-  /** Each word's hash (FNV-1a over its UTF-16 code units). */
-  readonly hash: Int32Array;
+  readonly word: readonly string[];
   readonly start: Int32Array;
   readonly end: Int32Array;
 }
@@ -41,50 +41,17 @@ interface Words {
 function wordsOf(text: string, from: number, to: number): Words {
   const { text: norm, map } = normalize(text.slice(from, to));
   // tokens joined by single spaces, none leading or trailing (src/text/normalize.ts)
-  let n = norm.length === 0 ? 0 : 1;
-  for (let i = 0; i < norm.length; i++) if (norm.charCodeAt(i) === SPACE) n++;
-  const at = new Int32Array(n + 1),
-    hash = new Int32Array(n);
-  let h = FNV_BASIS;
-  for (let i = 0, w = 0; i < norm.length; i++) {
-    const c = norm.charCodeAt(i);
-    if (c !== SPACE) h = Math.imul(h ^ c, FNV_PRIME);
-    else {
-      hash[w] = h;
-      at[++w] = i + 1;
-      h = FNV_BASIS;
-    }
-  }
-  if (n > 0) hash[n - 1] = h;
-  at[n] = norm.length + 1;
+  const word = norm.length === 0 ? [] : norm.split(' ');
+  const n = word.length;
   const start = new Int32Array(n),
     end = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    start[i] = from + map[at[i]];
-    end[i] = from + map[at[i + 1] - 1];
+  for (let i = 0, at = 0; i < n; i++) {
+    const e = at + word[i].length; // the space after word i, or the end
+    start[i] = from + map[at];
+    end[i] = from + map[e];
+    at = e + 1;
   }
-  return { norm, at, hash, start, end };
-}
-
-const SPACE = 0x20;
-const FNV_BASIS = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
-
-/** Whether word i of `a` and word j of `b` are the same string. */
-function sameWord(a: Words, i: number, b: Words, j: number): boolean {
-  const a0 = a.at[i],
-    b0 = b.at[j],
-    n = a.at[i + 1] - a0;
-  if (b.at[j + 1] - b0 !== n) return false;
-  for (let c = 0; c < n - 1; c++) if (a.norm.charCodeAt(a0 + c) !== b.norm.charCodeAt(b0 + c)) return false;
-  return true;
-}
-
-/** The smallest power of two ≥ 2n (at least 16): an open-addressing table of n entries at most half full. */
-function tableSize(n: number): number {
-  let size = 16;
-  while (size < 2 * n) size *= 2;
-  return size;
+  return { word, start, end };
 }
 
 /**
@@ -93,31 +60,15 @@ function tableSize(n: number): number {
  * an id: the walk compares the query's words with the document's, never the document's with each other.
  */
 function wordIds(q: Words, s: Words): { Q: Int32Array; S: Int32Array } {
-  const qn = q.at.length - 1,
-    sn = s.at.length - 1;
-  const size = tableSize(qn),
-    mask = size - 1;
-  const slot = new Int32Array(size).fill(-1); // an id, -1: empty
-  const first = new Int32Array(qn); // the query word each id was first given to
-  const Q = new Int32Array(qn);
-  let d = 0;
-  for (let i = 0; i < qn; i++) {
-    const h = q.hash[i];
-    let k = h & mask;
-    for (; slot[k] >= 0 && !(q.hash[first[slot[k]]] === h && sameWord(q, first[slot[k]], q, i)); k = (k + 1) & mask);
-    if (slot[k] < 0) {
-      slot[k] = d;
-      first[d++] = i;
-    }
-    Q[i] = slot[k];
+  const ids = new Map<string, number>();
+  const Q = new Int32Array(q.word.length);
+  for (let i = 0; i < Q.length; i++) {
+    let id = ids.get(q.word[i]);
+    if (id === undefined) ids.set(q.word[i], (id = ids.size));
+    Q[i] = id;
   }
-  const S = new Int32Array(sn);
-  for (let j = 0; j < sn; j++) {
-    const h = s.hash[j];
-    let k = h & mask;
-    for (; slot[k] >= 0 && !(q.hash[first[slot[k]]] === h && sameWord(q, first[slot[k]], s, j)); k = (k + 1) & mask);
-    S[j] = slot[k];
-  }
+  const S = new Int32Array(s.word.length);
+  for (let j = 0; j < S.length; j++) S[j] = ids.get(s.word[j]) ?? -1;
   return { Q, S };
 }
 
@@ -255,19 +206,35 @@ export function copySpans(
     const kept: Copy[] = [];
     for (const c of copies.sort((x, y) => y.a1 - y.a0 - (x.a1 - x.a0) || x.b0 - y.b0))
       if (!kept.some((k) => k.a0 < c.a1 && c.a0 < k.a1) && !kept.some((k) => k.b0 < c.b1 && c.b0 < k.b1)) kept.push(c);
-    for (const c of kept)
-      spans.push({
+    for (const c of kept) {
+      const span: AlignedSpan = {
         a_start: q.start[c.a0],
         a_end: closeAt(query, q.end[c.a1 - 1]),
         b_start: s.start[c.b0],
         b_end: closeAt(text, s.end[c.b1 - 1]),
         score: 1 - c.replaced / (c.a1 - c.a0),
-      });
+      };
+      if (isAsciiOnly(query.slice(span.a_start, span.a_end)) && isAsciiOnly(text.slice(span.b_start, span.b_end)))
+        copyRuns.set(span, { tokens: c.a1 - c.a0, similarity: runShare(Q, c.a0, c.a1, S, c.b0, c.b1) });
+      spans.push(span);
+    }
   }
   // a region outside every window (not what the aligner's probes give) is not explained
   if (explained.size < regions.length) return null;
   return spans.sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start);
 }
+
+/**
+ * The shared word runs (`runsOf` of src/align/reuse.ts: tokens, similarity) of a span {@link copySpans} gave, read
+ * from the walk's words, for a copy whose two passages are ASCII: what `runsOf` of the passages normalised again
+ * gives, without normalising them again. Why the words are the same: ASCII text normalises to its runs of
+ * [A-Za-z0-9], lowercased, whatever surrounds it — a span starts at its first word's first character and ends at
+ * its last word's end or past closing punctuation, so no word is cut and no character outside it joins a word in
+ * it (a combining mark after its last letter would have been inside it: not ASCII) — and the ids of the walk are
+ * equal where the words are (a word of the document the query lacks is -1, equal to none, as a word of the source
+ * passage that the query passage lacks is in `runsOf`). Other spans are not here: the caller normalises them.
+ */
+export const copyRuns = new WeakMap<AlignedSpan, { readonly tokens: number; readonly similarity: number }>();
 
 /**
  * Whether copy `c` holds region `r`'s span of the query (its span of the document may take in a chance hit elsewhere

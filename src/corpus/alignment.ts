@@ -14,7 +14,7 @@
  */
 import type { Core } from '../core/abi.js';
 import { alignTokens, resolveCompareOptions, type AlignedSpan, type ResolvedCompareOptions } from '../align/compare.js';
-import { copySpans } from '../align/copies.js';
+import { copyRuns, copySpans } from '../align/copies.js';
 import { reuseKind, runsOf, sharedRuns, wordsOf } from '../align/reuse.js';
 import { TokenizedCache, tokenizedOnce, type TokenizedText } from '../align/tokens.js';
 import type { CandidateRegion, ExactCandidate, ExactSearchable } from '../datasets/exact.js';
@@ -137,18 +137,16 @@ export function* alignSteps(
     const kept: ExactMatch[] = [];
     for (const s of spans) {
       yield PAUSE;
-      // each passage is normalised once, for its shared word runs and its shared content-word pairs
-      const qn = normalize(query.slice(s.a_start, s.a_end)),
-        sn = normalize(text.slice(s.b_start, s.b_end));
-      const match = alignedMatch(id, dataset.document(doc).id, s, runsOf(wordsOf(qn), wordsOf(sn)));
+      const { runs, qn, sn } = passagesOf(query, text, s, reworded);
+      const match = alignedMatch(id, dataset.document(doc).id, s, runs);
       if (!reworded) {
         if (REUSE_RANK[match.reuse] === 0) continue;
         kept.push(match);
         countsOf.set(match, NO_COUNTS);
         continue;
       }
-      const queryPairs = pairSet(qn);
-      const pairs = sharedPairs(queryPairs, sn);
+      const queryPairs = pairSet(qn!);
+      const pairs = sharedPairs(queryPairs, sn!);
       const counts = passageCounts(pairs, REUSE_RANK[match.reuse] === 0, documentBackground, {
         neighbours: () => neighbourBackground(queryPairs, text, s),
         local: () => localBackground(pairsOf, d, s),
@@ -192,6 +190,24 @@ export function* alignSteps(
       without_text: [...withoutText],
     },
   };
+}
+
+/**
+ * A passage's shared word runs and its two passages normalised, each once, for its runs and its shared content-word
+ * pairs; a copy the walk settled may bring its runs (`copyRuns`), and a search for copies alone, which reads no pairs
+ * (`reworded` false), then normalises neither passage again (null).
+ */
+function passagesOf(
+  query: string,
+  text: string,
+  s: AlignedSpan,
+  reworded: boolean,
+): { runs: { tokens: number; similarity: number }; qn: Normalized | null; sn: Normalized | null } {
+  const runs = reworded ? undefined : copyRuns.get(s);
+  if (runs !== undefined) return { runs, qn: null, sn: null };
+  const qn = normalize(query.slice(s.a_start, s.a_end)),
+    sn = normalize(text.slice(s.b_start, s.b_end));
+  return { runs: runsOf(wordsOf(qn), wordsOf(sn)), qn, sn };
 }
 
 /** Shared content-word pairs of an aligned passage and its document's background rate (AlignedEvidence). */

@@ -22,7 +22,7 @@ import {
   type PureWork,
   type WorkResult,
 } from '../library.js';
-import { bodyChecker, parseJsonBody, type JsonBodyOffload, type JsonSchema } from '../http/index.js';
+import type { JsonBodyOffload, JsonSchema } from '../http/index.js';
 import { createDocumentPool, type DocumentPool, type DocumentPoolOptions, FairQueue } from './extract-pool.js';
 
 /**
@@ -212,6 +212,9 @@ function inThreadPool(threads: number, documents: DocumentPool): WorkerPool {
     },
     async parseJson(bytes: Uint8Array, schema?: JsonSchema): Promise<unknown> {
       if (closed) throw closedError();
+      // the HTTP layer loaded when first asked for: a command that never parses a body (scan, fingerprint) does
+      // not compile it at its start
+      const { bodyChecker, parseJsonBody } = await import('../http/index.js');
       return parseJsonBody(bytes, schema === undefined ? undefined : bodyChecker(schema));
     },
     // in this thread the event loop's own turns are already shared between accounts: no line of its own

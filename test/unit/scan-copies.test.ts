@@ -4,7 +4,10 @@
  * decide; and a scan gives the hits, spans and kinds that a scan aligning every candidate gives.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copySpans } from '../../src/align/copies.js';
+import { copyRuns, copySpans } from '../../src/align/copies.js';
+import { runsOf, wordsOf } from '../../src/align/reuse.js';
+import type { AlignedSpan } from '../../src/align/types.js';
+import { isAsciiOnly, normalize } from '../../src/text/normalize.js';
 import { mulberry32 } from '../../src/util/random.js';
 import { createEngine, type Engine, type ScanHit } from '../../src/index.js';
 import { createScanService } from '../../src/services/scan/index.js';
@@ -29,6 +32,48 @@ const spans = [...source.matchAll(/\S+/g)].map((m) => [m.index!, m.index! + m[0]
 const region = (start: number, end: number, from: number, to: number) => [
   { query_start: start, query_end: end, source_start: spans[from][0], source_end: spans[to - 1][1] },
 ];
+
+/**
+ * Words [from, to) of the source, `length[0]` to `length[0] + length[1]` of them, with fewer than `edits` edits: a
+ * word replaced by one of `vocabulary`, one of it inserted, or (with `kinds` 3) a word dropped.
+ */
+function edited(
+  pick: (n: number) => number,
+  length: readonly [number, number],
+  edits: number,
+  vocabulary: readonly string[],
+  kinds: 2 | 3,
+): { passage: string[]; from: number; to: number } {
+  const from = pick(words.length - 200),
+    to = from + length[0] + pick(length[1]);
+  const passage = words.slice(from, to);
+  for (let e = pick(edits); e > 0; e--) {
+    const at = pick(passage.length);
+    const what = pick(kinds);
+    if (what === 0) passage[at] = vocabulary[pick(vocabulary.length)];
+    else if (what === 1) passage.splice(at, 0, vocabulary[pick(vocabulary.length)]);
+    else passage.splice(at, 1);
+  }
+  return { passage, from, to };
+}
+
+/**
+ * Checks the shared runs `copyRuns` holds for each of `found`: those of `runsOf` over the passages normalised again,
+ * and held for every span whose passages are ASCII. Returns how many were held.
+ */
+function sameRuns(query: string, text: string, found: readonly AlignedSpan[] | null): number {
+  let held = 0;
+  for (const s of found ?? []) {
+    const q = query.slice(s.a_start, s.a_end),
+      t = text.slice(s.b_start, s.b_end);
+    const runs = copyRuns.get(s);
+    expect(runs !== undefined).toBe(isAsciiOnly(q) && isAsciiOnly(t));
+    if (runs === undefined) continue;
+    expect(runs).toEqual(runsOf(wordsOf(normalize(q)), wordsOf(normalize(t))));
+    held++;
+  }
+  return held;
+}
 
 describe('copySpans', () => {
   it('gives a verbatim copy its span, first word to last, in both texts', () => {
@@ -119,19 +164,11 @@ describe('copySpans', () => {
     // words the source lacks too, some not ASCII (folded by the normaliser; one outside the BMP, two UTF-16 units)
     const vocabulary = ['really', 'quite', 'the', 'of', 'and', 'then', 'said', 'Straße', 'NAÏVE', '東京', '𝒜lice'];
     vocabulary.push(words[pick(words.length)]);
-    let settled = 0;
+    let settled = 0,
+      read = 0;
     for (let round = 0; round < 300; round++) {
-      const from = pick(words.length - 200),
-        to = from + 30 + pick(120);
-      const passage = words.slice(from, to);
-      // replace, insert or drop a few words, some close together (the walk's gaps), some not
-      for (let e = pick(8); e > 0; e--) {
-        const at = pick(passage.length);
-        const what = pick(3);
-        if (what === 0) passage[at] = vocabulary[pick(vocabulary.length)];
-        else if (what === 1) passage.splice(at, 0, vocabulary[pick(vocabulary.length)]);
-        else passage.splice(at, 1);
-      }
+      // a few words replaced, inserted or dropped, some close together (the walk's gaps), some not
+      const { passage, from, to } = edited(pick, [30, 120], 8, vocabulary, 3);
       const { query, start, end } = plant(passage);
       // a window of the whole, or one cut inside the passage or the source
       const cut = pick(3);
@@ -146,10 +183,40 @@ describe('copySpans', () => {
       const found = copySpans(query, source, windows, regions);
       expect(found).toEqual(copySpansReference(query, source, windows, regions));
       if (found !== null) settled++;
+      read += sameRuns(query, source, found);
     }
     // both kinds of answer were compared
     expect(settled).toBeGreaterThan(30);
     expect(settled).toBeLessThan(290);
+    expect(read).toBeGreaterThan(10);
+  });
+  it('gives a copy the shared runs its passages give normalised again (punctuation, marks and digits about them)', () => {
+    const random = mulberry32(83);
+    const pick = (n: number) => Math.floor(random() * n);
+    // words that end in closing punctuation and quotes, open with brackets, join letters and digits, and neighbours
+    // outside ASCII: a combining mark after a word or after its full stop, a ligature, a fullwidth digit
+    const odd = [
+      'end.',
+      'said,"',
+      '(aside)',
+      "it's",
+      'x-ray',
+      '3.14',
+      'A1b2',
+      'e\u0301',
+      '."\u0301',
+      'ﬁne',
+      '１２',
+      '—',
+    ];
+    let read = 0;
+    for (let round = 0; round < 300; round++) {
+      const { passage, from, to } = edited(pick, [40, 100], 6, odd, 2);
+      const { query, start, end } = plant(passage);
+      const found = copySpans(query, source, whole(query), region(start, end, from, to));
+      read += sameRuns(query, source, found);
+    }
+    expect(read).toBeGreaterThan(10);
   });
 });
 
