@@ -15,7 +15,7 @@
 //   normalised UTF-8 when the core handed it back  [5] that text's byte length  [6..7] free (see tokenizeRegions).
 
 import { nfkcTokens } from './nfkc';
-import { anyHigh, tokenize, tokMask } from './tokenize';
+import { anyHigh, tokenize, tokenizeAt, tokMask } from './tokenize';
 
 // Bit i set: U+0080 + i is inert (i < 128); U+2000 + (i - 128) (i < 256); U+3000 + (i - 256) (i < 320);
 // bit 320: U+2212 MINUS SIGN.
@@ -325,14 +325,7 @@ export function tokenizeRegions(
       const segEnd: usize = r < regions ? <usize>load<u32>(o) : len;
       const s = startsPtr + (<usize>n << 2);
       const e = endsPtr + (<usize>n << 2);
-      const m = tokenize(p + pos, segEnd - pos, seed, s, e, hashesPtr + (<usize>n << 3));
-      if (u != 0) {
-        for (let j: usize = 0; j < <usize>m; j++) {
-          store<u32>(s + (j << 2), load<u32>(s + (j << 2)) + u);
-          store<u32>(e + (j << 2), load<u32>(e + (j << 2)) + u);
-        }
-      }
-      n += m;
+      n += tokenizeAt(p + pos, segEnd - pos, seed, u, s, e, hashesPtr + (<usize>n << 3));
     }
     if (r == regions) break;
     store<u32>(firstTokPtr + (<usize>r << 3), n);

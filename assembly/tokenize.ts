@@ -275,6 +275,16 @@ export function countTokens(p: usize, len: usize): u32 {
  * Returns the number of tokens. The caller sizes the outputs (countTokens or len/2 + 1).
  */
 export function tokenize(p: usize, len: usize, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize): u32 {
+  return tokenizeAt(p, len, seed, 0, startsPtr, endsPtr, hashesPtr);
+}
+
+/**
+ * {@link tokenize} of bytes that begin `u0` UTF-16 units into the text: the offsets written are the text's, so a
+ * caller tokenising the text stretch by stretch (regions.ts) does not pass over them again to add `u0`.
+ */
+export function tokenizeAt(
+  p: usize, len: usize, seed: u64, u0: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize,
+): u32 {
   const end = p + len;
   const fastEnd = end - 16; // a token starting at or before this can be hashed by xxh64FoldedShort
   const anyFast = len >= 16;
@@ -282,7 +292,7 @@ export function tokenize(p: usize, len: usize, seed: u64, startsPtr: usize, ends
   let carry: u64 = 0; // 1 when the previous block ended inside a token
   let openPtr: usize = 0; // start of that token
   let openU: u32 = 0; // and its UTF-16 offset
-  let uB: u32 = 0; // UTF-16 offset of the block's first byte
+  let uB: u32 = u0; // UTF-16 offset of the block's first byte
   let b = p;
   while (true) {
     const last = end - b < 64; // (not b + 64 > end: no wrap at the top of memory)
