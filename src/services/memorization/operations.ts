@@ -14,7 +14,7 @@ export { runExtraction } from './extract.js';
 export { checkWorkExtraction, runWorkExtraction } from './extract-work.js';
 export { runProbe } from './probe.js';
 // a catalogue's request read with turns of the event loop, here so that the main entry carries none of it
-export { readThroughSliced } from '../../util/schema-check-sliced.js';
+export { readThroughSliced } from './read-through-sliced.js';
 export {
   addReferenceSet,
   deleteReferenceSet,

@@ -1,10 +1,11 @@
 /**
- * A catalogue's request read through its contract with turns of the event loop (src/util/schema-check-sliced.ts):
+ * A catalogue's request read through its contract with turns of the event loop
+ * (src/services/memorization/read-through-sliced.ts):
  * the same copy as the one-step readThrough, the same refusals word for word, and turns while 100,000 works are read.
  */
 import { describe, expect, it } from 'vitest';
 import { AUDIT_REQUEST } from '../../src/services/memorization/schemas.js';
-import { readThroughSliced } from '../../src/util/schema-check-sliced.js';
+import { readThroughSliced } from '../../src/services/memorization/read-through-sliced.js';
 import { readThrough } from '../../src/util/schema-check.js';
 
 const works = (n: number, seed = 1) =>

@@ -5,10 +5,17 @@
  * checked one by one, with a turn every {@link SLICE_MS} ms; the rest of the request is checked as one small value.
  * The result is what `readThrough` returns (an equal, separate copy); a refusal is the very error `readThrough`
  * throws: on any schema failure the request is read again in one step, so that the first offending field named is
- * the same (a refused request pays the one-step read, as before).
+ * the same (a refused request pays the one-step read, as before). Here beside the memorization operations, whose file
+ * loads on demand: the main entry carries none of it.
  */
-import { checkSchema, readThrough, type RequestContract, type SchemaNode, schemaChecked } from './schema-check.js';
-import { nextMacrotask } from './steps.js';
+import {
+  checkSchema,
+  readThrough,
+  type RequestContract,
+  type SchemaNode,
+  schemaChecked,
+} from '../../util/schema-check.js';
+import { nextMacrotask } from '../../util/steps.js';
 
 /** Longest run of item checks between two turns of the event loop, in ms (as the stores' sliced encoding). */
 const SLICE_MS = 5;
