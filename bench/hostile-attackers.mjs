@@ -21,6 +21,11 @@
  *   npm run build && nice node bench/hostile-attackers.mjs [--only audit,chunks,subline,padded]
  *     [--audit-works 100000] [--attack-s 60] [--out bench/results/hostile-attackers.json]
  *
+ * Each attacker runs in a child process of its own (this file with `--attack NAME`, its own model host), so that the
+ * victim's calls, timed here, never wait on the attacker's body making (a 40 MB catalogue stringified, 1 MB strings
+ * encoded a call); the probes run on a thread of their own here (the audit asks for them while its body is
+ * submitted). Both processes' event-loop delay is reported beside each attacker (`event_loop_ms`).
+ *
  * `attackers` (below) is what bench/hostile-soak.mjs sends too, in its soak's mix. Linux only (RSS from /proc).
  */
 import { execFile, spawn } from 'node:child_process';
@@ -30,6 +35,7 @@ import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measuringClient, pct } from './hostile-client.mjs';
@@ -356,9 +362,67 @@ async function keptInStore(cli, storeDir) {
 }
 
 // ------------------------------------------------------------------------------------------------ the run
+/** An event loop's delay over a run, in ms. */
+const loopFigures = (h) => ({ max_ms: Math.round(h.max / 1e6), p99_ms: Math.round(h.percentile(99) / 1e6) });
+
+/**
+ * Attacker `name` in a child process until `stopped()`: resolves to its figures and its event loop's delay. The
+ * child asks this process's measuring client for probes (`client.start('probe')`) over IPC.
+ */
+function attackInChild(name, job, client, stopped) {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--attack', name, '--job', JSON.stringify(job)],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  let probe;
+  const stopTicker = setInterval(() => stopped() && child.connected && child.send({ op: 'stop' }), 200);
+  return new Promise((res, rej) => {
+    let done;
+    child.on('message', async (m) => {
+      if (m.op === 'probe-start') probe = client.start('probe');
+      else if (m.op === 'probe-stop') child.send({ op: 'probe-result', result: await probe() });
+      else if (m.op === 'done') done = m;
+    });
+    child.once('exit', (code) => {
+      clearInterval(stopTicker);
+      if (code === 0 && done) res(done);
+      else rej(new Error(`attacker ${name} exited ${code}`));
+    });
+  });
+}
+
+/** The child's side of {@link attackInChild}: one attacker against the server in `job`, its own model host. */
+async function attackerChild(name, job) {
+  const loop = monitorEventLoopDelay({ resolution: 20 });
+  loop.enable();
+  const models = await attackModels();
+  let stop = false;
+  let answer;
+  process.on('message', (m) => {
+    if (m.op === 'stop') stop = true;
+    else if (m.op === 'probe-result') answer?.(m.result);
+  });
+  const client = {
+    start() {
+      process.send({ op: 'probe-start' });
+      return () => new Promise((r) => ((answer = r), process.send({ op: 'probe-stop' })));
+    },
+  };
+  const figures = await attackers[name]({ ...job, models, client }, () => stop || Date.now() > job.until);
+  models.close();
+  loop.disable();
+  process.send({ op: 'done', figures, event_loop: loopFigures(loop) }, () => process.exit(0));
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
+      // a child process of this bench: the attacker to run, and its `job` as JSON (see attackInChild)
+      attack: { type: 'string' },
+      job: { type: 'string' },
       out: { type: 'string', default: 'bench/results/hostile-attackers.json' },
       only: { type: 'string', default: 'audit,chunks,subline,padded' },
       'audit-works': { type: 'string', default: '100000' },
@@ -367,6 +431,7 @@ async function main() {
       cli: { type: 'string', default: resolve(ROOT, 'dist/cli.js') },
     },
   });
+  if (values.attack) return attackerChild(values.attack, JSON.parse(values.job));
   const cli = resolve(values.cli);
   const dir = mkdtempSync(join(tmpdir(), 'hostile-attackers-'));
   const storeDir = join(dir, 'store');
@@ -382,7 +447,6 @@ async function main() {
   const served = await serveCli(cli, ['--store', storeDir, '--allow-private-model-hosts']);
   const { child, url } = served;
   const port = Number(new URL(url).port);
-  const models = await attackModels();
   const victimBody = JSON.stringify({ content: madeUpText(330_000, 3).slice(0, 2_000_000), content_type: 'text' });
   const victim = async () => {
     const r = await timed(`${url}/api/v1/attribution/analyze`, {
@@ -401,7 +465,7 @@ async function main() {
     load_average_at_start: loadavg()[0],
     attackers: {},
   };
-  const ctx = { url, port, keys, models, storeDir, auditWorks: Number(values['audit-works']), client };
+  const job = { url, port, keys, storeDir, auditWorks: Number(values['audit-works']) };
   try {
     await victim(); // warm: the core grown to a 2 MB analysis
     for (const name of values.only.split(',')) {
@@ -412,14 +476,17 @@ async function main() {
       let stop = false;
       const until = Date.now() + Number(values['attack-s']) * 1000;
       const probe = client.start('probe');
-      const attack = attackers[name](ctx, () => stop || Date.now() > until);
+      const loop = monitorEventLoopDelay({ resolution: 20 });
+      loop.enable();
+      const attack = attackInChild(name, { ...job, until }, client, () => stop);
       let finished = false;
       attack.finally(() => (finished = true));
       await sleep(2000);
       const during = [];
       while ((!finished && Date.now() < until) || during.length < 3) during.push(await victim());
       stop = true;
-      const figures = await attack;
+      const { figures, event_loop: attackerLoop } = await attack;
+      loop.disable();
       const probeDuring = await probe();
       await sleep(Number(values['after-s']) * 1000);
       const rssAfter = rssMB(child.pid);
@@ -441,6 +508,8 @@ async function main() {
         rss_after_mb: rssAfter,
         rss_after_ratio: Math.round((rssAfter / rssBefore) * 100) / 100,
         load_average: loadavg()[0],
+        // the victim's calls are timed on this process's main thread, the probes on its measuring thread
+        event_loop_ms: { victim: loopFigures(loop), attacker_process: attackerLoop },
       };
       console.log(name, JSON.stringify(result.attackers[name]));
     }
@@ -448,7 +517,6 @@ async function main() {
     result.load_average_at_end = loadavg()[0];
   } finally {
     await client.close();
-    models.close();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     result.kept = await keptInStore(cli, storeDir).catch((e) => ({ error: String(e?.stack ?? e) }));

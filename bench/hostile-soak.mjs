@@ -21,8 +21,16 @@
  *    (their own 429s apart), every 5xx of anyone, the server's RSS at the start of the soak, its peak, and 15 s after
  *    the attack stopped, and the 500 lines of its log.
  *
- *   npm run build && nice node bench/hostile-soak.mjs [--duration-s 600] [--warmup-s 30]
+ *   npm run build && nice node bench/hostile-soak.mjs [--duration-s 600] [--warmup-s 30] [--parts all|soak]
  *     [--out bench/results/hostile-soak.json] [--memory-trace FILE [--heap-snapshots DIR]]
+ *
+ * Who sends what, in which process: each attacker runs in a child process of its own (this file with `--role
+ * attacker`), with its own hostile model hosts, and the honest accounts with the probes (`/healthz` and `/status`
+ * every 250 ms) in another (`--role honest`); this process starts the server and them and reads the server's RSS. A
+ * process that makes 2 MB bodies, 1 MB strings and zip files stalls its own event loop (up to 2.9 s measured when
+ * all shared one), and a timer on that loop counts the stall as the server's latency. Each process's event-loop delay
+ * is reported (`event_loop_ms`), so that a reader can tell the server's time from the client's. `--parts soak` runs
+ * part 3 alone.
  *
  * Every analysis answered 200 is kept 30 days with its text (docs/analyze.md), in the server's memory on its file
  * store: read from the store once the server has exited, the soak's analyses and their bytes are reported, and the
@@ -68,6 +76,11 @@ const { values } = parseArgs({
     // the service's store: a directory (the default, a fresh one) or a PostgreSQL URL (postgres://…), where the
     // analyses every 200 answer keeps by contract live in the database, not in the server's memory
     store: { type: 'string' },
+    // 'all' (parts 1, 2 and 3) or 'soak' (part 3 alone)
+    parts: { type: 'string', default: 'all' },
+    // a child process of the soak (see the file's comment): 'attacker' or 'honest', with its `job` as JSON
+    role: { type: 'string' },
+    job: { type: 'string' },
   },
 });
 const CLI = resolve(values.cli);
@@ -78,7 +91,7 @@ const median = (xs) => pct(xs, 50);
 const rssMB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 // ------------------------------------------------------------------------------------------------ the server
-const dir = mkdtempSync(join(tmpdir(), 'hostile-soak-'));
+const dir = values.role ? null : mkdtempSync(join(tmpdir(), 'hostile-soak-'));
 const store = values.store ?? join(dir, 'store');
 const storeIsPostgres = /^postgres(ql)?:\/\//.test(store);
 const cliRun = (args) =>
@@ -165,7 +178,6 @@ async function hostileModels() {
     close: () => {
       for (const s of sockets) s.destroy();
       server.close();
-      roundModels.close();
     },
   };
 }
@@ -517,7 +529,8 @@ let auditSent = false;
 let measuring = false;
 /** What the round's attackers (bench/hostile-attackers.mjs) need of the server. */
 const roundCtx = (srv, key) => ({ url: srv.url, port: srv.port, models: roundModels, storeDir: store, key });
-const roundModels = await attackModels();
+/** The padding model host of bench/hostile-attackers.mjs, started in each attacker's process. */
+let roundModels;
 
 /** An honest account: text analyses, a PDF or EPUB file, a small scan job polled to its end, in turn. */
 async function honest(srv, key, until, index) {
@@ -563,32 +576,80 @@ async function markMemory(srv) {
   await sleep(values['heap-snapshots'] ? 20_000 : 2000);
 }
 
-async function soak(srv, keys, models) {
+/** An event loop's delay as this file reports it: max and p99 in ms, from a `monitorEventLoopDelay` histogram. */
+const loopFigures = (h) => ({
+  max_ms: Math.round(h.max / 1e6),
+  p99_ms: Math.round(h.percentile(99) / 1e6),
+  mean_ms: Math.round(h.mean / 1e5) / 10,
+});
+
+/** This file again as a child process in `role` with `job`; resolves to the JSON line it ends with. */
+function runChild(role, job) {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--role', role, '--job', JSON.stringify(job), '--store', store, '--cli', CLI],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  return new Promise((res, rej) =>
+    child.once('exit', (code) =>
+      code === 0 ? res(JSON.parse(out.trim().split('\n').pop())) : rej(new Error(`${role} exited ${code}`)),
+    ),
+  );
+}
+
+/**
+ * One phase of the soak until `until`: each attacker in its own process, the honest accounts and the probes in
+ * another; their tallies merged into this process's.
+ */
+async function phase(srv, keys, until, measured) {
+  const target = { url: srv.url, port: srv.port, until };
+  const [honestPart, ...attackParts] = await Promise.all([
+    runChild('honest', { ...target, keys: keys.honest }),
+    ...keys.attackers.map((key, index) => runChild('attacker', { ...target, key, index, measuring: measured })),
+  ]);
+  for (const part of [honestPart, ...attackParts]) {
+    for (const side of ['attack', 'honest'])
+      for (const [status, n] of Object.entries(part.tally[side] ?? {}))
+        tally[side][status] = (tally[side][status] ?? 0) + n;
+    for (const [mode, statuses] of Object.entries(part.tally.models ?? {})) {
+      const m = (tally.models[mode] ??= {});
+      for (const [status, n] of Object.entries(statuses)) m[status] = (m[status] ?? 0) + n;
+    }
+    if (part.tally.audit) tally.audit = part.tally.audit;
+    fivexxSeen.push(...part.fivexx_seen);
+  }
+  tally.honestMs.push(...honestPart.tally.honestMs);
+  for (const [kind, ms] of Object.entries(honestPart.tally.honestByKind)) (tally.honestByKind[kind] ??= []).push(...ms);
+  return {
+    probes: honestPart.probes,
+    event_loop_ms: {
+      honest_and_probes: honestPart.event_loop,
+      attackers: attackParts.map((p, i) => ({ plan: plans[i], ...p.event_loop })),
+    },
+  };
+}
+
+async function soak(srv, keys) {
   const loop = monitorEventLoopDelay({ resolution: 20 });
-  loop.enable();
   const fresh = rssMB(srv.child.pid);
   // a warm-up of the same mix, not measured: what any server holds once it has served such work (the WebAssembly
   // core's memory grown to its largest analysis, pdf.js loaded on a document thread, the allocator's arenas)
-  const warm = Date.now() + WARMUP_MS;
-  await Promise.all([
-    ...keys.attackers.map((k, i) => attacker(srv, k, models, warm, i)),
-    ...keys.honest.map((k, i) => honest(srv, k, warm, i)),
-  ]);
+  await phase(srv, keys, Date.now() + WARMUP_MS, false);
   for (const side of ['attack', 'honest', 'honestByKind', 'models']) tally[side] = {};
   tally.honestMs = [];
+  tally.audit = undefined;
   fivexxSeen.length = 0;
   await sleep(3000);
-  measuring = true;
   const startedAt = new Date().toISOString();
   const start = rssMB(srv.child.pid);
   await markMemory(srv);
   let peak = start;
   const poll = setInterval(() => (peak = Math.max(peak, rssMB(srv.child.pid))), 500);
   const until = Date.now() + DURATION_MS;
-  await Promise.all([
-    ...keys.attackers.map((k, i) => attacker(srv, k, models, until, i)),
-    ...keys.honest.map((k, i) => honest(srv, k, until, i)),
-  ]);
+  loop.enable();
+  const measured = await phase(srv, keys, until, true);
   const stopped = rssMB(srv.child.pid);
   await sleep(15_000);
   const after15 = rssMB(srv.child.pid);
@@ -597,7 +658,6 @@ async function soak(srv, keys, models) {
   clearInterval(poll);
   const after = rssMB(srv.child.pid);
   await markMemory(srv);
-  loop.disable();
   const fivexx = (side) =>
     Object.entries(tally[side])
       .filter(([s]) => Number(s) >= 500)
@@ -640,7 +700,9 @@ async function soak(srv, keys, models) {
       after_45s_over_start: Math.round((after / start) * 100) / 100,
       after_45s_over_fresh: Math.round((after / fresh) * 100) / 100,
     },
-    client_event_loop_max_ms: Math.round(loop.max / 1e6),
+    probes: measured.probes,
+    // each client process's event-loop delay over the measured soak: a stall there is inside the times it measured
+    event_loop_ms: { ...measured.event_loop_ms, main_rss_reader: loopFigures(loop) },
     targets: 'honest p99 ≤ 2 s, 0 errors but their own 429s, RSS back within 1.2× of the start, 0 × 5xx',
   };
 }
@@ -683,8 +745,58 @@ async function keptBySoak(soakResult) {
   }
 }
 
+// ------------------------------------------------------------------------------------------------ child processes
+/** `/healthz` and `/status` in turn every 250 ms until `until`: each one's time (120 s for an answer not 200). */
+async function probeUntil(url, until) {
+  const out = { healthz: [], status: [] };
+  while (Date.now() < until) {
+    for (const [name, path] of [
+      ['healthz', '/healthz'],
+      ['status', '/api/v1/status'],
+    ]) {
+      const r = await timed(`${url}${path}`, {}, 120_000);
+      out[name].push(r.status === 200 ? r.ms : 120_000);
+    }
+    await sleep(250);
+  }
+  const figures = (xs) => ({ n: xs.length, p50_ms: pct(xs, 50), p99_ms: pct(xs, 99), max_ms: pct(xs, 100) });
+  return { healthz: figures(out.healthz), status: figures(out.status) };
+}
+
+/** A child process's work (`--role`): an attacker, or the honest accounts with the probes; one JSON line out. */
+async function child(role, job) {
+  const loop = monitorEventLoopDelay({ resolution: 20 });
+  loop.enable();
+  const srv = { url: job.url, port: job.port };
+  const out = {};
+  if (role === 'attacker') {
+    roundModels = await attackModels();
+    const models = await hostileModels();
+    measuring = job.measuring;
+    await attacker(srv, job.key, models, job.until, job.index);
+    models.close();
+    roundModels.close();
+  } else {
+    const [probes] = await Promise.all([
+      probeUntil(job.url, job.until),
+      ...job.keys.map((k, i) => honest(srv, k, job.until, i)),
+    ]);
+    out.probes = probes;
+  }
+  loop.disable();
+  const { attack, honest: honestStatuses, honestMs, honestByKind, models: byHost, audit } = tally;
+  out.tally = { attack, honest: honestStatuses, honestMs, honestByKind, models: byHost, audit };
+  out.fivexx_seen = fivexxSeen;
+  out.event_loop = loopFigures(loop);
+  console.log(JSON.stringify(out));
+}
+
 // ------------------------------------------------------------------------------------------------ the run
 const plans = ['free', 'pro', 'scale', 'enterprise'];
+if (values.role) {
+  await child(values.role, JSON.parse(values.job));
+  process.exit(0);
+}
 const keys = {
   victim: await createKey('victim', 'pro'),
   slowScale: await createKey('slow-scale', 'scale'),
@@ -697,7 +809,6 @@ const keys = {
 for (const p of plans) keys.attackers.push(await createKey(`attacker-${p}`, p));
 for (const p of plans) keys.honest.push(await createKey(`honest-${p}`, p));
 const srv = await startServe();
-const models = await hostileModels();
 const result = {
   bench: 'hostile-soak',
   cli: relative(ROOT, CLI),
@@ -707,15 +818,16 @@ const result = {
   load_average_at_start: loadavg()[0],
 };
 try {
-  result.slow_bodies_beside_a_large_analyze = await slowBesideLarge(srv, keys);
-  console.log('slow bodies', JSON.stringify(result.slow_bodies_beside_a_large_analyze));
-  result.million_line_job = await millionLines(srv, keys);
-  console.log('million lines', JSON.stringify(result.million_line_job));
-  result.soak = await soak(srv, keys, models);
+  if (values.parts === 'all') {
+    result.slow_bodies_beside_a_large_analyze = await slowBesideLarge(srv, keys);
+    console.log('slow bodies', JSON.stringify(result.slow_bodies_beside_a_large_analyze));
+    result.million_line_job = await millionLines(srv, keys);
+    console.log('million lines', JSON.stringify(result.million_line_job));
+  }
+  result.soak = await soak(srv, keys);
   console.log('soak', JSON.stringify(result.soak));
   result.load_average_at_end = loadavg()[0];
 } finally {
-  models.close();
   srv.child.kill('SIGTERM');
   await new Promise((r) => srv.child.once('exit', r));
   result.store = storeIsPostgres ? 'postgres' : 'file';

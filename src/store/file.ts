@@ -67,6 +67,7 @@ import { SortedIndex, StoreCore, type EncodedOp } from './memory.js';
 import { ShrinkingEncoder, snapshotChunks } from './encoding.js';
 import { errno, writeFully } from './fsutil.js';
 import { acquireLock, releaseLock, type HeldLock } from './lock.js';
+import { frameRecordChunks, RECORD_HEADER, writeRecordChunks } from './log-record.js';
 
 /**
  * Options of {@link openFileStore}.
@@ -100,7 +101,6 @@ const LOG_HEADER = 4096;
 const LOG_HEADER_V1 = 16;
 const SLOT_OFFSETS = [16, 36] as const;
 const SLOT_BYTES = 20;
-const RECORD_HEADER = 12;
 const SNAPSHOT_HEADER = 20;
 const MANIFEST_BYTES = 16;
 /**
@@ -180,21 +180,6 @@ function stampedHead(size: number, magic: readonly number[], version: number, ge
 function logHeader(generation: number): Uint8Array {
   const out = stampedHead(LOG_HEADER, LOG_MAGIC, LOG_VERSION, generation);
   out.set(encodeSlot(1, { records: 0, length: LOG_HEADER }), SLOT_OFFSETS[1]);
-  return out;
-}
-
-function frameRecord(seq: number, ops: readonly EncodedOp[]): Uint8Array {
-  const payload = encoder.encode({
-    ops: ops.map((op) =>
-      op.type === 'put' ? { type: 'put', key: op.key, value: op.value } : { type: 'delete', key: op.key },
-    ),
-  });
-  const out = new Uint8Array(RECORD_HEADER + payload.length);
-  const dv = view(out);
-  dv.setUint32(0, payload.length, true);
-  dv.setUint32(4, seq, true);
-  out.set(payload, RECORD_HEADER);
-  dv.setUint32(8, crc32(payload, crc32(out.subarray(0, 8))), true);
   return out;
 }
 
@@ -553,7 +538,8 @@ class FileStore extends StoreCore {
   protected async persist(ops: readonly EncodedOp[]): Promise<void> {
     await this.#exclusive(async () => {
       if (this.#checkpointError) throw this.#checkpointError.error;
-      const record = frameRecord(this.#seq + 1, ops);
+      // a large value (a job's catalogue) is written from its own bytes, not copied into one buffer
+      const record = frameRecordChunks(this.#seq + 1, ops, encoder);
       // The slot claims what the previous fdatasync made durable; written beside the record, it
       // rides on the same fdatasync instead of costing one of its own.
       const previous = { records: this.#seq, length: this.#size };
@@ -561,11 +547,14 @@ class FileStore extends StoreCore {
       const now = performance.now();
       const claim = behind > 0 && (behind >= CLAIM_EVERY_RECORDS || now - this.#claimedAt >= CLAIM_EVERY_MS);
       if (claim) this.#claimedAt = now;
-      await Promise.all([writeFully(this.#log, record, this.#size), claim ? this.#writeSlot(previous) : undefined]);
+      const [written] = await Promise.all([
+        writeRecordChunks(this.#log, record, this.#size),
+        claim ? this.#writeSlot(previous) : undefined,
+      ]);
       await this.#log.datasync();
       if (claim) this.#claimed = previous;
       this.#seq++;
-      this.#size += record.length;
+      this.#size += written;
     });
     this.#armIdleCheckpoint();
   }

@@ -38,24 +38,27 @@ const operations = loadOnce(() => import('./operations.js'));
  * @example const audit = await auditCatalogue(engine.store, { model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
  */
 export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
-  return (await operations()).auditCatalogue(store, readModelRun(AUDIT_REQUEST, request, {}));
+  const ops = await operations();
+  return ops.auditCatalogue(store, await readModelRun(AUDIT_REQUEST, request, {}, ops.readThroughSliced));
 }
 
 /**
  * A request of an operation that calls a model, read through its contract (its schema, then its rules), the one stop
  * of its validation; the model, journal and signals, objects the schema does not describe, kept as given, and an
- * audit's `plan_key`, which a host names (a job's slices), never a JSON request.
+ * audit's `plan_key`, which a host names (a job's slices), never a JSON request. `read` is `readThrough`, or for a
+ * catalogue its sliced form (turns of the event loop while 100,000 works are copied and checked), loaded on demand.
  */
-function readModelRun<R extends CatalogueAuditRequest | ExtractWorkRequest, J, C>(
+async function readModelRun<R extends CatalogueAuditRequest | ExtractWorkRequest, J, C>(
   contract: RequestContract<J, C>,
   request: R,
   context: C,
-): R {
+  read: (contract: RequestContract<J, C>, value: unknown, context: C) => J | Promise<J> = readThrough,
+): Promise<R> {
   if (request === null || typeof request !== 'object') invalidField('request', 'must be an object');
   const { model, journal, signal, stop, ...rest } = request;
   const { plan_key, ...json } = rest as typeof rest & { plan_key?: string };
   const objects = { model, journal, signal, stop, plan_key };
-  return { ...readThrough(contract, json, context), ...objects } as unknown as R;
+  return { ...(await read(contract, json, context)), ...objects } as unknown as R;
 }
 
 /**
@@ -72,9 +75,14 @@ export async function checkModelRun(
 ): Promise<void> {
   const ops = await operations();
   if (kind === 'audit')
-    await ops.checkAuditSliced(readModelRun(AUDIT_REQUEST, request as CatalogueAuditRequest, context));
+    await ops.checkAuditSliced(
+      await readModelRun(AUDIT_REQUEST, request as CatalogueAuditRequest, context, ops.readThroughSliced),
+    );
   else
-    await ops.checkWorkExtraction(store, readModelRun(EXTRACT_WORK_REQUEST, request as ExtractWorkRequest, undefined));
+    await ops.checkWorkExtraction(
+      store,
+      await readModelRun(EXTRACT_WORK_REQUEST, request as ExtractWorkRequest, undefined),
+    );
 }
 
 /**
@@ -150,7 +158,8 @@ export class Memorization {
    * const { nv_recall, blocks, calls } = await engine.memorization.extractWork({ text, model, budget_calls: 2000 })
    */
   async extractWork(request: ExtractWorkRequest): Promise<WorkExtractionResult> {
-    return (await operations()).runWorkExtraction(this.store, readModelRun(EXTRACT_WORK_REQUEST, request, undefined));
+    const ops = await operations();
+    return ops.runWorkExtraction(this.store, await readModelRun(EXTRACT_WORK_REQUEST, request, undefined));
   }
 
   /**
