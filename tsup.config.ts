@@ -76,14 +76,16 @@ const coreScalarExternal = onDemand('core-scalar', './wasm-scalar.generated.js',
 /**
  * The library's own on-demand files, built on it (below): the memorization operations (src/services/memorization/
  * memorization.ts imports them on a first call), the marketplace's (src/services/market/marketplace.ts), the
- * evidence bundle's verifier and the work report's page (src/services/report/on-demand.ts) and the webhook delivery loop
- * (src/services/monitors/webhook.ts, on a deliverer's first run or read).
+ * evidence bundle's verifier and the work report's page (src/services/report/on-demand.ts), the webhook delivery loop
+ * (src/services/monitors/webhook.ts, on a deliverer's first run or read) and the scan service (src/services/scan/
+ * on-demand.ts, on a first scan).
  */
 const libraryOnDemand = [
   onDemand('memorization-work', './operations.js', /[\\/]src[\\/]services[\\/]memorization$/),
   onDemand('market-work', './operations.js', /[\\/]src[\\/]services[\\/]market$/),
   onDemand('report-work', './operations.js', /[\\/]src[\\/]services[\\/]report$/),
   onDemand('webhook-work', './operations.js', /[\\/]src[\\/]services[\\/]monitors$/),
+  onDemand('scan-work', './operations.js', /[\\/]src[\\/]services[\\/]scan$/),
 ];
 
 /**
@@ -190,8 +192,8 @@ const core: Options[] = [
   neutral({ synonyms: 'src/align/synonyms.generated.ts' }, { dts: false }),
   // the scalar build of the core, imported on demand where SIMD is missing or off (coreScalarExternal above)
   neutral({ 'core-scalar': 'src/core/wasm-scalar.generated.ts' }, { dts: false }),
-  // the memorization operations, the marketplace's, the bundle verifier and the webhook delivery loop, built on the
-  // library (builtOnLibrary above)
+  // the memorization operations, the marketplace's, the bundle verifier, the webhook delivery loop and the scan
+  // service, built on the library (builtOnLibrary above)
   neutral(
     { 'memorization-work': 'src/services/memorization/operations.ts' },
     { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]memorization[\\/]/)] },
@@ -207,6 +209,10 @@ const core: Options[] = [
   neutral(
     { 'webhook-work': 'src/services/monitors/operations.ts' },
     { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]monitors[\\/]/)] },
+  ),
+  neutral(
+    { 'scan-work': 'src/services/scan/operations.ts' },
+    { dts: false, esbuildPlugins: [builtOnLibrary(/[\\/]src[\\/]services[\\/]scan[\\/]/)] },
   ),
   // 'trainprint/fingerprint': the fingerprint engine alone (no datasets, knowledge base, store or
   // services). TrainprintError is recognised across the two bundles by a registered symbol

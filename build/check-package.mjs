@@ -145,7 +145,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // holding a large array (a job's catalogue of 100,000 works, 40 MB) item by item with turns of the event loop
 // (encodeValueSliced), where one encode held the server's thread 0.3–0.5 s at the submission; the stores are the main
 // entry's, so is their encoding — 1,337 KiB.
-const MAIN_BUDGET = 1337 * 1024;
+// Looked at 1,359,688 B (−7.7 KB from 1,367,343 B): the scan service (src/services/scan/scan.ts: a scan's plan, the
+// lookups that settle an item, the hits made of a search's matches) is a file of its own built on the library
+// (scan-work.js), loaded on the first scan or scanItem call. 1,327.8 KiB: the budget is lowered to 1,329 KiB.
+const MAIN_BUDGET = 1329 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -154,7 +157,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1343, // with the main entry's 1,337 KiB (above)
+  'library.cjs': 1336, // with the main entry's 1,329 KiB (above): 1,366,311 B when the scan service moved out
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -206,6 +209,9 @@ const BUDGETS_KIB = {
   // the webhook delivery loop, out of the library since 1,297 KiB (above)
   'webhook-work.js': 22,
   'webhook-work.cjs': 23,
+  // the scan service, out of the library since 1,329 KiB (above): 9,243 / 10,317 B
+  'scan-work.js': 10,
+  'scan-work.cjs': 11,
   // 1,101.8 KiB: the worker analyses with the library, so it carries the main entry's growth above (1,310 KiB)
   'offload-worker.js': 1128, // → 1,125 KiB with the main entry's 1,325 (1,111.0 KiB measured); 1,128 with the stores' sliced encoding (1,154,071 B)
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
@@ -231,7 +237,7 @@ for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
 }
 // The on-demand files built on the library take what they share with it from ./library.js (src/on-demand-shared.ts):
 // each imports it, and none holds a second copy of the error table (a marker of what the library holds).
-for (const name of ['memorization-work', 'market-work', 'report-work', 'webhook-work']) {
+for (const name of ['memorization-work', 'market-work', 'report-work', 'webhook-work', 'scan-work']) {
   for (const [f, library] of [
     [`${name}.js`, /from\s*"\.\/library\.js"/],
     [`${name}.cjs`, /require\("\.\/library\.cjs"\)/],
@@ -256,11 +262,23 @@ for (const [main, work] of [
     process.exit(1);
   }
 }
+// The scan service (src/services/scan/scan.ts) is scan-work's alone: the library loads it on the first scan or
+// scanItem call (a marker of its code: the refusal of a dataset that is not exact).
+for (const [main, work] of [
+  ['library.js', 'scan-work.js'],
+  ['library.cjs', 'scan-work.cjs'],
+]) {
+  const marker = 'a scan searches exact datasets';
+  if (!read(main).includes(`"./${work}"`) || read(main).includes(marker) || !read(work).includes(marker)) {
+    console.error(`package check: dist/${main} must load the scan service from ./${work}, not hold it`);
+    process.exit(1);
+  }
+}
 // No file of the library's bundle set may import node:* (they run in browsers); only trainprint/node and the CLI may.
 for (const f of [
   'library.js',
   'library.cjs',
-  ...['memorization-work', 'market-work', 'report-work', 'webhook-work', 'core-scalar'].flatMap((name) => [
+  ...['memorization-work', 'market-work', 'report-work', 'webhook-work', 'scan-work', 'core-scalar'].flatMap((name) => [
     `${name}.js`,
     `${name}.cjs`,
   ]),

@@ -1,7 +1,7 @@
 /**
  * What the library shares with its on-demand files built on it (tsup.config.ts): dist/memorization-work.js, the
  * memorization operations; dist/market-work.js, the marketplace's; dist/report-work.js, the evidence bundle's
- * verifier; dist/webhook-work.js, the webhook delivery loop. Such a file bundles its own folder's modules; every name it imports from the rest of the library comes
+ * verifier; dist/webhook-work.js, the webhook delivery loop; dist/scan-work.js, the scan service. Such a file bundles its own folder's modules; every name it imports from the rest of the library comes
  * from this table, through './library.js', so each class, registry and cache exists once in a program and its bytes
  * are not shipped twice. The build reads the table (one line a module): an on-demand file that imports a module from
  * outside its folder that is not here, or a name its line lacks, fails to build. Internal: the library module exports
@@ -11,8 +11,11 @@
  * // what the build makes of `import { fail } from '../../util/validate.js'` inside dist/market-work.js
  * const { fail } = ON_DEMAND_SHARED['util/validate']
  */
+import { isExact } from './corpus/alignment.js';
+import { isExactDataset } from './corpus/search-exact.js';
 import { estimateShare } from './corpus/share.js';
 import { TrainprintError, isTrainprintError } from './errors.js';
+import { utf8Length } from './fingerprint/fingerprint.js';
 import { sha256Hex, sha256HexNow, sha256Portable, toHex } from './fingerprint/sha256.js';
 import { wordSpans } from './models/ngram.js';
 import { MAX_CHARS_PER_TOKEN } from './models/openai.js';
@@ -44,7 +47,7 @@ import { int0, intIn, object, workId } from './util/json-schema.js';
 import { mapLimit } from './util/pool.js';
 import { round1, round4 } from './util/round.js';
 import { checkSchema, readThrough, schemaChecked } from './util/schema-check.js';
-import { lowerBound } from './util/sorted.js';
+import { codeUnitOrder, lowerBound } from './util/sorted.js';
 import { countWords } from './util/space.js';
 import { nextMacrotask } from './util/steps.js';
 import { unrefTimer } from './util/timers.js';
@@ -52,8 +55,11 @@ import { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDa
 
 /** The names shared, by their module's path under src/ (without the extension). */
 export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, unknown>>>> = Object.freeze({
+  'corpus/alignment': { isExact },
+  'corpus/search-exact': { isExactDataset },
   'corpus/share': { estimateShare },
   errors: { TrainprintError, isTrainprintError },
+  'fingerprint/fingerprint': { utf8Length },
   'fingerprint/sha256': { sha256Hex, sha256HexNow, sha256Portable, toHex },
   'models/ngram': { wordSpans },
   'models/openai': { MAX_CHARS_PER_TOKEN },
@@ -80,7 +86,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'util/pool': { mapLimit },
   'util/round': { round1, round4 },
   'util/schema-check': { checkSchema, readThrough, schemaChecked },
-  'util/sorted': { lowerBound },
+  'util/sorted': { codeUnitOrder, lowerBound },
   'util/space': { countWords },
   'util/steps': { nextMacrotask },
   'util/timers': { unrefTimer },

@@ -230,7 +230,7 @@ export async function oneLibrary(entries) {
       checks.push(['TrainprintError', e instanceof main.TrainprintError && e.code === 'NOT_FOUND']);
     }
     for (const [name, ok] of checks) if (!ok) problems.push(`instanceof ${name} fails across entries`);
-    // the on-demand files built on the library (memorization-work, market-work, report-work, webhook-work) load on a
+    // the on-demand files built on the library (memorization-work, market-work, report-work, webhook-work, scan-work) load on a
     // first call and share its classes: an error they throw is the library's TrainprintError
     const rejection = async (promise) =>
       promise.then(
@@ -262,6 +262,12 @@ export async function oneLibrary(entries) {
       ],
       ['webhook-work', (await engine.webhooks.list()).length === 0],
       ['webhook-work error', (await rejection(engine.webhooks.retry('dlv_none'))) instanceof main.TrainprintError],
+      [
+        'scan-work error',
+        await rejection(engine.scanItem({ id: 'a', text: 'an item' }, { datasets: ['no-such-dataset'] })).then(
+          (e) => e instanceof main.TrainprintError && e.code === 'NOT_FOUND',
+        ),
+      ],
     ];
     for (const [name, ok] of loaded) if (!ok) problems.push(`the on-demand file ${name} fails`);
   } finally {

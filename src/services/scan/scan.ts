@@ -13,7 +13,7 @@ import { isExact } from '../../corpus/alignment.js';
 import { isExactDataset } from '../../corpus/search-exact.js';
 import { TrainprintError } from '../../errors.js';
 import { utf8Length } from '../../fingerprint/fingerprint.js';
-import { countWords } from '../../formats/result.js';
+import { countWords } from '../../util/space.js';
 import { codeUnitOrder as order } from '../../util/sorted.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanReuse, ScanSummary } from './types.js';
 
@@ -310,9 +310,6 @@ function samePassage(text: string, a: ScanHit, b: ScanHit): boolean {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-
-// whitespace-separated words of a span: one counter with the file readers' (src/formats/result.ts)
-export { countWords };
 
 /**
  * Whether a hit made of seed matches inside `runs` (query spans in order) could hold `n` words: a run, or runs that
