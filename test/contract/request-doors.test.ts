@@ -148,4 +148,20 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(over(await call('POST', '/api/v1/attribution/score', neither))).toEqual(none);
     expect(over(await call('POST', '/api/v1/jobs', { type: 'score', items: [neither] }))).toEqual(asItem(none));
   });
+
+  it('compareOutput: a blank output (its rules), in the library and the route at both its paths', async () => {
+    const request = { output: ' \n ' };
+    const library = await refusal(engine.memorization.compare(request));
+    expect(library).toEqual({
+      code: 'INVALID_INPUT',
+      field: 'output',
+      message: 'The input is not valid: output: is blank',
+    });
+    const call = await keyedCall(handler, keys, 'doors-compare-output', 'pro', ['memorization' as never]);
+    for (const path of ['/api/v1/memorization/compare', '/api/v1/compare']) {
+      const route = await call('POST', path, request);
+      expect(route.status, path).toBe(422);
+      expect(over(route)).toEqual(library);
+    }
+  });
 });

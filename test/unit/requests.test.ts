@@ -17,9 +17,11 @@ import {
 import { REQUESTS } from '../../src/services/requests.js';
 import { scoreRules } from '../../src/services/score/schema.js';
 import type { ScoreRequest } from '../../src/services/score/types.js';
+import type { CompareOutputRequest } from '../../src/services/memorization/types.js';
 
 /** The doors of each entry: the operation ids of its routes, and its job type. */
 const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string }> = {
+  compareOutput: { routes: ['compareOutput'] },
   audit: { routes: [], jobType: 'audit' },
   extractWork: { routes: [], jobType: 'extract' },
   score: { routes: ['score'], jobType: 'score' },
@@ -27,6 +29,12 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string 
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
 const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
+  compareOutput: Object.keys({
+    output: 1,
+    work_ids: 1,
+    min_tokens: 1,
+    limit: 1,
+  } satisfies Record<keyof CompareOutputRequest, 1>),
   audit: Object.keys({
     works: 1,
     budget_calls: 1,
@@ -125,6 +133,12 @@ describe("each service's rules", () => {
     expect(
       refusedAt(() => scoreRules({ ...scored, content: 'x', content_type: 'text', include_text: false })),
     ).toBeNull();
+  });
+
+  it('compareOutput: an output of more than white space', () => {
+    const rules = (output: string) => refusedAt(() => REQUESTS.compareOutput.rules({ output }, undefined));
+    expect(rules(' \n\t')).toEqual(['INVALID_INPUT', 'output']);
+    expect(rules(' x ')).toBeNull();
   });
 
   it('extractWork: exactly one of work_id and text', () => {

@@ -23,6 +23,8 @@
 import {
   exactlyOne,
   isTrainprintError,
+  readThrough,
+  REQUESTS,
   TrainprintError,
   VERIFY_TOKENS,
   wordSpans,
@@ -164,10 +166,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     scope: 'memorization',
     summary: "A model output against the account's works: verbatim runs and near passages",
     body: 'json',
-    requestSchema: M.COMPARE_OUTPUT_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.compareOutput.served,
     responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
-      const b = ctx.body as { output: string; work_ids?: string[]; min_tokens?: number; limit?: number };
+      const b = readThrough(REQUESTS.compareOutput, ctx.body, undefined);
       const limit = b.limit ?? 1000;
       const ids = b.work_ids !== undefined ? await ownWorkIds(ctx, b.work_ids) : await accountWorksWithText(ctx, limit);
       if (ids.length === 0) {

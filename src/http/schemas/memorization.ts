@@ -33,7 +33,7 @@ import {
   workType,
 } from './kit.js';
 import { SCORE_RESULT_SCHEMA } from './attribution.js';
-import { MODEL_SPEC_SCHEMA, servedLimit } from '../../library.js';
+import { MODEL_SPEC_SCHEMA, REQUESTS, servedLimit } from '../../library.js';
 import { REGISTER_REQUEST_SCHEMA } from './content.js';
 import { HTML_SCHEMA } from './service.js';
 
@@ -304,23 +304,6 @@ export const PROBE_RESPONSE_SCHEMA = ok(PROBE_PROPS);
 
 // ------------------------------------------------------------------ compare
 
-/** `POST /api/v1/memorization/compare`: a model output against the account's works. */
-export const COMPARE_OUTPUT_REQUEST_SCHEMA = object(
-  {
-    output: { type: 'string', minLength: 1, description: 'A model output' },
-    work_ids: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 1000,
-      items: workId,
-      description: 'Works of the account; default: all of them registered with text',
-    },
-    min_tokens: intIn(4, 10_000, 'Shortest verbatim run reported, in words (default 8)'),
-    limit: intIn(1, 100_000, 'Most works examined (default 1000)'),
-  },
-  ['work_ids', 'min_tokens', 'limit'],
-);
-
 const COMPARE_PROPS = {
   output_tokens: int0,
   works: {
@@ -452,7 +435,7 @@ export const MEMORIZATION_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   ProbeRequest: PROBE_REQUEST_SCHEMA,
   ProbeResult: PROBE_RESULT_SCHEMA,
   ProbeResponse: PROBE_RESPONSE_SCHEMA,
-  CompareOutputRequest: COMPARE_OUTPUT_REQUEST_SCHEMA,
+  CompareOutputRequest: REQUESTS.compareOutput.served,
   CompareOutputResponse: COMPARE_OUTPUT_RESPONSE_SCHEMA,
   AssessRequest: ASSESS_REQUEST_SCHEMA,
   AssessmentResponse: ASSESSMENT_RESPONSE_SCHEMA,

@@ -11,7 +11,7 @@ import { workText } from '../registry/works.js';
 import type { ExtractWorkRequest, WorkExtractionResult } from './extract-work.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 import { renderReport, type ReportOptions } from './report.js';
-import { AUDIT_REQUEST, type AuditContext, EXTRACT_WORK_REQUEST } from './schemas.js';
+import { AUDIT_REQUEST, type AuditContext, COMPARE_OUTPUT_REQUEST, EXTRACT_WORK_REQUEST } from './schemas.js';
 import { invalidField, readThrough, type RequestContract } from '../../util/schema-check.js';
 import type {
   Assessment,
@@ -175,7 +175,8 @@ export class Memorization {
 
   /** A model output against the registered works: verbatim runs and near passages. @throws INVALID_INPUT, NOT_FOUND */
   async compare(request: CompareOutputRequest): Promise<CompareOutputResult> {
-    return (await operations()).compareOutput(this.deps, this.store, request);
+    const read = readThrough(COMPARE_OUTPUT_REQUEST, request, undefined);
+    return (await operations()).compareOutput(this.deps, this.store, read);
   }
 
   /**

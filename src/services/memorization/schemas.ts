@@ -9,6 +9,7 @@ import { int0, intIn, object, workId } from '../../util/json-schema.js';
 import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
 import type { CatalogueAuditRequest } from './audit.js';
 import type { ExtractWorkRequest } from './extract-work.js';
+import type { CompareOutputRequest } from './types.js';
 import { limitSchema, servedProps } from './limits.js';
 
 /**
@@ -255,4 +256,33 @@ export const AUDIT_REQUEST: RequestContract<AuditRequestJson, AuditContext> = {
   schema: AUDIT_REQUEST_SCHEMA,
   served: AUDIT_ITEM_SCHEMA,
   rules: auditRules,
+};
+
+/** The members of {@link COMPARE_OUTPUT_REQUEST}'s schema. */
+const COMPARE_OUTPUT_PROPS = {
+  output: { type: 'string', minLength: 1, description: 'A model output' },
+  work_ids: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 1000,
+    items: workId,
+    description: 'Works of the account; default: all of them registered with text',
+  },
+  min_tokens: intIn(4, 10_000, 'Shortest verbatim run reported, in words (default 8)'),
+  limit: intIn(1, 100_000, 'Most works examined (default 1000)'),
+} as const;
+const COMPARE_OUTPUT_SCHEMA = object(COMPARE_OUTPUT_PROPS, ['work_ids', 'min_tokens', 'limit']);
+
+/**
+ * A model output compared with the registered works (`compare`, `POST /api/v1/memorization/compare`), written once.
+ * Its rule: an output of more than white space.
+ * @example readThrough(COMPARE_OUTPUT_REQUEST, { output: ' ' }, undefined) // INVALID_INPUT: output: is blank
+ */
+export const COMPARE_OUTPUT_REQUEST: RequestContract<CompareOutputRequest, undefined> = {
+  operation: 'compareOutput',
+  schema: COMPARE_OUTPUT_SCHEMA,
+  served: COMPARE_OUTPUT_SCHEMA,
+  rules: (request) => {
+    if (request.output.trim() === '') invalidField('output', 'is blank');
+  },
 };
