@@ -6,12 +6,18 @@
  * is) — so a field, a limit or a rule is written in one place, and one bad request gets one 422 naming its field.
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
-import { AUDIT_REQUEST, COMPARE_OUTPUT_REQUEST, EXTRACT_WORK_REQUEST } from './memorization/schemas.js';
+import {
+  AUDIT_REQUEST,
+  COMPARE_OUTPUT_REQUEST,
+  EXTRACT_WORK_REQUEST,
+  REFERENCE_SET_REQUEST,
+} from './memorization/schemas.js';
 import { SCORE_REQUEST } from './score/schema.js';
 
 /** See the module's documentation. */
 export const REQUESTS = {
   compareOutput: COMPARE_OUTPUT_REQUEST,
+  referenceSet: REFERENCE_SET_REQUEST,
   audit: AUDIT_REQUEST,
   extractWork: EXTRACT_WORK_REQUEST,
   score: SCORE_REQUEST,

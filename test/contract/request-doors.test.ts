@@ -164,4 +164,18 @@ describe('the same bad request gives the same 422 at every door', () => {
       expect(over(route)).toEqual(library);
     }
   });
+
+  it('referenceSet: a blank text (its rules), in the library and the route', async () => {
+    const request = { id: 'blank', texts: ['A document.', ' '], basis: 'unverified' } as const;
+    const library = await refusal(engine.memorization.addReferenceSet(request));
+    expect(library).toEqual({
+      code: 'INVALID_INPUT',
+      field: 'texts[1]',
+      message: 'The input is not valid: texts[1]: is blank',
+    });
+    const call = await keyedCall(handler, keys, 'doors-reference-set', 'pro', ['memorization' as never]);
+    const route = await call('POST', '/api/v1/memorization/reference-sets', request);
+    expect(route.status).toBe(422);
+    expect(over(route)).toEqual(library);
+  });
 });

@@ -17,11 +17,12 @@ import {
 import { REQUESTS } from '../../src/services/requests.js';
 import { scoreRules } from '../../src/services/score/schema.js';
 import type { ScoreRequest } from '../../src/services/score/types.js';
-import type { CompareOutputRequest } from '../../src/services/memorization/types.js';
+import type { CompareOutputRequest, ReferenceSetRequest } from '../../src/services/memorization/types.js';
 
 /** The doors of each entry: the operation ids of its routes, and its job type. */
 const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string }> = {
   compareOutput: { routes: ['compareOutput'] },
+  referenceSet: { routes: ['createReferenceSet'] },
   audit: { routes: [], jobType: 'audit' },
   extractWork: { routes: [], jobType: 'extract' },
   score: { routes: ['score'], jobType: 'score' },
@@ -35,6 +36,13 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     min_tokens: 1,
     limit: 1,
   } satisfies Record<keyof CompareOutputRequest, 1>),
+  referenceSet: Object.keys({
+    id: 1,
+    texts: 1,
+    basis: 1,
+    description: 1,
+    published_after: 1,
+  } satisfies Record<keyof ReferenceSetRequest, 1>),
   audit: Object.keys({
     works: 1,
     budget_calls: 1,
@@ -67,6 +75,12 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     jurisdiction: 1,
   } satisfies Record<keyof ScoreRequest, 1>),
 };
+
+/**
+ * Members a door serves otherwise than the library reads them, each for a reason written beside its contract: a
+ * reference set's id is the account's own name for the set (the route stores it as `<account>/<id>`).
+ */
+const SERVED_OWN: Partial<Record<keyof typeof REQUESTS, string[]>> = { referenceSet: ['id'] };
 
 type Props = Record<string, Record<string, unknown>>;
 const props = (schema: unknown) => (schema as { properties: Props }).properties;
@@ -106,7 +120,8 @@ describe('REQUESTS', () => {
     it(`${name}: served as the library reads it, tightened only by SERVER_CAPS`, () => {
       const library = props(entry.schema);
       for (const [k, served] of Object.entries(props(entry.served))) {
-        if (!(k in library)) continue; // what only a door names (an audit item's model spec)
+        // what only a door names (an audit item's model spec), or names its own way
+        if (!(k in library) || SERVED_OWN[name]?.includes(k)) continue;
         const cap = SERVER_CAPS[k];
         const tightened = cap !== undefined && Number(library[k].maximum) > cap;
         expect(served, k).toEqual(tightened ? { ...library[k], maximum: cap } : library[k]);
@@ -139,6 +154,17 @@ describe("each service's rules", () => {
     const rules = (output: string) => refusedAt(() => REQUESTS.compareOutput.rules({ output }, undefined));
     expect(rules(' \n\t')).toEqual(['INVALID_INPUT', 'output']);
     expect(rules(' x ')).toBeNull();
+  });
+
+  it('referenceSet: texts more than white space, within the total; published_after a date', () => {
+    const set = { id: 'r', basis: 'unverified', texts: ['a', 'b'] } as const;
+    const rules = (r: object) => refusedAt(() => REQUESTS.referenceSet.rules({ ...set, ...r }, undefined));
+    expect(rules({})).toBeNull();
+    expect(rules({ texts: ['a', ' '] })).toEqual(['INVALID_INPUT', 'texts[1]']);
+    expect(rules({ published_after: '2024-13-01' })).toEqual(['INVALID_INPUT', 'published_after']);
+    expect(rules({ published_after: '2024-05-01' })).toBeNull();
+    const half = 'x'.repeat(25 * 1024 * 1024);
+    expect(rules({ texts: [half, half, 'y'] })).toEqual(['PAYLOAD_TOO_LARGE', undefined]);
   });
 
   it('extractWork: exactly one of work_id and text', () => {

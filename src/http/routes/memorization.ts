@@ -34,7 +34,6 @@ import {
   type ProbeRequest,
   type ProbeResult,
   type ReferenceSetInfo,
-  type ReferenceSetRequest,
   type TargetModel,
   type TrackWorkRequest,
 } from '../../library.js';
@@ -86,11 +85,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Keep a non-member reference set for probes, with how it was made (`basis`)',
     body: 'json',
-    requestSchema: M.REFERENCE_SET_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.referenceSet.served,
     responseSchema: M.REFERENCE_SET_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
-      const b = ctx.body as ReferenceSetRequest;
+      const b = readThrough(REQUESTS.referenceSet, ctx.body, undefined);
       // only the account's own sets can hold the id it chose: another account's `withheld` is another set
       if (await findOwnSet(ctx, b.id)) throw new TrainprintError('ALREADY_EXISTS', `reference set "${b.id}" exists`);
       const info = await mem(ctx).addReferenceSet({ ...b, id: refSetKey(ctx, b.id) });

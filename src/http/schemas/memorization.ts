@@ -33,20 +33,13 @@ import {
   workType,
 } from './kit.js';
 import { SCORE_RESULT_SCHEMA } from './attribution.js';
-import { MODEL_SPEC_SCHEMA, REQUESTS, servedLimit } from '../../library.js';
+import { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID, REQUESTS, servedLimit } from '../../library.js';
 import { REGISTER_REQUEST_SCHEMA } from './content.js';
 import { HTML_SCHEMA } from './service.js';
 
 const access = { enum: ['logprobs', 'top_k', 'generations_only'] } as const;
 const basis = { enum: ['randomized_split', 'post_cutoff', 'unverified'] } as const;
 const texts = { type: 'array', minItems: 1, maxItems: 100_000, items: { type: 'string', minLength: 1 } } as const;
-/** A reference set id as the API shows it (each account has its own sets). */
-const refSetId = {
-  type: 'string',
-  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
-  description: 'Reference set id of the account',
-} as const;
-
 /** The close of an extraction's and a probe's result: what bore on it and limits it (codes), and its method. */
 const RESULT_NOTES = { factors: codes, limitations: codes, method: str } as const;
 
@@ -82,29 +75,8 @@ const TRACKED_PROPS = {
 } as const;
 export const TRACKED_WORK_RESPONSE_SCHEMA = ok(TRACKED_PROPS);
 
-/** `POST /api/v1/memorization/reference-sets`. */
-export const REFERENCE_SET_REQUEST_SCHEMA = object(
-  {
-    id: refSetId,
-    texts: { ...texts, description: 'Non-member documents (one document each; chunks never span two)' },
-    basis: {
-      ...basis,
-      description:
-        '`randomized_split` (members and non-members assigned at random: the matched design), `post_cutoff`, `unverified`',
-    },
-    description: { type: 'string', minLength: 1, maxLength: 2000 },
-    published_after: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 64,
-      description: 'With `post_cutoff`: earliest publication date (ISO 8601)',
-    },
-  },
-  ['description', 'published_after'],
-);
-
 const REFERENCE_SET_PROPS = {
-  id: refSetId,
+  id: REFERENCE_SET_ID,
   basis,
   description: strOrNull,
   published_after: strOrNull,
@@ -199,7 +171,7 @@ export const EXTRACTION_RESPONSE_SCHEMA = ok(EXTRACTION_PROPS);
 
 const PROBE_OPTIONS = {
   reference: {
-    oneOf: [object({ reference_set: refSetId }), object({ texts })],
+    oneOf: [object({ reference_set: REFERENCE_SET_ID }), object({ texts })],
     description: 'The non-member side: a reference set of the account, or texts (basis `unverified`)',
   },
   chunk_tokens: servedLimit('probe', 'chunk_tokens', 'Words per chunk (default 128)'),
@@ -425,7 +397,7 @@ export const MEMORIZATION_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   ModelSpec: MODEL_SPEC_SCHEMA,
   TrackWorkRequest: TRACK_WORK_REQUEST_SCHEMA,
   TrackedWorkResponse: TRACKED_WORK_RESPONSE_SCHEMA,
-  ReferenceSetRequest: REFERENCE_SET_REQUEST_SCHEMA,
+  ReferenceSetRequest: REQUESTS.referenceSet.served,
   ReferenceSet: REFERENCE_SET_SCHEMA,
   ReferenceSetResponse: REFERENCE_SET_RESPONSE_SCHEMA,
   ReferenceSetList: REFERENCE_SET_LIST_SCHEMA,

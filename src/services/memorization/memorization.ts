@@ -11,7 +11,13 @@ import { workText } from '../registry/works.js';
 import type { ExtractWorkRequest, WorkExtractionResult } from './extract-work.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 import { renderReport, type ReportOptions } from './report.js';
-import { AUDIT_REQUEST, type AuditContext, COMPARE_OUTPUT_REQUEST, EXTRACT_WORK_REQUEST } from './schemas.js';
+import {
+  AUDIT_REQUEST,
+  type AuditContext,
+  COMPARE_OUTPUT_REQUEST,
+  EXTRACT_WORK_REQUEST,
+  REFERENCE_SET_REQUEST,
+} from './schemas.js';
 import { invalidField, readThrough, type RequestContract } from '../../util/schema-check.js';
 import type {
   Assessment,
@@ -116,7 +122,8 @@ export class Memorization {
    * @throws INVALID_INPUT, ALREADY_EXISTS, PAYLOAD_TOO_LARGE
    */
   async addReferenceSet(request: ReferenceSetRequest): Promise<ReferenceSetInfo> {
-    return (await operations()).addReferenceSet(this.store, request);
+    const read = readThrough(REFERENCE_SET_REQUEST, request, undefined);
+    return (await operations()).addReferenceSet(this.store, read);
   }
 
   /** @throws NOT_FOUND */

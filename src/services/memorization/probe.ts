@@ -40,7 +40,9 @@ import type { Store } from '../../store/types.js';
 import { checkObject, fail, onlyKeys } from '../../util/validate.js';
 import { checkModel, numberOption, resolveWork } from './inputs.js';
 import { limitOption } from './limits.js';
-import { checkTexts, loadReferenceSet } from './register.js';
+import { loadReferenceSet } from './register.js';
+import { TEXTS_SCHEMA, textsRule } from './schemas.js';
+import { checkSchema } from '../../util/schema-check.js';
 import { aucInterval, fmtP, holm, mannWhitney, mean, median, pooledTTest } from './stats.js';
 import { chunkDocuments, deflateLength, mapLimit, type TextChunk } from './text.js';
 import type {
@@ -225,7 +227,7 @@ async function probeTexts(
     workId: string | null = null;
   if (r.texts !== undefined) {
     if (r.work_id !== undefined || r.text !== undefined) fail('give one of work_id, text or texts');
-    suspect = checkTexts(r.texts, 'texts');
+    suspect = readTexts(r.texts, 'texts');
   } else {
     const w = await resolveWork(store, r);
     suspect = [w.text];
@@ -241,7 +243,7 @@ async function probeTexts(
   return {
     suspect,
     workId,
-    reference: checkTexts(ref.texts, 'reference.texts'),
+    reference: readTexts(ref.texts, 'reference.texts'),
     basis: 'unverified',
     referenceSet: null,
   };
@@ -475,3 +477,9 @@ const METHOD = (chunk: number, k: number, alpha: number, referenceModel: string 
 
 /** Six significant digits; null and non-finite values as they are. */
 const sig = <T extends number | null>(x: T): T => (Number.isFinite(x) ? (Number(x!.toPrecision(6)) as T) : x);
+
+function readTexts(v: unknown, field: string): string[] {
+  const texts = checkSchema(TEXTS_SCHEMA, v, field);
+  textsRule(texts, field);
+  return [...texts];
+}

@@ -5,11 +5,13 @@
  * builds the other memorization requests on {@link MODEL_SPEC_SCHEMA}).
  */
 import { TrainprintError } from '../../errors.js';
+import { isIsoDate } from '../../util/validate.js';
 import { int0, intIn, object, workId } from '../../util/json-schema.js';
 import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
 import type { CatalogueAuditRequest } from './audit.js';
 import type { ExtractWorkRequest } from './extract-work.js';
-import type { CompareOutputRequest } from './types.js';
+import type { CompareOutputRequest, ReferenceSetRequest } from './types.js';
+import { MAX_REFERENCE_CHARS } from './constants.js';
 import { limitSchema, servedProps } from './limits.js';
 
 /**
@@ -284,5 +286,74 @@ export const COMPARE_OUTPUT_REQUEST: RequestContract<CompareOutputRequest, undef
   served: COMPARE_OUTPUT_SCHEMA,
   rules: (request) => {
     if (request.output.trim() === '') invalidField('output', 'is blank');
+  },
+};
+
+/** Texts of documents (a reference set's, a probe's): one document each. */
+export const TEXTS_SCHEMA = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 100_000,
+  items: { type: 'string', minLength: 1 },
+} as const;
+
+/**
+ * What a schema cannot say of texts: each more than white space, all within {@link MAX_REFERENCE_CHARS}.
+ * @throws INVALID_INPUT naming the blank text; PAYLOAD_TOO_LARGE past the total
+ * @example textsRule(['a', ' '], 'texts') // INVALID_INPUT: texts[1]: is blank
+ */
+export function textsRule(texts: readonly string[], field: string): void {
+  let total = 0;
+  for (const [i, t] of texts.entries()) {
+    if (t.trim() === '') invalidField(`${field}[${i}]`, 'is blank');
+    total += t.length;
+  }
+  if (total > MAX_REFERENCE_CHARS)
+    throw new TrainprintError('PAYLOAD_TOO_LARGE', `${field} hold more than ${MAX_REFERENCE_CHARS} characters`);
+}
+
+const REFERENCE_SET_PROPS = {
+  id: { type: 'string', minLength: 1, maxLength: 200, description: 'Reference set id' },
+  texts: { ...TEXTS_SCHEMA, description: 'Non-member documents (one document each; chunks never span two)' },
+  basis: {
+    enum: ['randomized_split', 'post_cutoff', 'unverified'],
+    description:
+      '`randomized_split` (members and non-members assigned at random: the matched design), `post_cutoff`, `unverified`',
+  },
+  description: { type: 'string', minLength: 1, maxLength: 2000 },
+  published_after: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    description: 'With `post_cutoff`: earliest publication date (ISO 8601)',
+  },
+} as const;
+const REFERENCE_SET_OPTIONAL = ['description', 'published_after'];
+
+/**
+ * A reference set id as the HTTP API takes it: the account's own name for the set, which the route stores as
+ * `<account>/<id>` (the library's id, at most 200 characters, holds both).
+ */
+export const REFERENCE_SET_ID = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+  description: 'Reference set id of the account',
+} as const;
+
+/**
+ * A non-member reference set (`addReferenceSet`, `POST /api/v1/memorization/reference-sets`), written once. Served with
+ * the account's id ({@link REFERENCE_SET_ID}). Its rules: texts each more than white space, within
+ * {@link MAX_REFERENCE_CHARS} in all; `published_after` an ISO 8601 date.
+ * @example readThrough(REFERENCE_SET_REQUEST, { id: 'novels', texts, basis: 'post_cutoff', published_after: '2024-05-01' }, undefined)
+ */
+export const REFERENCE_SET_REQUEST: RequestContract<ReferenceSetRequest, undefined> = {
+  operation: 'referenceSet',
+  schema: object(REFERENCE_SET_PROPS, REFERENCE_SET_OPTIONAL),
+  served: object({ ...REFERENCE_SET_PROPS, id: REFERENCE_SET_ID }, REFERENCE_SET_OPTIONAL),
+  rules: (request) => {
+    textsRule(request.texts, 'texts');
+    const after = request.published_after;
+    if (after !== undefined && !isIsoDate(after))
+      invalidField('published_after', 'must be an ISO 8601 date such as "2024-05-01"');
   },
 };
