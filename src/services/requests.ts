@@ -7,9 +7,12 @@
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
 import {
+  ASSESS_REQUEST,
   AUDIT_REQUEST,
   COMPARE_OUTPUT_REQUEST,
+  EXTRACT_REQUEST,
   EXTRACT_WORK_REQUEST,
+  PROBE_REQUEST,
   REFERENCE_SET_REQUEST,
 } from './memorization/schemas.js';
 import { SCORE_REQUEST } from './score/schema.js';
@@ -18,6 +21,9 @@ import { SCORE_REQUEST } from './score/schema.js';
 export const REQUESTS = {
   compareOutput: COMPARE_OUTPUT_REQUEST,
   referenceSet: REFERENCE_SET_REQUEST,
+  extract: EXTRACT_REQUEST,
+  probe: PROBE_REQUEST,
+  assess: ASSESS_REQUEST,
   audit: AUDIT_REQUEST,
   extractWork: EXTRACT_WORK_REQUEST,
   score: SCORE_REQUEST,

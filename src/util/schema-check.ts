@@ -1,7 +1,7 @@
 /**
  * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript type and
  * {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming the field. The subset is what
- * request schemas here use (object, string, boolean, number, integer, array; enum, const, required,
+ * request schemas here use (object, string, boolean, number, integer, array; enum, const, oneOf, required,
  * additionalProperties: false, minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
  * items, minItems, maxItems). An operation's request is read through its {@link RequestContract}: its schema, then its
  * `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full validator instead and
@@ -30,6 +30,8 @@ export interface SchemaNode {
   readonly exclusiveMaximum?: number;
   readonly minItems?: number;
   readonly maxItems?: number;
+  /** Forms of which the value must match exactly one (a probe's reference: a set, or texts). */
+  readonly oneOf?: readonly SchemaNode[];
 }
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -219,10 +221,23 @@ function codePoints(v: string): number {
   return n;
 }
 
+/** Whether `v` matches the schema `s` (a refusal is an answer; anything else thrown is not). */
+function fits(s: SchemaNode, v: unknown, path: string, where: string): boolean {
+  try {
+    walk(s, v, path, where);
+    return true;
+  } catch (e) {
+    if (e instanceof TrainprintError) return false;
+    throw e;
+  }
+}
+
 function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   const name = path || where;
   if (s.enum !== undefined && !s.enum.includes(v)) fail(name, `must be one of ${s.enum.map(show).join(', ')}`);
   if (s.const !== undefined && v !== s.const) fail(name, `must be ${show(s.const)}`);
+  if (s.oneOf && s.oneOf.filter((form) => fits(form, v, path, where)).length !== 1)
+    fail(name, `must match exactly one of its ${s.oneOf.length} forms`);
   switch (s.type) {
     case 'string': {
       if (typeof v !== 'string') fail(name, 'must be a string');

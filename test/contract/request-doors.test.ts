@@ -152,30 +152,47 @@ describe('the same bad request gives the same 422 at every door', () => {
   it('compareOutput: a blank output (its rules), in the library and the route at both its paths', async () => {
     const request = { output: ' \n ' };
     const library = await refusal(engine.memorization.compare(request));
-    expect(library).toEqual({
-      code: 'INVALID_INPUT',
-      field: 'output',
-      message: 'The input is not valid: output: is blank',
-    });
-    const call = await keyedCall(handler, keys, 'doors-compare-output', 'pro', ['memorization' as never]);
-    for (const path of ['/api/v1/memorization/compare', '/api/v1/compare']) {
-      const route = await call('POST', path, request);
-      expect(route.status, path).toBe(422);
-      expect(over(route)).toEqual(library);
-    }
+    expect(library).toEqual(invalid('output', 'is blank'));
+    await refusedAlike(library, request, '/api/v1/memorization/compare', '/api/v1/compare');
   });
 
   it('referenceSet: a blank text (its rules), in the library and the route', async () => {
     const request = { id: 'blank', texts: ['A document.', ' '], basis: 'unverified' } as const;
     const library = await refusal(engine.memorization.addReferenceSet(request));
-    expect(library).toEqual({
-      code: 'INVALID_INPUT',
-      field: 'texts[1]',
-      message: 'The input is not valid: texts[1]: is blank',
-    });
-    const call = await keyedCall(handler, keys, 'doors-reference-set', 'pro', ['memorization' as never]);
-    const route = await call('POST', '/api/v1/memorization/reference-sets', request);
-    expect(route.status).toBe(422);
-    expect(over(route)).toEqual(library);
+    expect(library).toEqual(invalid('texts[1]', 'is blank'));
+    await refusedAlike(library, request, '/api/v1/memorization/reference-sets');
+  });
+
+  it('extract, probe, assess: a blank text (their rules), in the library and the routes', async () => {
+    const model = { id: 'm', access: 'logprobs', generate: async () => '', logprobs: async () => [] } as never;
+    const spec = { base_url: BASE_URL, model: 'm' };
+    const extract = { text: ' ' };
+    expect(await refusal(engine.memorization.extract({ model, ...extract }))).toEqual(invalid('text', 'is blank'));
+    await refusedAlike(invalid('text', 'is blank'), { ...extract, model: spec }, '/api/v1/memorization/extract');
+    const probe = { texts: ['A document.'], reference: { texts: ['One.', '\t'] } };
+    const blank = invalid('reference.texts[1]', 'is blank');
+    expect(await refusal(engine.memorization.probe({ model, ...probe }))).toEqual(blank);
+    await refusedAlike(blank, { ...probe, model: spec }, '/api/v1/memorization/probe', '/api/v1/probe');
+    const assess = { work_id: `wk_${'0'.repeat(32)}`, probe: { reference: probe.reference } };
+    const nested = invalid('probe.reference.texts[1]', 'is blank');
+    expect(await refusal(engine.memorization.assess({ model, ...assess }))).toEqual(nested);
+    await refusedAlike(nested, { ...assess, model: spec }, '/api/v1/memorization/assess');
   });
 });
+
+/** INVALID_INPUT naming `field`, as every door says it. */
+const invalid = (field: string, reason: string) => ({
+  code: 'INVALID_INPUT',
+  field,
+  message: `The input is not valid: ${field}: ${reason}`,
+});
+
+/** Each route's answer to `request` is a 422 saying what the library said. */
+async function refusedAlike(library: object, request: object, ...paths: string[]): Promise<void> {
+  const call = await keyedCall(handler, keys, `doors-${paths[0].split('/').pop()}`, 'pro', ['memorization' as never]);
+  for (const path of paths) {
+    const route = await call('POST', path, request);
+    expect(route.status, path).toBe(422);
+    expect(over(route), path).toEqual(library);
+  }
+}

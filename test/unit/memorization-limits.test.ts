@@ -2,7 +2,7 @@
 // value past it with INVALID_OPTIONS, and every HTTP request schema and job item that takes the option serves the same
 // bound, lower only where SERVER_CAPS says so — the pin that no limit is written twice.
 import { describe, expect, it } from 'vitest';
-import { EXTRACT_REQUEST_SCHEMA, PROBE_REQUEST_SCHEMA } from '../../src/http/schemas/memorization.js';
+import { REQUESTS } from '../../src/services/requests.js';
 import { limitOption, MEMORIZATION_LIMITS, SERVER_CAPS } from '../../src/services/memorization/limits.js';
 import { AUDIT_ITEM_SCHEMA, EXTRACT_WORK_ITEM_SCHEMA } from '../../src/services/memorization/schemas.js';
 
@@ -11,10 +11,10 @@ const props = (schema: unknown) => (schema as { properties: Props }).properties;
 
 /** Every schema served for an operation's options (audit items take the per-work options of extractWork too). */
 const SERVED: Record<keyof typeof MEMORIZATION_LIMITS, Props[]> = {
-  extract: [props(EXTRACT_REQUEST_SCHEMA)],
+  extract: [props(REQUESTS.extract.served)],
   extractWork: [props(EXTRACT_WORK_ITEM_SCHEMA)],
   audit: [props(AUDIT_ITEM_SCHEMA)],
-  probe: [props(PROBE_REQUEST_SCHEMA)],
+  probe: [props(REQUESTS.probe.served)],
 };
 
 describe('memorization option limits', () => {

@@ -11,18 +11,27 @@ import { SERVER_CAPS } from '../../src/services/memorization/limits.js';
 import {
   auditRules,
   EXTRACT_WORK_REQUEST,
+  type AssessRequestJson,
   type AuditRequestJson,
+  type ProbeRequestJson,
   type ExtractWorkRequestJson,
 } from '../../src/services/memorization/schemas.js';
 import { REQUESTS } from '../../src/services/requests.js';
 import { scoreRules } from '../../src/services/score/schema.js';
 import type { ScoreRequest } from '../../src/services/score/types.js';
-import type { CompareOutputRequest, ReferenceSetRequest } from '../../src/services/memorization/types.js';
+import type {
+  CompareOutputRequest,
+  ExtractRequest,
+  ReferenceSetRequest,
+} from '../../src/services/memorization/types.js';
 
 /** The doors of each entry: the operation ids of its routes, and its job type. */
 const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string }> = {
   compareOutput: { routes: ['compareOutput'] },
   referenceSet: { routes: ['createReferenceSet'] },
+  extract: { routes: ['extractMemorized'] },
+  probe: { routes: ['probeMemorization'] },
+  assess: { routes: ['assessMemorization'] },
   audit: { routes: [], jobType: 'audit' },
   extractWork: { routes: [], jobType: 'extract' },
   score: { routes: ['score'], jobType: 'score' },
@@ -43,6 +52,36 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     description: 1,
     published_after: 1,
   } satisfies Record<keyof ReferenceSetRequest, 1>),
+  extract: Object.keys({
+    work_id: 1,
+    text: 1,
+    prefix_tokens: 1,
+    continuation_tokens: 1,
+    prefixes: 1,
+    max_tokens: 1,
+    concurrency: 1,
+  } satisfies Record<Exclude<keyof ExtractRequest, 'model'>, 1>),
+  probe: Object.keys({
+    work_id: 1,
+    text: 1,
+    texts: 1,
+    reference: 1,
+    chunk_tokens: 1,
+    min_chunks: 1,
+    min_reference_documents: 1,
+    k: 1,
+    alpha: 1,
+    concurrency: 1,
+  } satisfies Record<Exclude<keyof ProbeRequestJson | 'texts', 'model' | 'reference_model'>, 1>),
+  assess: Object.keys({
+    work_id: 1,
+    kb_model: 1,
+    jurisdiction: 1,
+    extract: 1,
+    probe: 1,
+    traps: 1,
+    trap_alpha: 1,
+  } satisfies Record<keyof AssessRequestJson, 1>),
   audit: Object.keys({
     works: 1,
     budget_calls: 1,
@@ -78,9 +117,14 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
 
 /**
  * Members a door serves otherwise than the library reads them, each for a reason written beside its contract: a
- * reference set's id is the account's own name for the set (the route stores it as `<account>/<id>`).
+ * reference set's id is the account's own name for the set (the route stores it as `<account>/<id>`), and so a
+ * probe's reference; an assessment's settings are the extraction's and the probe's options as their routes serve them.
  */
-const SERVED_OWN: Partial<Record<keyof typeof REQUESTS, string[]>> = { referenceSet: ['id'] };
+const SERVED_OWN: Partial<Record<keyof typeof REQUESTS, string[]>> = {
+  referenceSet: ['id'],
+  probe: ['reference'],
+  assess: ['extract', 'probe'],
+};
 
 type Props = Record<string, Record<string, unknown>>;
 const props = (schema: unknown) => (schema as { properties: Props }).properties;

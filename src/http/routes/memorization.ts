@@ -121,11 +121,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     scope: 'memorization',
     summary: 'Prefixes of the work → greedy continuation by the model → verbatim match against the work',
     body: 'json',
-    requestSchema: M.EXTRACT_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.extract.served,
     responseSchema: M.EXTRACTION_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string };
-      exactlyOne(b, ['work_id', 'text']);
+      REQUESTS.extract.rules(b as never, undefined); // its schema checked: its rule before the work is looked up
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
       const model = await ctx.services.targetModel(b.model);
       return { ...(await mem(ctx).extract({ ...b, model } as ExtractRequest)) };
@@ -139,7 +139,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     scope: 'memorization',
     summary: 'Likelihood statistics of the work against a non-member reference set, with a set-level test',
     body: 'json',
-    requestSchema: M.PROBE_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.probe.served,
     responseSchema: M.PROBE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & {
@@ -148,7 +148,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
         work_id?: string;
         reference: Record<string, unknown>;
       };
-      exactlyOne(b, ['work_id', 'text', 'texts']);
+      REQUESTS.probe.rules(b as never, undefined); // its schema checked: its rules before the work is looked up
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
       const model = await ctx.services.targetModel(b.model);
       const calibration = await referenceModel(ctx, b.reference_model, 'reference_model');
@@ -194,7 +194,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Memorization risk of a work of the account × a model: corpus evidence, extraction, probe and canaries',
     body: 'json',
-    requestSchema: M.ASSESS_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.assess.served,
     responseSchema: M.ASSESSMENT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & {
@@ -202,6 +202,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
         work_id: string;
         probe?: false | { reference: Record<string, unknown>; reference_model?: ModelSpec };
       };
+      REQUESTS.assess.rules(b as never, undefined); // its schema checked: its rules before the work is looked up
       await ownWork(ctx, b.work_id);
       const probe =
         b.probe === undefined || b.probe === false

@@ -14,8 +14,6 @@ import {
   dateTime,
   int0,
   intIn,
-  jurisdiction,
-  modelId,
   nullable,
   num,
   num01,
@@ -33,13 +31,12 @@ import {
   workType,
 } from './kit.js';
 import { SCORE_RESULT_SCHEMA } from './attribution.js';
-import { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID, REQUESTS, servedLimit } from '../../library.js';
+import { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID, REQUESTS } from '../../library.js';
 import { REGISTER_REQUEST_SCHEMA } from './content.js';
 import { HTML_SCHEMA } from './service.js';
 
 const access = { enum: ['logprobs', 'top_k', 'generations_only'] } as const;
 const basis = { enum: ['randomized_split', 'post_cutoff', 'unverified'] } as const;
-const texts = { type: 'array', minItems: 1, maxItems: 100_000, items: { type: 'string', minLength: 1 } } as const;
 /** The close of an extraction's and a probe's result: what bore on it and limits it (codes), and its method. */
 const RESULT_NOTES = { factors: codes, limitations: codes, method: str } as const;
 
@@ -89,40 +86,6 @@ export const [REFERENCE_SET_SCHEMA, REFERENCE_SET_RESPONSE_SCHEMA, REFERENCE_SET
   'reference_sets',
 );
 
-// ------------------------------------------------------------------ extract
-
-const EXTRACT_OPTIONS = {
-  prefix_tokens: servedLimit('extract', 'prefix_tokens', 'Words of the work given as the prompt (default 50)'),
-  continuation_tokens: servedLimit(
-    'extract',
-    'continuation_tokens',
-    'Words of the true continuation compared (default 64)',
-  ),
-  prefixes: servedLimit(
-    'extract',
-    'prefixes',
-    'Prompts at evenly spaced positions of the work (default 16; the library allows 1,000)',
-  ),
-  max_tokens: servedLimit(
-    'extract',
-    'max_tokens',
-    'Model tokens per generation (default 2 × continuation_tokens; the library allows 16,384)',
-  ),
-  concurrency: servedLimit('extract', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
-} as const;
-const EXTRACT_OPTION_NAMES = Object.keys(EXTRACT_OPTIONS);
-
-/** `POST /api/v1/memorization/extract`: exactly one of `work_id` and `text`. */
-export const EXTRACT_REQUEST_SCHEMA = object(
-  {
-    work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
-    text: { type: 'string', minLength: 1, description: 'The text to probe (or give `work_id`)' },
-    model: MODEL_SPEC_SCHEMA,
-    ...EXTRACT_OPTIONS,
-  },
-  ['work_id', 'text', ...EXTRACT_OPTION_NAMES],
-);
-
 const VERBATIM_SPAN = object({ tokens: int0, output_start: int0, output_end: int0, work_start: int0, work_end: int0 });
 
 const EXTRACTION_PROPS = {
@@ -168,51 +131,6 @@ export const EXTRACTION_RESULT_SCHEMA = object(EXTRACTION_PROPS);
 export const EXTRACTION_RESPONSE_SCHEMA = ok(EXTRACTION_PROPS);
 
 // ------------------------------------------------------------------ probe
-
-const PROBE_OPTIONS = {
-  reference: {
-    oneOf: [object({ reference_set: REFERENCE_SET_ID }), object({ texts })],
-    description: 'The non-member side: a reference set of the account, or texts (basis `unverified`)',
-  },
-  chunk_tokens: servedLimit('probe', 'chunk_tokens', 'Words per chunk (default 128)'),
-  min_chunks: servedLimit('probe', 'min_chunks', 'Fewest chunks per side for a verdict (default 20)'),
-  min_reference_documents: servedLimit(
-    'probe',
-    'min_reference_documents',
-    'Fewest reference documents for a verdict (default 5)',
-  ),
-  k: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 1,
-    description: 'Share of lowest-probability tokens for Min-K% (default 0.2)',
-  },
-  alpha: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 0.5,
-    description: 'Family-wise significance level (default 0.01)',
-  },
-  concurrency: servedLimit('probe', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
-  reference_model: {
-    ...MODEL_SPEC_SCHEMA,
-    description:
-      'A model that cannot have seen the work (released before it, or trained on disclosed data without it): the verdict then rests on the loss calibrated by it',
-  },
-} as const;
-const PROBE_OPTION_NAMES = Object.keys(PROBE_OPTIONS).filter((k) => k !== 'reference');
-
-/** `POST /api/v1/memorization/probe`: exactly one of `work_id`, `text` and `texts`. */
-export const PROBE_REQUEST_SCHEMA = object(
-  {
-    work_id: workId,
-    text: { type: 'string', minLength: 1 },
-    texts: { ...texts, description: 'Several suspect documents' },
-    model: MODEL_SPEC_SCHEMA,
-    ...PROBE_OPTIONS,
-  },
-  ['work_id', 'text', 'texts', ...PROBE_OPTION_NAMES],
-);
 
 const SIDE = object({ chunks: int0, documents: int0, mean: num, median: num });
 const PROBE_CHUNK = object({
@@ -300,32 +218,6 @@ export const COMPARE_OUTPUT_RESPONSE_SCHEMA = ok(COMPARE_PROPS);
 
 // ------------------------------------------------------------------ assess, report
 
-/** `POST /api/v1/memorization/assess`. */
-export const ASSESS_REQUEST_SCHEMA = object(
-  {
-    work_id: { ...workId, description: 'A work of the account registered with its text' },
-    model: MODEL_SPEC_SCHEMA,
-    kb_model: { ...modelId, description: 'Knowledge-base id of the model, for corpus evidence' },
-    jurisdiction,
-    extract: {
-      oneOf: [{ const: false }, object(EXTRACT_OPTIONS, EXTRACT_OPTION_NAMES)],
-      description: 'Extraction settings, or false to skip. Default {}',
-    },
-    probe: {
-      oneOf: [{ const: false }, object(PROBE_OPTIONS, PROBE_OPTION_NAMES)],
-      description: 'Probe settings with the reference, or false. Without it no probe runs',
-    },
-    traps: { type: 'boolean', description: "Test the work's canaries (default true)" },
-    trap_alpha: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      maximum: 0.5,
-      description: 'Significance level of the trap test (default 0.01)',
-    },
-  },
-  ['kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha'],
-);
-
 /** `engine.score` without `legal_risk` (an assessment's `corpus`). */
 const CORPUS_SCHEMA = (() => {
   const s = SCORE_RESULT_SCHEMA as { properties: Record<string, JsonSchema>; required: string[] };
@@ -401,15 +293,15 @@ export const MEMORIZATION_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   ReferenceSet: REFERENCE_SET_SCHEMA,
   ReferenceSetResponse: REFERENCE_SET_RESPONSE_SCHEMA,
   ReferenceSetList: REFERENCE_SET_LIST_SCHEMA,
-  ExtractRequest: EXTRACT_REQUEST_SCHEMA,
+  ExtractRequest: REQUESTS.extract.served,
   ExtractionResult: EXTRACTION_RESULT_SCHEMA,
   ExtractionResponse: EXTRACTION_RESPONSE_SCHEMA,
-  ProbeRequest: PROBE_REQUEST_SCHEMA,
+  ProbeRequest: REQUESTS.probe.served,
   ProbeResult: PROBE_RESULT_SCHEMA,
   ProbeResponse: PROBE_RESPONSE_SCHEMA,
   CompareOutputRequest: REQUESTS.compareOutput.served,
   CompareOutputResponse: COMPARE_OUTPUT_RESPONSE_SCHEMA,
-  AssessRequest: ASSESS_REQUEST_SCHEMA,
+  AssessRequest: REQUESTS.assess.served,
   AssessmentResponse: ASSESSMENT_RESPONSE_SCHEMA,
   ReportRequest: REPORT_REQUEST_SCHEMA,
   MemorizationReport: REPORT_SCHEMA,

@@ -38,14 +38,6 @@ export function intOption(v: unknown, dflt: number, lo: number, hi: number, wher
   return v;
 }
 
-/** A number option in the open/closed interval (lo, hi], or its default. */
-export function numberOption(v: unknown, dflt: number, lo: number, hi: number, where: string): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !(v > lo && v <= hi))
-    throw new TrainprintError('INVALID_OPTIONS', `${where} must be a number in (${lo}, ${hi}]`);
-  return v;
-}
-
 /** The text of `work_id` (registered with its content) or `text`; exactly one. */
 export async function resolveWork(
   store: Store,

@@ -12,10 +12,13 @@ import type { ExtractWorkRequest, WorkExtractionResult } from './extract-work.js
 import type { CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 import { renderReport, type ReportOptions } from './report.js';
 import {
+  ASSESS_REQUEST,
   AUDIT_REQUEST,
   type AuditContext,
   COMPARE_OUTPUT_REQUEST,
+  EXTRACT_REQUEST,
   EXTRACT_WORK_REQUEST,
+  PROBE_REQUEST,
   REFERENCE_SET_REQUEST,
 } from './schemas.js';
 import { invalidField, readThrough, type RequestContract } from '../../util/schema-check.js';
@@ -47,21 +50,41 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
   return (await operations()).auditCatalogue(store, readModelRun(AUDIT_REQUEST, request, {}));
 }
 
+/** The members of a request that are objects its schema does not describe: kept as given. */
+const RUN_OBJECTS = ['model', 'reference_model', 'journal', 'signal', 'stop', 'plan_key'] as const;
+
 /**
  * A request of an operation that calls a model, read through its contract (its schema, then its rules), the one stop
- * of its validation; the model, journal and signals, objects the schema does not describe, kept as given, and an
- * audit's `plan_key`, which a host names (a job's slices), never a JSON request.
+ * of its validation; the model, journal and signals, objects the schema does not describe, kept as given (`objects`
+ * names those the operation takes), and an audit's `plan_key`, which a host names (a job's slices), never a JSON
+ * request.
  */
-function readModelRun<R extends CatalogueAuditRequest | ExtractWorkRequest, J, C>(
+function readModelRun<R extends object, J, C>(
   contract: RequestContract<J, C>,
   request: R,
   context: C,
+  objects: readonly (typeof RUN_OBJECTS)[number][] = ['model', 'journal', 'signal', 'stop', 'plan_key'],
 ): R {
   if (request === null || typeof request !== 'object') invalidField('request', 'must be an object');
-  const { model, journal, signal, stop, ...rest } = request;
-  const { plan_key, ...json } = rest as typeof rest & { plan_key?: string };
-  const objects = { model, journal, signal, stop, plan_key };
-  return { ...readThrough(contract, json, context), ...objects } as unknown as R;
+  const json: Record<string, unknown> = { ...(request as Record<string, unknown>) };
+  const kept: Record<string, unknown> = {};
+  for (const k of objects) {
+    if (json[k] !== undefined) kept[k] = json[k];
+    delete json[k];
+  }
+  return { ...readThrough(contract, json, context), ...kept } as unknown as R;
+}
+
+/**
+ * An assessment's request read through {@link ASSESS_REQUEST}: its model and its probe's reference model kept as
+ * given.
+ */
+function readAssess(request: AssessRequest): AssessRequest {
+  const settings: unknown = request?.probe;
+  if (settings === null || typeof settings !== 'object') return readModelRun(ASSESS_REQUEST, request, undefined);
+  const { reference_model, ...probe } = settings as Record<string, unknown>;
+  const read = readModelRun(ASSESS_REQUEST, { ...request, probe } as AssessRequest, undefined);
+  return { ...read, probe: { ...(read.probe as object), reference_model } } as AssessRequest;
 }
 
 /**
@@ -144,7 +167,7 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   async extract(request: ExtractRequest): Promise<ExtractionResult> {
-    return (await operations()).runExtraction(this.store, request);
+    return (await operations()).runExtraction(this.store, readModelRun(EXTRACT_REQUEST, request, undefined, ['model']));
   }
 
   /**
@@ -177,7 +200,8 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   async probe(request: ProbeRequest): Promise<ProbeResult> {
-    return (await operations()).runProbe(this.store, request);
+    const read = readModelRun(PROBE_REQUEST, request, undefined, ['model', 'reference_model']);
+    return (await operations()).runProbe(this.store, read);
   }
 
   /** A model output against the registered works: verbatim runs and near passages. @throws INVALID_INPUT, NOT_FOUND */
@@ -191,7 +215,7 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   async assess(request: AssessRequest): Promise<Assessment> {
-    return (await operations()).runAssessment(this.deps, this.store, request);
+    return (await operations()).runAssessment(this.deps, this.store, readAssess(request));
   }
 
   /** A stored assessment. @throws NOT_FOUND */

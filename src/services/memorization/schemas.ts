@@ -6,11 +6,17 @@
  */
 import { TrainprintError } from '../../errors.js';
 import { isIsoDate } from '../../util/validate.js';
-import { int0, intIn, object, workId } from '../../util/json-schema.js';
+import { int0, intIn, type JsonSchema, jurisdiction, modelId, object, workId } from '../../util/json-schema.js';
 import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
 import type { CatalogueAuditRequest } from './audit.js';
 import type { ExtractWorkRequest } from './extract-work.js';
-import type { CompareOutputRequest, ReferenceSetRequest } from './types.js';
+import type {
+  AssessRequest,
+  CompareOutputRequest,
+  ExtractRequest,
+  ProbeRequest,
+  ReferenceSetRequest,
+} from './types.js';
 import { MAX_REFERENCE_CHARS } from './constants.js';
 import { limitSchema, servedProps } from './limits.js';
 
@@ -355,5 +361,198 @@ export const REFERENCE_SET_REQUEST: RequestContract<ReferenceSetRequest, undefin
     const after = request.published_after;
     if (after !== undefined && !isIsoDate(after))
       invalidField('published_after', 'must be an ISO 8601 date such as "2024-05-01"');
+  },
+};
+
+/** A probe's `reference` as the library reads it: a stored reference set by its id, or texts (basis `unverified`). */
+const probeReference = (setId: JsonSchema) => ({
+  oneOf: [object({ reference_set: setId }), object({ texts: TEXTS_SCHEMA })],
+  description: 'The non-member side: a reference set of the account, or texts (basis `unverified`)',
+});
+
+/** The probe's options (also an assessment's `probe`), with the library's bounds. */
+const PROBE_OPTION_PROPS = {
+  reference: probeReference(REFERENCE_SET_PROPS.id),
+  chunk_tokens: limitSchema('probe', 'chunk_tokens', 'Words per chunk (default 128)'),
+  min_chunks: limitSchema('probe', 'min_chunks', 'Fewest chunks per side for a verdict (default 20)'),
+  min_reference_documents: limitSchema(
+    'probe',
+    'min_reference_documents',
+    'Fewest reference documents for a verdict (default 5)',
+  ),
+  k: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 1,
+    description: 'Share of lowest-probability tokens for Min-K% (default 0.2)',
+  },
+  alpha: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 0.5,
+    description: 'Family-wise significance level (default 0.01)',
+  },
+  concurrency: limitSchema('probe', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
+} as const;
+const PROBE_OPTIONS = Object.keys(PROBE_OPTION_PROPS).filter((k) => k !== 'reference');
+const PROBE_WORK_PROPS = {
+  work_id: workId,
+  text: { type: 'string', minLength: 1 },
+  texts: { ...TEXTS_SCHEMA, description: 'Several suspect documents' },
+} as const;
+const PROBE_OPTIONAL = ['work_id', 'text', 'texts', ...PROBE_OPTIONS, 'reference_model'];
+/** A probe's reference model as the HTTP API takes it (the library takes the model itself). */
+const PROBE_REFERENCE_MODEL = {
+  ...MODEL_SPEC_SCHEMA,
+  description:
+    'A model that cannot have seen the work (released before it, or trained on disclosed data without it): the verdict then rests on the loss calibrated by it',
+};
+/** The probe's options as the HTTP API serves them: tightened by `SERVER_CAPS`, the reference set the account's. */
+const PROBE_SERVED = { ...servedProps(PROBE_OPTION_PROPS), reference: probeReference(REFERENCE_SET_ID) };
+
+/**
+ * The probe's request, written once: `probe` (and an assessment's `probe`, its options) reads it through this, and
+ * `POST /api/v1/memorization/probe` serves it with the model named ({@link MODEL_SPEC_SCHEMA}) and the reference set
+ * the account's ({@link REFERENCE_SET_ID}). Its rules: exactly one of `work_id`, `text` and `texts`, each text more
+ * than white space, the texts within {@link MAX_REFERENCE_CHARS}.
+ * @example readThrough(PROBE_REQUEST, { text, reference: { reference_set: 'post-2024-novels' } }, undefined)
+ */
+export const PROBE_REQUEST: RequestContract<ProbeRequestJson, undefined> = {
+  operation: 'probe',
+  schema: object({ ...PROBE_WORK_PROPS, ...PROBE_OPTION_PROPS }, PROBE_OPTIONAL),
+  served: object(
+    {
+      ...PROBE_WORK_PROPS,
+      model: MODEL_SPEC_SCHEMA,
+      ...PROBE_SERVED,
+      reference_model: PROBE_REFERENCE_MODEL,
+    },
+    PROBE_OPTIONAL,
+  ),
+  rules: (request) => {
+    exactlyOne(request, ['work_id', 'text', 'texts']);
+    if (request.text?.trim() === '') invalidField('text', 'is blank');
+    if ('texts' in request && request.texts) textsRule(request.texts, 'texts');
+    const { reference } = request;
+    if ('texts' in reference) textsRule(reference.texts, 'reference.texts');
+  },
+};
+
+/** The JSON members of a probe's request ({@link PROBE_REQUEST}): the models are objects the schema does not describe. */
+export type ProbeRequestJson = DistributiveOmit<ProbeRequest, 'model' | 'reference_model'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** The probe extraction's options (`extract`, an assessment's `extract`), with the library's bounds. */
+const EXTRACT_OPTION_PROPS = {
+  prefix_tokens: limitSchema('extract', 'prefix_tokens', 'Words of the work given as the prompt (default 50)'),
+  continuation_tokens: limitSchema(
+    'extract',
+    'continuation_tokens',
+    'Words of the true continuation compared (default 64)',
+  ),
+  prefixes: limitSchema(
+    'extract',
+    'prefixes',
+    'Prompts at evenly spaced positions of the work (default 16; the library allows 1,000)',
+  ),
+  max_tokens: limitSchema(
+    'extract',
+    'max_tokens',
+    'Model tokens per generation (default 2 × continuation_tokens; the library allows 16,384)',
+  ),
+  concurrency: limitSchema('extract', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
+} as const;
+const EXTRACT_OPTIONS = Object.keys(EXTRACT_OPTION_PROPS);
+
+/** An assessment's members but its model and its two settings, the same at every door. */
+const ASSESS_PROPS = {
+  work_id: { ...workId, description: 'A work of the account registered with its text' },
+  kb_model: { ...modelId, description: 'Knowledge-base id of the model, for corpus evidence' },
+  jurisdiction,
+  traps: { type: 'boolean', description: "Test the work's canaries (default true)" },
+  trap_alpha: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 0.5,
+    description: 'Significance level of the trap test (default 0.01)',
+  },
+} as const;
+
+/** An assessment's `extract` and `probe` settings: `false`, or the operation's options. */
+const assessSettings = (extract: JsonSchema, probe: JsonSchema) => ({
+  extract: { oneOf: [{ const: false }, extract], description: 'Extraction settings, or false to skip. Default {}' },
+  probe: {
+    oneOf: [{ const: false }, probe],
+    description: 'Probe settings with the reference, or false. Without it no probe runs',
+  },
+});
+const ASSESS_OPTIONAL = ['kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha'];
+const { work_id: ASSESS_WORK, ...ASSESS_REST } = ASSESS_PROPS;
+const { extract: LIBRARY_EXTRACT, probe: LIBRARY_PROBE } = assessSettings(
+  object(EXTRACT_OPTION_PROPS, EXTRACT_OPTIONS),
+  object(PROBE_OPTION_PROPS, PROBE_OPTIONS),
+);
+const { extract: SERVED_EXTRACT, probe: SERVED_PROBE } = assessSettings(
+  object(servedProps(EXTRACT_OPTION_PROPS), EXTRACT_OPTIONS),
+  object({ ...PROBE_SERVED, reference_model: PROBE_REFERENCE_MODEL }, [...PROBE_OPTIONS, 'reference_model']),
+);
+
+/**
+ * An assessment's request, written once: `assess` reads it through this (its probe's reference model, an object, kept
+ * as given), `POST /api/v1/memorization/assess` serves it with the model named and its settings as the probe's and
+ * the extraction's routes serve theirs. Its rule: a probe's reference texts each more than white space, within
+ * {@link MAX_REFERENCE_CHARS}.
+ * @example readThrough(ASSESS_REQUEST, { work_id, probe: { reference: { reference_set: 'post-2024-novels' } } }, undefined)
+ */
+export const ASSESS_REQUEST: RequestContract<AssessRequestJson, undefined> = {
+  operation: 'assess',
+  schema: object(
+    { work_id: ASSESS_WORK, ...ASSESS_REST, extract: LIBRARY_EXTRACT, probe: LIBRARY_PROBE },
+    ASSESS_OPTIONAL,
+  ),
+  served: object(
+    {
+      work_id: ASSESS_WORK,
+      model: MODEL_SPEC_SCHEMA,
+      kb_model: ASSESS_PROPS.kb_model,
+      jurisdiction,
+      extract: SERVED_EXTRACT,
+      probe: SERVED_PROBE,
+      traps: ASSESS_PROPS.traps,
+      trap_alpha: ASSESS_PROPS.trap_alpha,
+    },
+    ASSESS_OPTIONAL,
+  ),
+  rules: ({ probe }) => {
+    if (probe && 'texts' in probe.reference) textsRule(probe.reference.texts, 'probe.reference.texts');
+  },
+};
+
+/** The JSON members of an assessment's request ({@link ASSESS_REQUEST}): its models are objects. */
+export type AssessRequestJson = Omit<AssessRequest, 'model' | 'probe'> & {
+  readonly probe?: Omit<Exclude<AssessRequest['probe'], undefined | false>, 'reference_model'> | false;
+};
+
+const EXTRACT_WORK = {
+  work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
+  text: { type: 'string', minLength: 1, description: 'The text to probe (or give `work_id`)' },
+} as const;
+
+/**
+ * The probe extraction's request (`extract`, `POST /api/v1/memorization/extract`), written once; served with its
+ * model named. Its rule: exactly one of `work_id` and `text`, a text of more than white space.
+ * @example readThrough(EXTRACT_REQUEST, { text, prefixes: 16 }, undefined)
+ */
+export const EXTRACT_REQUEST: RequestContract<DistributiveOmit<ExtractRequest, 'model'>, undefined> = {
+  operation: 'extract',
+  schema: object({ ...EXTRACT_WORK, ...EXTRACT_OPTION_PROPS }, ['work_id', 'text', ...EXTRACT_OPTIONS]),
+  served: object({ ...EXTRACT_WORK, model: MODEL_SPEC_SCHEMA, ...servedProps(EXTRACT_OPTION_PROPS) }, [
+    'work_id',
+    'text',
+    ...EXTRACT_OPTIONS,
+  ]),
+  rules: (request) => {
+    exactlyOne(request, ['work_id', 'text']);
+    if (request.text?.trim() === '') invalidField('text', 'is blank');
   },
 };
