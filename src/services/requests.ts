@@ -14,6 +14,7 @@ import {
   EXTRACT_WORK_REQUEST,
   PROBE_REQUEST,
   REFERENCE_SET_REQUEST,
+  REPORT_REQUEST,
 } from './memorization/schemas.js';
 import { SCORE_REQUEST } from './score/schema.js';
 
@@ -24,6 +25,7 @@ export const REQUESTS = {
   extract: EXTRACT_REQUEST,
   probe: PROBE_REQUEST,
   assess: ASSESS_REQUEST,
+  report: REPORT_REQUEST,
   audit: AUDIT_REQUEST,
   extractWork: EXTRACT_WORK_REQUEST,
   score: SCORE_REQUEST,

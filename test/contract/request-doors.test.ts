@@ -178,6 +178,16 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(await refusal(engine.memorization.assess({ model, ...assess }))).toEqual(nested);
     await refusedAlike(nested, { ...assess, model: spec }, '/api/v1/memorization/assess');
   });
+
+  it('report: max_spans out of its bounds (its schema), in the library and the route', async () => {
+    const assessment_id = `ma_${'0'.repeat(32)}`;
+    const library = await refusal(engine.memorization.report(assessment_id, { maxSpans: 101 }));
+    expect(library).toMatchObject({ code: 'INVALID_INPUT', field: 'max_spans' });
+    const call = await keyedCall(handler, keys, 'doors-report', 'pro', ['memorization' as never]);
+    const route = await call('POST', '/api/v1/memorization/report', { assessment_id, max_spans: 101 });
+    expect(route.status).toBe(422);
+    expect(over(route)).toMatchObject({ code: library.code, field: library.field });
+  });
 });
 
 /** INVALID_INPUT naming `field`, as every door says it. */

@@ -14,6 +14,7 @@ import {
   type AssessRequestJson,
   type AuditRequestJson,
   type ProbeRequestJson,
+  type ReportRequest,
   type ExtractWorkRequestJson,
 } from '../../src/services/memorization/schemas.js';
 import { REQUESTS } from '../../src/services/requests.js';
@@ -32,6 +33,7 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string 
   extract: { routes: ['extractMemorized'] },
   probe: { routes: ['probeMemorization'] },
   assess: { routes: ['assessMemorization'] },
+  report: { routes: ['memorizationReport'] },
   audit: { routes: [], jobType: 'audit' },
   extractWork: { routes: [], jobType: 'extract' },
   score: { routes: ['score'], jobType: 'score' },
@@ -82,6 +84,7 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     traps: 1,
     trap_alpha: 1,
   } satisfies Record<keyof AssessRequestJson, 1>),
+  report: Object.keys({ assessment_id: 1, max_spans: 1 } satisfies Record<keyof ReportRequest, 1>),
   audit: Object.keys({
     works: 1,
     budget_calls: 1,

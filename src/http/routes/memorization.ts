@@ -229,11 +229,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     scope: 'memorization',
     summary: 'An assessment of the account as one self-contained HTML page (text/html)',
     body: 'json',
-    requestSchema: M.REPORT_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.report.served,
     responseSchema: M.REPORT_SCHEMA,
     responseType: 'html',
     handler: async (ctx) => {
-      const b = ctx.body as { assessment_id: string; max_spans?: number };
+      const b = readThrough(REQUESTS.report, ctx.body, undefined);
       const a = await mem(ctx).getAssessment(b.assessment_id);
       if (a.work.owner !== account(ctx)) notFound(`no assessment "${b.assessment_id}"`);
       const html = await mem(ctx).report(

@@ -268,14 +268,6 @@ const ASSESSMENT_PROPS = {
 } as const;
 export const ASSESSMENT_RESPONSE_SCHEMA = ok(ASSESSMENT_PROPS);
 
-/** `POST /api/v1/memorization/report`: an assessment of the account as one HTML page. */
-export const REPORT_REQUEST_SCHEMA = object(
-  {
-    assessment_id: { ...assessmentId, description: 'From `POST /api/v1/memorization/assess`' },
-    max_spans: intIn(0, 100, 'Extraction attempts shown with their spans (default 8)'),
-  },
-  ['max_spans'],
-);
 export const REPORT_SCHEMA = {
   ...HTML_SCHEMA,
   description: 'A self-contained page: inline CSS and SVG, no scripts, no external resources',
@@ -303,6 +295,6 @@ export const MEMORIZATION_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   CompareOutputResponse: COMPARE_OUTPUT_RESPONSE_SCHEMA,
   AssessRequest: REQUESTS.assess.served,
   AssessmentResponse: ASSESSMENT_RESPONSE_SCHEMA,
-  ReportRequest: REPORT_REQUEST_SCHEMA,
+  ReportRequest: REQUESTS.report.served,
   MemorizationReport: REPORT_SCHEMA,
 };

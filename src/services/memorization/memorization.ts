@@ -20,6 +20,7 @@ import {
   EXTRACT_WORK_REQUEST,
   PROBE_REQUEST,
   REFERENCE_SET_REQUEST,
+  REPORT_REQUEST,
 } from './schemas.js';
 import { invalidField, readThrough, type RequestContract } from '../../util/schema-check.js';
 import type {
@@ -229,7 +230,9 @@ export class Memorization {
    * @throws NOT_FOUND
    */
   async report(assessment: Assessment | string, options: Omit<ReportOptions, 'workText'> = {}): Promise<string> {
-    const a = typeof assessment === 'string' ? await this.getAssessment(assessment) : assessment;
-    return renderReport(a, { ...options, workText: await workText(this.store, a.work.work_id) });
+    const id = typeof assessment === 'string' ? assessment : assessment?.assessment_id;
+    const { max_spans } = readThrough(REPORT_REQUEST, { assessment_id: id, max_spans: options.maxSpans }, undefined);
+    const a = typeof assessment === 'string' ? await this.getAssessment(id) : assessment;
+    return renderReport(a, { maxSpans: max_spans, workText: await workText(this.store, a.work.work_id) });
   }
 }

@@ -6,7 +6,16 @@
  */
 import { TrainprintError } from '../../errors.js';
 import { isIsoDate } from '../../util/validate.js';
-import { int0, intIn, type JsonSchema, jurisdiction, modelId, object, workId } from '../../util/json-schema.js';
+import {
+  int0,
+  intIn,
+  type JsonSchema,
+  jurisdiction,
+  modelId,
+  object,
+  prefixedId,
+  workId,
+} from '../../util/json-schema.js';
 import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
 import type { CatalogueAuditRequest } from './audit.js';
 import type { ExtractWorkRequest } from './extract-work.js';
@@ -556,3 +565,27 @@ export const EXTRACT_REQUEST: RequestContract<DistributiveOmit<ExtractRequest, '
     if (request.text?.trim() === '') invalidField('text', 'is blank');
   },
 };
+
+/** An assessment's report as a page (`report`, `POST /api/v1/memorization/report`). */
+export interface ReportRequest {
+  /** The assessment (`ma_…`). */
+  readonly assessment_id: string;
+  /** Most extraction attempts shown with their spans. @default 8 */
+  readonly max_spans?: number;
+}
+
+/**
+ * The report's request, written once: `report` reads its options through it, `POST /api/v1/memorization/report`
+ * serves it. No rule beyond its schema.
+ * @example readThrough(REPORT_REQUEST, { assessment_id, max_spans: 2 }, undefined)
+ */
+export const REPORT_REQUEST: RequestContract<ReportRequest, undefined> = (() => {
+  const schema = object(
+    {
+      assessment_id: { ...prefixedId('ma', 32), description: 'From `POST /api/v1/memorization/assess`' },
+      max_spans: intIn(0, 100, 'Extraction attempts shown with their spans (default 8)'),
+    },
+    ['max_spans'],
+  );
+  return { operation: 'report', schema, served: schema, rules: () => undefined };
+})();
