@@ -17,9 +17,11 @@ import {
   REPORT_REQUEST,
 } from './memorization/schemas.js';
 import { SCORE_REQUEST } from './score/schema.js';
+import { ANALYZE_REQUEST } from './analyze/schema.js';
 
 /** See the module's documentation. */
 export const REQUESTS = {
+  analyze: ANALYZE_REQUEST,
   compareOutput: COMPARE_OUTPUT_REQUEST,
   referenceSet: REFERENCE_SET_REQUEST,
   extract: EXTRACT_REQUEST,

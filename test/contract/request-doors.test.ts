@@ -188,6 +188,19 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(route.status).toBe(422);
     expect(over(route)).toMatchObject({ code: library.code, field: library.field });
   });
+
+  it('analyze: a blank text (its rules), in the library, the route and a job item', async () => {
+    const request = { content: ' \n ', content_type: 'text' } as const;
+    const library = await refusal(engine.analyze(request));
+    expect(library).toEqual(invalid('content', 'is blank'));
+    const call = await keyedCall(handler, keys, 'doors-analyze', 'scale');
+    const route = await call('POST', '/api/v1/attribution/analyze', request);
+    expect(route.status).toBe(422);
+    expect(over(route)).toEqual(library);
+    const job = await call('POST', '/api/v1/jobs', { type: 'analyze', items: [request] });
+    expect(job.status).toBe(422);
+    expect(over(job)).toEqual(asItem(library));
+  });
 });
 
 /** INVALID_INPUT naming `field`, as every door says it. */

@@ -242,7 +242,7 @@ describe('analyze keeps metadata.title and metadata.author', () => {
       );
       expect([e.code, e.detail]).toEqual([
         'INVALID_INPUT',
-        `metadata.${field} contains a lone surrogate at index 11 (not valid Unicode text)`,
+        `metadata.${field}: contains a lone surrogate at index 11 (not valid Unicode text)`,
       ]);
       expect(phases).toBe(0);
     }

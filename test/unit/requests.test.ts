@@ -18,6 +18,7 @@ import {
   type ExtractWorkRequestJson,
 } from '../../src/services/memorization/schemas.js';
 import { REQUESTS } from '../../src/services/requests.js';
+import type { AnalyzeRequestJson } from '../../src/services/analyze/schema.js';
 import { scoreRules } from '../../src/services/score/schema.js';
 import type { ScoreRequest } from '../../src/services/score/types.js';
 import type {
@@ -28,6 +29,7 @@ import type {
 
 /** The doors of each entry: the operation ids of its routes, and its job type. */
 const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string }> = {
+  analyze: { routes: ['analyze'], jobType: 'analyze' },
   compareOutput: { routes: ['compareOutput'] },
   referenceSet: { routes: ['createReferenceSet'] },
   extract: { routes: ['extractMemorized'] },
@@ -41,6 +43,15 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string 
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
 const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
+  analyze: Object.keys({
+    content: 1,
+    content_type: 1,
+    content_encoding: 1,
+    include_text: 1,
+    metadata: 1,
+    quotations: 1,
+    search_remote: 1,
+  } satisfies Record<keyof AnalyzeRequestJson, 1>),
   compareOutput: Object.keys({
     output: 1,
     work_ids: 1,
@@ -193,7 +204,9 @@ describe("each service's rules", () => {
       ).toEqual(['INVALID_INPUT', k]);
     expect(refusedAt(() => scoreRules({ ...scored, work_hash: hash }))).toBeNull();
     expect(
-      refusedAt(() => scoreRules({ ...scored, content: 'x', content_type: 'text', include_text: false })),
+      refusedAt(() =>
+        scoreRules({ ...scored, content: 'x', content_type: 'pdf', content_encoding: 'base64', include_text: false }),
+      ),
     ).toBeNull();
   });
 
@@ -212,6 +225,18 @@ describe("each service's rules", () => {
     expect(rules({ published_after: '2024-05-01' })).toBeNull();
     const half = 'x'.repeat(25 * 1024 * 1024);
     expect(rules({ texts: [half, half, 'y'] })).toEqual(['PAYLOAD_TOO_LARGE', undefined]);
+  });
+
+  it("analyze: include_text only with a file, a text more than white space, a title of valid Unicode (score's too)", () => {
+    const rules = (r: object) =>
+      refusedAt(() => REQUESTS.analyze.rules({ content: 'x', content_type: 'text', ...r }, undefined));
+    expect(rules({})).toBeNull();
+    expect(rules({ include_text: true })).toEqual(['INVALID_INPUT', 'include_text']);
+    expect(rules({ content_type: 'pdf', content_encoding: 'base64', include_text: true })).toBeNull();
+    expect(rules({ content: ' \n' })).toEqual(['INVALID_INPUT', 'content']);
+    expect(rules({ metadata: { author: 'A \ud800' } })).toEqual(['INVALID_INPUT', 'metadata.author']);
+    const scored = { target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' };
+    expect(refusedAt(() => scoreRules({ ...scored, content: ' ' }))).toEqual(['INVALID_INPUT', 'content']);
   });
 
   it('extractWork: exactly one of work_id and text', () => {

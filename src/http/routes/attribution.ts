@@ -8,7 +8,6 @@
  */
 import {
   ANALYSIS_RESULT_SCHEMA,
-  ANALYZE_REQUEST_SCHEMA,
   canonicalJson,
   extractText,
   evidenceRecord,
@@ -44,7 +43,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     summary: 'Analyse content against the reference datasets',
     body: 'json',
     files: true,
-    requestSchema: ANALYZE_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.analyze.served,
     responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: async (ctx) => {
       // the analysis is the account's (stored with its owner); a client that goes away cancels the remote corpus

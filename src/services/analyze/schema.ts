@@ -5,6 +5,9 @@
  */
 import { PASSAGE_KINDS } from '../../align/reuse.js';
 import { DOCUMENT_SPAN_FIELDS } from '../../datasets/types.js';
+import { loneSurrogateIndex } from '../../fingerprint/fingerprint.js';
+import { type FromSchema, invalidField, type RequestContract } from '../../util/schema-check.js';
+import { isFileType } from './files.js';
 
 const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
 const ci01 = { type: 'array', items: num01, minItems: 2, maxItems: 2 } as const;
@@ -899,3 +902,42 @@ export const ANALYSIS_RESULT_SCHEMA = {
     created_at: { type: 'string', format: 'date-time' },
   },
 } as const;
+
+/**
+ * What a schema cannot say of content sent (an analysis's, a score's): `include_text` only with a file (epub, pdf,
+ * docx), a text of more than white space.
+ * @throws INVALID_INPUT naming the field
+ * @example contentRules({ content: 'text', content_type: 'text', include_text: true }) // include_text: goes with …
+ */
+export function contentRules(r: {
+  readonly content?: unknown;
+  readonly content_type?: unknown;
+  readonly include_text?: boolean;
+}): void {
+  if (isFileType(r.content_type)) return;
+  if (r.include_text !== undefined) invalidField('include_text', 'goes with epub, pdf and docx');
+  if (typeof r.content === 'string' && r.content.trim() === '') invalidField('content', 'is blank');
+}
+
+/** The JSON members of an analysis's request ({@link ANALYZE_REQUEST_SCHEMA}). */
+export type AnalyzeRequestJson = FromSchema<typeof ANALYZE_REQUEST_SCHEMA>;
+
+/**
+ * The analysis's request, written once: `analyze`, `POST /api/v1/attribution/analyze` and an `analyze` job's item read
+ * it through this. Its rules: the content's ({@link contentRules}); a title and an author of valid Unicode (the stored
+ * result keeps them).
+ * @example readThrough(ANALYZE_REQUEST, { content: 'text', content_type: 'text' }, undefined)
+ */
+export const ANALYZE_REQUEST: RequestContract<AnalyzeRequestJson, undefined> = {
+  operation: 'analyze',
+  schema: ANALYZE_REQUEST_SCHEMA,
+  served: ANALYZE_REQUEST_SCHEMA,
+  rules: (r) => {
+    for (const field of ['title', 'author'] as const) {
+      const at = r.metadata?.[field] === undefined ? -1 : loneSurrogateIndex(r.metadata[field]);
+      if (at >= 0)
+        invalidField(`metadata.${field}`, `contains a lone surrogate at index ${at} (not valid Unicode text)`);
+    }
+    contentRules(r);
+  },
+};

@@ -4,7 +4,7 @@
  */
 import { jurisdiction, modelId, object, workHash } from '../../util/json-schema.js';
 import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
-import { ANALYZE_REQUEST_SCHEMA } from '../analyze/schema.js';
+import { ANALYZE_REQUEST_SCHEMA, contentRules } from '../analyze/schema.js';
 import type { ScoreRequest } from './types.js';
 
 const CONTENT_IN = ANALYZE_REQUEST_SCHEMA.properties;
@@ -39,14 +39,15 @@ export const SCORE_REQUEST_SCHEMA = object(
 const CONTENT_MEMBERS = ['content_type', 'content_encoding', 'include_text'] as const;
 
 /**
- * What the score's schema cannot say: exactly one of `work_hash` and `content`, and content's members only with it.
+ * What the score's schema cannot say: exactly one of `work_hash` and `content`, content's members only with it, and the
+ * content's own rules (analyze's {@link contentRules}).
  * @throws INVALID_INPUT naming the field
  * @example scoreRules({ target_model, jurisdiction: 'US' }) // INVALID_INPUT: work_hash: is required (or give content)
  */
 export function scoreRules(request: ScoreRequest): void {
   exactlyOne(request, ['work_hash', 'content']);
-  const named = request.work_hash !== undefined;
-  const extra = named ? CONTENT_MEMBERS.find((k) => request[k] !== undefined) : undefined;
+  if (request.work_hash === undefined) return contentRules(request);
+  const extra = CONTENT_MEMBERS.find((k) => request[k] !== undefined);
   if (extra) invalidField(extra, 'goes with content');
 }
 
