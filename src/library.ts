@@ -220,7 +220,7 @@ export {
 } from './util/json-schema.js';
 export { SCORE_REQUEST_SCHEMA } from './services/score/schema.js';
 export { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID } from './services/memorization/schemas.js';
-export { MEMORIZATION_LIMITS, SERVER_CAPS, servedLimit } from './services/memorization/limits.js';
+export { MEMORIZATION_LIMITS, SERVER_CAPS } from './services/memorization/limits.js';
 export type { IntLimit } from './services/memorization/limits.js';
 // for the on-demand files built on the library only (dist/memorization-work.js, market-work.js): the modules they share
 // with it (tsup.config.ts)

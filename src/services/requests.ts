@@ -17,11 +17,13 @@ import {
   REPORT_REQUEST,
 } from './memorization/schemas.js';
 import { SCORE_REQUEST } from './score/schema.js';
-import { ANALYZE_REQUEST } from './analyze/schema.js';
+import { ANALYZE_REQUEST, COMPARE_REQUEST, FINGERPRINT_REQUEST } from './analyze/schema.js';
 
 /** See the module's documentation. */
 export const REQUESTS = {
   analyze: ANALYZE_REQUEST,
+  compare: COMPARE_REQUEST,
+  fingerprint: FINGERPRINT_REQUEST,
   compareOutput: COMPARE_OUTPUT_REQUEST,
   referenceSet: REFERENCE_SET_REQUEST,
   extract: EXTRACT_REQUEST,

@@ -201,6 +201,15 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(job.status).toBe(422);
     expect(over(job)).toEqual(asItem(library));
   });
+
+  it('compare: a text past what a server aligns in a request (its served schema: 500,000 characters)', async () => {
+    const call = await keyedCall(handler, keys, 'doors-compare', 'scale');
+    const route = await call('POST', '/api/v1/attribution/compare', { a: 'x'.repeat(500_001), b: 'y' });
+    expect(route.status).toBe(422);
+    expect(over(route)).toMatchObject({ code: 'INVALID_INPUT', field: 'a' });
+    // the library aligns it: its caller owns the process
+    expect((await engine.compare('x'.repeat(500_001), 'y')).spans).toEqual([]);
+  });
 });
 
 /** INVALID_INPUT naming `field`, as every door says it. */

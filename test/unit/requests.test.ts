@@ -18,7 +18,7 @@ import {
   type ExtractWorkRequestJson,
 } from '../../src/services/memorization/schemas.js';
 import { REQUESTS } from '../../src/services/requests.js';
-import type { AnalyzeRequestJson } from '../../src/services/analyze/schema.js';
+import type { AnalyzeRequestJson, CompareRequest, FingerprintRequest } from '../../src/services/analyze/schema.js';
 import { scoreRules } from '../../src/services/score/schema.js';
 import type { ScoreRequest } from '../../src/services/score/types.js';
 import type {
@@ -30,6 +30,8 @@ import type {
 /** The doors of each entry: the operation ids of its routes, and its job type. */
 const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string }> = {
   analyze: { routes: ['analyze'], jobType: 'analyze' },
+  compare: { routes: ['compare'] },
+  fingerprint: { routes: ['fingerprint'] },
   compareOutput: { routes: ['compareOutput'] },
   referenceSet: { routes: ['createReferenceSet'] },
   extract: { routes: ['extractMemorized'] },
@@ -52,6 +54,13 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     quotations: 1,
     search_remote: 1,
   } satisfies Record<keyof AnalyzeRequestJson, 1>),
+  compare: Object.keys({ a: 1, b: 1 } satisfies Record<keyof CompareRequest, 1>),
+  fingerprint: Object.keys({
+    content: 1,
+    content_type: 1,
+    options: 1,
+    include_winnow: 1,
+  } satisfies Record<keyof FingerprintRequest, 1>),
   compareOutput: Object.keys({
     output: 1,
     work_ids: 1,
@@ -132,12 +141,14 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
 /**
  * Members a door serves otherwise than the library reads them, each for a reason written beside its contract: a
  * reference set's id is the account's own name for the set (the route stores it as `<account>/<id>`), and so a
- * probe's reference; an assessment's settings are the extraction's and the probe's options as their routes serve them.
+ * probe's reference; an assessment's settings are the extraction's and the probe's options as their routes serve them;
+ * a comparison's texts are held shorter by a server, which aligns them within the request.
  */
 const SERVED_OWN: Partial<Record<keyof typeof REQUESTS, string[]>> = {
   referenceSet: ['id'],
   probe: ['reference'],
   assess: ['extract', 'probe'],
+  compare: ['a', 'b'],
 };
 
 type Props = Record<string, Record<string, unknown>>;

@@ -14,14 +14,12 @@
  * their component names.
  */
 import type { JsonSchema } from '../context.js';
-import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from '../../library.js';
+import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REQUESTS } from '../../library.js';
 import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './errors.js';
 import {
-  COMPARE_REQUEST_SCHEMA,
   COMPARISON_SCHEMA,
   SCORE_REQUEST_SCHEMA,
   SCORE_RESULT_SCHEMA,
-  FINGERPRINT_REQUEST_SCHEMA,
   FINGERPRINT_RESULT_SCHEMA,
 } from './attribution.js';
 import {
@@ -100,11 +98,11 @@ export const CORE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   AnalyzeRequest: ANALYZE_REQUEST_SCHEMA,
   AnalysisResult: ANALYSIS_RESULT_SCHEMA,
   Match: MATCH_SCHEMA,
-  CompareRequest: COMPARE_REQUEST_SCHEMA,
+  CompareRequest: REQUESTS.compare.served,
   Comparison: COMPARISON_SCHEMA,
   ScoreRequest: SCORE_REQUEST_SCHEMA,
   ScoreResult: SCORE_RESULT_SCHEMA,
-  FingerprintRequest: FINGERPRINT_REQUEST_SCHEMA,
+  FingerprintRequest: REQUESTS.fingerprint.served,
   FingerprintResult: FINGERPRINT_RESULT_SCHEMA,
   Receipt: RECEIPT_SCHEMA,
   Work: WORK_SCHEMA,

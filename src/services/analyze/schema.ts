@@ -8,6 +8,10 @@ import { DOCUMENT_SPAN_FIELDS } from '../../datasets/types.js';
 import { loneSurrogateIndex } from '../../fingerprint/fingerprint.js';
 import { type FromSchema, invalidField, type RequestContract } from '../../util/schema-check.js';
 import { isFileType } from './files.js';
+import { MAX_COMPARE_LENGTH } from '../../align/compare.js';
+import { object } from '../../util/json-schema.js';
+import type { ContentType } from '../../text/index.js';
+import type { FingerprintOptions } from '../../fingerprint/options.js';
 
 const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
 const ci01 = { type: 'array', items: num01, minItems: 2, maxItems: 2 } as const;
@@ -940,4 +944,91 @@ export const ANALYZE_REQUEST: RequestContract<AnalyzeRequestJson, undefined> = {
     }
     contentRules(r);
   },
+};
+
+/** `POST /api/v1/attribution/compare`: two texts to align. */
+export interface CompareRequest {
+  readonly a: string;
+  readonly b: string;
+}
+
+const compareText = (maxLength: number, description: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  description,
+});
+const A = 'First text (e.g. the suspect); spans `a_start`/`a_end` index it';
+const B = 'Second text (e.g. the source)';
+/**
+ * Longest text the HTTP API aligns: a comparison runs within its request, so a server holds each text to 500,000
+ * characters (the library, whose caller owns its process, to {@link MAX_COMPARE_LENGTH}).
+ */
+const SERVED_COMPARE_LENGTH = 500_000;
+
+/**
+ * The alignment of two texts (`engine.compare(a, b)`, `POST /api/v1/attribution/compare`), written once; served with
+ * each text held to {@link SERVED_COMPARE_LENGTH}. No rule beyond its schema.
+ * @example readThrough(COMPARE_REQUEST, { a: suspect, b: source }, undefined)
+ */
+export const COMPARE_REQUEST: RequestContract<CompareRequest, undefined> = {
+  operation: 'compare',
+  schema: object({ a: compareText(MAX_COMPARE_LENGTH, A), b: compareText(MAX_COMPARE_LENGTH, B) }),
+  served: object({ a: compareText(SERVED_COMPARE_LENGTH, A), b: compareText(SERVED_COMPARE_LENGTH, B) }),
+  rules: () => undefined,
+};
+
+/** `POST /api/v1/attribution/fingerprint`: content, how to read it, the fingerprint's options. */
+export interface FingerprintRequest {
+  readonly content: string;
+  readonly content_type?: Exclude<ContentType, 'epub' | 'pdf' | 'docx'>;
+  readonly options?: FingerprintOptions;
+  readonly include_winnow?: boolean;
+}
+
+const FINGERPRINT_SCHEMA = object(
+  {
+    content: { type: 'string', minLength: 1, description: 'At most 10 MiB of UTF-8' },
+    content_type: {
+      enum: ['text', 'markdown', 'html'],
+      description: 'How to read `content` (markup is reduced to its text). Default `text`',
+    },
+    options: object(
+      {
+        normalize: { enum: ['nfkc-casefold', 'none'] },
+        // ranges beyond the types are the engine's to check (INVALID_OPTIONS, also 422, naming the member)
+        shingle: object({ unit: { enum: ['word', 'char'] }, size: { type: 'integer', minimum: 1 } }, ['size']),
+        seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+        winnow: { oneOf: [{ const: false }, object({ window: { type: 'integer', minimum: 1 } })] },
+        minhash: {
+          oneOf: [
+            { const: false },
+            object({ mode: { enum: ['oph', 'classic'] }, permutations: { type: 'integer', minimum: 1 } }, [
+              'mode',
+              'permutations',
+            ]),
+          ],
+        },
+        simhash: { type: 'boolean' },
+      },
+      ['normalize', 'shingle', 'seed', 'winnow', 'minhash', 'simhash'],
+    ),
+    include_winnow: {
+      type: 'boolean',
+      description: 'Also return the winnowed fingerprints with their spans in `content`. Default false',
+    },
+  },
+  ['content_type', 'options', 'include_winnow'],
+);
+
+/**
+ * A fingerprint of content sent (`POST /api/v1/attribution/fingerprint`), written once. No rule beyond its schema: the
+ * options' ranges are the fingerprint's own to check (INVALID_OPTIONS naming the member).
+ * @example readThrough(FINGERPRINT_REQUEST, { content: 'text', options: { seed: 7 } }, undefined)
+ */
+export const FINGERPRINT_REQUEST: RequestContract<FingerprintRequest, undefined> = {
+  operation: 'fingerprint',
+  schema: FINGERPRINT_SCHEMA,
+  served: FINGERPRINT_SCHEMA,
+  rules: () => undefined,
 };
