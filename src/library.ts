@@ -201,7 +201,13 @@ export { concatBytes } from './util/bytes.js';
 export { declaredDatasetId } from './datasets/snapshot.js';
 // for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one
 // module instance with the operations' check, which is why the HTTP adapter takes it from here)
-export { exactlyOne, markSchemaChecked, readThrough, type RequestContract } from './util/schema-check.js';
+export {
+  BOUND_WORDS,
+  exactlyOne,
+  markSchemaChecked,
+  readThrough,
+  type RequestContract,
+} from './util/schema-check.js';
 // for the outer ring only: each operation's request contract, which the routes read their requests through
 export { REQUESTS } from './services/requests.js';
 // for the outer ring only: whether a fetch error is a failed connection (the server's model fetch wraps it as one type)
