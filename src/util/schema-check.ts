@@ -324,6 +324,26 @@ export interface RequestContract<R, C = undefined> {
 }
 
 /**
+ * A {@link RequestContract} from its parts: `served` is `schema` itself unless a door serves it otherwise, and an
+ * operation with nothing a schema cannot say has no rules.
+ * @example const REPORT_REQUEST = contract<ReportRequest>('report', schema)
+ */
+export const contract = <R, C = undefined>(
+  operation: string,
+  schema: JsonSchema,
+  rules: (request: R, context: C) => void = () => undefined,
+  served: JsonSchema = schema,
+): RequestContract<R, C> => ({ operation, schema, served, rules });
+
+/**
+ * The rule a schema's `minLength` cannot say: a text of more than white space, else INVALID_INPUT naming `field`.
+ * @example notBlank(' ', 'output') // throws "output: is blank"
+ */
+export function notBlank(text: string | undefined, field: string): void {
+  if (text?.trim() === '') invalidField(field, 'is blank');
+}
+
+/**
  * A request read through its contract, the one stop of its validation: checked against its schema (unless the HTTP
  * adapter's validator did so, {@link markSchemaChecked}), then by its rules; returns the checked copy.
  * @throws INVALID_INPUT naming the field; what the rules throw

@@ -6,7 +6,7 @@
 import { PASSAGE_KINDS } from '../../align/reuse.js';
 import { DOCUMENT_SPAN_FIELDS } from '../../datasets/types.js';
 import { loneSurrogateIndex } from '../../fingerprint/fingerprint.js';
-import { type FromSchema, invalidField, type RequestContract } from '../../util/schema-check.js';
+import { contract, type FromSchema, invalidField, notBlank } from '../../util/schema-check.js';
 import { isFileType } from './files.js';
 import { MAX_COMPARE_LENGTH } from '../../align/compare.js';
 import { object } from '../../util/json-schema.js';
@@ -920,7 +920,7 @@ export function contentRules(r: {
 }): void {
   if (isFileType(r.content_type)) return;
   if (r.include_text !== undefined) invalidField('include_text', 'goes with epub, pdf and docx');
-  if (typeof r.content === 'string' && r.content.trim() === '') invalidField('content', 'is blank');
+  if (typeof r.content === 'string') notBlank(r.content, 'content');
 }
 
 /** The JSON members of an analysis's request ({@link ANALYZE_REQUEST_SCHEMA}). */
@@ -932,19 +932,13 @@ export type AnalyzeRequestJson = FromSchema<typeof ANALYZE_REQUEST_SCHEMA>;
  * result keeps them).
  * @example readThrough(ANALYZE_REQUEST, { content: 'text', content_type: 'text' }, undefined)
  */
-export const ANALYZE_REQUEST: RequestContract<AnalyzeRequestJson, undefined> = {
-  operation: 'analyze',
-  schema: ANALYZE_REQUEST_SCHEMA,
-  served: ANALYZE_REQUEST_SCHEMA,
-  rules: (r) => {
-    for (const field of ['title', 'author'] as const) {
-      const at = r.metadata?.[field] === undefined ? -1 : loneSurrogateIndex(r.metadata[field]);
-      if (at >= 0)
-        invalidField(`metadata.${field}`, `contains a lone surrogate at index ${at} (not valid Unicode text)`);
-    }
-    contentRules(r);
-  },
-};
+export const ANALYZE_REQUEST = contract<AnalyzeRequestJson>('analyze', ANALYZE_REQUEST_SCHEMA, (r) => {
+  for (const field of ['title', 'author'] as const) {
+    const at = r.metadata?.[field] === undefined ? -1 : loneSurrogateIndex(r.metadata[field]);
+    if (at >= 0) invalidField(`metadata.${field}`, `contains a lone surrogate at index ${at} (not valid Unicode text)`);
+  }
+  contentRules(r);
+});
 
 /** `POST /api/v1/attribution/compare`: two texts to align. */
 export interface CompareRequest {
@@ -971,12 +965,12 @@ const SERVED_COMPARE_LENGTH = 500_000;
  * each text held to {@link SERVED_COMPARE_LENGTH}. No rule beyond its schema.
  * @example readThrough(COMPARE_REQUEST, { a: suspect, b: source }, undefined)
  */
-export const COMPARE_REQUEST: RequestContract<CompareRequest, undefined> = {
-  operation: 'compare',
-  schema: object({ a: compareText(MAX_COMPARE_LENGTH, A), b: compareText(MAX_COMPARE_LENGTH, B) }),
-  served: object({ a: compareText(SERVED_COMPARE_LENGTH, A), b: compareText(SERVED_COMPARE_LENGTH, B) }),
-  rules: () => undefined,
-};
+export const COMPARE_REQUEST = contract<CompareRequest>(
+  'compare',
+  object({ a: compareText(MAX_COMPARE_LENGTH, A), b: compareText(MAX_COMPARE_LENGTH, B) }),
+  undefined,
+  object({ a: compareText(SERVED_COMPARE_LENGTH, A), b: compareText(SERVED_COMPARE_LENGTH, B) }),
+);
 
 /** `POST /api/v1/attribution/fingerprint`: content, how to read it, the fingerprint's options. */
 export interface FingerprintRequest {
@@ -1026,9 +1020,4 @@ const FINGERPRINT_SCHEMA = object(
  * options' ranges are the fingerprint's own to check (INVALID_OPTIONS naming the member).
  * @example readThrough(FINGERPRINT_REQUEST, { content: 'text', options: { seed: 7 } }, undefined)
  */
-export const FINGERPRINT_REQUEST: RequestContract<FingerprintRequest, undefined> = {
-  operation: 'fingerprint',
-  schema: FINGERPRINT_SCHEMA,
-  served: FINGERPRINT_SCHEMA,
-  rules: () => undefined,
-};
+export const FINGERPRINT_REQUEST = contract<FingerprintRequest>('fingerprint', FINGERPRINT_SCHEMA);

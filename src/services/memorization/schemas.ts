@@ -16,7 +16,7 @@ import {
   prefixedId,
   workId,
 } from '../../util/json-schema.js';
-import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
+import { contract, exactlyOne, invalidField, notBlank } from '../../util/schema-check.js';
 import type { CatalogueAuditRequest } from './audit.js';
 import type { ExtractWorkRequest } from './extract-work.js';
 import type {
@@ -162,15 +162,19 @@ export type ExtractWorkRequestJson = Omit<ExtractWorkRequest, 'model' | 'journal
 
 /**
  * The whole-work extraction's request, written once: read through it by `extractWork` (and so by an `extract` job's
- * preparation), served as the job's item. Its rule: exactly one of `work_id` and `text`.
+ * preparation), served as the job's item. Its rules: exactly one of `work_id` and `text`, a text of more than white
+ * space.
  * @example readThrough(EXTRACT_WORK_REQUEST, { text, budget_calls: 500 }, undefined)
  */
-export const EXTRACT_WORK_REQUEST: RequestContract<ExtractWorkRequestJson, undefined> = {
-  operation: 'extractWork',
-  schema: EXTRACT_WORK_REQUEST_SCHEMA,
-  served: EXTRACT_WORK_ITEM_SCHEMA,
-  rules: (request) => exactlyOne(request, ['work_id', 'text']),
-};
+export const EXTRACT_WORK_REQUEST = contract<ExtractWorkRequestJson>(
+  'extractWork',
+  EXTRACT_WORK_REQUEST_SCHEMA,
+  (request) => {
+    exactlyOne(request, ['work_id', 'text']);
+    notBlank(request.text, 'text');
+  },
+  EXTRACT_WORK_ITEM_SCHEMA,
+);
 
 /** The members of {@link AUDIT_REQUEST_SCHEMA}, with the library's bounds. */
 const AUDIT_PROPS = {
@@ -268,12 +272,7 @@ export type AuditRequestJson = Omit<CatalogueAuditRequest, 'model' | 'journal' |
  * the audit's checks before the charge), served as the `audit` job's item.
  * @example readThrough(AUDIT_REQUEST, { works }, { jobItems: 100, plan: 'free' })
  */
-export const AUDIT_REQUEST: RequestContract<AuditRequestJson, AuditContext> = {
-  operation: 'audit',
-  schema: AUDIT_REQUEST_SCHEMA,
-  served: AUDIT_ITEM_SCHEMA,
-  rules: auditRules,
-};
+export const AUDIT_REQUEST = contract('audit', AUDIT_REQUEST_SCHEMA, auditRules, AUDIT_ITEM_SCHEMA);
 
 /** The members of {@link COMPARE_OUTPUT_REQUEST}'s schema. */
 const COMPARE_OUTPUT_PROPS = {
@@ -288,21 +287,17 @@ const COMPARE_OUTPUT_PROPS = {
   min_tokens: intIn(4, 10_000, 'Shortest verbatim run reported, in words (default 8)'),
   limit: intIn(1, 100_000, 'Most works examined (default 1000)'),
 } as const;
-const COMPARE_OUTPUT_SCHEMA = object(COMPARE_OUTPUT_PROPS, ['work_ids', 'min_tokens', 'limit']);
 
 /**
  * A model output compared with the registered works (`compare`, `POST /api/v1/memorization/compare`), written once.
  * Its rule: an output of more than white space.
  * @example readThrough(COMPARE_OUTPUT_REQUEST, { output: ' ' }, undefined) // INVALID_INPUT: output: is blank
  */
-export const COMPARE_OUTPUT_REQUEST: RequestContract<CompareOutputRequest, undefined> = {
-  operation: 'compareOutput',
-  schema: COMPARE_OUTPUT_SCHEMA,
-  served: COMPARE_OUTPUT_SCHEMA,
-  rules: (request) => {
-    if (request.output.trim() === '') invalidField('output', 'is blank');
-  },
-};
+export const COMPARE_OUTPUT_REQUEST = contract<CompareOutputRequest>(
+  'compareOutput',
+  object(COMPARE_OUTPUT_PROPS, ['work_ids', 'min_tokens', 'limit']),
+  (request) => notBlank(request.output, 'output'),
+);
 
 /** Texts of documents (a reference set's, a probe's): one document each. */
 export const TEXTS_SCHEMA = {
@@ -320,7 +315,7 @@ export const TEXTS_SCHEMA = {
 export function textsRule(texts: readonly string[], field: string): void {
   let total = 0;
   for (const [i, t] of texts.entries()) {
-    if (t.trim() === '') invalidField(`${field}[${i}]`, 'is blank');
+    notBlank(t, `${field}[${i}]`);
     total += t.length;
   }
   if (total > MAX_REFERENCE_CHARS)
@@ -361,17 +356,17 @@ export const REFERENCE_SET_ID = {
  * {@link MAX_REFERENCE_CHARS} in all; `published_after` an ISO 8601 date.
  * @example readThrough(REFERENCE_SET_REQUEST, { id: 'novels', texts, basis: 'post_cutoff', published_after: '2024-05-01' }, undefined)
  */
-export const REFERENCE_SET_REQUEST: RequestContract<ReferenceSetRequest, undefined> = {
-  operation: 'referenceSet',
-  schema: object(REFERENCE_SET_PROPS, REFERENCE_SET_OPTIONAL),
-  served: object({ ...REFERENCE_SET_PROPS, id: REFERENCE_SET_ID }, REFERENCE_SET_OPTIONAL),
-  rules: (request) => {
+export const REFERENCE_SET_REQUEST = contract<ReferenceSetRequest>(
+  'referenceSet',
+  object(REFERENCE_SET_PROPS, REFERENCE_SET_OPTIONAL),
+  (request) => {
     textsRule(request.texts, 'texts');
     const after = request.published_after;
     if (after !== undefined && !isIsoDate(after))
       invalidField('published_after', 'must be an ISO 8601 date such as "2024-05-01"');
   },
-};
+  object({ ...REFERENCE_SET_PROPS, id: REFERENCE_SET_ID }, REFERENCE_SET_OPTIONAL),
+);
 
 /** A probe's `reference` as the library reads it: a stored reference set by its id, or texts (basis `unverified`). */
 const probeReference = (setId: JsonSchema) => ({
@@ -426,10 +421,17 @@ const PROBE_SERVED = { ...servedProps(PROBE_OPTION_PROPS), reference: probeRefer
  * than white space, the texts within {@link MAX_REFERENCE_CHARS}.
  * @example readThrough(PROBE_REQUEST, { text, reference: { reference_set: 'post-2024-novels' } }, undefined)
  */
-export const PROBE_REQUEST: RequestContract<ProbeRequestJson, undefined> = {
-  operation: 'probe',
-  schema: object({ ...PROBE_WORK_PROPS, ...PROBE_OPTION_PROPS }, PROBE_OPTIONAL),
-  served: object(
+export const PROBE_REQUEST = contract<ProbeRequestJson>(
+  'probe',
+  object({ ...PROBE_WORK_PROPS, ...PROBE_OPTION_PROPS }, PROBE_OPTIONAL),
+  (request) => {
+    exactlyOne(request, ['work_id', 'text', 'texts']);
+    notBlank(request.text, 'text');
+    if ('texts' in request && request.texts) textsRule(request.texts, 'texts');
+    const { reference } = request;
+    if ('texts' in reference) textsRule(reference.texts, 'reference.texts');
+  },
+  object(
     {
       ...PROBE_WORK_PROPS,
       model: MODEL_SPEC_SCHEMA,
@@ -438,14 +440,7 @@ export const PROBE_REQUEST: RequestContract<ProbeRequestJson, undefined> = {
     },
     PROBE_OPTIONAL,
   ),
-  rules: (request) => {
-    exactlyOne(request, ['work_id', 'text', 'texts']);
-    if (request.text?.trim() === '') invalidField('text', 'is blank');
-    if ('texts' in request && request.texts) textsRule(request.texts, 'texts');
-    const { reference } = request;
-    if ('texts' in reference) textsRule(reference.texts, 'reference.texts');
-  },
-};
+);
 
 /** The JSON members of a probe's request ({@link PROBE_REQUEST}): the models are objects the schema does not describe. */
 export type ProbeRequestJson = DistributiveOmit<ProbeRequest, 'model' | 'reference_model'>;
@@ -513,13 +508,13 @@ const { extract: SERVED_EXTRACT, probe: SERVED_PROBE } = assessSettings(
  * {@link MAX_REFERENCE_CHARS}.
  * @example readThrough(ASSESS_REQUEST, { work_id, probe: { reference: { reference_set: 'post-2024-novels' } } }, undefined)
  */
-export const ASSESS_REQUEST: RequestContract<AssessRequestJson, undefined> = {
-  operation: 'assess',
-  schema: object(
-    { work_id: ASSESS_WORK, ...ASSESS_REST, extract: LIBRARY_EXTRACT, probe: LIBRARY_PROBE },
-    ASSESS_OPTIONAL,
-  ),
-  served: object(
+export const ASSESS_REQUEST = contract<AssessRequestJson>(
+  'assess',
+  object({ work_id: ASSESS_WORK, ...ASSESS_REST, extract: LIBRARY_EXTRACT, probe: LIBRARY_PROBE }, ASSESS_OPTIONAL),
+  ({ probe }) => {
+    if (probe && 'texts' in probe.reference) textsRule(probe.reference.texts, 'probe.reference.texts');
+  },
+  object(
     {
       work_id: ASSESS_WORK,
       model: MODEL_SPEC_SCHEMA,
@@ -532,10 +527,7 @@ export const ASSESS_REQUEST: RequestContract<AssessRequestJson, undefined> = {
     },
     ASSESS_OPTIONAL,
   ),
-  rules: ({ probe }) => {
-    if (probe && 'texts' in probe.reference) textsRule(probe.reference.texts, 'probe.reference.texts');
-  },
-};
+);
 
 /** The JSON members of an assessment's request ({@link ASSESS_REQUEST}): its models are objects. */
 export type AssessRequestJson = Omit<AssessRequest, 'model' | 'probe'> & {
@@ -552,19 +544,19 @@ const EXTRACT_WORK = {
  * model named. Its rule: exactly one of `work_id` and `text`, a text of more than white space.
  * @example readThrough(EXTRACT_REQUEST, { text, prefixes: 16 }, undefined)
  */
-export const EXTRACT_REQUEST: RequestContract<DistributiveOmit<ExtractRequest, 'model'>, undefined> = {
-  operation: 'extract',
-  schema: object({ ...EXTRACT_WORK, ...EXTRACT_OPTION_PROPS }, ['work_id', 'text', ...EXTRACT_OPTIONS]),
-  served: object({ ...EXTRACT_WORK, model: MODEL_SPEC_SCHEMA, ...servedProps(EXTRACT_OPTION_PROPS) }, [
+export const EXTRACT_REQUEST = contract<DistributiveOmit<ExtractRequest, 'model'>>(
+  'extract',
+  object({ ...EXTRACT_WORK, ...EXTRACT_OPTION_PROPS }, ['work_id', 'text', ...EXTRACT_OPTIONS]),
+  (request) => {
+    exactlyOne(request, ['work_id', 'text']);
+    notBlank(request.text, 'text');
+  },
+  object({ ...EXTRACT_WORK, model: MODEL_SPEC_SCHEMA, ...servedProps(EXTRACT_OPTION_PROPS) }, [
     'work_id',
     'text',
     ...EXTRACT_OPTIONS,
   ]),
-  rules: (request) => {
-    exactlyOne(request, ['work_id', 'text']);
-    if (request.text?.trim() === '') invalidField('text', 'is blank');
-  },
-};
+);
 
 /** An assessment's report as a page (`report`, `POST /api/v1/memorization/report`). */
 export interface ReportRequest {
@@ -579,13 +571,13 @@ export interface ReportRequest {
  * serves it. No rule beyond its schema.
  * @example readThrough(REPORT_REQUEST, { assessment_id, max_spans: 2 }, undefined)
  */
-export const REPORT_REQUEST: RequestContract<ReportRequest, undefined> = (() => {
-  const schema = object(
+export const REPORT_REQUEST = contract<ReportRequest>(
+  'report',
+  object(
     {
       assessment_id: { ...prefixedId('ma', 32), description: 'From `POST /api/v1/memorization/assess`' },
       max_spans: intIn(0, 100, 'Extraction attempts shown with their spans (default 8)'),
     },
     ['max_spans'],
-  );
-  return { operation: 'report', schema, served: schema, rules: () => undefined };
-})();
+  ),
+);

@@ -3,7 +3,7 @@
  * (src/services/jobs/types/score.ts). Its content members are analyze's (../analyze/schema.ts).
  */
 import { jurisdiction, modelId, object, workHash } from '../../util/json-schema.js';
-import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
+import { contract, exactlyOne, invalidField } from '../../util/schema-check.js';
 import { ANALYZE_REQUEST_SCHEMA, contentRules } from '../analyze/schema.js';
 import type { ScoreRequest } from './types.js';
 
@@ -56,9 +56,4 @@ export function scoreRules(request: ScoreRequest): void {
  * it through this ({@link SCORE_REQUEST_SCHEMA}, then {@link scoreRules}).
  * @example readThrough(SCORE_REQUEST, { work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined)
  */
-export const SCORE_REQUEST: RequestContract<ScoreRequest, undefined> = {
-  operation: 'score',
-  schema: SCORE_REQUEST_SCHEMA,
-  served: SCORE_REQUEST_SCHEMA,
-  rules: scoreRules,
-};
+export const SCORE_REQUEST = contract<ScoreRequest>('score', SCORE_REQUEST_SCHEMA, scoreRules);
