@@ -46,7 +46,10 @@ const CONTENT_MEMBERS = ['content_type', 'content_encoding', 'include_text'] as 
  */
 export function scoreRules(request: ScoreRequest): void {
   exactlyOne(request, ['work_hash', 'content']);
-  if (request.work_hash === undefined) return contentRules(request);
+  if (request.work_hash === undefined) {
+    contentRules(request);
+    return;
+  }
   const extra = CONTENT_MEMBERS.find((k) => request[k] !== undefined);
   if (extra) invalidField(extra, 'goes with content');
 }
