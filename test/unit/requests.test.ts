@@ -199,6 +199,24 @@ describe('REQUESTS', () => {
   }
 });
 
+describe('members served otherwise (SERVED_OWN)', () => {
+  it("assess: its settings are the extraction's and the probe's options as their routes serve them", () => {
+    const form = (k: string) => props((props(REQUESTS.assess.served)[k].oneOf as unknown[])[1]);
+    for (const [op, k] of [
+      ['extract', 'extract'],
+      ['probe', 'probe'],
+    ] as const) {
+      const served = props(REQUESTS[op].served);
+      for (const [member, schema] of Object.entries(form(k))) expect(schema, `${k}.${member}`).toEqual(served[member]);
+    }
+  });
+
+  it("referenceSet, probe: a reference set's id over HTTP is the account's name, the library's holds <account>/", () => {
+    expect(props(REQUESTS.referenceSet.served).id).toMatchObject({ pattern: expect.any(String) });
+    expect(props(REQUESTS.referenceSet.schema).id).toMatchObject({ maxLength: 200 });
+  });
+});
+
 describe("each service's rules", () => {
   const scored = { target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' };
   const hash = `sha256:${'0'.repeat(64)}`;
