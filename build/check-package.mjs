@@ -142,7 +142,13 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // Both merged: 1,363,998 B — 1,333 KiB. Then 1,365,463 B (+1.5 KB): a work's words and its tokens apart at every door
 // (countWords shared with the on-demand files), a scan job's datasets checked at submission, the share's interval rule
 // named in each result (ci_rule) — 1,334 KiB.
-const MAIN_BUDGET = 1334 * 1024;
+// Looked at 1,368,470 B (+3.0 KB from 1,365,511 B): the monitors' and the registry's requests written once in their
+// services (createMonitor, listMonitors, listEvents, registerWork, listWorks, verifyReceipt: schemas and rules), their
+// hand checks deleted. The hand checks were in the main entry, but they were shorter than the schemas that replace
+// them, whose descriptions the OpenAPI document shows — http.js 394,017 → 391,049 B (−3.0 KB), so the package is the
+// same size and the main entry grew by what the HTTP bundle lost. The budget is 1,337 KiB (http.js's 3 KiB lower); it
+// comes down only when the schemas' prose leaves the library (the HTTP layer describing the fields it serves).
+const MAIN_BUDGET = 1337 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -151,7 +157,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1340, // with the main entry's 1,334 KiB (above)
+  'library.cjs': 1343, // with the main entry's 1,337 KiB (above)
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -160,8 +166,9 @@ const BUDGETS_KIB = {
   // WebAssembly, +1,746 B, embedded as base64) — CJK and Cyrillic prose from about 130 to about 165 MB/s of CPU
   'fingerprint.js': 215,
   'fingerprint.cjs': 217,
-  'http.js': 400,
-  'http.cjs': 402,
+  // 400 → 397 and 402 → 399: the monitors' and the registry's request schemas moved into the library (above)
+  'http.js': 397,
+  'http.cjs': 399,
   // trainprint/jobs: re-exports only (as every entry: 8 KiB at most, above), with a budget of its own because the web
   // app loads it to write each job result's line — 977 / 2,353 B when it was added
   'jobs.js': 2,
@@ -204,7 +211,7 @@ const BUDGETS_KIB = {
   'webhook-work.js': 22,
   'webhook-work.cjs': 23,
   // 1,101.8 KiB: the worker analyses with the library, so it carries the main entry's growth above (1,310 KiB)
-  'offload-worker.js': 1125, // → 1,125 KiB with the main entry's 1,325 (1,111.0 KiB measured)
+  'offload-worker.js': 1128, // → 1,125 KiB with the main entry's 1,325 (1,111.0 KiB measured); → 1,128 with its 1,337
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {

@@ -7,6 +7,8 @@
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
 import { AUDIT_REQUEST, EXTRACT_WORK_REQUEST } from './memorization/schemas.js';
+import { CREATE_MONITOR_REQUEST, LIST_EVENTS_REQUEST, LIST_MONITORS_REQUEST } from './monitors/schema.js';
+import { LIST_WORKS_REQUEST, REGISTER_WORK_REQUEST, VERIFY_RECEIPT_REQUEST } from './registry/schema.js';
 import { SCORE_REQUEST } from './score/schema.js';
 
 /** See the module's documentation. */
@@ -14,4 +16,10 @@ export const REQUESTS = {
   audit: AUDIT_REQUEST,
   extractWork: EXTRACT_WORK_REQUEST,
   score: SCORE_REQUEST,
+  createMonitor: CREATE_MONITOR_REQUEST,
+  listMonitors: LIST_MONITORS_REQUEST,
+  listEvents: LIST_EVENTS_REQUEST,
+  registerWork: REGISTER_WORK_REQUEST,
+  listWorks: LIST_WORKS_REQUEST,
+  verifyReceipt: VERIFY_RECEIPT_REQUEST,
 } as const;

@@ -74,3 +74,30 @@ export const jurisdiction = {
   description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`',
   'x-pattern-hint': 'an ISO 3166 code such as "US", "DE", "EU", "US-CA" or "GB-SCT"',
 } as const;
+
+/**
+ * An object schema whose members are all optional (a query, a patch, a request of alternatives); no other members.
+ * @example partialObject({ after: workId, limit: pageLimit }) // object({ after: workId, limit: pageLimit }, ['after', 'limit'])
+ */
+export function partialObject(properties: Record<string, JsonSchema>): JsonSchema {
+  return object(properties, Object.keys(properties));
+}
+
+/** Page size of the listing queries. */
+export const pageLimit = { type: 'integer', minimum: 1, maximum: 1000 } as const;
+
+/**
+ * A reference dataset id as the path and monitors name it: also the ids of the shipped packs (`pack:gutenberg`). Ids an
+ * account chooses have no `:`, so an account cannot take a name of that family.
+ */
+export const DATASET_REF_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$';
+
+/** A work's kind. */
+export const workType = { enum: ['book', 'article', 'news', 'code', 'other'] } as const;
+
+/** What an owner declares of a work: an opt-out of text and data mining, and since when (an ISO 8601 date). */
+export const declarations = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { tdm_opt_out: { type: 'boolean' }, since: { type: 'string', description: 'ISO 8601 date' } },
+} as const;

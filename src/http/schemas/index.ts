@@ -14,7 +14,7 @@
  * their component names.
  */
 import type { JsonSchema } from '../context.js';
-import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from '../../library.js';
+import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REQUESTS } from '../../library.js';
 import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './errors.js';
 import {
   COMPARE_REQUEST_SCHEMA,
@@ -27,16 +27,13 @@ import {
 import {
   RECEIPT_SCHEMA,
   WORK_SCHEMA,
-  REGISTER_REQUEST_SCHEMA,
   REGISTER_RESULT_SCHEMA,
   WORK_RESPONSE_SCHEMA,
   WORK_LIST_SCHEMA,
-  VERIFY_RECEIPT_REQUEST_SCHEMA,
   VERIFY_RECEIPT_RESULT_SCHEMA,
   DELETED_SCHEMA,
 } from './content.js';
 import {
-  CREATE_MONITOR_REQUEST_SCHEMA,
   MONITOR_SCHEMA,
   MONITOR_RESPONSE_SCHEMA,
   MONITOR_LIST_SCHEMA,
@@ -108,14 +105,14 @@ export const CORE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   FingerprintResult: FINGERPRINT_RESULT_SCHEMA,
   Receipt: RECEIPT_SCHEMA,
   Work: WORK_SCHEMA,
-  RegisterWorkRequest: REGISTER_REQUEST_SCHEMA,
+  RegisterWorkRequest: REQUESTS.registerWork.served,
   RegisterWorkResult: REGISTER_RESULT_SCHEMA,
   WorkResponse: WORK_RESPONSE_SCHEMA,
   WorkList: WORK_LIST_SCHEMA,
-  VerifyReceiptRequest: VERIFY_RECEIPT_REQUEST_SCHEMA,
+  VerifyReceiptRequest: REQUESTS.verifyReceipt.served,
   VerifyReceiptResult: VERIFY_RECEIPT_RESULT_SCHEMA,
   Deleted: DELETED_SCHEMA,
-  CreateMonitorRequest: CREATE_MONITOR_REQUEST_SCHEMA,
+  CreateMonitorRequest: REQUESTS.createMonitor.served,
   Monitor: MONITOR_SCHEMA,
   MonitorResponse: MONITOR_RESPONSE_SCHEMA,
   MonitorList: MONITOR_LIST_SCHEMA,
