@@ -147,7 +147,9 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // hand checks deleted. The hand checks were in the main entry, but they were shorter than the schemas that replace
 // them, whose descriptions the OpenAPI document shows — http.js 394,017 → 391,049 B (−3.0 KB), so the package is the
 // same size and the main entry grew by what the HTTP bundle lost. The budget is 1,337 KiB (http.js's 3 KiB lower); it
-// comes down only when the schemas' prose leaves the library (the HTTP layer describing the fields it serves).
+// comes down only when the schemas' prose leaves the library (the HTTP layer describing the fields it serves). Then
+// 1,368,962 B (+0.5 KB): the knowledge base's model filter read through its contract (listModels), where the library
+// matched nothing for a modality or a disclosure it does not know — no hand check to delete, so the schema is new bytes.
 const MAIN_BUDGET = 1337 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
@@ -157,7 +159,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1343, // with the main entry's 1,337 KiB (above)
+  'library.cjs': 1344, // with the main entry's 1,337 KiB (above): 1,375,642 B, each export's name written twice
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)

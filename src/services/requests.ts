@@ -7,6 +7,7 @@
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
 import { AUDIT_REQUEST, EXTRACT_WORK_REQUEST } from './memorization/schemas.js';
+import { LIST_MODELS_REQUEST } from './kb/schema.js';
 import { CREATE_MONITOR_REQUEST, LIST_EVENTS_REQUEST, LIST_MONITORS_REQUEST } from './monitors/schema.js';
 import { LIST_WORKS_REQUEST, REGISTER_WORK_REQUEST, VERIFY_RECEIPT_REQUEST } from './registry/schema.js';
 import { SCORE_REQUEST } from './score/schema.js';
@@ -22,4 +23,5 @@ export const REQUESTS = {
   registerWork: REGISTER_WORK_REQUEST,
   listWorks: LIST_WORKS_REQUEST,
   verifyReceipt: VERIFY_RECEIPT_REQUEST,
+  listModels: LIST_MODELS_REQUEST,
 } as const;

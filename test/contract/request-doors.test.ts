@@ -180,6 +180,17 @@ describe('the same bad request gives the same 422 at every door', () => {
   });
 });
 
+describe('a query read through its contract', () => {
+  it("listModels: a disclosure the knowledge base does not know, in the library and the route's query", async () => {
+    const call = callWithKey(handler, (await keys.createKey({ account: 'doors-kb', plan: 'scale' })).key);
+    const route = call('GET', '/api/v1/kb/models?disclosure=secret');
+    await boundAlike(
+      [Promise.resolve().then(() => engine.models({ disclosure: 'secret' as never })), route],
+      'disclosure',
+    );
+  });
+});
+
 type Doors = readonly [library: Promise<unknown>, route: Promise<{ status: number; json: Record<string, any> }>];
 
 /** A rule's refusal: the library's INVALID_INPUT naming `field` with `reason`, and the route's 422 saying the same. */

@@ -15,6 +15,7 @@ import {
   type ExtractWorkRequestJson,
 } from '../../src/services/memorization/schemas.js';
 import type { Engine } from '../../src/engine.js';
+import type { ModelFilter } from '../../src/services/kb/schema.js';
 import type { CreateMonitorRequest } from '../../src/services/monitors/monitors.js';
 import { createMonitorRules } from '../../src/services/monitors/schema.js';
 import { registerRules } from '../../src/services/registry/schema.js';
@@ -34,6 +35,7 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; job
   registerWork: { routes: ['registerWork'] },
   listWorks: { routes: ['listWorks'], query: true },
   verifyReceipt: { routes: ['verifyReceipt'] },
+  listModels: { routes: ['listModels'], query: true },
 };
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
@@ -93,6 +95,10 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
   } satisfies Record<keyof RegisterWorkRequest, 1>),
   listWorks: Object.keys({ after: 1, limit: 1 } satisfies Record<Exclude<keyof ListWorksOptions, 'owner'>, 1>),
   verifyReceipt: ['receipt'],
+  listModels: Object.keys({ provider: 1, modality: 1, disclosure: 1, dataset: 1 } satisfies Record<
+    keyof ModelFilter,
+    1
+  >),
   listEvents: Object.keys({ monitor_id: 1, after: 1, limit: 1 } satisfies Record<
     keyof Parameters<Engine['listEvents']>[0] & string,
     1
