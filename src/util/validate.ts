@@ -3,6 +3,7 @@
  * INVALID_INPUT naming the field, so a caller (or the HTTP adapter's 422 body) can fix it.
  */
 import { TrainprintError } from '../errors.js';
+import { workType } from './json-schema.js';
 import { readRequest } from './schema-check.js';
 import type { Declarations, WorkType } from '../types.js';
 
@@ -20,7 +21,7 @@ export function isWellFormed(s: string): boolean {
 }
 
 /** The work types the revenue model and the risk table know. */
-export const WORK_TYPES: readonly WorkType[] = ['book', 'article', 'news', 'code', 'other'];
+export const WORK_TYPES: readonly WorkType[] = workType.enum;
 
 /** Throw INVALID_INPUT with `detail`. */
 export function fail(detail: string): never {

@@ -28,8 +28,9 @@ import {
   type MonitorEventType,
 } from './schema.js';
 
-export type { CreateMonitorRequest, MonitorEventType } from './schema.js';
 import type { WebhookDeliverer } from './webhook.js';
+
+export type { CreateMonitorRequest, MonitorEventType } from './schema.js';
 
 /** Last evaluation of one model. */
 export interface MonitorModelState {
