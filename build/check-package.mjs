@@ -150,7 +150,12 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // comes down only when the schemas' prose leaves the library (the HTTP layer describing the fields it serves). Then
 // 1,368,962 B (+0.5 KB): the knowledge base's model filter read through its contract (listModels), where the library
 // matched nothing for a modality or a disclosure it does not know — no hand check to delete, so the schema is new bytes.
-const MAIN_BUDGET = 1337 * 1024;
+// Looked at 1,367,739 B (−1.2 KB from 1,368,931 B): the words the OpenAPI document shows of the fields of these
+// contracts and of score's (descriptions; the shared model id, jurisdiction and declarations too) left the library
+// for the HTTP layer (src/http/docs/fields.ts, joined to the schemas when the document is built; http.js 390,807 →
+// 393,643 B). 1,335.7 KiB: the budget is 1,336 KiB. Analyze's and memorization's request and result schemas carry
+// about 8 KB more of such words in the main entry; the same step for them brings it under 1,334 KiB.
+const MAIN_BUDGET = 1336 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -159,7 +164,7 @@ if (mainBytes > MAIN_BUDGET) {
 // Every other bundle's budget, in KiB: its size when last looked at plus a small margin (lower a budget when a file
 // shrinks; a file that outgrows its budget is looked at, not waved through by raising it).
 const BUDGETS_KIB = {
-  'library.cjs': 1344, // with the main entry's 1,337 KiB (above): 1,375,642 B, each export's name written twice
+  'library.cjs': 1343, // with the main entry's 1,336 KiB (above): 1,374,419 B, each export's name written twice
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)

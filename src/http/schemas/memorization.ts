@@ -7,6 +7,7 @@
  * results (src/services/memorization/types.ts) field for field.
  */
 import type { JsonSchema } from '../context.js';
+import { documented } from '../docs/fields.js';
 import {
   assessmentId,
   bool,
@@ -350,7 +351,7 @@ export const ASSESS_REQUEST_SCHEMA = object(
   {
     work_id: { ...workId, description: 'A work of the account registered with its text' },
     model: MODEL_SPEC_SCHEMA,
-    kb_model: { ...modelId, description: 'Knowledge-base id of the model, for corpus evidence' },
+    kb_model: documented(modelId, { '': { description: 'Knowledge-base id of the model, for corpus evidence' } }),
     jurisdiction,
     extract: {
       oneOf: [{ const: false }, object(EXTRACT_OPTIONS, EXTRACT_OPTION_NAMES)],

@@ -26,6 +26,6 @@ export const LIST_MODELS_REQUEST = schemaOnly<ModelFilter>(
     provider: { type: 'string' },
     modality: { enum: ['text', 'image'] },
     disclosure: { enum: ['full', 'partial', 'undisclosed'] },
-    dataset: { type: 'string', description: 'Models with a documented link to this dataset (id or name)' },
+    dataset: { type: 'string' },
   }),
 );

@@ -62,17 +62,8 @@ const WORK_FIELDS = {
 
 const { owner: OWNER, ...SERVED_PROPS } = {
   owner: { type: 'string', minLength: 1, maxLength: 200 },
-  content: {
-    type: 'string',
-    minLength: 1,
-    description:
-      'The work (at most 10 MiB of UTF-8), or a file\'s bytes in base64 with `content_encoding: "base64"` (at most ' +
-      "the plan's `fileBytes`; or a multipart upload); or give `fingerprint`",
-  },
-  content_type: {
-    ...contentType,
-    description: 'How to read `content`: a file (`epub`, `pdf`, `docx`) is kept as its extracted text. Default `text`',
-  },
+  content: { type: 'string', minLength: 1 },
+  content_type: contentType,
   content_encoding: ANALYZE_REQUEST_SCHEMA.properties.content_encoding,
   fingerprint: object({
     fingerprint: {
@@ -83,13 +74,7 @@ const { owner: OWNER, ...SERVED_PROPS } = {
     work_hash: workHash,
   }),
   ...WORK_FIELDS,
-  metadata: partialObject({
-    ...WORK_FIELDS,
-    jurisdiction: {
-      ...jurisdiction,
-      description: 'Refused with a reason: a registration has no jurisdiction (score and monitors take one)',
-    },
-  }),
+  metadata: partialObject({ ...WORK_FIELDS, jurisdiction }),
 } as const;
 
 /** The members that describe content sent: they go with `content`, never with a `fingerprint`. */
@@ -146,5 +131,5 @@ export const LIST_WORKS_REQUEST = schemaOnly<Omit<ListWorksOptions, 'owner'>>(
  */
 export const VERIFY_RECEIPT_REQUEST = schemaOnly<{ readonly receipt: object }>(
   'verifyReceipt',
-  object({ receipt: { type: 'object', description: 'A receipt as returned by register' } }),
+  object({ receipt: { type: 'object' } }),
 );
