@@ -4,6 +4,8 @@
  * Every door reads a request through its entry (`readThrough`): the library's function, the HTTP route (whose request
  * schema is the entry's `served` object, which the OpenAPI document describes) and a job type (whose item schema it
  * is) — so a field, a limit or a rule is written in one place, and one bad request gets one 422 naming its field.
+ * A schema here carries what is checked; what the OpenAPI document says of its fields is the HTTP layer's
+ * (src/http/docs/fields.ts), so that prose does not ship in the main library.
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
 import { AUDIT_REQUEST, EXTRACT_WORK_REQUEST } from './memorization/schemas.js';
