@@ -214,15 +214,20 @@ export { REQUESTS } from './services/requests.js';
 export { connectionFailed } from './models/openai.js';
 // for the outer ring only: the JSON Schema fragments the services' request schemas share with the HTTP API's
 export {
+  declarations,
   idPattern,
   int0,
   intIn,
   jurisdiction,
   modelId,
   object,
+  pageLimit,
+  partialObject,
   prefixedId,
   workHash,
   workId,
+  workType,
+  DATASET_REF_PATTERN,
 } from './util/json-schema.js';
 export { SCORE_REQUEST_SCHEMA } from './services/score/schema.js';
 export { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID } from './services/memorization/schemas.js';

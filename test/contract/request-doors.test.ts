@@ -14,7 +14,7 @@ import { KeyStore, type Handler } from '../../src/http/index.js';
 import type { TargetModel } from '../../src/models/types.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
 import { handlerWithJobs, stopJobs } from '../fixtures/http/jobs-handler.js';
-import { keyedCall } from '../fixtures/http/keyed-call.js';
+import { callWithKey, keyedCall } from '../fixtures/http/keyed-call.js';
 
 let engine: Engine;
 let keys: KeyStore;
@@ -211,7 +211,66 @@ describe('the same bad request gives the same 422 at every door', () => {
     // the library aligns it: its caller owns the process
     expect((await engine.compare('x'.repeat(500_001), 'y')).spans).toEqual([]);
   });
+  it('createMonitor: work_id and work_hash both, a webhook URL with credentials (its rules), in the library and the route', async () => {
+    const call = callWithKey(handler, (await keys.createKey({ account: 'doors-monitor', plan: 'scale' })).key);
+    const work = await call('POST', '/api/v1/content/register', { content: text });
+    expect(work.status).toBe(201);
+    const { work_id, work_hash } = work.json;
+    const create = (r: object) =>
+      [engine.createMonitor(r, { owner: 'doors-monitor' }), call('POST', '/api/v1/monitors/create', r)] as const;
+    await saidAlike(create({ work_id, work_hash }), 'work_hash', 'give only one of work_id, work_hash');
+    const webhook = { url: 'https://user:pw@example.org/hooks', secret: 'whsec_0123456789abcdef' };
+    await saidAlike(create({ work_id, webhook }), 'webhook.url', 'must not contain credentials');
+    // an event page out of bounds (its schema): the library and the route's query name the same field
+    const monitor = await call('POST', '/api/v1/monitors/create', { work_id });
+    expect(monitor.status).toBe(201);
+    const events = call('GET', `/api/v1/monitors/${monitor.json.monitor_id}/events?limit=0`);
+    await boundAlike([engine.listEvents({ limit: 0 }), events], 'limit');
+  });
+
+  it('registerWork: content and fingerprint both, a date that is none (its rules), in the library and the route', async () => {
+    const call = callWithKey(handler, (await keys.createKey({ account: 'doors-registry', plan: 'scale' })).key);
+    const register = (r: object) =>
+      [engine.registerWork({ ...r, owner: 'doors-registry' }), call('POST', '/api/v1/content/register', r)] as const;
+    const fingerprint = { fingerprint: `tp1:${'0'.repeat(32)}`, work_hash: `sha256:${'0'.repeat(64)}` };
+    await saidAlike(register({ content: text, fingerprint }), 'fingerprint', 'give only one of content, fingerprint');
+    const dated = { content: text, metadata: { declarations: { since: 'soon' } } };
+    const date = 'must be an ISO 8601 date such as "2024-05-01"';
+    await saidAlike(register(dated), 'metadata.declarations.since', date);
+    // a page out of bounds (its schema): the same field from the library and the route's query
+    await boundAlike([engine.listWorks({ limit: 1001 }), call('GET', '/api/v1/content?limit=1001')], 'limit');
+  });
 });
+
+describe('a query read through its contract', () => {
+  it("listModels: a disclosure the knowledge base does not know, in the library and the route's query", async () => {
+    const call = callWithKey(handler, (await keys.createKey({ account: 'doors-kb', plan: 'scale' })).key);
+    const route = call('GET', '/api/v1/kb/models?disclosure=secret');
+    await boundAlike(
+      [Promise.resolve().then(() => engine.models({ disclosure: 'secret' as never })), route],
+      'disclosure',
+    );
+  });
+});
+
+type Doors = readonly [library: Promise<unknown>, route: Promise<{ status: number; json: Record<string, any> }>];
+
+/** A rule's refusal: the library's INVALID_INPUT naming `field` with `reason`, and the route's 422 saying the same. */
+async function saidAlike([library, route]: Doors, field: string, reason: string): Promise<void> {
+  const said = await refusal(library);
+  expect(said).toEqual({ code: 'INVALID_INPUT', field, message: `The input is not valid: ${field}: ${reason}` });
+  const answer = await route;
+  expect(answer.status).toBe(422);
+  expect(over(answer)).toEqual(said);
+}
+
+/** A bound's refusal: the same code and field (the HTTP validator words a bound its own way). */
+async function boundAlike([library, route]: Doors, field: string): Promise<void> {
+  expect(await refusal(library)).toMatchObject({ code: 'INVALID_INPUT', field });
+  const answer = await route;
+  expect(answer.status).toBe(422);
+  expect(over(answer)).toMatchObject({ code: 'INVALID_INPUT', field });
+}
 
 /** INVALID_INPUT naming `field`, as every door says it. */
 const invalid = (field: string, reason: string) => ({

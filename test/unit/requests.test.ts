@@ -17,6 +17,12 @@ import {
   type ReportRequest,
   type ExtractWorkRequestJson,
 } from '../../src/services/memorization/schemas.js';
+import type { Engine } from '../../src/engine.js';
+import type { ModelFilter } from '../../src/services/kb/schema.js';
+import type { CreateMonitorRequest } from '../../src/services/monitors/monitors.js';
+import { createMonitorRules } from '../../src/services/monitors/schema.js';
+import { registerRules } from '../../src/services/registry/schema.js';
+import type { ListWorksOptions, RegisterWorkRequest } from '../../src/services/registry/works.js';
 import { REQUESTS } from '../../src/services/requests.js';
 import type { AnalyzeRequestJson, CompareRequest, FingerprintRequest } from '../../src/services/analyze/schema.js';
 import { scoreRules } from '../../src/services/score/schema.js';
@@ -27,8 +33,8 @@ import type {
   ReferenceSetRequest,
 } from '../../src/services/memorization/types.js';
 
-/** The doors of each entry: the operation ids of its routes, and its job type. */
-const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string }> = {
+/** The doors of each entry: the operation ids of its routes (`query`: the request is their query), its job type. */
+const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; jobType?: string }> = {
   analyze: { routes: ['analyze'], jobType: 'analyze' },
   compare: { routes: ['compare'] },
   fingerprint: { routes: ['fingerprint'] },
@@ -41,6 +47,13 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string 
   audit: { routes: [], jobType: 'audit' },
   extractWork: { routes: [], jobType: 'extract' },
   score: { routes: ['score'], jobType: 'score' },
+  createMonitor: { routes: ['createMonitor'] },
+  listMonitors: { routes: ['listMonitors'], query: true },
+  listEvents: { routes: ['listMonitorEvents'], query: true },
+  registerWork: { routes: ['registerWork'] },
+  listWorks: { routes: ['listWorks'], query: true },
+  verifyReceipt: { routes: ['verifyReceipt'] },
+  listModels: { routes: ['listModels'], query: true },
 };
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
@@ -136,6 +149,38 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     target_model: 1,
     jurisdiction: 1,
   } satisfies Record<keyof ScoreRequest, 1>),
+  createMonitor: Object.keys({
+    work_id: 1,
+    work_hash: 1,
+    models: 1,
+    datasets: 1,
+    webhook: 1,
+    events: 1,
+    jurisdiction: 1,
+  } satisfies Record<keyof CreateMonitorRequest, 1>),
+  listMonitors: ['work_id'],
+  registerWork: Object.keys({
+    owner: 1,
+    content: 1,
+    content_type: 1,
+    content_encoding: 1,
+    fingerprint: 1,
+    title: 1,
+    author: 1,
+    work_type: 1,
+    declarations: 1,
+    metadata: 1,
+  } satisfies Record<keyof RegisterWorkRequest, 1>),
+  listWorks: Object.keys({ after: 1, limit: 1 } satisfies Record<Exclude<keyof ListWorksOptions, 'owner'>, 1>),
+  verifyReceipt: ['receipt'],
+  listModels: Object.keys({ provider: 1, modality: 1, disclosure: 1, dataset: 1 } satisfies Record<
+    keyof ModelFilter,
+    1
+  >),
+  listEvents: Object.keys({ monitor_id: 1, after: 1, limit: 1 } satisfies Record<
+    keyof Parameters<Engine['listEvents']>[0] & string,
+    1
+  >),
 };
 
 /**
@@ -174,11 +219,12 @@ describe('REQUESTS', () => {
       for (const id of doors.routes) {
         const rows = ROUTES.filter((r) => r.operationId === id || r.aliasOf === id);
         expect(rows.length, id).toBeGreaterThan(0);
-        for (const r of rows) expect(r.requestSchema === entry.served, `${r.method} ${r.path}`).toBe(true);
+        for (const r of rows)
+          expect((doors.query ? r.querySchema : r.requestSchema) === entry.served, `${r.method} ${r.path}`).toBe(true);
       }
       if (doors.jobType) expect(BUILT_IN_JOB_TYPES.get(doors.jobType)?.itemSchema === entry.served).toBe(true);
       // no route serves a schema of the same component under another object
-      const same = ROUTES.filter((r) => r.requestSchema !== undefined && r.requestSchema === entry.schema);
+      const same = ROUTES.filter((r) => [r.requestSchema, r.querySchema].includes(entry.schema));
       for (const r of same) expect(doors.routes).toContain(r.aliasOf ?? r.operationId);
     });
 
@@ -288,5 +334,47 @@ describe("each service's rules", () => {
       undefined,
     ]);
     expect(refusedAt(() => auditRules({ works: works.slice(0, 2) }, { plan: 'free', jobItems: 2 }))).toBeNull();
+  });
+
+  it('createMonitor: exactly one of work_id and work_hash; a webhook URL of http: or https: without credentials', () => {
+    const work_id = `wk_${'0'.repeat(32)}`;
+    const secret = 'whsec_0123456789abcdef';
+    expect(refusedAt(() => createMonitorRules({}))).toEqual(['INVALID_INPUT', 'work_id']);
+    expect(refusedAt(() => createMonitorRules({ work_id, work_hash: `sha256:${'0'.repeat(64)}` }))).toEqual([
+      'INVALID_INPUT',
+      'work_hash',
+    ]);
+    for (const url of ['not a url', 'ftp://example.org/hooks', 'https://user:pw@example.org/hooks'])
+      expect(
+        refusedAt(() => createMonitorRules({ work_id, webhook: { url, secret } })),
+        url,
+      ).toEqual(['INVALID_INPUT', 'webhook.url']);
+    expect(
+      refusedAt(() => createMonitorRules({ work_id, webhook: { url: 'https://example.org/h', secret } })),
+    ).toBeNull();
+  });
+
+  it('registerWork: exactly one of content and fingerprint; content members with content; the fields once; a date', () => {
+    const owner = 'acme';
+    const fingerprint = { fingerprint: `tp1:${'0'.repeat(32)}`, work_hash: `sha256:${'0'.repeat(64)}` };
+    const rules = (r: object) => refusedAt(() => registerRules({ owner, ...r }));
+    expect(rules({})).toEqual(['INVALID_INPUT', 'content']);
+    expect(rules({ content: 'x', fingerprint })).toEqual(['INVALID_INPUT', 'fingerprint']);
+    expect(rules({ fingerprint, content_type: 'text' })).toEqual(['INVALID_INPUT', 'content_type']);
+    expect(rules({ content: ' \n ' })).toEqual(['INVALID_INPUT', 'content']);
+    expect(rules({ content: 'x', title: 'A', metadata: { title: 'B' } })).toEqual(['INVALID_INPUT', 'metadata.title']);
+    expect(rules({ content: 'x', metadata: { jurisdiction: 'US' } })).toEqual([
+      'INVALID_INPUT',
+      'metadata.jurisdiction',
+    ]);
+    expect(rules({ content: 'x', declarations: { since: 'soon' } })).toEqual(['INVALID_INPUT', 'declarations.since']);
+    expect(rules({ content: 'x', metadata: { declarations: { since: '2024-13-45' } } })).toEqual([
+      'INVALID_INPUT',
+      'metadata.declarations.since',
+    ]);
+    expect(
+      rules({ content: 'x', title: 'A', metadata: { author: 'B', declarations: { since: '2024-05-01' } } }),
+    ).toBeNull();
+    expect(rules({ fingerprint })).toBeNull();
   });
 });

@@ -15,18 +15,9 @@ const CONTENT_IN = ANALYZE_REQUEST_SCHEMA.properties;
  */
 export const SCORE_REQUEST_SCHEMA = object(
   {
-    work_hash: { ...workHash, description: 'A work the account registered from its content; or give `content`' },
-    content: {
-      type: 'string',
-      minLength: 1,
-      description:
-        "The work, scored without being registered: a text (at most 10 MiB of UTF-8), or a file's bytes in base64 " +
-        'with `content_encoding: "base64"` (at most the plan\'s `fileBytes`); or give `work_hash`',
-    },
-    content_type: {
-      ...CONTENT_IN.content_type,
-      description: `${CONTENT_IN.content_type.description} Default \`text\`.`,
-    },
+    work_hash: workHash,
+    content: { type: 'string', minLength: 1 },
+    content_type: CONTENT_IN.content_type,
     content_encoding: CONTENT_IN.content_encoding,
     include_text: CONTENT_IN.include_text,
     target_model: modelId,

@@ -1,0 +1,82 @@
+/**
+ * The words of a request's fields live in the HTTP layer (src/http/docs/fields.ts), not in the contracts the library
+ * validates with: `documented` joins them by property path without disturbing the rest of the schema, and the
+ * OpenAPI document shows them where the contracts used to carry them.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildOpenApi } from '../../src/http/openapi.js';
+import { described, documented, FIELD_DOCS } from '../../src/http/docs/fields.js';
+import { ROUTES } from '../../src/http/routes/index.js';
+import { ANALYZE_REQUEST_SCHEMA } from '../../src/services/analyze/schema.js';
+import { REQUESTS } from '../../src/services/requests.js';
+import { jurisdiction, modelId, object, partialObject } from '../../src/util/json-schema.js';
+
+/** The keywords only a document reads. */
+const DOC_ONLY = new Set(['description', 'title', 'examples']);
+
+/** Members taken whole from analyze's request: their words move with analyze's contract. */
+const ANALYZE_MEMBERS = new Set<unknown>(Object.values(ANALYZE_REQUEST_SCHEMA.properties));
+
+/** Paths of every doc-only keyword under `s` (`properties` followed by name), analyze's members aside. */
+function docPaths(s: unknown, at = ''): string[] {
+  if (s === null || typeof s !== 'object' || ANALYZE_MEMBERS.has(s)) return [];
+  return Object.entries(s).flatMap(([k, v]) =>
+    DOC_ONLY.has(k) && typeof v === 'string' ? [`${at}${k}`] : docPaths(v, `${at}${k}.`),
+  );
+}
+
+describe('documented', () => {
+  const inner = object({ id: { type: 'string' } });
+  const schema = partialObject({ a: { type: 'string', 'x-pattern-hint': 'a letter' }, b: inner, c: inner });
+
+  it('joins words by property path, before vendor extensions, copying only along the path', () => {
+    const out = documented(schema, { a: { description: 'An a' }, 'b.id': { description: 'The id' } }) as any;
+    expect(Object.keys(out.properties.a)).toEqual(['type', 'description', 'x-pattern-hint']);
+    expect(out.properties.b.properties.id).toEqual({ type: 'string', description: 'The id' });
+    expect(out.properties.c).toBe(inner); // untouched members stay the same object: a named schema stays a $ref
+    expect((schema as any).properties.a.description).toBeUndefined(); // the contract's object is not written
+    expect(inner.properties).toEqual({ id: { type: 'string' } });
+  });
+
+  it('describes the schema itself with the empty path, and keeps the place of a word it replaces', () => {
+    const out = documented({ type: 'string', description: 'old', pattern: 'x' }, { '': { description: 'new' } });
+    expect(Object.entries(out)).toEqual([
+      ['type', 'string'],
+      ['description', 'new'],
+      ['pattern', 'x'],
+    ]);
+  });
+
+  it('throws for a path the schema lacks: the words would describe nothing', () => {
+    expect(() => documented(schema, { 'a.z': { description: 'x' } })).toThrow('no member at a.z');
+    expect(() => documented(schema, { z: { description: 'x' } })).toThrow('no member at z');
+  });
+});
+
+describe('FIELD_DOCS', () => {
+  it('every entry names members its schema has', () => {
+    for (const [schema, docs] of FIELD_DOCS) expect(() => documented(schema as never, docs)).not.toThrow();
+  });
+
+  it('the contracts that moved their words carry none: validation reads no prose', () => {
+    const moved = ['score', 'createMonitor', 'listMonitors', 'listEvents', 'registerWork', 'listWorks'] as const;
+    for (const op of [...moved, 'verifyReceipt', 'listModels'] as const) {
+      expect(docPaths(REQUESTS[op].schema), op).toEqual([]);
+      expect(docPaths(REQUESTS[op].served), op).toEqual([]);
+    }
+    expect(docPaths(modelId)).toEqual([]);
+    expect(docPaths(jurisdiction)).toEqual([]);
+  });
+
+  it('the OpenAPI document shows the words: a body field, a query parameter, a shared fragment', () => {
+    const doc = buildOpenApi(ROUTES) as any;
+    const schemas = doc.components.schemas;
+    expect(schemas.ScoreRequest.properties.work_hash.description).toMatch(/registered from its content/);
+    expect(schemas.RegisterWorkRequest.properties.metadata.properties.jurisdiction.description).toMatch(/^Refused/);
+    const models = doc.paths['/api/v1/kb/models'].get.parameters.find((p: any) => p.name === 'dataset');
+    expect(models.description).toBe('Models with a documented link to this dataset (id or name)');
+    const byQuery = doc.paths['/api/v1/attribution/score'].get.parameters.find((p: any) => p.name === 'target_model');
+    expect(byQuery.description).toBe('`provider/model_name` of the knowledge base');
+    expect(described(REQUESTS.listWorks.served)).toBe(REQUESTS.listWorks.served); // nothing to say: itself
+  });
+});
