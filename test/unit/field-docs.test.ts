@@ -7,19 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { described, documented, FIELD_DOCS } from '../../src/http/docs/fields.js';
 import { ROUTES } from '../../src/http/routes/index.js';
-import { ANALYZE_REQUEST_SCHEMA } from '../../src/services/analyze/schema.js';
 import { REQUESTS } from '../../src/services/requests.js';
 import { jurisdiction, modelId, object, partialObject } from '../../src/util/json-schema.js';
 
 /** The keywords only a document reads. */
 const DOC_ONLY = new Set(['description', 'title', 'examples']);
 
-/** Members taken whole from analyze's request: their words move with analyze's contract. */
-const ANALYZE_MEMBERS = new Set<unknown>(Object.values(ANALYZE_REQUEST_SCHEMA.properties));
-
-/** Paths of every doc-only keyword under `s` (`properties` followed by name), analyze's members aside. */
+/** Paths of every doc-only keyword under `s` (`properties` followed by name). */
 function docPaths(s: unknown, at = ''): string[] {
-  if (s === null || typeof s !== 'object' || ANALYZE_MEMBERS.has(s)) return [];
+  if (s === null || typeof s !== 'object') return [];
   return Object.entries(s).flatMap(([k, v]) =>
     DOC_ONLY.has(k) && typeof v === 'string' ? [`${at}${k}`] : docPaths(v, `${at}${k}.`),
   );
@@ -59,7 +55,17 @@ describe('FIELD_DOCS', () => {
   });
 
   it('the contracts that moved their words carry none: validation reads no prose', () => {
-    const moved = ['score', 'createMonitor', 'listMonitors', 'listEvents', 'registerWork', 'listWorks'] as const;
+    const moved = [
+      'analyze',
+      'compare',
+      'fingerprint',
+      'score',
+      'createMonitor',
+      'listMonitors',
+      'listEvents',
+      'registerWork',
+      'listWorks',
+    ] as const;
     for (const op of [...moved, 'verifyReceipt', 'listModels'] as const) {
       expect(docPaths(REQUESTS[op].schema), op).toEqual([]);
       expect(docPaths(REQUESTS[op].served), op).toEqual([]);

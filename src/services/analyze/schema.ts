@@ -20,7 +20,6 @@ const ci100 = { type: 'array', items: num100, minItems: 2, maxItems: 2 } as cons
 const offset = { type: 'integer', minimum: 0 } as const;
 const strings = { type: 'array', items: { type: 'string' } } as const;
 const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
-const KEPT = 'Kept in the result, and in `register_prefill` for registering the work.';
 
 /** What the matches of passages that were aligned or reported with their reuse carry (see `ExactMatch`). */
 const REUSE_FIELDS = {
@@ -476,45 +475,33 @@ export const ANALYZE_REQUEST_SCHEMA = {
     content: {
       type: 'string',
       minLength: 1,
-      description:
-        'The text (at most 10 MiB of UTF-8); for a file (`epub`, `pdf`, `docx`) its bytes in base64 with `content_encoding: "base64"` (over HTTP at most the plan\'s `fileBytes`, or sent as a multipart upload; in the library `maxFileBytes`, default 64 MiB).',
     },
     content_type: {
       enum: ['text', 'markdown', 'html', 'epub', 'pdf', 'docx'],
-      description:
-        'Markup is reduced to its readable text and spans point into `content`; a file is reduced to its text (`extraction`) and spans point into that.',
     },
     content_encoding: {
       enum: ['base64'],
-      description: 'How `content` carries a file: required with `epub`, `pdf` and `docx`, refused with the text types.',
     },
     include_text: {
       type: 'boolean',
-      description:
-        'Files only: return the extracted text in `extraction.text` (kept with the stored analysis). Default false.',
     },
     quotations: {
       enum: ['exclude', 'count'],
-      description:
-        "How text the work quotes counts (a match inside quotation marks, a block quote or an attribution, or a passage the datasets hold in several documents, in a work that is not mostly corpus text): 'exclude' (default) shows it as a quotation (`matches[].role`) and leaves it out of `confidence`, which is about the work's own text; 'count' counts it (checking a model's output).",
     },
     search_remote: {
       type: 'boolean',
-      description:
-        'false keeps the content on this server: the remote corpora the server is configured with (sent the text to their engines) are left out. Default true.',
     },
     metadata: {
       type: 'object',
       additionalProperties: false,
       properties: {
         // the bounds of registerWork's title and author, since the result offers them for registration
-        title: { type: 'string', minLength: 1, maxLength: 1000, description: KEPT },
-        author: { type: 'string', minLength: 1, maxLength: 1000, description: KEPT },
+        title: { type: 'string', minLength: 1, maxLength: 1000 },
+        author: { type: 'string', minLength: 1, maxLength: 1000 },
         work_type: { enum: ['book', 'article', 'news', 'code', 'other'] },
         jurisdiction: {
           type: 'string',
           pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$',
-          description: 'ISO 3166 code: US, DE, EU, US-CA …',
         },
         declarations: {
           type: 'object',
@@ -946,14 +933,7 @@ export interface CompareRequest {
   readonly b: string;
 }
 
-const compareText = (maxLength: number, description: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength,
-  description,
-});
-const A = 'First text (e.g. the suspect); spans `a_start`/`a_end` index it';
-const B = 'Second text (e.g. the source)';
+const compareText = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
 /**
  * Longest text the HTTP API aligns: a comparison runs within its request, so a server holds each text to 500,000
  * characters (the library, whose caller owns its process, to {@link MAX_COMPARE_LENGTH}).
@@ -967,9 +947,9 @@ const SERVED_COMPARE_LENGTH = 500_000;
  */
 export const COMPARE_REQUEST = contract<CompareRequest>(
   'compare',
-  object({ a: compareText(MAX_COMPARE_LENGTH, A), b: compareText(MAX_COMPARE_LENGTH, B) }),
+  object({ a: compareText(MAX_COMPARE_LENGTH), b: compareText(MAX_COMPARE_LENGTH) }),
   undefined,
-  object({ a: compareText(SERVED_COMPARE_LENGTH, A), b: compareText(SERVED_COMPARE_LENGTH, B) }),
+  object({ a: compareText(SERVED_COMPARE_LENGTH), b: compareText(SERVED_COMPARE_LENGTH) }),
 );
 
 /** `POST /api/v1/attribution/fingerprint`: content, how to read it, the fingerprint's options. */
@@ -982,11 +962,8 @@ export interface FingerprintRequest {
 
 const FINGERPRINT_SCHEMA = object(
   {
-    content: { type: 'string', minLength: 1, description: 'At most 10 MiB of UTF-8' },
-    content_type: {
-      enum: ['text', 'markdown', 'html'],
-      description: 'How to read `content` (markup is reduced to its text). Default `text`',
-    },
+    content: { type: 'string', minLength: 1 },
+    content_type: { enum: ['text', 'markdown', 'html'] },
     options: object(
       {
         normalize: { enum: ['nfkc-casefold', 'none'] },
@@ -1007,10 +984,7 @@ const FINGERPRINT_SCHEMA = object(
       },
       ['normalize', 'shingle', 'seed', 'winnow', 'minhash', 'simhash'],
     ),
-    include_winnow: {
-      type: 'boolean',
-      description: 'Also return the winnowed fingerprints with their spans in `content`. Default false',
-    },
+    include_winnow: { type: 'boolean' },
   },
   ['content_type', 'options', 'include_winnow'],
 );
