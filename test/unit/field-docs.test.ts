@@ -8,6 +8,8 @@ import { buildOpenApi } from '../../src/http/openapi.js';
 import { described, documented, FIELD_DOCS } from '../../src/http/docs/fields.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { REQUESTS } from '../../src/services/requests.js';
+import { ANALYZE_REQUEST_SCHEMA } from '../../src/services/analyze/schema.js';
+import { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID } from '../../src/services/memorization/schemas.js';
 import { jurisdiction, modelId, object, partialObject } from '../../src/util/json-schema.js';
 
 /** The keywords only a document reads. */
@@ -49,29 +51,44 @@ describe('documented', () => {
   });
 });
 
+describe('documented paths through items and branches', () => {
+  const schema = partialObject({
+    list: { type: 'array', items: object({ name: { type: 'string' } }) },
+    either: { oneOf: [{ const: false }, object({ n: { type: 'integer' } })] },
+  });
+
+  it("'name[]' is the items of an array, 'name.oneOf[i]' a branch", () => {
+    const out = documented(schema, {
+      'list[].name': { description: 'A name' },
+      'either.oneOf[1].n': { description: 'A count' },
+    }) as any;
+    expect(out.properties.list.items.properties.name.description).toBe('A name');
+    expect(out.properties.either.oneOf[1].properties.n.description).toBe('A count');
+    expect(out.properties.either.oneOf[0]).toBe((schema as any).properties.either.oneOf[0]);
+    expect(() => documented(schema, { 'either.oneOf[2].n': { description: 'x' } })).toThrow('no member');
+    expect(() => documented(schema, { 'either[].n': { description: 'x' } })).toThrow('no member');
+  });
+
+  it("a shared fragment at the end of a path keeps its own words under the path's", () => {
+    const held = partialObject({ model: MODEL_SPEC_SCHEMA });
+    const out = documented(held, { model: { description: 'Another model' } }) as any;
+    expect(out.properties.model.description).toBe('Another model');
+    expect(out.properties.model.properties.api_key.description).toMatch(/^Sent to the service/);
+  });
+});
+
 describe('FIELD_DOCS', () => {
   it('every entry names members its schema has', () => {
     for (const [schema, docs] of FIELD_DOCS) expect(() => documented(schema as never, docs)).not.toThrow();
   });
 
-  it('the contracts that moved their words carry none: validation reads no prose', () => {
-    const moved = [
-      'analyze',
-      'compare',
-      'fingerprint',
-      'score',
-      'createMonitor',
-      'listMonitors',
-      'listEvents',
-      'registerWork',
-      'listWorks',
-    ] as const;
-    for (const op of [...moved, 'verifyReceipt', 'listModels'] as const) {
-      expect(docPaths(REQUESTS[op].schema), op).toEqual([]);
-      expect(docPaths(REQUESTS[op].served), op).toEqual([]);
+  it('no contract carries words: validation reads no prose', () => {
+    for (const [op, c] of Object.entries(REQUESTS)) {
+      expect(docPaths(c.schema), op).toEqual([]);
+      expect(docPaths(c.served), op).toEqual([]);
     }
-    expect(docPaths(modelId)).toEqual([]);
-    expect(docPaths(jurisdiction)).toEqual([]);
+    for (const fragment of [modelId, jurisdiction, MODEL_SPEC_SCHEMA, REFERENCE_SET_ID, ANALYZE_REQUEST_SCHEMA])
+      expect(docPaths(fragment)).toEqual([]);
   });
 
   it('the OpenAPI document shows the words: a body field, a query parameter, a shared fragment', () => {

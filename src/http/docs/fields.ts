@@ -7,17 +7,26 @@
  * every use of a shared fragment (a model id, a jurisdiction) is described alike.
  */
 import type { JsonSchema } from '../context.js';
-import { ANALYZE_REQUEST_SCHEMA, declarations, jurisdiction, modelId, REQUESTS } from '../../library.js';
+import {
+  ANALYZE_REQUEST_SCHEMA,
+  declarations,
+  jurisdiction,
+  MODEL_SPEC_SCHEMA,
+  modelId,
+  REFERENCE_SET_ID,
+  REQUESTS,
+} from '../../library.js';
 
 /**
- * Doc-only keywords (`description`, `title`, `examples`) by property path: `'content'`, `'metadata.jurisdiction'`,
- * or `''` for the schema itself.
+ * Doc-only keywords (`description`, `title`, `examples`) by path: `'content'`, `'metadata.jurisdiction'`, `''` for the
+ * schema itself; `'works[]'` is the items of `works`, `'probe.oneOf[1]'` a branch of `probe`.
  */
 export type FieldDocs = Readonly<Record<string, JsonSchema>>;
 
 /**
  * `schema` with `docs` joined: copied along each documented path only, so every other member stays the same object
- * (a named schema inside it is still a `$ref`). A path the schema lacks throws: the words would describe nothing.
+ * (a named schema inside it is still a `$ref`). A shared fragment at the end of a path keeps its own words
+ * ({@link FIELD_DOCS}) under the path's. A path the schema lacks throws: the words would describe nothing.
  * @example documented(REQUESTS.listModels.served, { dataset: { description: 'A dataset id or name' } })
  */
 export function documented(schema: JsonSchema, docs: FieldDocs): JsonSchema {
@@ -28,16 +37,36 @@ export function documented(schema: JsonSchema, docs: FieldDocs): JsonSchema {
 
 function joinAt(schema: JsonSchema, keys: readonly string[], words: JsonSchema, path: string): JsonSchema {
   if (keys.length === 0) {
-    // the words go before the vendor extensions (`x-pattern-hint`), where a schema writes them
-    const own = Object.entries(schema);
+    // the words go before the vendor extensions (`x-pattern-hint`), where a schema writes them; a member's own
+    // words (a shared fragment's) first, under the container's
+    const own = Object.entries(path === '' ? schema : described(schema));
     const ext = own.filter(([k]) => k.startsWith('x-'));
     return Object.fromEntries([...own.filter(([k]) => !k.startsWith('x-')), ...Object.entries(words), ...ext]);
   }
-  const props = schema.properties as Record<string, JsonSchema> | undefined;
   const [key, ...rest] = keys;
-  if (!props || !Object.hasOwn(props, key)) throw new Error(`field docs: no member at ${path}`);
-  return { ...schema, properties: { ...props, [key]: joinAt(props[key], rest, words, path) } };
+  const branch = /^oneOf\[(\d+)\]$/.exec(key);
+  if (branch) {
+    const oneOf = [...((schema.oneOf as JsonSchema[] | undefined) ?? [])];
+    const i = Number(branch[1]);
+    if (!oneOf[i]) throw new Error(`field docs: no member at ${path}`);
+    oneOf[i] = joinAt(oneOf[i], rest, words, path);
+    return { ...schema, oneOf };
+  }
+  const items = key.endsWith('[]');
+  const name = items ? key.slice(0, -2) : key;
+  const props = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!props || !Object.hasOwn(props, name) || (items && !props[name].items))
+    throw new Error(`field docs: no member at ${path}`);
+  const member = props[name];
+  const joined = items
+    ? { ...member, items: joinAt(member.items as JsonSchema, rest, words, path) }
+    : joinAt(member, rest, words, path);
+  return { ...schema, properties: { ...props, [name]: joined } };
 }
+
+/** `docs` under the member at `path`: one fragment's words for every request that holds it. */
+const under = (path: string, docs: FieldDocs): FieldDocs =>
+  Object.fromEntries(Object.entries(docs).map(([k, v]) => [k === '' ? path : `${path}.${k}`, v]));
 
 const KEPT = { description: 'Kept in the result, and in `register_prefill` for registering the work.' };
 /** Analyze's members, some of which score and a registration take whole. */
@@ -75,11 +104,162 @@ const COMPARE_DOCS = {
   b: { description: 'Second text (e.g. the source)' },
 };
 
+/** The target model's members (a probe's, an extraction's, an assessment's, a job's). */
+const MODEL_DOCS = {
+  base_url: {
+    description:
+      'Base URL with the version path, e.g. `https://models.example.org/v1`: no credentials, query or fragment',
+  },
+  api_key: { description: 'Sent to the service as `Authorization: Bearer …`; never stored or echoed' },
+  model: { description: "The `model` field of the service's requests" },
+  api: { description: '`completions` (log-probabilities with `echo`; default) or `chat` (generations only)' },
+  top_logprobs: { description: 'Alternatives per position (completions); 0 = own log-probabilities only. Default 5' },
+};
+/** A job's model: the target model's members and the production endpoint's options. */
+const JOB_MODEL_DOCS = {
+  ...MODEL_DOCS,
+  temperature: {
+    description: '`temperature` sent with every generation (default 0: greedy decoding, what the measures assume)',
+  },
+  max_tokens_param: {
+    description:
+      "The name of the output-token limit: `max_tokens` (default; vLLM, llama.cpp, Ollama) or `max_completion_tokens` (OpenAI's newer models)",
+  },
+  seed: { description: '`seed` sent with every generation, for endpoints that take one' },
+  timeout_ms: {
+    description:
+      "Time limit of one call, retries included (default and ceiling: the server's model timeout, 60 s unless its operator set another)",
+  },
+  requests_per_minute: { description: 'Most requests a minute to the endpoint (a token bucket; retries counted)' },
+  tokens_per_minute: {
+    description:
+      "Most tokens a minute: a request counts its prompt's estimated tokens (characters / 4) and its output limit",
+  },
+};
+const MODEL_CALLS = { description: 'Model calls in flight (default 4; the library allows 64)' };
+/** The probe extraction's options (its request's, an assessment's `extract`). */
+const EXTRACT_OPTION_DOCS = {
+  prefix_tokens: { description: 'Words of the work given as the prompt (default 50)' },
+  continuation_tokens: { description: 'Words of the true continuation compared (default 64)' },
+  prefixes: { description: 'Prompts at evenly spaced positions of the work (default 16; the library allows 1,000)' },
+  max_tokens: {
+    description: 'Model tokens per generation (default 2 × continuation_tokens; the library allows 16,384)',
+  },
+  concurrency: MODEL_CALLS,
+};
+/** The probe's options (its request's, an assessment's `probe`). */
+const PROBE_OPTION_DOCS = {
+  reference: { description: 'The non-member side: a reference set of the account, or texts (basis `unverified`)' },
+  chunk_tokens: { description: 'Words per chunk (default 128)' },
+  min_chunks: { description: 'Fewest chunks per side for a verdict (default 20)' },
+  min_reference_documents: { description: 'Fewest reference documents for a verdict (default 5)' },
+  k: { description: 'Share of lowest-probability tokens for Min-K% (default 0.2)' },
+  alpha: { description: 'Family-wise significance level (default 0.01)' },
+  concurrency: MODEL_CALLS,
+  reference_model: {
+    description:
+      'A model that cannot have seen the work (released before it, or trained on disclosed data without it): the verdict then rests on the loss calibrated by it',
+  },
+};
+/** What a whole-work extraction and a catalogue audit share. */
+const SECTIONS = {
+  description: 'Sections (chapters) to spread the probes over, in order, not overlapping (UTF-16 offsets)',
+};
+const JOB_CALL_DOCS = {
+  max_tokens: { description: '`max_tokens` of each call (default 256)' },
+  concurrency: { description: 'Calls in flight (default 4; a server allows fewer: SERVER_CAPS)' },
+  prompt_variants: {
+    description: 'Chat models: prompt templates tried in order until one continues the work (default 3)',
+  },
+};
+const WORK_OR_TEXT = { description: 'A work of the account registered with its text (or give `text`)' };
+
 /** Every documented schema, by identity: a contract's `served` object or a shared fragment. */
 export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldDocs>([
   [modelId, { '': { description: '`provider/model_name` of the knowledge base' } }],
   [jurisdiction, { '': { description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`' } }],
   [ANALYZE_REQUEST_SCHEMA, ANALYZE_DOCS],
+  [MODEL_SPEC_SCHEMA, MODEL_DOCS],
+  [REFERENCE_SET_ID, { '': { description: 'Reference set id of the account' } }],
+  [
+    REQUESTS.compareOutput.served,
+    {
+      output: { description: 'A model output' },
+      work_ids: { description: 'Works of the account; default: all of them registered with text' },
+      min_tokens: { description: 'Shortest verbatim run reported, in words (default 8)' },
+      limit: { description: 'Most works examined (default 1000)' },
+    },
+  ],
+  [
+    REQUESTS.referenceSet.served,
+    {
+      texts: { description: 'Non-member documents (one document each; chunks never span two)' },
+      basis: {
+        description:
+          '`randomized_split` (members and non-members assigned at random: the matched design), `post_cutoff`, `unverified`',
+      },
+      published_after: { description: 'With `post_cutoff`: earliest publication date (ISO 8601)' },
+    },
+  ],
+  [REQUESTS.probe.served, { texts: { description: 'Several suspect documents' }, ...PROBE_OPTION_DOCS }],
+  [
+    REQUESTS.extract.served,
+    { work_id: WORK_OR_TEXT, text: { description: 'The text to probe (or give `work_id`)' }, ...EXTRACT_OPTION_DOCS },
+  ],
+  [
+    REQUESTS.assess.served,
+    {
+      work_id: { description: 'A work of the account registered with its text' },
+      kb_model: { description: 'Knowledge-base id of the model, for corpus evidence' },
+      extract: { description: 'Extraction settings, or false to skip. Default {}' },
+      ...under('extract.oneOf[1]', EXTRACT_OPTION_DOCS),
+      probe: { description: 'Probe settings with the reference, or false. Without it no probe runs' },
+      ...under('probe.oneOf[1]', PROBE_OPTION_DOCS),
+      traps: { description: "Test the work's canaries (default true)" },
+      trap_alpha: { description: 'Significance level of the trap test (default 0.01)' },
+    },
+  ],
+  [
+    REQUESTS.report.served,
+    {
+      assessment_id: { description: 'From `POST /api/v1/memorization/assess`' },
+      max_spans: { description: 'Extraction attempts shown with their spans (default 8)' },
+    },
+  ],
+  [
+    REQUESTS.extractWork.served,
+    {
+      work_id: WORK_OR_TEXT,
+      text: { description: 'The work to extract (or give `work_id`)' },
+      ...under('model', JOB_MODEL_DOCS),
+      sections: SECTIONS,
+      budget_calls: { description: 'Most calls made in all, failed ones counted (default 2000)' },
+      probes: { description: 'Phase-1 probes (default one per 250 words, at most half the budget)' },
+      prefix_words: { description: 'Words of each prompt (default 50)' },
+      ...JOB_CALL_DOCS,
+    },
+  ],
+  [
+    REQUESTS.audit.served,
+    {
+      works: {
+        description:
+          "The catalogue: works `{ id, text, sections? }`, ids distinct (a job's: at most the plan's `jobItems` works; the body at most its `fileBytes`)",
+      },
+      'works[].id': { description: "The work's name in the result (a file name, an ISBN)" },
+      'works[].text': { description: "The work's text" },
+      'works[].sections': SECTIONS,
+      ...under('model', JOB_MODEL_DOCS),
+      budget_calls: { description: 'Most calls for the whole catalogue, first pass included (default 2000)' },
+      first_probes: { description: 'Probes per work in the first pass (default 3)' },
+      level: {
+        description:
+          '`not_found` is stated at this level: the share of probe positions a reproduced work hits (default 0.5)',
+      },
+      prefix_words: { description: 'Words of each prompt (default 50, less for short works)' },
+      ...JOB_CALL_DOCS,
+    },
+  ],
   [REQUESTS.compare.served, COMPARE_DOCS],
   [
     REQUESTS.fingerprint.served,

@@ -61,21 +61,20 @@ type Operation = keyof typeof MEMORIZATION_LIMITS;
 
 /**
  * An option's JSON Schema with the library's bounds (a request's schema as the library reads it).
- * @example limitSchema('extractWork', 'concurrency', 'Calls in flight (default 4)') // integer 1..64
+ * @example limitSchema('extractWork', 'concurrency') // integer 1..64
  */
 export function limitSchema<O extends Operation>(
   operation: O,
   name: keyof (typeof MEMORIZATION_LIMITS)[O] & string,
-  description: string,
 ): JsonSchema {
   const limit = MEMORIZATION_LIMITS[operation][name] as IntLimit;
-  return intIn(limit.min, limit.max, description);
+  return intIn(limit.min, limit.max);
 }
 
 /**
  * A request's members as the HTTP API serves them: each integer option that {@link SERVER_CAPS} names lowered to its
  * cap, every other member the same object.
- * @example servedProps({ concurrency: limitSchema('extractWork', 'concurrency', '…') }).concurrency.maximum // 16
+ * @example servedProps({ concurrency: limitSchema('extractWork', 'concurrency') }).concurrency.maximum // 16
  */
 export function servedProps<P extends Record<string, JsonSchema>>(props: P): P {
   const tightened = Object.entries(props).map(([name, s]) => {

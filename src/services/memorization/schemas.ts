@@ -39,26 +39,21 @@ const MODEL_SPEC_PROPS = {
     minLength: 8,
     maxLength: 2000,
     pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
-    description:
-      'Base URL with the version path, e.g. `https://models.example.org/v1`: no credentials, query or fragment',
   },
   api_key: {
     type: 'string',
     minLength: 1,
     maxLength: 1000,
     pattern: '^[\\x21-\\x7e]+$',
-    description: 'Sent to the service as `Authorization: Bearer …`; never stored or echoed',
   },
-  model: { type: 'string', minLength: 1, maxLength: 200, description: "The `model` field of the service's requests" },
+  model: { type: 'string', minLength: 1, maxLength: 200 },
   api: {
     enum: ['completions', 'chat'],
-    description: '`completions` (log-probabilities with `echo`; default) or `chat` (generations only)',
   },
   top_logprobs: {
     type: 'integer',
     minimum: 0,
     maximum: 20,
-    description: 'Alternatives per position (completions); 0 = own log-probabilities only. Default 5',
   },
 } as const;
 /** The target model of a memorization request. */
@@ -70,30 +65,18 @@ const ENDPOINT_OPTION_PROPS = {
     type: 'number',
     minimum: 0,
     maximum: 2,
-    description: '`temperature` sent with every generation (default 0: greedy decoding, what the measures assume)',
   },
   max_tokens_param: {
     enum: ['max_tokens', 'max_completion_tokens'],
-    description:
-      "The name of the output-token limit: `max_tokens` (default; vLLM, llama.cpp, Ollama) or `max_completion_tokens` (OpenAI's newer models)",
   },
   seed: {
     type: 'integer',
     minimum: -(2 ** 31),
     maximum: 2 ** 31 - 1,
-    description: '`seed` sent with every generation, for endpoints that take one',
   },
-  timeout_ms: intIn(
-    1000,
-    3_600_000,
-    "Time limit of one call, retries included (default and ceiling: the server's model timeout, 60 s unless its operator set another)",
-  ),
-  requests_per_minute: intIn(1, 1e9, 'Most requests a minute to the endpoint (a token bucket; retries counted)'),
-  tokens_per_minute: intIn(
-    1,
-    1e9,
-    "Most tokens a minute: a request counts its prompt's estimated tokens (characters / 4) and its output limit",
-  ),
+  timeout_ms: intIn(1000, 3_600_000),
+  requests_per_minute: intIn(1, 1e9),
+  tokens_per_minute: intIn(1, 1e9),
 } as const;
 
 /**
@@ -109,28 +92,19 @@ export const JOB_MODEL_SPEC_SCHEMA = object({ ...MODEL_SPEC_PROPS, ...ENDPOINT_O
 
 /** The members of {@link EXTRACT_WORK_REQUEST_SCHEMA}, with the library's bounds. */
 const EXTRACT_WORK_PROPS = {
-  work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
-  text: { type: 'string', minLength: 1, description: 'The work to extract (or give `work_id`)' },
+  work_id: workId,
+  text: { type: 'string', minLength: 1 },
   sections: {
     type: 'array',
     maxItems: 10_000,
-    description: 'Sections (chapters) to spread the probes over, in order, not overlapping (UTF-16 offsets)',
     items: object({ start: int0, end: int0, title: { type: 'string', maxLength: 500 } }, ['title']),
   },
-  budget_calls: limitSchema(
-    'extractWork',
-    'budget_calls',
-    'Most calls made in all, failed ones counted (default 2000)',
-  ),
-  probes: limitSchema('extractWork', 'probes', 'Phase-1 probes (default one per 250 words, at most half the budget)'),
-  prefix_words: limitSchema('extractWork', 'prefix_words', 'Words of each prompt (default 50)'),
-  max_tokens: limitSchema('extractWork', 'max_tokens', '`max_tokens` of each call (default 256)'),
-  concurrency: limitSchema(
-    'extractWork',
-    'concurrency',
-    'Calls in flight (default 4; a server allows fewer: SERVER_CAPS)',
-  ),
-  prompt_variants: intIn(1, 3, 'Chat models: prompt templates tried in order until one continues the work (default 3)'),
+  budget_calls: limitSchema('extractWork', 'budget_calls'),
+  probes: limitSchema('extractWork', 'probes'),
+  prefix_words: limitSchema('extractWork', 'prefix_words'),
+  max_tokens: limitSchema('extractWork', 'max_tokens'),
+  concurrency: limitSchema('extractWork', 'concurrency'),
+  prompt_variants: intIn(1, 3),
   prices: object(
     {
       prompt_per_million: { type: 'number', minimum: 0, maximum: 1e6 },
@@ -182,42 +156,29 @@ const AUDIT_PROPS = {
     type: 'array',
     minItems: 1,
     maxItems: 100_000,
-    description:
-      "The catalogue: works `{ id, text, sections? }`, ids distinct (a job's: at most the plan's `jobItems` works; the body at most its `fileBytes`)",
     items: object(
       {
         id: {
           type: 'string',
           minLength: 1,
           maxLength: 1024,
-          description: "The work's name in the result (a file name, an ISBN)",
         },
-        text: { type: 'string', description: "The work's text" },
+        text: { type: 'string' },
         sections: EXTRACT_WORK_PROPS.sections,
       },
       ['sections'],
     ),
   },
-  budget_calls: limitSchema(
-    'audit',
-    'budget_calls',
-    'Most calls for the whole catalogue, first pass included (default 2000)',
-  ),
-  first_probes: limitSchema('audit', 'first_probes', 'Probes per work in the first pass (default 3)'),
+  budget_calls: limitSchema('audit', 'budget_calls'),
+  first_probes: limitSchema('audit', 'first_probes'),
   level: {
     type: 'number',
     exclusiveMinimum: 0,
     exclusiveMaximum: 1,
-    description:
-      '`not_found` is stated at this level: the share of probe positions a reproduced work hits (default 0.5)',
   },
-  prefix_words: limitSchema('extractWork', 'prefix_words', 'Words of each prompt (default 50, less for short works)'),
-  max_tokens: limitSchema('extractWork', 'max_tokens', '`max_tokens` of each call (default 256)'),
-  concurrency: limitSchema(
-    'extractWork',
-    'concurrency',
-    'Calls in flight (default 4; a server allows fewer: SERVER_CAPS)',
-  ),
+  prefix_words: limitSchema('extractWork', 'prefix_words'),
+  max_tokens: limitSchema('extractWork', 'max_tokens'),
+  concurrency: limitSchema('extractWork', 'concurrency'),
   prompt_variants: EXTRACT_WORK_PROPS.prompt_variants,
 } as const;
 const AUDIT_OPTIONS = Object.keys(AUDIT_PROPS).filter((k) => k !== 'works');
@@ -276,16 +237,15 @@ export const AUDIT_REQUEST = contract('audit', AUDIT_REQUEST_SCHEMA, auditRules,
 
 /** The members of {@link COMPARE_OUTPUT_REQUEST}'s schema. */
 const COMPARE_OUTPUT_PROPS = {
-  output: { type: 'string', minLength: 1, description: 'A model output' },
+  output: { type: 'string', minLength: 1 },
   work_ids: {
     type: 'array',
     minItems: 1,
     maxItems: 1000,
     items: workId,
-    description: 'Works of the account; default: all of them registered with text',
   },
-  min_tokens: intIn(4, 10_000, 'Shortest verbatim run reported, in words (default 8)'),
-  limit: intIn(1, 100_000, 'Most works examined (default 1000)'),
+  min_tokens: intIn(4, 10_000),
+  limit: intIn(1, 100_000),
 } as const;
 
 /**
@@ -323,19 +283,16 @@ export function textsRule(texts: readonly string[], field: string): void {
 }
 
 const REFERENCE_SET_PROPS = {
-  id: { type: 'string', minLength: 1, maxLength: 200, description: 'Reference set id' },
-  texts: { ...TEXTS_SCHEMA, description: 'Non-member documents (one document each; chunks never span two)' },
+  id: { type: 'string', minLength: 1, maxLength: 200 },
+  texts: TEXTS_SCHEMA,
   basis: {
     enum: ['randomized_split', 'post_cutoff', 'unverified'],
-    description:
-      '`randomized_split` (members and non-members assigned at random: the matched design), `post_cutoff`, `unverified`',
   },
   description: { type: 'string', minLength: 1, maxLength: 2000 },
   published_after: {
     type: 'string',
     minLength: 1,
     maxLength: 64,
-    description: 'With `post_cutoff`: earliest publication date (ISO 8601)',
   },
 } as const;
 const REFERENCE_SET_OPTIONAL = ['description', 'published_after'];
@@ -347,7 +304,6 @@ const REFERENCE_SET_OPTIONAL = ['description', 'published_after'];
 export const REFERENCE_SET_ID = {
   type: 'string',
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
-  description: 'Reference set id of the account',
 } as const;
 
 /**
@@ -371,46 +327,33 @@ export const REFERENCE_SET_REQUEST = contract<ReferenceSetRequest>(
 /** A probe's `reference` as the library reads it: a stored reference set by its id, or texts (basis `unverified`). */
 const probeReference = (setId: JsonSchema) => ({
   oneOf: [object({ reference_set: setId }), object({ texts: TEXTS_SCHEMA })],
-  description: 'The non-member side: a reference set of the account, or texts (basis `unverified`)',
 });
 
 /** The probe's options (also an assessment's `probe`), with the library's bounds. */
 const PROBE_OPTION_PROPS = {
   reference: probeReference(REFERENCE_SET_PROPS.id),
-  chunk_tokens: limitSchema('probe', 'chunk_tokens', 'Words per chunk (default 128)'),
-  min_chunks: limitSchema('probe', 'min_chunks', 'Fewest chunks per side for a verdict (default 20)'),
-  min_reference_documents: limitSchema(
-    'probe',
-    'min_reference_documents',
-    'Fewest reference documents for a verdict (default 5)',
-  ),
+  chunk_tokens: limitSchema('probe', 'chunk_tokens'),
+  min_chunks: limitSchema('probe', 'min_chunks'),
+  min_reference_documents: limitSchema('probe', 'min_reference_documents'),
   k: {
     type: 'number',
     exclusiveMinimum: 0,
     maximum: 1,
-    description: 'Share of lowest-probability tokens for Min-K% (default 0.2)',
   },
   alpha: {
     type: 'number',
     exclusiveMinimum: 0,
     maximum: 0.5,
-    description: 'Family-wise significance level (default 0.01)',
   },
-  concurrency: limitSchema('probe', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
+  concurrency: limitSchema('probe', 'concurrency'),
 } as const;
 const PROBE_OPTIONS = Object.keys(PROBE_OPTION_PROPS).filter((k) => k !== 'reference');
 const PROBE_WORK_PROPS = {
   work_id: workId,
   text: { type: 'string', minLength: 1 },
-  texts: { ...TEXTS_SCHEMA, description: 'Several suspect documents' },
+  texts: TEXTS_SCHEMA,
 } as const;
 const PROBE_OPTIONAL = ['work_id', 'text', 'texts', ...PROBE_OPTIONS, 'reference_model'];
-/** A probe's reference model as the HTTP API takes it (the library takes the model itself). */
-const PROBE_REFERENCE_MODEL = {
-  ...MODEL_SPEC_SCHEMA,
-  description:
-    'A model that cannot have seen the work (released before it, or trained on disclosed data without it): the verdict then rests on the loss calibrated by it',
-};
 /** The probe's options as the HTTP API serves them: tightened by `SERVER_CAPS`, the reference set the account's. */
 const PROBE_SERVED = { ...servedProps(PROBE_OPTION_PROPS), reference: probeReference(REFERENCE_SET_ID) };
 
@@ -436,7 +379,7 @@ export const PROBE_REQUEST = contract<ProbeRequestJson>(
       ...PROBE_WORK_PROPS,
       model: MODEL_SPEC_SCHEMA,
       ...PROBE_SERVED,
-      reference_model: PROBE_REFERENCE_MODEL,
+      reference_model: MODEL_SPEC_SCHEMA, // as the HTTP API takes it (the library takes the model itself)
     },
     PROBE_OPTIONAL,
   ),
@@ -448,46 +391,32 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /** The probe extraction's options (`extract`, an assessment's `extract`), with the library's bounds. */
 const EXTRACT_OPTION_PROPS = {
-  prefix_tokens: limitSchema('extract', 'prefix_tokens', 'Words of the work given as the prompt (default 50)'),
-  continuation_tokens: limitSchema(
-    'extract',
-    'continuation_tokens',
-    'Words of the true continuation compared (default 64)',
-  ),
-  prefixes: limitSchema(
-    'extract',
-    'prefixes',
-    'Prompts at evenly spaced positions of the work (default 16; the library allows 1,000)',
-  ),
-  max_tokens: limitSchema(
-    'extract',
-    'max_tokens',
-    'Model tokens per generation (default 2 × continuation_tokens; the library allows 16,384)',
-  ),
-  concurrency: limitSchema('extract', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
+  prefix_tokens: limitSchema('extract', 'prefix_tokens'),
+  continuation_tokens: limitSchema('extract', 'continuation_tokens'),
+  prefixes: limitSchema('extract', 'prefixes'),
+  max_tokens: limitSchema('extract', 'max_tokens'),
+  concurrency: limitSchema('extract', 'concurrency'),
 } as const;
 const EXTRACT_OPTIONS = Object.keys(EXTRACT_OPTION_PROPS);
 
 /** An assessment's members but its model and its two settings, the same at every door. */
 const ASSESS_PROPS = {
-  work_id: { ...workId, description: 'A work of the account registered with its text' },
-  kb_model: { ...modelId, description: 'Knowledge-base id of the model, for corpus evidence' },
+  work_id: workId,
+  kb_model: modelId,
   jurisdiction,
-  traps: { type: 'boolean', description: "Test the work's canaries (default true)" },
+  traps: { type: 'boolean' },
   trap_alpha: {
     type: 'number',
     exclusiveMinimum: 0,
     maximum: 0.5,
-    description: 'Significance level of the trap test (default 0.01)',
   },
 } as const;
 
 /** An assessment's `extract` and `probe` settings: `false`, or the operation's options. */
 const assessSettings = (extract: JsonSchema, probe: JsonSchema) => ({
-  extract: { oneOf: [{ const: false }, extract], description: 'Extraction settings, or false to skip. Default {}' },
+  extract: { oneOf: [{ const: false }, extract] },
   probe: {
     oneOf: [{ const: false }, probe],
-    description: 'Probe settings with the reference, or false. Without it no probe runs',
   },
 });
 const ASSESS_OPTIONAL = ['kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha'];
@@ -498,7 +427,7 @@ const { extract: LIBRARY_EXTRACT, probe: LIBRARY_PROBE } = assessSettings(
 );
 const { extract: SERVED_EXTRACT, probe: SERVED_PROBE } = assessSettings(
   object(servedProps(EXTRACT_OPTION_PROPS), EXTRACT_OPTIONS),
-  object({ ...PROBE_SERVED, reference_model: PROBE_REFERENCE_MODEL }, [...PROBE_OPTIONS, 'reference_model']),
+  object({ ...PROBE_SERVED, reference_model: MODEL_SPEC_SCHEMA }, [...PROBE_OPTIONS, 'reference_model']),
 );
 
 /**
@@ -535,8 +464,8 @@ export type AssessRequestJson = Omit<AssessRequest, 'model' | 'probe'> & {
 };
 
 const EXTRACT_WORK = {
-  work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
-  text: { type: 'string', minLength: 1, description: 'The text to probe (or give `work_id`)' },
+  work_id: workId,
+  text: { type: 'string', minLength: 1 },
 } as const;
 
 /**
@@ -575,8 +504,8 @@ export const REPORT_REQUEST = contract<ReportRequest>(
   'report',
   object(
     {
-      assessment_id: { ...prefixedId('ma', 32), description: 'From `POST /api/v1/memorization/assess`' },
-      max_spans: intIn(0, 100, 'Extraction attempts shown with their spans (default 8)'),
+      assessment_id: prefixedId('ma', 32),
+      max_spans: intIn(0, 100),
     },
     ['max_spans'],
   ),
