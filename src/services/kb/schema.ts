@@ -3,7 +3,7 @@
  * `GET /api/v1/kb/models`.
  */
 import { partialObject } from '../../util/json-schema.js';
-import { schemaOnly } from '../../util/schema-only.js';
+import { contract } from '../../util/schema-check.js';
 import type { Disclosure, Modality } from './types.js';
 
 /** Filter of `KnowledgeBase.models`; every field given must match. */
@@ -20,7 +20,7 @@ export interface ModelFilter {
  * The models' filter: a modality or a disclosure the knowledge base does not know is refused, naming the field, rather
  * than matching nothing. @example readThrough(LIST_MODELS_REQUEST, { disclosure: 'full' }, undefined)
  */
-export const LIST_MODELS_REQUEST = schemaOnly<ModelFilter>(
+export const LIST_MODELS_REQUEST = contract<ModelFilter>(
   'listModels',
   partialObject({
     provider: { type: 'string' },

@@ -4,8 +4,7 @@
  * `GET /api/v1/monitors/{monitor_id}/events`). Who asks (`owner`) is the host's option, not a member.
  */
 import * as S from '../../util/json-schema.js';
-import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
-import { schemaOnly } from '../../util/schema-only.js';
+import { contract, exactlyOne, invalidField } from '../../util/schema-check.js';
 
 /** Event types a monitor can emit. */
 export type MonitorEventType = 'match.found' | 'score.changed';
@@ -65,17 +64,16 @@ function webhookRefusal(href: string): string | null {
  * A monitor's request, written once: `engine.createMonitor` and `POST /api/v1/monitors/create` read it through this.
  * @example readThrough(CREATE_MONITOR_REQUEST, { work_id, models: ['eleutherai/pythia-6.9b'] }, undefined)
  */
-export const CREATE_MONITOR_REQUEST: RequestContract<CreateMonitorRequest, undefined> = {
-  operation: 'createMonitor',
-  schema: CREATE_MONITOR_REQUEST_SCHEMA,
-  served: CREATE_MONITOR_REQUEST_SCHEMA,
-  rules: createMonitorRules,
-};
+export const CREATE_MONITOR_REQUEST = contract<CreateMonitorRequest>(
+  'createMonitor',
+  CREATE_MONITOR_REQUEST_SCHEMA,
+  createMonitorRules,
+);
 
 /**
  * The monitors' listing: optionally of one work. @example readThrough(LIST_MONITORS_REQUEST, { work_id }, undefined)
  */
-export const LIST_MONITORS_REQUEST = schemaOnly<{ readonly work_id?: string }>(
+export const LIST_MONITORS_REQUEST = contract<{ readonly work_id?: string }>(
   'listMonitors',
   S.partialObject({ work_id: S.workId }),
 );
@@ -90,9 +88,9 @@ const EVENT_PROPS = {
  * (`limit`: the path names the monitor).
  * @example readThrough(LIST_EVENTS_REQUEST, { monitor_id, limit: 10 }, undefined)
  */
-export const LIST_EVENTS_REQUEST = schemaOnly<{
+export const LIST_EVENTS_REQUEST = contract<{
   readonly monitor_id?: string;
   /** The key in the log (`<time>-<n>-<id>`) after which the page starts. */
   readonly after?: string;
   readonly limit?: number;
-}>('listEvents', S.partialObject(EVENT_PROPS), S.partialObject({ limit: EVENT_PROPS.limit }));
+}>('listEvents', S.partialObject(EVENT_PROPS), undefined, S.partialObject({ limit: EVENT_PROPS.limit }));

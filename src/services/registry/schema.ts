@@ -13,8 +13,7 @@ import {
   workId,
   workType,
 } from '../../util/json-schema.js';
-import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
-import { schemaOnly } from '../../util/schema-only.js';
+import { contract, exactlyOne, invalidField } from '../../util/schema-check.js';
 import { isIsoDate } from '../../util/validate.js';
 import { ANALYZE_REQUEST_SCHEMA } from '../analyze/schema.js';
 import type { DocumentFormat } from '../../formats/types.js';
@@ -109,18 +108,18 @@ export function registerRules(request: RegisterWorkRequest): void {
  * without `owner` (the account is the owner), the route adding the account.
  * @example readThrough(REGISTER_WORK_REQUEST, { content: text, owner: 'acme-press' }, undefined)
  */
-export const REGISTER_WORK_REQUEST: RequestContract<RegisterWorkRequest, undefined> = {
-  operation: 'registerWork',
-  schema: object({ owner: OWNER, ...SERVED_PROPS }, Object.keys(SERVED_PROPS)),
-  served: partialObject(SERVED_PROPS),
-  rules: registerRules,
-};
+export const REGISTER_WORK_REQUEST = contract<RegisterWorkRequest>(
+  'registerWork',
+  object({ owner: OWNER, ...SERVED_PROPS }, Object.keys(SERVED_PROPS)),
+  registerRules,
+  partialObject(SERVED_PROPS),
+);
 
 /**
  * A page of works, from a cursor (`owner`, whose works, is the host's option: over HTTP the account).
  * @example readThrough(LIST_WORKS_REQUEST, { limit: 10 }, undefined)
  */
-export const LIST_WORKS_REQUEST = schemaOnly<Omit<ListWorksOptions, 'owner'>>(
+export const LIST_WORKS_REQUEST = contract<Omit<ListWorksOptions, 'owner'>>(
   'listWorks',
   partialObject({ after: workId, limit: pageLimit }),
 );
@@ -129,7 +128,7 @@ export const LIST_WORKS_REQUEST = schemaOnly<Omit<ListWorksOptions, 'owner'>>(
  * A receipt to verify (`engine.verifyReceipt` takes the receipt itself, and answers false for anything that is not
  * one this engine signed). @example readThrough(VERIFY_RECEIPT_REQUEST, { receipt: work.receipt }, undefined)
  */
-export const VERIFY_RECEIPT_REQUEST = schemaOnly<{ readonly receipt: object }>(
+export const VERIFY_RECEIPT_REQUEST = contract<{ readonly receipt: object }>(
   'verifyReceipt',
   object({ receipt: { type: 'object' } }),
 );
