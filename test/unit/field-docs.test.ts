@@ -8,7 +8,13 @@ import { buildOpenApi } from '../../src/http/openapi.js';
 import { described, documented, FIELD_DOCS } from '../../src/http/docs/fields.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { REQUESTS } from '../../src/services/requests.js';
-import { ANALYZE_REQUEST_SCHEMA } from '../../src/services/analyze/schema.js';
+import {
+  ANALYSIS_RESULT_SCHEMA,
+  ANALYZE_REQUEST_SCHEMA,
+  MATCH_SCHEMA,
+  REMOTE_REPORT_SCHEMA,
+  SUPPLIED_BY,
+} from '../../src/services/analyze/schema.js';
 import { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID } from '../../src/services/memorization/schemas.js';
 import { jurisdiction, modelId, object, partialObject } from '../../src/util/json-schema.js';
 
@@ -82,12 +88,20 @@ describe('FIELD_DOCS', () => {
     for (const [schema, docs] of FIELD_DOCS) expect(() => documented(schema as never, docs)).not.toThrow();
   });
 
-  it('no contract carries words: validation reads no prose', () => {
+  it('no contract, and no result schema the library validates with, carries words: validation reads no prose', () => {
     for (const [op, c] of Object.entries(REQUESTS)) {
       expect(docPaths(c.schema), op).toEqual([]);
       expect(docPaths(c.served), op).toEqual([]);
     }
-    for (const fragment of [modelId, jurisdiction, MODEL_SPEC_SCHEMA, REFERENCE_SET_ID, ANALYZE_REQUEST_SCHEMA])
+    const results = [ANALYSIS_RESULT_SCHEMA, MATCH_SCHEMA, REMOTE_REPORT_SCHEMA, SUPPLIED_BY];
+    for (const fragment of [
+      modelId,
+      jurisdiction,
+      MODEL_SPEC_SCHEMA,
+      REFERENCE_SET_ID,
+      ANALYZE_REQUEST_SCHEMA,
+      ...results,
+    ])
       expect(docPaths(fragment)).toEqual([]);
   });
 

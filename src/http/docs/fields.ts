@@ -8,13 +8,17 @@
  */
 import type { JsonSchema } from '../context.js';
 import {
+  ANALYSIS_RESULT_SCHEMA,
   ANALYZE_REQUEST_SCHEMA,
   declarations,
   jurisdiction,
+  MATCH_SCHEMA,
   MODEL_SPEC_SCHEMA,
   modelId,
   REFERENCE_SET_ID,
+  REMOTE_REPORT_SCHEMA,
   REQUESTS,
+  SUPPLIED_BY,
 } from '../../library.js';
 
 /**
@@ -174,11 +178,176 @@ const JOB_CALL_DOCS = {
 };
 const WORK_OR_TEXT = { description: 'A work of the account registered with its text (or give `text`)' };
 
+/** An analysis's extraction of a file (a score's too). */
+export const EXTRACTION_DOCS = {
+  '': { description: 'Files only: how their text was extracted; every span of the result points into that text' },
+  bytes: { description: "The file's size" },
+  characters: { description: 'UTF-16 units of the extracted text' },
+  words: { description: 'Whitespace-separated words of the extracted text' },
+  sections: { description: 'Chapters (EPUB), headings (DOCX) or outline entries (PDF), in order, covering the text' },
+  pages: {
+    description: 'PDF only: the span of each page (numbered from 1) once running headers and footers are removed',
+  },
+  text: { description: 'The extracted text (`include_text: true` only)' },
+};
+/** What an aligned match adds: how its passage was reused. */
+const REUSE_DOCS = {
+  reuse: {
+    description:
+      'How the passage was reused: by the share of its words in runs of ≥ 3 words shared with the source ' +
+      '(verbatim ≥ 95 %, edited ≥ 50 %, paraphrase less), or summary: it condenses a source passage at least twice as long',
+  },
+  similarity: { description: "Share of the passage's words in word runs shared with the source passage" },
+  aligned: { description: 'True when the spans come from aligning the query with the document text' },
+};
+/** Every match's role and why it is a quotation. */
+const QUOTATION_DOCS = {
+  role: {
+    description:
+      "Text the work quotes, not the work's own (absent: the work's text): counted for `confidence` only with `quotations: 'count'`",
+  },
+  quotation: { description: 'Why the match is a quotation' },
+  'quotation.by': {
+    description:
+      'What marks it: the content (quotation marks, a block quote, an indented block, an attribution), its passage held in several documents (widely_reproduced), or, unmarked, its passage in another language than the text around it (other_language)',
+  },
+  'quotation.attributed_to': { description: 'Who the content attributes it to, as it names them' },
+  'quotation.share': { description: "The share of the content's words quoted from the same work (3 decimals)" },
+  'quotation.counts': {
+    description:
+      "Over a third of the content is quoted from that work: its quotations count for the work's confidence (quotations 'exclude' included)",
+  },
+};
+/** A portrait match's document (and each other document holding its text). */
+const PORTRAIT_DOCUMENT_DOCS = {
+  '': { description: 'What the pack says about the document the hits agree on' },
+  ebook: { description: 'Project Gutenberg ebook number' },
+  url: { description: 'Where the text can be read' },
+};
+/** A portrait match (src/datasets/locator.ts). */
+const PORTRAIT_DOCS = {
+  ...under('document', PORTRAIT_DOCUMENT_DOCS),
+  source_words: {
+    description: 'Word offsets [start, end) of the document section(s) the hits were first stored from',
+  },
+  also_in: {
+    description: 'Other documents of the pack holding the text of the section(s) named (editions, collections)',
+  },
+  ...under('also_in[].document', PORTRAIT_DOCUMENT_DOCS),
+  'also_in[].source_words': { description: 'Word offsets [start, end) of its sections holding the text' },
+  'also_in[].shared': { description: "Share of the named section's n-grams it holds" },
+  article: {
+    description:
+      'The article of the document the hits agree on, for a document that holds many (the Wikipedia packs): its title, URL, key (page id) and the word offsets [start, end) in it of the section(s) holding the text',
+  },
+  'article.url': { description: 'Where the article can be read' },
+  'article.key': { description: 'Its key in the source (the Wikipedia page id)' },
+  'article.words': { description: 'Word offsets [start, end) in the article' },
+  agreeing: { description: 'Hits of the run that agree with the document' },
+  fingerprints: { description: 'Query fingerprints the run spans' },
+  common_hits: {
+    description: "Hits of the span whose n-gram many of the pack's documents hold (no one document's evidence)",
+  },
+  held_by: {
+    description: 'The most documents (articles) of the pack holding one n-gram of the span (capped at 255)',
+  },
+};
+/** A remote corpus's match (infini-gram, infini-gram mini). */
+const REMOTE_MATCH_DOCS = {
+  document_id: { description: "The engine's document number (`doc_ix`) as a string" },
+  source_start: { description: 'Offset into `source_text` (see there)' },
+  doc_length: { description: 'Tokens (infini-gram) or bytes (infini-gram mini) of the whole document' },
+  source_text: {
+    description:
+      'The source passage with up to 200 characters of the document around it, as the engine returned it; `source_start`/`source_end` point into it',
+  },
+  count: { description: 'How often the query span [count_start, count_end) occurs in the corpus' },
+  boilerplate: {
+    description: 'The span occurs at least `boilerplate_count` times: shown, left out of the evidence',
+  },
+  metadata: {
+    description: "The document's metadata as the index holds it (e.g. the Pile's `meta.pile_set_name`)",
+  },
+};
+
 /** Every documented schema, by identity: a contract's `served` object or a shared fragment. */
 export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldDocs>([
   [modelId, { '': { description: '`provider/model_name` of the knowledge base' } }],
   [jurisdiction, { '': { description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`' } }],
   [ANALYZE_REQUEST_SCHEMA, ANALYZE_DOCS],
+  [
+    ANALYSIS_RESULT_SCHEMA,
+    {
+      'risk_assessment.public_domain': {
+        description:
+          "With `metadata.author` only: the work's public-domain status in the jurisdiction by its author's year of death (life + 70 years in the EU and EEA, the UK and Switzerland), or `unknown` with the reason",
+      },
+      ...under('extraction', EXTRACTION_DOCS),
+      sections: {
+        description:
+          "Files only: per section of `extraction.sections`, its words and the share of its characters in each searched dataset's matches",
+      },
+      'evidence.datasets[].quoted': {
+        description: "Checkable matches of text the work quotes (counted in `checkable` with quotations 'count' only)",
+      },
+      'evidence.datasets[].aligned': { description: "The aligned passages' evidence (exact datasets that keep text)" },
+      'evidence.quotations': { description: "How the text the work quotes was counted (the request's `quotations`)" },
+      'evidence.quotation_rule': {
+        description:
+          'The version of the quotation rule the roles were read with (absent: the first, English marks and attributions, no share)',
+      },
+      remote_corpora: {
+        description: 'Every remote corpus consulted (the content was sent to its endpoint) and how its search went',
+      },
+    },
+  ],
+  [
+    MATCH_SCHEMA,
+    {
+      ...under('oneOf[0]', { ...REUSE_DOCS, ...QUOTATION_DOCS }),
+      ...under('oneOf[1]', QUOTATION_DOCS),
+      ...under('oneOf[2]', { ...PORTRAIT_DOCS, ...QUOTATION_DOCS }),
+      ...under('oneOf[3]', { ...REMOTE_MATCH_DOCS, ...REUSE_DOCS, ...QUOTATION_DOCS }),
+      ...under('oneOf[4]', { ...REUSE_DOCS, ...QUOTATION_DOCS }),
+    },
+  ],
+  [
+    REMOTE_REPORT_SCHEMA,
+    {
+      endpoint: { description: 'Where the content was sent' },
+      transcript: {
+        description:
+          'Every answer used: sha256 is the SHA-256 of one line "request answer" per call (each the SHA-256 of its JSON), sorted',
+      },
+      sampling: {
+        description: 'Passages drawn across the work, how many were found, and the share of the work the corpus holds',
+      },
+      'sampling.share.ci_rule': { description: "One interval for the product of the rates; absent: each rate's bound" },
+      'sampling.documents': {
+        description:
+          'Found passages whose documents were fetched, held by them (aligned), and not even holding the stretch found',
+      },
+      'sampling.documents.refuted': {
+        description: 'Of the fetched, holding the stretch found and no word of the work beside it (only what was sent)',
+      },
+      'sampling.documents.unchecked': {
+        description:
+          'Of the fetched, neither verified nor shown not to hold the passage: the interval runs from none to all of them held',
+      },
+      'sampling.detection': {
+        description: 'Passages the documents show held, searched as the sample was, and found',
+      },
+    },
+  ],
+  [
+    SUPPLIED_BY,
+    {
+      '': {
+        description:
+          "shipped: a reference pack of the package; operator: whoever runs the service; account: the asking account's own upload",
+      },
+    },
+  ],
   [MODEL_SPEC_SCHEMA, MODEL_DOCS],
   [REFERENCE_SET_ID, { '': { description: 'Reference set id of the account' } }],
   [

@@ -31,6 +31,7 @@ import {
   workHash,
 } from './kit.js';
 import { HTML_SCHEMA } from './service.js';
+import { documented, EXTRACTION_DOCS } from '../docs/fields.js';
 
 export const COMPARISON_SCHEMA = ok(
   {
@@ -79,10 +80,12 @@ export const SCORE_RESULT_SCHEMA = ok(
       description: "The registered work's, or that of the content sent: the SHA-256 of its bytes (a text's UTF-8)",
     },
     work_id: { ...strOrNull, description: 'The registered work scored; null for content sent with the request' },
-    extraction: {
-      ...ANALYSIS_RESULT_SCHEMA.properties.extraction,
-      description: 'A file sent as `content`: how its text was extracted; every span of the result points into it',
-    },
+    extraction: documented(ANALYSIS_RESULT_SCHEMA.properties.extraction, {
+      ...EXTRACTION_DOCS,
+      '': {
+        description: 'A file sent as `content`: how its text was extracted; every span of the result points into it',
+      },
+    }),
     target_model: str,
     provider: str,
     score: { type: 'number', minimum: 0, maximum: 100 },

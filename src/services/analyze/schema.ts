@@ -25,12 +25,9 @@ const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
 const REUSE_FIELDS = {
   reuse: {
     enum: [...PASSAGE_KINDS],
-    description:
-      'How the passage was reused: by the share of its words in runs of ≥ 3 words shared with the source ' +
-      '(verbatim ≥ 95 %, edited ≥ 50 %, paraphrase less), or summary: it condenses a source passage at least twice as long',
   },
-  similarity: { ...num01, description: "Share of the passage's words in word runs shared with the source passage" },
-  aligned: { type: 'boolean', description: 'True when the spans come from aligning the query with the document text' },
+  similarity: num01,
+  aligned: { type: 'boolean' },
 } as const;
 
 /** What a portrait match that names its document adds (src/datasets/locator.ts). */
@@ -38,13 +35,12 @@ const PORTRAIT_DOCUMENT = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  description: 'What the pack says about the document the hits agree on',
   properties: {
     id: { type: 'string' },
     title: { type: 'string' },
     author: { type: 'string' },
-    ebook: { type: 'integer', minimum: 0, description: 'Project Gutenberg ebook number' },
-    url: { type: 'string', description: 'Where the text can be read' },
+    ebook: { type: 'integer', minimum: 0 },
+    url: { type: 'string' },
   },
 } as const;
 const WORD_RANGE = {
@@ -57,11 +53,9 @@ const PORTRAIT_DOCUMENT_FIELDS = {
   document: PORTRAIT_DOCUMENT,
   source_words: {
     ...WORD_RANGE,
-    description: 'Word offsets [start, end) of the document section(s) the hits were first stored from',
   },
   also_in: {
     type: 'array',
-    description: 'Other documents of the pack holding the text of the section(s) named (editions, collections)',
     items: {
       type: 'object',
       additionalProperties: false,
@@ -69,41 +63,36 @@ const PORTRAIT_DOCUMENT_FIELDS = {
       properties: {
         document_id: { type: 'string' },
         document: PORTRAIT_DOCUMENT,
-        source_words: { ...WORD_RANGE, description: 'Word offsets [start, end) of its sections holding the text' },
+        source_words: WORD_RANGE,
         shared: {
           type: 'number',
           minimum: 0,
           maximum: 1,
-          description: "Share of the named section's n-grams it holds",
         },
       },
     },
   },
   article: {
     type: 'object',
-    description:
-      'The article of the document the hits agree on, for a document that holds many (the Wikipedia packs): its title, URL, key (page id) and the word offsets [start, end) in it of the section(s) holding the text',
     additionalProperties: false,
     required: ['title', 'key', 'words'],
     properties: {
       title: { type: 'string' },
-      url: { type: 'string', description: 'Where the article can be read' },
-      key: { type: 'string', description: 'Its key in the source (the Wikipedia page id)' },
-      words: { ...WORD_RANGE, description: 'Word offsets [start, end) in the article' },
+      url: { type: 'string' },
+      key: { type: 'string' },
+      words: WORD_RANGE,
     },
   },
-  agreeing: { type: 'integer', minimum: 0, description: 'Hits of the run that agree with the document' },
-  fingerprints: { type: 'integer', minimum: 0, description: 'Query fingerprints the run spans' },
+  agreeing: { type: 'integer', minimum: 0 },
+  fingerprints: { type: 'integer', minimum: 0 },
   common_hits: {
     type: 'integer',
     minimum: 1,
-    description: "Hits of the span whose n-gram many of the pack's documents hold (no one document's evidence)",
   },
   held_by: {
     type: 'integer',
     minimum: 2,
     maximum: 255,
-    description: 'The most documents (articles) of the pack holding one n-gram of the span (capped at 255)',
   },
 } as const;
 
@@ -111,14 +100,11 @@ const PORTRAIT_DOCUMENT_FIELDS = {
 const QUOTATION_FIELDS = {
   role: {
     const: 'quotation',
-    description:
-      "Text the work quotes, not the work's own (absent: the work's text): counted for `confidence` only with `quotations: 'count'`",
   },
   quotation: {
     type: 'object',
     additionalProperties: false,
     required: ['by'],
-    description: 'Why the match is a quotation',
     properties: {
       by: {
         type: 'array',
@@ -133,20 +119,15 @@ const QUOTATION_FIELDS = {
             'widely_reproduced',
           ],
         },
-        description:
-          'What marks it: the content (quotation marks, a block quote, an indented block, an attribution), its passage held in several documents (widely_reproduced), or, unmarked, its passage in another language than the text around it (other_language)',
       },
-      attributed_to: { type: 'string', description: 'Who the content attributes it to, as it names them' },
+      attributed_to: { type: 'string' },
       share: {
         type: 'number',
         minimum: 0,
         maximum: 1,
-        description: "The share of the content's words quoted from the same work (3 decimals)",
       },
       counts: {
         const: true,
-        description:
-          "Over a third of the content is quoted from that work: its quotations count for the work's confidence (quotations 'exclude' included)",
       },
     },
   },
@@ -208,35 +189,29 @@ const REMOTE_MATCH = {
   ],
   properties: {
     ...EXACT_MATCH.properties,
-    document_id: { type: 'string', description: "The engine's document number (`doc_ix`) as a string" },
-    source_start: { ...offset, description: 'Offset into `source_text` (see there)' },
+    document_id: { type: 'string' },
+    source_start: offset,
     kind: { const: 'remote' },
     doc_ix: { type: 'integer', minimum: 0 },
     shard: { type: 'integer', minimum: 0 },
     doc_length: {
       type: 'integer',
       minimum: 0,
-      description: 'Tokens (infini-gram) or bytes (infini-gram mini) of the whole document',
     },
     source_text: {
       type: 'string',
-      description:
-        'The source passage with up to 200 characters of the document around it, as the engine returned it; `source_start`/`source_end` point into it',
     },
     count_start: offset,
     count_end: offset,
     count: {
       type: 'number',
       minimum: 0,
-      description: 'How often the query span [count_start, count_end) occurs in the corpus',
     },
     boilerplate: {
       type: 'boolean',
-      description: 'The span occurs at least `boilerplate_count` times: shown, left out of the evidence',
     },
     metadata: {
       type: ['object', 'null'],
-      description: "The document's metadata as the index holds it (e.g. the Pile's `meta.pile_set_name`)",
     },
   },
 } as const;
@@ -265,7 +240,6 @@ const SAMPLING_SCHEMA = {
     'skipped',
     'sections',
   ],
-  description: 'Passages drawn across the work, how many were found, and the share of the work the corpus holds',
   properties: {
     method: { const: 'stratified_passages' },
     passages: { type: 'integer', minimum: 0 },
@@ -280,7 +254,6 @@ const SAMPLING_SCHEMA = {
         ci_95: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 }, minItems: 2, maxItems: 2 },
         ci_rule: {
           const: 'joint',
-          description: "One interval for the product of the rates; absent: each rate's bound",
         },
       },
     },
@@ -291,8 +264,6 @@ const SAMPLING_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['fetched', 'verified', 'contradicted'],
-      description:
-        'Found passages whose documents were fetched, held by them (aligned), and not even holding the stretch found',
       properties: {
         fetched: { type: 'integer', minimum: 0 },
         verified: { type: 'integer', minimum: 0 },
@@ -300,18 +271,14 @@ const SAMPLING_SCHEMA = {
         refuted: {
           type: 'integer',
           minimum: 0,
-          description:
-            'Of the fetched, holding the stretch found and no word of the work beside it (only what was sent)',
         },
         unchecked: {
           type: 'integer',
           minimum: 0,
-          description:
-            'Of the fetched, neither verified nor shown not to hold the passage: the interval runs from none to all of them held',
         },
       },
     },
-    detection: { ...rate, description: 'Passages the documents show held, searched as the sample was, and found' },
+    detection: rate,
     seed: { type: 'string', pattern: '^[0-9a-f]{16}$' },
     skipped: { type: 'integer', minimum: 0 },
     sections: {
@@ -355,7 +322,7 @@ export const REMOTE_REPORT_SCHEMA = {
   properties: {
     dataset_id: { type: 'string' },
     engine: { enum: ['infini-gram', 'infini-gram-mini'] },
-    endpoint: { type: 'string', description: 'Where the content was sent' },
+    endpoint: { type: 'string' },
     index: { type: 'string' },
     outcome: {
       enum: [
@@ -383,8 +350,6 @@ export const REMOTE_REPORT_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['calls', 'sha256'],
-      description:
-        'Every answer used: sha256 is the SHA-256 of one line "request answer" per call (each the SHA-256 of its JSON), sorted',
       properties: {
         calls: { type: 'integer', minimum: 0 },
         sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
@@ -397,8 +362,6 @@ export const REMOTE_REPORT_SCHEMA = {
 /** Who supplied a dataset (`DatasetSupplier`). */
 export const SUPPLIED_BY = {
   enum: ['shipped', 'operator', 'account'],
-  description:
-    "shipped: a reference pack of the package; operator: whoever runs the service; account: the asking account's own upload",
 } as const;
 
 /** Schema of one search match (exact, near, portrait, remote or an evidence source's). */
@@ -418,15 +381,13 @@ const EXTRACTION_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['format', 'bytes', 'characters', 'words', 'sections'],
-  description: 'Files only: how their text was extracted; every span of the result points into that text',
   properties: {
     format: { enum: ['epub', 'pdf', 'docx'] },
-    bytes: { type: 'integer', minimum: 0, description: "The file's size" },
-    characters: { type: 'integer', minimum: 0, description: 'UTF-16 units of the extracted text' },
-    words: { type: 'integer', minimum: 0, description: 'Whitespace-separated words of the extracted text' },
+    bytes: { type: 'integer', minimum: 0 },
+    characters: { type: 'integer', minimum: 0 },
+    words: { type: 'integer', minimum: 0 },
     sections: {
       type: 'array',
-      description: 'Chapters (EPUB), headings (DOCX) or outline entries (PDF), in order, covering the text',
       items: {
         ...span,
         required: ['title', 'start', 'end'],
@@ -435,22 +396,19 @@ const EXTRACTION_SCHEMA = {
     },
     pages: {
       type: 'array',
-      description: 'PDF only: the span of each page (numbered from 1) once running headers and footers are removed',
       items: {
         ...span,
         required: ['number', 'start', 'end'],
         properties: { number: { type: 'integer', minimum: 1 }, ...span.properties },
       },
     },
-    text: { type: 'string', description: 'The extracted text (`include_text: true` only)' },
+    text: { type: 'string' },
   },
 } as const;
 
 /** Per section of a file's extracted text: its words and each searched dataset's coverage (see `SectionCoverage`). */
 const SECTIONS_SCHEMA = {
   type: 'array',
-  description:
-    "Files only: per section of `extraction.sections`, its words and the share of its characters in each searched dataset's matches",
   items: {
     type: 'object',
     additionalProperties: false,
@@ -706,8 +664,6 @@ export const ANALYSIS_RESULT_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           required: ['status', 'author', 'author_died', 'public_domain_from', 'rule'],
-          description:
-            "With `metadata.author` only: the work's public-domain status in the jurisdiction by its author's year of death (life + 70 years in the EU and EEA, the UK and Switzerland), or `unknown` with the reason",
           properties: {
             status: { enum: ['public_domain', 'in_copyright', 'unknown'] },
             author: { type: ['string', 'null'] },
@@ -811,8 +767,6 @@ export const ANALYSIS_RESULT_SCHEMA = {
               quoted: {
                 type: 'integer',
                 minimum: 0,
-                description:
-                  "Checkable matches of text the work quotes (counted in `checkable` with quotations 'count' only)",
               },
               counted: { type: 'boolean' },
               coverage: num01,
@@ -828,7 +782,6 @@ export const ANALYSIS_RESULT_SCHEMA = {
               aligned: {
                 type: 'object',
                 additionalProperties: false,
-                description: "The aligned passages' evidence (exact datasets that keep text)",
                 required: ['documents', 'query_pairs', 'passages', 'chance'],
                 properties: {
                   documents: { type: 'integer', minimum: 0 },
@@ -861,13 +814,10 @@ export const ANALYSIS_RESULT_SCHEMA = {
         combination: { type: 'string' },
         quotations: {
           enum: ['exclude', 'count'],
-          description: "How the text the work quotes was counted (the request's `quotations`)",
         },
         quotation_rule: {
           type: 'integer',
           minimum: 1,
-          description:
-            'The version of the quotation rule the roles were read with (absent: the first, English marks and attributions, no share)',
         },
         unanswered_corpora: {
           type: 'array',
@@ -888,7 +838,6 @@ export const ANALYSIS_RESULT_SCHEMA = {
     remote_corpora: {
       type: 'array',
       items: REMOTE_REPORT_SCHEMA,
-      description: 'Every remote corpus consulted (the content was sent to its endpoint) and how its search went',
     },
     created_at: { type: 'string', format: 'date-time' },
   },
