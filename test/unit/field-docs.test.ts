@@ -51,6 +51,10 @@ describe('documented', () => {
     ]);
   });
 
+  it('takes a string for a description alone', () => {
+    expect(documented({ type: 'string' }, { '': 'A name' })).toEqual({ type: 'string', description: 'A name' });
+  });
+
   it('throws for a path the schema lacks: the words would describe nothing', () => {
     expect(() => documented(schema, { 'a.z': { description: 'x' } })).toThrow('no member at a.z');
     expect(() => documented(schema, { z: { description: 'x' } })).toThrow('no member at z');

@@ -82,9 +82,7 @@ export const SCORE_RESULT_SCHEMA = ok(
     work_id: { ...strOrNull, description: 'The registered work scored; null for content sent with the request' },
     extraction: documented(ANALYSIS_RESULT_SCHEMA.properties.extraction, {
       ...EXTRACTION_DOCS,
-      '': {
-        description: 'A file sent as `content`: how its text was extracted; every span of the result points into it',
-      },
+      '': 'A file sent as `content`: how its text was extracted; every span of the result points into it',
     }),
     target_model: str,
     provider: str,
