@@ -201,26 +201,37 @@ export { concatBytes } from './util/bytes.js';
 export { declaredDatasetId } from './datasets/snapshot.js';
 // for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one
 // module instance with the operations' check, which is why the HTTP adapter takes it from here)
-export { exactlyOne, markSchemaChecked, readThrough, type RequestContract } from './util/schema-check.js';
+export {
+  BOUND_WORDS,
+  exactlyOne,
+  markSchemaChecked,
+  readThrough,
+  type RequestContract,
+} from './util/schema-check.js';
 // for the outer ring only: each operation's request contract, which the routes read their requests through
 export { REQUESTS } from './services/requests.js';
 // for the outer ring only: whether a fetch error is a failed connection (the server's model fetch wraps it as one type)
 export { connectionFailed } from './models/openai.js';
 // for the outer ring only: the JSON Schema fragments the services' request schemas share with the HTTP API's
 export {
+  declarations,
   idPattern,
   int0,
   intIn,
   jurisdiction,
   modelId,
   object,
+  pageLimit,
+  partialObject,
   prefixedId,
   workHash,
   workId,
+  workType,
+  DATASET_REF_PATTERN,
 } from './util/json-schema.js';
 export { SCORE_REQUEST_SCHEMA } from './services/score/schema.js';
-export { MODEL_SPEC_SCHEMA } from './services/memorization/schemas.js';
-export { MEMORIZATION_LIMITS, SERVER_CAPS, servedLimit } from './services/memorization/limits.js';
+export { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID } from './services/memorization/schemas.js';
+export { MEMORIZATION_LIMITS, SERVER_CAPS } from './services/memorization/limits.js';
 export type { IntLimit } from './services/memorization/limits.js';
 // for the on-demand files built on the library only (dist/memorization-work.js, market-work.js): the modules they share
 // with it (tsup.config.ts)

@@ -17,6 +17,7 @@ import { NAMED_SCHEMAS } from './schemas/named.js';
 import { curlSample, errorCasesByStatus, errorExample, exampleFields } from './openapi-examples.js';
 import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './schemas/index.js';
 import { MULTIPART } from './multipart.js';
+import { described } from './docs/fields.js';
 
 /**
  * Options of {@link buildOpenApi}.
@@ -93,8 +94,9 @@ function operation(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
     ...paramExamples('params', name),
   }));
   if (r.querySchema) {
-    const q = r.querySchema as { properties?: Record<string, JsonSchema>; required?: string[] };
-    for (const [name, s] of Object.entries(q.properties ?? {})) {
+    const q = described(r.querySchema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, member] of Object.entries(q.properties ?? {})) {
+      const s = described(member); // a shared fragment (a model id) has its words by identity
       parameters.push({
         name,
         in: 'query',
@@ -122,7 +124,7 @@ function operation(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
     const bodies = r.body === 'binary' ? [] : examples.filter((ex) => ex.body !== undefined);
     const shown = exampleFields(bodies.map((ex) => [ex, ex.body] as const));
     const content: Record<string, unknown> = { [media]: { schema: ref(r.requestSchema), ...shown } };
-    if (r.files) content[MULTIPART] = multipartMedia(r.requestSchema, ref);
+    if (r.files) content[MULTIPART] = multipartMedia(described(r.requestSchema), ref);
     if (r.ndjson)
       content[MEDIA_TYPES.ndjson] = {
         schema: {
@@ -377,7 +379,7 @@ function responses(r: Route, ref: (s: JsonSchema) => JsonSchema): Record<string,
 
 /**
  * A deep copy of `s` for the document: named schemas become `$ref`s (except the definition
- * itself, `top === false`), and `$id` / `$schema` are dropped (the document's dialect applies,
+ * itself, `top === false`), fields gain their words (src/http/docs/fields.ts), and `$id` / `$schema` are dropped (the document's dialect applies,
  * and an `$id` would move `$ref` resolution out of the document).
  */
 function emit(s: unknown, names: Map<object, string>, used: Set<string>, top: boolean, depth = 0): JsonSchema {
@@ -389,7 +391,8 @@ function emit(s: unknown, names: Map<object, string>, used: Set<string>, top: bo
   if (Array.isArray(s)) return s.map((x) => emit(x, names, used, true, depth + 1)) as unknown as JsonSchema;
   if (s === null || typeof s !== 'object') return s as JsonSchema;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s)) {
+  // the words of its fields join the schema here (src/http/docs/fields.ts): validation never reads them
+  for (const [k, v] of Object.entries(described(s as JsonSchema))) {
     if (depth === 0 && (k === '$id' || k === '$schema')) continue;
     // values under `properties` / `const` / `enum` are data or schemas; only schema positions are replaced,
     // and identity makes that safe: a named schema object appears only where a schema is expected

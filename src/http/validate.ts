@@ -9,7 +9,7 @@
  * short-circuit mode the last unit is the innermost failure on the first failing path.
  */
 import { Validator } from '@cfworker/json-schema';
-import { TrainprintError } from '../library.js';
+import { BOUND_WORDS, TrainprintError } from '../library.js';
 import type { JsonSchema } from './context.js';
 
 /** Where a validated value came from (named in the error). */
@@ -83,24 +83,11 @@ function describe(errors: readonly Unit[], schema: JsonSchema): { field: string;
     case 'exclusiveMaximum':
     case 'minProperties':
     case 'maxProperties':
-      return { field: fieldName(path), reason: `${BOUNDS[leaf.keyword]} ${String(at(leaf.keyword))}` };
+      return { field: fieldName(path), reason: `${BOUND_WORDS[leaf.keyword]} ${String(at(leaf.keyword))}` };
     default:
       return { field: fieldName(path), reason: leaf.error.replace(/\.$/, '').toLowerCase() };
   }
 }
-
-const BOUNDS: Record<string, string> = {
-  minLength: 'must have at least this many characters:',
-  maxLength: 'must have at most this many characters:',
-  minItems: 'must have at least this many items:',
-  maxItems: 'must have at most this many items:',
-  minimum: 'must be ≥',
-  maximum: 'must be ≤',
-  exclusiveMinimum: 'must be >',
-  exclusiveMaximum: 'must be <',
-  minProperties: 'must have at least this many members:',
-  maxProperties: 'must have at most this many members:',
-};
 
 /** `#/metadata/declarations/since` → ['metadata', 'declarations', 'since']. */
 function pointerSegments(pointer: string): string[] {

@@ -4,14 +4,45 @@
  * Every door reads a request through its entry (`readThrough`): the library's function, the HTTP route (whose request
  * schema is the entry's `served` object, which the OpenAPI document describes) and a job type (whose item schema it
  * is) — so a field, a limit or a rule is written in one place, and one bad request gets one 422 naming its field.
+ * A schema here carries what is checked; what the OpenAPI document says of its fields is the HTTP layer's
+ * (src/http/docs/fields.ts), so that prose does not ship in the main library.
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
-import { AUDIT_REQUEST, EXTRACT_WORK_REQUEST } from './memorization/schemas.js';
+import {
+  ASSESS_REQUEST,
+  AUDIT_REQUEST,
+  COMPARE_OUTPUT_REQUEST,
+  EXTRACT_REQUEST,
+  EXTRACT_WORK_REQUEST,
+  PROBE_REQUEST,
+  REFERENCE_SET_REQUEST,
+  REPORT_REQUEST,
+} from './memorization/schemas.js';
+import { LIST_MODELS_REQUEST } from './kb/schema.js';
+import { CREATE_MONITOR_REQUEST, LIST_EVENTS_REQUEST, LIST_MONITORS_REQUEST } from './monitors/schema.js';
+import { LIST_WORKS_REQUEST, REGISTER_WORK_REQUEST, VERIFY_RECEIPT_REQUEST } from './registry/schema.js';
 import { SCORE_REQUEST } from './score/schema.js';
+import { ANALYZE_REQUEST, COMPARE_REQUEST, FINGERPRINT_REQUEST } from './analyze/schema.js';
 
 /** See the module's documentation. */
 export const REQUESTS = {
+  analyze: ANALYZE_REQUEST,
+  compare: COMPARE_REQUEST,
+  fingerprint: FINGERPRINT_REQUEST,
+  compareOutput: COMPARE_OUTPUT_REQUEST,
+  referenceSet: REFERENCE_SET_REQUEST,
+  extract: EXTRACT_REQUEST,
+  probe: PROBE_REQUEST,
+  assess: ASSESS_REQUEST,
+  report: REPORT_REQUEST,
   audit: AUDIT_REQUEST,
   extractWork: EXTRACT_WORK_REQUEST,
   score: SCORE_REQUEST,
+  createMonitor: CREATE_MONITOR_REQUEST,
+  listMonitors: LIST_MONITORS_REQUEST,
+  listEvents: LIST_EVENTS_REQUEST,
+  registerWork: REGISTER_WORK_REQUEST,
+  listWorks: LIST_WORKS_REQUEST,
+  verifyReceipt: VERIFY_RECEIPT_REQUEST,
+  listModels: LIST_MODELS_REQUEST,
 } as const;

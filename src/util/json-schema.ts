@@ -1,6 +1,8 @@
 /**
  * Building blocks of JSON Schemas (2020-12) that the services' own request schemas share with the HTTP API's
  * (src/http/schemas/kit.ts re-exports them): an object shape, a bounded integer, generated ids and the work hash.
+ * They carry what validation reads; the words the OpenAPI document shows of a field are the HTTP layer's
+ * (src/http/docs/fields.ts), joined to these objects when the document is built.
  */
 
 /**
@@ -63,7 +65,6 @@ export const workHash = {
 export const modelId = {
   type: 'string',
   pattern: '^[A-Za-z0-9][\\w.-]*/[A-Za-z0-9][\\w.-]*$',
-  description: '`provider/model_name` of the knowledge base',
   'x-pattern-hint':
     '"provider/model_name" as the knowledge base names it (GET /api/v1/kb/models lists them), e.g. "eleutherai/pythia-6.9b"',
 } as const;
@@ -71,6 +72,32 @@ export const modelId = {
 export const jurisdiction = {
   type: 'string',
   pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$',
-  description: 'ISO 3166: `US`, `DE`, `EU`, `US-CA`, `GB-SCT`',
   'x-pattern-hint': 'an ISO 3166 code such as "US", "DE", "EU", "US-CA" or "GB-SCT"',
+} as const;
+
+/**
+ * An object schema whose members are all optional (a query, a patch, a request of alternatives); no other members.
+ * @example partialObject({ after: workId, limit: pageLimit }) // object({ after: workId, limit: pageLimit }, ['after', 'limit'])
+ */
+export function partialObject(properties: Record<string, JsonSchema>): JsonSchema {
+  return object(properties, Object.keys(properties));
+}
+
+/** Page size of the listing queries. */
+export const pageLimit = { type: 'integer', minimum: 1, maximum: 1000 } as const;
+
+/**
+ * A reference dataset id as the path and monitors name it: also the ids of the shipped packs (`pack:gutenberg`). Ids an
+ * account chooses have no `:`, so an account cannot take a name of that family.
+ */
+export const DATASET_REF_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$';
+
+/** A work's kind. */
+export const workType = { enum: ['book', 'article', 'news', 'code', 'other'] } as const;
+
+/** What an owner declares of a work: an opt-out of text and data mining, and since when (an ISO 8601 date). */
+export const declarations = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { tdm_opt_out: { type: 'boolean' }, since: { type: 'string' } },
 } as const;

@@ -1,7 +1,7 @@
 /**
  * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript type and
  * {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming the field. The subset is what
- * request schemas here use (object, string, boolean, number, integer, array; enum, const, required,
+ * request schemas here use (object, string, boolean, number, integer, array; enum, const, oneOf, required,
  * additionalProperties: false, minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
  * items, minItems, maxItems). An operation's request is read through its {@link RequestContract}: its schema, then its
  * `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full validator instead and
@@ -30,6 +30,8 @@ export interface SchemaNode {
   readonly exclusiveMaximum?: number;
   readonly minItems?: number;
   readonly maxItems?: number;
+  /** Forms of which the value must match exactly one (a probe's reference: a set, or texts). */
+  readonly oneOf?: readonly SchemaNode[];
 }
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -103,6 +105,25 @@ export function exactlyOne(request: object, names: readonly string[]): void {
   const others = names.filter((n) => n !== field).join(' or ');
   invalidField(field, given.length === 0 ? `is required (or give ${others})` : `give only one of ${names.join(', ')}`);
 }
+/**
+ * How a bound a value broke is said, the same by {@link checkSchema} and the HTTP adapter's validator: "<field>: must be
+ * ≥ 1", "<field>: must have at most this many characters: 200".
+ * @example BOUND_WORDS.maximum // 'must be ≤'
+ */
+export const BOUND_WORDS: Readonly<Record<string, string>> = {
+  minLength: 'must have at least this many characters:',
+  maxLength: 'must have at most this many characters:',
+  minItems: 'must have at least this many items:',
+  maxItems: 'must have at most this many items:',
+  minimum: 'must be ≥',
+  maximum: 'must be ≤',
+  exclusiveMinimum: 'must be >',
+  exclusiveMaximum: 'must be <',
+  minProperties: 'must have at least this many members:',
+  maxProperties: 'must have at most this many members:',
+};
+const outOfBounds = (field: string, keyword: string, bound: number): never =>
+  invalidField(field, `${BOUND_WORDS[keyword]} ${bound}`);
 const show = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
 
 /**
@@ -219,17 +240,28 @@ function codePoints(v: string): number {
   return n;
 }
 
+/** Whether `v` matches the schema `s` (a refusal is an answer; anything else thrown is not). */
+function fits(s: SchemaNode, v: unknown, path: string, where: string): boolean {
+  try {
+    walk(s, v, path, where);
+    return true;
+  } catch (e) {
+    if (e instanceof TrainprintError) return false;
+    throw e;
+  }
+}
+
 function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   const name = path || where;
   if (s.enum !== undefined && !s.enum.includes(v)) fail(name, `must be one of ${s.enum.map(show).join(', ')}`);
   if (s.const !== undefined && v !== s.const) fail(name, `must be ${show(s.const)}`);
+  if (s.oneOf && s.oneOf.filter((form) => fits(form, v, path, where)).length !== 1)
+    fail(name, `must match exactly one of its ${s.oneOf.length} forms`);
   switch (s.type) {
     case 'string': {
       if (typeof v !== 'string') fail(name, 'must be a string');
-      if (s.minLength !== undefined && codePointsBelow(v, s.minLength))
-        fail(name, `must have at least ${s.minLength} character(s)`);
-      if (s.maxLength !== undefined && codePointsAbove(v, s.maxLength))
-        fail(name, `must have at most ${s.maxLength} characters`);
+      if (s.minLength !== undefined && codePointsBelow(v, s.minLength)) outOfBounds(name, 'minLength', s.minLength);
+      if (s.maxLength !== undefined && codePointsAbove(v, s.maxLength)) outOfBounds(name, 'maxLength', s.maxLength);
       if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v))
         fail(name, s['x-pattern-hint'] ? `must be ${s['x-pattern-hint']}` : `does not match ${s.pattern}`);
       return;
@@ -242,17 +274,18 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
       if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v))) {
         fail(name, `must be ${s.type === 'integer' ? 'an integer' : 'a number'}`);
       }
-      if ((s.minimum !== undefined && v < s.minimum) || (s.maximum !== undefined && v > s.maximum)) {
-        fail(name, `must be in ${s.minimum ?? '-∞'}..${s.maximum ?? '∞'}`);
-      }
-      if ((s.exclusiveMinimum ?? -Infinity) >= v || (s.exclusiveMaximum ?? Infinity) <= v)
-        fail(name, `must be in (${s.exclusiveMinimum ?? '-∞'}, ${s.exclusiveMaximum ?? '∞'})`);
+      if (s.minimum !== undefined && v < s.minimum) outOfBounds(name, 'minimum', s.minimum);
+      if (s.maximum !== undefined && v > s.maximum) outOfBounds(name, 'maximum', s.maximum);
+      if (s.exclusiveMinimum !== undefined && v <= s.exclusiveMinimum)
+        outOfBounds(name, 'exclusiveMinimum', s.exclusiveMinimum);
+      if (s.exclusiveMaximum !== undefined && v >= s.exclusiveMaximum)
+        outOfBounds(name, 'exclusiveMaximum', s.exclusiveMaximum);
       return;
     }
     case 'array':
       if (!Array.isArray(v)) fail(name, 'must be an array');
-      if (v.length < (s.minItems ?? 0) || v.length > (s.maxItems ?? Infinity))
-        fail(name, `must have ${s.minItems ?? 0}..${s.maxItems ?? '∞'} items`);
+      if (s.minItems !== undefined && v.length < s.minItems) outOfBounds(name, 'minItems', s.minItems);
+      if (s.maxItems !== undefined && v.length > s.maxItems) outOfBounds(name, 'maxItems', s.maxItems);
       if (s.items)
         v.forEach((x, i) => {
           walk(s.items!, x, `${name}[${i}]`, where);
@@ -288,6 +321,26 @@ export interface RequestContract<R, C = undefined> {
   readonly schema: JsonSchema;
   readonly served: JsonSchema;
   readonly rules: (request: R, context: C) => void;
+}
+
+/**
+ * A {@link RequestContract} from its parts: `served` is `schema` itself unless a door serves it otherwise, and an
+ * operation with nothing a schema cannot say has no rules.
+ * @example const REPORT_REQUEST = contract<ReportRequest>('report', schema)
+ */
+export const contract = <R, C = undefined>(
+  operation: string,
+  schema: JsonSchema,
+  rules: (request: R, context: C) => void = () => undefined,
+  served: JsonSchema = schema,
+): RequestContract<R, C> => ({ operation, schema, served, rules });
+
+/**
+ * The rule a schema's `minLength` cannot say: a text of more than white space, else INVALID_INPUT naming `field`.
+ * @example notBlank(' ', 'output') // throws "output: is blank"
+ */
+export function notBlank(text: string | undefined, field: string): void {
+  if (text?.trim() === '') invalidField(field, 'is blank');
 }
 
 /**

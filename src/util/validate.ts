@@ -53,10 +53,15 @@ export function checkString(v: unknown, where: string, max = 1000): string {
 
 const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/**
+ * Whether `v` is an ISO 8601 date or date-time that names a real day.
+ * @example isIsoDate('2024-05-01') // true; isIsoDate('2024-13-01') // false
+ */
+export const isIsoDate = (v: string): boolean => DATE.test(v) && !Number.isNaN(Date.parse(v));
+
 /** An ISO 8601 date or date-time. */
 export function parseDate(v: unknown, where: string): Date {
-  if (typeof v !== 'string' || !DATE.test(v) || Number.isNaN(Date.parse(v)))
-    fail(`${where} must be an ISO 8601 date such as "2024-05-01"`);
+  if (typeof v !== 'string' || !isIsoDate(v)) fail(`${where} must be an ISO 8601 date such as "2024-05-01"`);
   return new Date(v as string);
 }
 

@@ -55,14 +55,14 @@ describe('job submission checks', () => {
       'analyze',
       { content: 'A plain text of a few words.', content_type: 'text', include_text: true },
       422,
-      'items[0]: include_text goes with epub, pdf and docx',
+      'items[0].include_text: goes with epub, pdf and docx',
     ],
     [
       'score: include_text on text content',
       'score',
       { ...SCORED, content: 'A plain text of a few words.', include_text: true },
       422,
-      'items[0]: include_text goes with epub, pdf and docx',
+      'items[0].include_text: goes with epub, pdf and docx',
     ],
     [
       'score: a work_hash the account does not have',

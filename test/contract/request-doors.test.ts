@@ -14,7 +14,7 @@ import { KeyStore, type Handler } from '../../src/http/index.js';
 import type { TargetModel } from '../../src/models/types.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
 import { handlerWithJobs, stopJobs } from '../fixtures/http/jobs-handler.js';
-import { keyedCall } from '../fixtures/http/keyed-call.js';
+import { callWithKey, keyedCall } from '../fixtures/http/keyed-call.js';
 
 let engine: Engine;
 let keys: KeyStore;
@@ -113,8 +113,9 @@ describe('the same bad request gives the same 422 at every door', () => {
     const item = { works: works.slice(0, 1), model: { base_url: BASE_URL, model: 'm' }, budget_calls: 0 };
     const job = await call('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
     expect(job.status).toBe(422);
-    // the HTTP validator words a bound its own way; the code and the field are the same
-    expect(over(job)).toMatchObject({ code: library.code, field: `items[0].${library.field}` });
+    // the HTTP validator words a bound as checkSchema does (BOUND_WORDS)
+    expect(library.message).toBe('The input is not valid: budget_calls: must be ≥ 1');
+    expect(over(job)).toEqual(asItem(library));
   });
 
   it('score: work_hash and content both (its rules), in the library, the route and a job item', async () => {
@@ -148,4 +149,142 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(over(await call('POST', '/api/v1/attribution/score', neither))).toEqual(none);
     expect(over(await call('POST', '/api/v1/jobs', { type: 'score', items: [neither] }))).toEqual(asItem(none));
   });
+
+  it('compareOutput: a blank output (its rules), in the library and the route at both its paths', async () => {
+    const request = { output: ' \n ' };
+    const library = await refusal(engine.memorization.compare(request));
+    expect(library).toEqual(invalid('output', 'is blank'));
+    await refusedAlike(library, request, '/api/v1/memorization/compare', '/api/v1/compare');
+  });
+
+  it('referenceSet: a blank text (its rules), in the library and the route', async () => {
+    const request = { id: 'blank', texts: ['A document.', ' '], basis: 'unverified' } as const;
+    const library = await refusal(engine.memorization.addReferenceSet(request));
+    expect(library).toEqual(invalid('texts[1]', 'is blank'));
+    await refusedAlike(library, request, '/api/v1/memorization/reference-sets');
+  });
+
+  it('extract, probe, assess: a blank text (their rules), in the library and the routes', async () => {
+    const model = { id: 'm', access: 'logprobs', generate: async () => '', logprobs: async () => [] } as never;
+    const spec = { base_url: BASE_URL, model: 'm' };
+    const extract = { text: ' ' };
+    expect(await refusal(engine.memorization.extract({ model, ...extract }))).toEqual(invalid('text', 'is blank'));
+    await refusedAlike(invalid('text', 'is blank'), { ...extract, model: spec }, '/api/v1/memorization/extract');
+    const probe = { texts: ['A document.'], reference: { texts: ['One.', '\t'] } };
+    const blank = invalid('reference.texts[1]', 'is blank');
+    expect(await refusal(engine.memorization.probe({ model, ...probe }))).toEqual(blank);
+    await refusedAlike(blank, { ...probe, model: spec }, '/api/v1/memorization/probe', '/api/v1/probe');
+    const assess = { work_id: `wk_${'0'.repeat(32)}`, probe: { reference: probe.reference } };
+    const nested = invalid('probe.reference.texts[1]', 'is blank');
+    expect(await refusal(engine.memorization.assess({ model, ...assess }))).toEqual(nested);
+    await refusedAlike(nested, { ...assess, model: spec }, '/api/v1/memorization/assess');
+  });
+
+  it('report: max_spans out of its bounds (its schema), in the library and the route', async () => {
+    const assessment_id = `ma_${'0'.repeat(32)}`;
+    const library = await refusal(engine.memorization.report(assessment_id, { maxSpans: 101 }));
+    expect(library).toMatchObject({ code: 'INVALID_INPUT', field: 'max_spans' });
+    const call = await keyedCall(handler, keys, 'doors-report', 'pro', ['memorization' as never]);
+    const route = await call('POST', '/api/v1/memorization/report', { assessment_id, max_spans: 101 });
+    expect(route.status).toBe(422);
+    expect(over(route)).toEqual(library);
+  });
+
+  it('analyze: a blank text (its rules), in the library, the route and a job item', async () => {
+    const request = { content: ' \n ', content_type: 'text' } as const;
+    const library = await refusal(engine.analyze(request));
+    expect(library).toEqual(invalid('content', 'is blank'));
+    const call = await keyedCall(handler, keys, 'doors-analyze', 'scale');
+    const route = await call('POST', '/api/v1/attribution/analyze', request);
+    expect(route.status).toBe(422);
+    expect(over(route)).toEqual(library);
+    const job = await call('POST', '/api/v1/jobs', { type: 'analyze', items: [request] });
+    expect(job.status).toBe(422);
+    expect(over(job)).toEqual(asItem(library));
+  });
+
+  it('compare: a text past what a server aligns in a request (its served schema: 500,000 characters)', async () => {
+    const call = await keyedCall(handler, keys, 'doors-compare', 'scale');
+    const route = await call('POST', '/api/v1/attribution/compare', { a: 'x'.repeat(500_001), b: 'y' });
+    expect(route.status).toBe(422);
+    expect(over(route)).toMatchObject({ code: 'INVALID_INPUT', field: 'a' });
+    // the library aligns it: its caller owns the process
+    expect((await engine.compare('x'.repeat(500_001), 'y')).spans).toEqual([]);
+  });
+  it('createMonitor: work_id and work_hash both, a webhook URL with credentials (its rules), in the library and the route', async () => {
+    const call = callWithKey(handler, (await keys.createKey({ account: 'doors-monitor', plan: 'scale' })).key);
+    const work = await call('POST', '/api/v1/content/register', { content: text });
+    expect(work.status).toBe(201);
+    const { work_id, work_hash } = work.json;
+    const create = (r: object) =>
+      [engine.createMonitor(r, { owner: 'doors-monitor' }), call('POST', '/api/v1/monitors/create', r)] as const;
+    await saidAlike(create({ work_id, work_hash }), 'work_hash', 'give only one of work_id, work_hash');
+    const webhook = { url: 'https://user:pw@example.org/hooks', secret: 'whsec_0123456789abcdef' };
+    await saidAlike(create({ work_id, webhook }), 'webhook.url', 'must not contain credentials');
+    // an event page out of bounds (its schema): the library and the route's query name the same field
+    const monitor = await call('POST', '/api/v1/monitors/create', { work_id });
+    expect(monitor.status).toBe(201);
+    const events = call('GET', `/api/v1/monitors/${monitor.json.monitor_id}/events?limit=0`);
+    await boundAlike([engine.listEvents({ limit: 0 }), events], 'limit');
+  });
+
+  it('registerWork: content and fingerprint both, a date that is none (its rules), in the library and the route', async () => {
+    const call = callWithKey(handler, (await keys.createKey({ account: 'doors-registry', plan: 'scale' })).key);
+    const register = (r: object) =>
+      [engine.registerWork({ ...r, owner: 'doors-registry' }), call('POST', '/api/v1/content/register', r)] as const;
+    const fingerprint = { fingerprint: `tp1:${'0'.repeat(32)}`, work_hash: `sha256:${'0'.repeat(64)}` };
+    await saidAlike(register({ content: text, fingerprint }), 'fingerprint', 'give only one of content, fingerprint');
+    const dated = { content: text, metadata: { declarations: { since: 'soon' } } };
+    const date = 'must be an ISO 8601 date such as "2024-05-01"';
+    await saidAlike(register(dated), 'metadata.declarations.since', date);
+    // a page out of bounds (its schema): the same field from the library and the route's query
+    await boundAlike([engine.listWorks({ limit: 1001 }), call('GET', '/api/v1/content?limit=1001')], 'limit');
+  });
 });
+
+describe('a query read through its contract', () => {
+  it("listModels: a disclosure the knowledge base does not know, in the library and the route's query", async () => {
+    const call = callWithKey(handler, (await keys.createKey({ account: 'doors-kb', plan: 'scale' })).key);
+    const route = call('GET', '/api/v1/kb/models?disclosure=secret');
+    await boundAlike(
+      [Promise.resolve().then(() => engine.models({ disclosure: 'secret' as never })), route],
+      'disclosure',
+    );
+  });
+});
+
+type Doors = readonly [library: Promise<unknown>, route: Promise<{ status: number; json: Record<string, any> }>];
+
+/** A rule's refusal: the library's INVALID_INPUT naming `field` with `reason`, and the route's 422 saying the same. */
+async function saidAlike([library, route]: Doors, field: string, reason: string): Promise<void> {
+  const said = await refusal(library);
+  expect(said).toEqual({ code: 'INVALID_INPUT', field, message: `The input is not valid: ${field}: ${reason}` });
+  const answer = await route;
+  expect(answer.status).toBe(422);
+  expect(over(answer)).toEqual(said);
+}
+
+/** A bound's refusal: the same code and field (the HTTP validator words a bound its own way). */
+async function boundAlike([library, route]: Doors, field: string): Promise<void> {
+  expect(await refusal(library)).toMatchObject({ code: 'INVALID_INPUT', field });
+  const answer = await route;
+  expect(answer.status).toBe(422);
+  expect(over(answer)).toMatchObject({ code: 'INVALID_INPUT', field });
+}
+
+/** INVALID_INPUT naming `field`, as every door says it. */
+const invalid = (field: string, reason: string) => ({
+  code: 'INVALID_INPUT',
+  field,
+  message: `The input is not valid: ${field}: ${reason}`,
+});
+
+/** Each route's answer to `request` is a 422 saying what the library said. */
+async function refusedAlike(library: object, request: object, ...paths: string[]): Promise<void> {
+  const call = await keyedCall(handler, keys, `doors-${paths[0].split('/').pop()}`, 'pro', ['memorization' as never]);
+  for (const path of paths) {
+    const route = await call('POST', path, request);
+    expect(route.status, path).toBe(422);
+    expect(over(route), path).toEqual(library);
+  }
+}

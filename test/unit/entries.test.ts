@@ -46,11 +46,12 @@ const OUTER_RING_ONLY = [
   'ON_DEMAND_SHARED',
   // analyze's request check, which a job's item and Prefer: respond-async run at submission (src/http/routes/jobs.ts)
   'checkAnalyzeRequest',
-  // an option's schema as the HTTP API serves it (the library's bound, tightened by SERVER_CAPS)
-  'servedLimit',
+  // a reference set's id as the HTTP API takes it (the account's own name for the set)
+  'REFERENCE_SET_ID',
   // each operation's request contract (src/services/requests.ts), which the HTTP routes read their requests through
   'REQUESTS',
   'readThrough',
+  'BOUND_WORDS',
   'exactlyOne',
   'RequestContract',
 ];

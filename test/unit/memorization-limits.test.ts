@@ -1,20 +1,30 @@
-// Each bound of the memorization options is written once (src/services/memorization/limits.ts): the library refuses a
-// value past it with INVALID_OPTIONS, and every HTTP request schema and job item that takes the option serves the same
-// bound, lower only where SERVER_CAPS says so — the pin that no limit is written twice.
+// Each bound of the memorization options is written once (src/services/memorization/limits.ts): the library's request
+// contract refuses a value past it with INVALID_INPUT naming the option, and every HTTP request schema and job item
+// that takes the option serves the same bound, lower only where SERVER_CAPS says so — the pin that no limit is written
+// twice.
 import { describe, expect, it } from 'vitest';
-import { EXTRACT_REQUEST_SCHEMA, PROBE_REQUEST_SCHEMA } from '../../src/http/schemas/memorization.js';
-import { limitOption, MEMORIZATION_LIMITS, SERVER_CAPS } from '../../src/services/memorization/limits.js';
+import { REQUESTS } from '../../src/services/requests.js';
+import { MEMORIZATION_LIMITS, SERVER_CAPS } from '../../src/services/memorization/limits.js';
+import { checkSchema, type SchemaNode } from '../../src/util/schema-check.js';
 import { AUDIT_ITEM_SCHEMA, EXTRACT_WORK_ITEM_SCHEMA } from '../../src/services/memorization/schemas.js';
 
 type Props = Record<string, { minimum?: number; maximum?: number }>;
 const props = (schema: unknown) => (schema as { properties: Props }).properties;
 
 /** Every schema served for an operation's options (audit items take the per-work options of extractWork too). */
+/** A request of each operation that its contract takes, an option set on it. */
+const BASE: Record<keyof typeof MEMORIZATION_LIMITS, object> = {
+  extract: { text: 'x' },
+  extractWork: { text: 'x' },
+  audit: { works: [{ id: 'a', text: 'x' }] },
+  probe: { text: 'x', reference: { texts: ['y'] } },
+};
+
 const SERVED: Record<keyof typeof MEMORIZATION_LIMITS, Props[]> = {
-  extract: [props(EXTRACT_REQUEST_SCHEMA)],
+  extract: [props(REQUESTS.extract.served)],
   extractWork: [props(EXTRACT_WORK_ITEM_SCHEMA)],
   audit: [props(AUDIT_ITEM_SCHEMA)],
-  probe: [props(PROBE_REQUEST_SCHEMA)],
+  probe: [props(REQUESTS.probe.served)],
 };
 
 describe('memorization option limits', () => {
@@ -27,12 +37,14 @@ describe('memorization option limits', () => {
         const served = Math.min(limit.max, SERVER_CAPS[name] ?? limit.max);
         for (const p of SERVED[op])
           expect(p[name], `${op} serves ${name}`).toMatchObject({ minimum: limit.min, maximum: served });
-        const read = (v: unknown) => limitOption(op, name as never, v, 1);
+        const schema = REQUESTS[op].schema as SchemaNode;
+        const read = (v: unknown) =>
+          (checkSchema(schema, { ...BASE[op], [name]: v }, 'the request') as Record<string, unknown>)[name];
         expect(read(limit.max)).toBe(limit.max);
         expect(read(limit.min)).toBe(limit.min);
         for (const bad of [limit.max + 1, limit.min - 1, 1.5, '3'])
           expect(() => read(bad)).toThrow(
-            expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining(name) }),
+            expect.objectContaining({ code: 'INVALID_INPUT', cause: expect.objectContaining({ field: name }) }),
           );
       });
     }
@@ -46,15 +58,12 @@ describe('memorization option limits', () => {
       });
   });
 
-  it('every server cap tightens something, and a default computed from the request must be given', () => {
+  it('every server cap tightens something', () => {
     for (const [name, cap] of Object.entries(SERVER_CAPS))
       expect(
         Object.values(MEMORIZATION_LIMITS).some(
           (l) => name in l && (l as Record<string, { max: number }>)[name].max > cap,
         ),
       ).toBe(true);
-    expect(() => limitOption('extract', 'max_tokens', undefined)).toThrow(TypeError);
-    expect(limitOption('extract', 'max_tokens', undefined, 128)).toBe(128);
-    expect(limitOption('extract', 'prefixes', undefined)).toBe(16);
   });
 });

@@ -363,13 +363,17 @@ describe('operations', () => {
 
   it('input checks name the field', async () => {
     const model = NgramLanguageModel.train(['a b c d e f']).asTargetModel();
-    await expect(mem.extract({ model, text: 'x', work_id: 'wk_1' } as never)).rejects.toThrow(
-      /exactly one of work_id or text/,
+    const workId = `wk_${'0'.repeat(32)}`;
+    await expect(mem.extract({ model, text: 'x', work_id: workId } as never)).rejects.toThrow(
+      /text: give only one of work_id, text/,
     );
-    await expect(mem.extract({ model, text: 'x y z', prefixes: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(mem.extract({ model, text: 'x y z', prefixes: 0 })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      cause: { field: 'prefixes' },
+    });
     await expect(mem.extract({ model: { id: 'm' } as never, text: 'x' })).rejects.toThrow(/TargetModel/);
     await expect(mem.extract({ model, text: 'x', bogus: 1 } as never)).rejects.toThrow(/unknown field "bogus"/);
-    await expect(mem.probe({ model, text: 'x', reference: { texts: ['y'] }, k: 2 })).rejects.toThrow(/k must be/);
+    await expect(mem.probe({ model, text: 'x', reference: { texts: ['y'] }, k: 2 })).rejects.toThrow(/k: must be ≤ 1/);
     await expect(mem.extract({ model, work_id: 'wk_00000000000000000000000000000000' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });

@@ -242,7 +242,7 @@ describe('analyze keeps metadata.title and metadata.author', () => {
       );
       expect([e.code, e.detail]).toEqual([
         'INVALID_INPUT',
-        `metadata.${field} contains a lone surrogate at index 11 (not valid Unicode text)`,
+        `metadata.${field}: contains a lone surrogate at index 11 (not valid Unicode text)`,
       ]);
       expect(phases).toBe(0);
     }
@@ -267,7 +267,7 @@ describe('string lengths are counted in characters (code points), as JSON Schema
       engine.analyze({ content: CONTENT, content_type: 'text', metadata: { title: books(1001) } }),
     );
     expect(over.code).toBe('INVALID_INPUT');
-    expect(over.message).toContain('metadata.title must have at most 1000 characters');
+    expect(over.message).toContain('metadata.title: must have at most this many characters: 1000');
   });
 
   it('a request a full validator accepted against the same schema is not checked again; against another it is', async () => {

@@ -11,22 +11,113 @@ import { SERVER_CAPS } from '../../src/services/memorization/limits.js';
 import {
   auditRules,
   EXTRACT_WORK_REQUEST,
+  type AssessRequestJson,
   type AuditRequestJson,
+  type ProbeRequestJson,
+  type ReportRequest,
   type ExtractWorkRequestJson,
 } from '../../src/services/memorization/schemas.js';
+import type { Engine } from '../../src/engine.js';
+import type { ModelFilter } from '../../src/services/kb/schema.js';
+import type { CreateMonitorRequest } from '../../src/services/monitors/monitors.js';
+import { createMonitorRules } from '../../src/services/monitors/schema.js';
+import { registerRules } from '../../src/services/registry/schema.js';
+import type { ListWorksOptions, RegisterWorkRequest } from '../../src/services/registry/works.js';
 import { REQUESTS } from '../../src/services/requests.js';
+import type { AnalyzeRequestJson, CompareRequest, FingerprintRequest } from '../../src/services/analyze/schema.js';
 import { scoreRules } from '../../src/services/score/schema.js';
 import type { ScoreRequest } from '../../src/services/score/types.js';
+import type {
+  CompareOutputRequest,
+  ExtractRequest,
+  ReferenceSetRequest,
+} from '../../src/services/memorization/types.js';
 
-/** The doors of each entry: the operation ids of its routes, and its job type. */
-const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; jobType?: string }> = {
+/** The doors of each entry: the operation ids of its routes (`query`: the request is their query), its job type. */
+const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; jobType?: string }> = {
+  analyze: { routes: ['analyze'], jobType: 'analyze' },
+  compare: { routes: ['compare'] },
+  fingerprint: { routes: ['fingerprint'] },
+  compareOutput: { routes: ['compareOutput'] },
+  referenceSet: { routes: ['createReferenceSet'] },
+  extract: { routes: ['extractMemorized'] },
+  probe: { routes: ['probeMemorization'] },
+  assess: { routes: ['assessMemorization'] },
+  report: { routes: ['memorizationReport'] },
   audit: { routes: [], jobType: 'audit' },
   extractWork: { routes: [], jobType: 'extract' },
   score: { routes: ['score'], jobType: 'score' },
+  createMonitor: { routes: ['createMonitor'] },
+  listMonitors: { routes: ['listMonitors'], query: true },
+  listEvents: { routes: ['listMonitorEvents'], query: true },
+  registerWork: { routes: ['registerWork'] },
+  listWorks: { routes: ['listWorks'], query: true },
+  verifyReceipt: { routes: ['verifyReceipt'] },
+  listModels: { routes: ['listModels'], query: true },
 };
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
 const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
+  analyze: Object.keys({
+    content: 1,
+    content_type: 1,
+    content_encoding: 1,
+    include_text: 1,
+    metadata: 1,
+    quotations: 1,
+    search_remote: 1,
+  } satisfies Record<keyof AnalyzeRequestJson, 1>),
+  compare: Object.keys({ a: 1, b: 1 } satisfies Record<keyof CompareRequest, 1>),
+  fingerprint: Object.keys({
+    content: 1,
+    content_type: 1,
+    options: 1,
+    include_winnow: 1,
+  } satisfies Record<keyof FingerprintRequest, 1>),
+  compareOutput: Object.keys({
+    output: 1,
+    work_ids: 1,
+    min_tokens: 1,
+    limit: 1,
+  } satisfies Record<keyof CompareOutputRequest, 1>),
+  referenceSet: Object.keys({
+    id: 1,
+    texts: 1,
+    basis: 1,
+    description: 1,
+    published_after: 1,
+  } satisfies Record<keyof ReferenceSetRequest, 1>),
+  extract: Object.keys({
+    work_id: 1,
+    text: 1,
+    prefix_tokens: 1,
+    continuation_tokens: 1,
+    prefixes: 1,
+    max_tokens: 1,
+    concurrency: 1,
+  } satisfies Record<Exclude<keyof ExtractRequest, 'model'>, 1>),
+  probe: Object.keys({
+    work_id: 1,
+    text: 1,
+    texts: 1,
+    reference: 1,
+    chunk_tokens: 1,
+    min_chunks: 1,
+    min_reference_documents: 1,
+    k: 1,
+    alpha: 1,
+    concurrency: 1,
+  } satisfies Record<Exclude<keyof ProbeRequestJson | 'texts', 'model' | 'reference_model'>, 1>),
+  assess: Object.keys({
+    work_id: 1,
+    kb_model: 1,
+    jurisdiction: 1,
+    extract: 1,
+    probe: 1,
+    traps: 1,
+    trap_alpha: 1,
+  } satisfies Record<keyof AssessRequestJson, 1>),
+  report: Object.keys({ assessment_id: 1, max_spans: 1 } satisfies Record<keyof ReportRequest, 1>),
   audit: Object.keys({
     works: 1,
     budget_calls: 1,
@@ -58,6 +149,51 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     target_model: 1,
     jurisdiction: 1,
   } satisfies Record<keyof ScoreRequest, 1>),
+  createMonitor: Object.keys({
+    work_id: 1,
+    work_hash: 1,
+    models: 1,
+    datasets: 1,
+    webhook: 1,
+    events: 1,
+    jurisdiction: 1,
+  } satisfies Record<keyof CreateMonitorRequest, 1>),
+  listMonitors: ['work_id'],
+  registerWork: Object.keys({
+    owner: 1,
+    content: 1,
+    content_type: 1,
+    content_encoding: 1,
+    fingerprint: 1,
+    title: 1,
+    author: 1,
+    work_type: 1,
+    declarations: 1,
+    metadata: 1,
+  } satisfies Record<keyof RegisterWorkRequest, 1>),
+  listWorks: Object.keys({ after: 1, limit: 1 } satisfies Record<Exclude<keyof ListWorksOptions, 'owner'>, 1>),
+  verifyReceipt: ['receipt'],
+  listModels: Object.keys({ provider: 1, modality: 1, disclosure: 1, dataset: 1 } satisfies Record<
+    keyof ModelFilter,
+    1
+  >),
+  listEvents: Object.keys({ monitor_id: 1, after: 1, limit: 1 } satisfies Record<
+    keyof Parameters<Engine['listEvents']>[0] & string,
+    1
+  >),
+};
+
+/**
+ * Members a door serves otherwise than the library reads them, each for a reason written beside its contract: a
+ * reference set's id is the account's own name for the set (the route stores it as `<account>/<id>`), and so a
+ * probe's reference; an assessment's settings are the extraction's and the probe's options as their routes serve them;
+ * a comparison's texts are held shorter by a server, which aligns them within the request.
+ */
+const SERVED_OWN: Partial<Record<keyof typeof REQUESTS, string[]>> = {
+  referenceSet: ['id'],
+  probe: ['reference'],
+  assess: ['extract', 'probe'],
+  compare: ['a', 'b'],
 };
 
 type Props = Record<string, Record<string, unknown>>;
@@ -83,11 +219,12 @@ describe('REQUESTS', () => {
       for (const id of doors.routes) {
         const rows = ROUTES.filter((r) => r.operationId === id || r.aliasOf === id);
         expect(rows.length, id).toBeGreaterThan(0);
-        for (const r of rows) expect(r.requestSchema === entry.served, `${r.method} ${r.path}`).toBe(true);
+        for (const r of rows)
+          expect((doors.query ? r.querySchema : r.requestSchema) === entry.served, `${r.method} ${r.path}`).toBe(true);
       }
       if (doors.jobType) expect(BUILT_IN_JOB_TYPES.get(doors.jobType)?.itemSchema === entry.served).toBe(true);
       // no route serves a schema of the same component under another object
-      const same = ROUTES.filter((r) => r.requestSchema !== undefined && r.requestSchema === entry.schema);
+      const same = ROUTES.filter((r) => [r.requestSchema, r.querySchema].includes(entry.schema));
       for (const r of same) expect(doors.routes).toContain(r.aliasOf ?? r.operationId);
     });
 
@@ -98,13 +235,32 @@ describe('REQUESTS', () => {
     it(`${name}: served as the library reads it, tightened only by SERVER_CAPS`, () => {
       const library = props(entry.schema);
       for (const [k, served] of Object.entries(props(entry.served))) {
-        if (!(k in library)) continue; // what only a door names (an audit item's model spec)
+        // what only a door names (an audit item's model spec), or names its own way
+        if (!(k in library) || SERVED_OWN[name]?.includes(k)) continue;
         const cap = SERVER_CAPS[k];
         const tightened = cap !== undefined && Number(library[k].maximum) > cap;
         expect(served, k).toEqual(tightened ? { ...library[k], maximum: cap } : library[k]);
       }
     });
   }
+});
+
+describe('members served otherwise (SERVED_OWN)', () => {
+  it("assess: its settings are the extraction's and the probe's options as their routes serve them", () => {
+    const form = (k: string) => props((props(REQUESTS.assess.served)[k].oneOf as unknown[])[1]);
+    for (const [op, k] of [
+      ['extract', 'extract'],
+      ['probe', 'probe'],
+    ] as const) {
+      const served = props(REQUESTS[op].served);
+      for (const [member, schema] of Object.entries(form(k))) expect(schema, `${k}.${member}`).toEqual(served[member]);
+    }
+  });
+
+  it("referenceSet, probe: a reference set's id over HTTP is the account's name, the library's holds <account>/", () => {
+    expect(props(REQUESTS.referenceSet.served).id).toMatchObject({ pattern: expect.any(String) });
+    expect(props(REQUESTS.referenceSet.schema).id).toMatchObject({ maxLength: 200 });
+  });
 });
 
 describe("each service's rules", () => {
@@ -123,8 +279,39 @@ describe("each service's rules", () => {
       ).toEqual(['INVALID_INPUT', k]);
     expect(refusedAt(() => scoreRules({ ...scored, work_hash: hash }))).toBeNull();
     expect(
-      refusedAt(() => scoreRules({ ...scored, content: 'x', content_type: 'text', include_text: false })),
+      refusedAt(() =>
+        scoreRules({ ...scored, content: 'x', content_type: 'pdf', content_encoding: 'base64', include_text: false }),
+      ),
     ).toBeNull();
+  });
+
+  it('compareOutput: an output of more than white space', () => {
+    const rules = (output: string) => refusedAt(() => REQUESTS.compareOutput.rules({ output }, undefined));
+    expect(rules(' \n\t')).toEqual(['INVALID_INPUT', 'output']);
+    expect(rules(' x ')).toBeNull();
+  });
+
+  it('referenceSet: texts more than white space, within the total; published_after a date', () => {
+    const set = { id: 'r', basis: 'unverified', texts: ['a', 'b'] } as const;
+    const rules = (r: object) => refusedAt(() => REQUESTS.referenceSet.rules({ ...set, ...r }, undefined));
+    expect(rules({})).toBeNull();
+    expect(rules({ texts: ['a', ' '] })).toEqual(['INVALID_INPUT', 'texts[1]']);
+    expect(rules({ published_after: '2024-13-01' })).toEqual(['INVALID_INPUT', 'published_after']);
+    expect(rules({ published_after: '2024-05-01' })).toBeNull();
+    const half = 'x'.repeat(25 * 1024 * 1024);
+    expect(rules({ texts: [half, half, 'y'] })).toEqual(['PAYLOAD_TOO_LARGE', undefined]);
+  });
+
+  it("analyze: include_text only with a file, a text more than white space, a title of valid Unicode (score's too)", () => {
+    const rules = (r: object) =>
+      refusedAt(() => REQUESTS.analyze.rules({ content: 'x', content_type: 'text', ...r }, undefined));
+    expect(rules({})).toBeNull();
+    expect(rules({ include_text: true })).toEqual(['INVALID_INPUT', 'include_text']);
+    expect(rules({ content_type: 'pdf', content_encoding: 'base64', include_text: true })).toBeNull();
+    expect(rules({ content: ' \n' })).toEqual(['INVALID_INPUT', 'content']);
+    expect(rules({ metadata: { author: 'A \ud800' } })).toEqual(['INVALID_INPUT', 'metadata.author']);
+    const scored = { target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' };
+    expect(refusedAt(() => scoreRules({ ...scored, content: ' ' }))).toEqual(['INVALID_INPUT', 'content']);
   });
 
   it('extractWork: exactly one of work_id and text', () => {
@@ -147,5 +334,47 @@ describe("each service's rules", () => {
       undefined,
     ]);
     expect(refusedAt(() => auditRules({ works: works.slice(0, 2) }, { plan: 'free', jobItems: 2 }))).toBeNull();
+  });
+
+  it('createMonitor: exactly one of work_id and work_hash; a webhook URL of http: or https: without credentials', () => {
+    const work_id = `wk_${'0'.repeat(32)}`;
+    const secret = 'whsec_0123456789abcdef';
+    expect(refusedAt(() => createMonitorRules({}))).toEqual(['INVALID_INPUT', 'work_id']);
+    expect(refusedAt(() => createMonitorRules({ work_id, work_hash: `sha256:${'0'.repeat(64)}` }))).toEqual([
+      'INVALID_INPUT',
+      'work_hash',
+    ]);
+    for (const url of ['not a url', 'ftp://example.org/hooks', 'https://user:pw@example.org/hooks'])
+      expect(
+        refusedAt(() => createMonitorRules({ work_id, webhook: { url, secret } })),
+        url,
+      ).toEqual(['INVALID_INPUT', 'webhook.url']);
+    expect(
+      refusedAt(() => createMonitorRules({ work_id, webhook: { url: 'https://example.org/h', secret } })),
+    ).toBeNull();
+  });
+
+  it('registerWork: exactly one of content and fingerprint; content members with content; the fields once; a date', () => {
+    const owner = 'acme';
+    const fingerprint = { fingerprint: `tp1:${'0'.repeat(32)}`, work_hash: `sha256:${'0'.repeat(64)}` };
+    const rules = (r: object) => refusedAt(() => registerRules({ owner, ...r }));
+    expect(rules({})).toEqual(['INVALID_INPUT', 'content']);
+    expect(rules({ content: 'x', fingerprint })).toEqual(['INVALID_INPUT', 'fingerprint']);
+    expect(rules({ fingerprint, content_type: 'text' })).toEqual(['INVALID_INPUT', 'content_type']);
+    expect(rules({ content: ' \n ' })).toEqual(['INVALID_INPUT', 'content']);
+    expect(rules({ content: 'x', title: 'A', metadata: { title: 'B' } })).toEqual(['INVALID_INPUT', 'metadata.title']);
+    expect(rules({ content: 'x', metadata: { jurisdiction: 'US' } })).toEqual([
+      'INVALID_INPUT',
+      'metadata.jurisdiction',
+    ]);
+    expect(rules({ content: 'x', declarations: { since: 'soon' } })).toEqual(['INVALID_INPUT', 'declarations.since']);
+    expect(rules({ content: 'x', metadata: { declarations: { since: '2024-13-45' } } })).toEqual([
+      'INVALID_INPUT',
+      'metadata.declarations.since',
+    ]);
+    expect(
+      rules({ content: 'x', title: 'A', metadata: { author: 'B', declarations: { since: '2024-05-01' } } }),
+    ).toBeNull();
+    expect(rules({ fingerprint })).toBeNull();
   });
 });

@@ -116,7 +116,7 @@ describe('score of content sent with the request', () => {
         /content_type: goes with content/,
       ],
       [{ ...base, content: 'a text', include_text: true }, undefined, 'INVALID_INPUT', /include_text/],
-      [{ ...base, content: '   ' }, undefined, 'INVALID_INPUT', /non-empty/],
+      [{ ...base, content: '   ' }, undefined, 'INVALID_INPUT', /content: is blank/],
       [{ ...base, content: 'a text', content_type: 'rtf' }, undefined, 'INVALID_INPUT', /content_type must be one of/],
       [{ ...base, content: epub, content_type: 'text' }, undefined, 'INVALID_INPUT', /takes text/],
       [

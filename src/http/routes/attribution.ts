@@ -8,7 +8,6 @@
  */
 import {
   ANALYSIS_RESULT_SCHEMA,
-  ANALYZE_REQUEST_SCHEMA,
   canonicalJson,
   extractText,
   evidenceRecord,
@@ -19,8 +18,6 @@ import {
   shingleCount,
   worthOffloading,
   type AnalyzeRequest,
-  type ContentType,
-  type FingerprintOptions,
   type ScoreRequest,
   readThrough,
   REQUESTS,
@@ -44,7 +41,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     summary: 'Analyse content against the reference datasets',
     body: 'json',
     files: true,
-    requestSchema: ANALYZE_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.analyze.served,
     responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: async (ctx) => {
       // the analysis is the account's (stored with its owner); a client that goes away cancels the remote corpus
@@ -153,10 +150,10 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     scope: 'analyze',
     summary: 'Align two texts: reused passages with spans in both',
     body: 'json',
-    requestSchema: S.COMPARE_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.compare.served,
     responseSchema: S.COMPARISON_SCHEMA,
     handler: async (ctx) => {
-      const { a, b } = ctx.body as { a: string; b: string };
+      const { a, b } = readThrough(REQUESTS.compare, ctx.body, undefined);
       // a pure function of the two texts: on the handler's worker pool when it has one and the texts are long
       // enough to pay for the trip (the same result)
       const { offload } = ctx.services.work;
@@ -196,7 +193,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     scope: 'analyze',
     summary: 'Fingerprint content: content id, work_hash, sketches',
     body: 'json',
-    requestSchema: S.FINGERPRINT_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.fingerprint.served,
     responseSchema: S.FINGERPRINT_RESULT_SCHEMA,
     handler: fingerprintHandler,
   },
@@ -232,12 +229,7 @@ function accountAnalysis(ctx: RouteContext) {
 
 async function fingerprintHandler(ctx: RouteContext): Promise<unknown> {
   // the size is bounded by the body limit (maxBodyBytes); fingerprinting has no limit of its own
-  const b = ctx.body as {
-    content: string;
-    content_type?: ContentType;
-    options?: FingerprintOptions;
-    include_winnow?: boolean;
-  };
+  const b = readThrough(REQUESTS.fingerprint, ctx.body, undefined);
   const type = b.content_type ?? 'text';
   const x = extractText(b.content, type);
   // work_hash is of the bytes sent (markup included), as registerWork computes it

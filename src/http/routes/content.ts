@@ -4,11 +4,11 @@
  * works, verify a receipt. A work's `owner` is the calling account, whatever the body says, and
  * another account's work answers 404, as if absent.
  */
-import type { RegisterWorkRequest } from '../../library.js';
+import { type RegisterWorkRequest, REQUESTS } from '../../library.js';
 import { Reply, type Route } from '../context.js';
 import * as S from '../schemas/content.js';
 import { account, ownWork, planFileLimit } from './caller.js';
-import { invalidField, notFound } from './refusals.js';
+import { notFound } from './refusals.js';
 
 /**
  * The works-registry rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
@@ -25,19 +25,15 @@ export const CONTENT_ROUTES: readonly Route[] = [
     summary: 'Register a work of the account (content, a file or a fingerprint) and get a signed receipt',
     body: 'json',
     files: true,
-    requestSchema: S.REGISTER_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.registerWork.served,
     responseSchema: S.REGISTER_RESULT_SCHEMA,
     status: [200, 201],
     handler: async (ctx) => {
-      const b = registrationFields(ctx.body as RegisterBody);
-      // the schema cannot say "exactly one of"; the 422 still names a field
-      const hasContent = b.content !== undefined,
-        hasFingerprint = b.fingerprint !== undefined;
-      if (!hasContent && !hasFingerprint) invalidField('content', 'is required (or give fingerprint)');
-      if (hasContent && hasFingerprint) invalidField('fingerprint', 'give content or fingerprint, not both');
+      // the account is the owner; the library reads the rest through its contract, rules and all
       const { offload } = ctx.services.work;
       const options = { maxFileBytes: planFileLimit(ctx), ...(offload ? { offload } : {}) };
-      const w = await ctx.engine.registerWork({ ...b, owner: account(ctx) }, options);
+      const body = ctx.body as Omit<RegisterWorkRequest, 'owner'>;
+      const w = await ctx.engine.registerWork({ ...body, owner: account(ctx) }, options);
       return new Reply({ ...w }, w.created ? 201 : 200);
     },
   },
@@ -58,7 +54,7 @@ export const CONTENT_ROUTES: readonly Route[] = [
     tag: 'content',
     scope: 'registry:read',
     summary: "The account's works, by id, with cursor pagination",
-    querySchema: S.WORK_LIST_QUERY_SCHEMA,
+    querySchema: REQUESTS.listWorks.served,
     responseSchema: S.WORK_LIST_SCHEMA,
     handler: async (ctx) =>
       ctx.engine.listWorks({ ...(ctx.query as { after?: string; limit?: number }), owner: account(ctx) }),
@@ -86,33 +82,8 @@ export const CONTENT_ROUTES: readonly Route[] = [
     scope: 'registry:read',
     summary: 'Check that a receipt was signed by this service and is unaltered',
     body: 'json',
-    requestSchema: S.VERIFY_RECEIPT_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.verifyReceipt.served,
     responseSchema: S.VERIFY_RECEIPT_RESULT_SCHEMA,
     handler: async (ctx) => ({ valid: await ctx.engine.verifyReceipt((ctx.body as { receipt: unknown }).receipt) }),
   },
 ];
-
-// ------------------------------------------------------------------ helpers
-
-/** A registration body: the work's fields top-level or, in the analyze request's shape, under `metadata`. */
-type RegisterBody = Omit<RegisterWorkRequest, 'owner'> & {
-  metadata?: Pick<RegisterWorkRequest, 'title' | 'author' | 'work_type' | 'declarations'> & { jurisdiction?: string };
-};
-
-/**
- * The registration request with `metadata` (the analyze request's shape, so an analysis's metadata can be sent as it is)
- * folded into the top-level fields.
- */
-function registrationFields(body: RegisterBody): Omit<RegisterWorkRequest, 'owner'> {
-  const { metadata, ...top } = body;
-  if (metadata === undefined) return top;
-  if (metadata.jurisdiction !== undefined) {
-    invalidField('metadata.jurisdiction', 'a registration has no jurisdiction; give it to score or to a monitor');
-  }
-  const merged: Record<string, unknown> = { ...top };
-  for (const [k, v] of Object.entries(metadata)) {
-    if (k in top) invalidField(`metadata.${k}`, `given twice (also as ${k}); give one`);
-    merged[k] = v;
-  }
-  return merged as Omit<RegisterWorkRequest, 'owner'>;
-}

@@ -4,7 +4,7 @@
  * jurisdiction risk table and the factor codes. The knowledge base is the engine's (`engine.kb`)
  * and shared by every account.
  */
-import { factorTable, jurisdictionTable, type Engine } from '../../library.js';
+import { factorTable, jurisdictionTable, REQUESTS, type Engine } from '../../library.js';
 import type { Route } from '../context.js';
 import * as S from '../schemas/kb.js';
 
@@ -20,7 +20,7 @@ export const KB_ROUTES: readonly Route[] = [
     tag: 'knowledge base',
     scope: 'kb',
     summary: 'Models with their documented training data',
-    querySchema: S.KB_MODEL_QUERY_SCHEMA,
+    querySchema: REQUESTS.listModels.served,
     responseSchema: S.KB_MODEL_LIST_SCHEMA,
     handler: async (ctx) => ({ models: ctx.engine.models(ctx.query as Parameters<Engine['models']>[0]) }),
   },

@@ -23,6 +23,8 @@
 import {
   exactlyOne,
   isTrainprintError,
+  readThrough,
+  REQUESTS,
   TrainprintError,
   VERIFY_TOKENS,
   wordSpans,
@@ -32,7 +34,6 @@ import {
   type ProbeRequest,
   type ProbeResult,
   type ReferenceSetInfo,
-  type ReferenceSetRequest,
   type TargetModel,
   type TrackWorkRequest,
 } from '../../library.js';
@@ -84,11 +85,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Keep a non-member reference set for probes, with how it was made (`basis`)',
     body: 'json',
-    requestSchema: M.REFERENCE_SET_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.referenceSet.served,
     responseSchema: M.REFERENCE_SET_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
-      const b = ctx.body as ReferenceSetRequest;
+      const b = readThrough(REQUESTS.referenceSet, ctx.body, undefined);
       // only the account's own sets can hold the id it chose: another account's `withheld` is another set
       if (await findOwnSet(ctx, b.id)) throw new TrainprintError('ALREADY_EXISTS', `reference set "${b.id}" exists`);
       const info = await mem(ctx).addReferenceSet({ ...b, id: refSetKey(ctx, b.id) });
@@ -120,11 +121,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     scope: 'memorization',
     summary: 'Prefixes of the work → greedy continuation by the model → verbatim match against the work',
     body: 'json',
-    requestSchema: M.EXTRACT_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.extract.served,
     responseSchema: M.EXTRACTION_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & { model: ModelSpec; work_id?: string };
-      exactlyOne(b, ['work_id', 'text']);
+      REQUESTS.extract.rules(b as never, undefined); // its schema checked: its rule before the work is looked up
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
       const model = await ctx.services.targetModel(b.model);
       return { ...(await mem(ctx).extract({ ...b, model } as ExtractRequest)) };
@@ -138,7 +139,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     scope: 'memorization',
     summary: 'Likelihood statistics of the work against a non-member reference set, with a set-level test',
     body: 'json',
-    requestSchema: M.PROBE_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.probe.served,
     responseSchema: M.PROBE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & {
@@ -147,7 +148,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
         work_id?: string;
         reference: Record<string, unknown>;
       };
-      exactlyOne(b, ['work_id', 'text', 'texts']);
+      REQUESTS.probe.rules(b as never, undefined); // its schema checked: its rules before the work is looked up
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
       const model = await ctx.services.targetModel(b.model);
       const calibration = await referenceModel(ctx, b.reference_model, 'reference_model');
@@ -164,10 +165,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     scope: 'memorization',
     summary: "A model output against the account's works: verbatim runs and near passages",
     body: 'json',
-    requestSchema: M.COMPARE_OUTPUT_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.compareOutput.served,
     responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
-      const b = ctx.body as { output: string; work_ids?: string[]; min_tokens?: number; limit?: number };
+      const b = readThrough(REQUESTS.compareOutput, ctx.body, undefined);
       const limit = b.limit ?? 1000;
       const ids = b.work_ids !== undefined ? await ownWorkIds(ctx, b.work_ids) : await accountWorksWithText(ctx, limit);
       if (ids.length === 0) {
@@ -193,7 +194,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Memorization risk of a work of the account × a model: corpus evidence, extraction, probe and canaries',
     body: 'json',
-    requestSchema: M.ASSESS_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.assess.served,
     responseSchema: M.ASSESSMENT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & {
@@ -201,6 +202,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
         work_id: string;
         probe?: false | { reference: Record<string, unknown>; reference_model?: ModelSpec };
       };
+      REQUESTS.assess.rules(b as never, undefined); // its schema checked: its rules before the work is looked up
       await ownWork(ctx, b.work_id);
       const probe =
         b.probe === undefined || b.probe === false
@@ -227,11 +229,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     scope: 'memorization',
     summary: 'An assessment of the account as one self-contained HTML page (text/html)',
     body: 'json',
-    requestSchema: M.REPORT_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.report.served,
     responseSchema: M.REPORT_SCHEMA,
     responseType: 'html',
     handler: async (ctx) => {
-      const b = ctx.body as { assessment_id: string; max_spans?: number };
+      const b = readThrough(REQUESTS.report, ctx.body, undefined);
       const a = await mem(ctx).getAssessment(b.assessment_id);
       if (a.work.owner !== account(ctx)) notFound(`no assessment "${b.assessment_id}"`);
       const html = await mem(ctx).report(

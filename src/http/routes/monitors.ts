@@ -5,7 +5,7 @@
  * the datasets every account shares and the account's own, and another account's monitor answers
  * 404, as if absent.
  */
-import type { CreateMonitorRequest, Monitor } from '../../library.js';
+import { type Monitor, readThrough, REQUESTS } from '../../library.js';
 import { Reply, type Route, type RouteContext } from '../context.js';
 import { DELETED_SCHEMA } from '../schemas/content.js';
 import * as S from '../schemas/monitors.js';
@@ -26,22 +26,15 @@ export const MONITOR_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Watch a work of the account against models; events go to the log and the webhook',
     body: 'json',
-    requestSchema: S.CREATE_MONITOR_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.createMonitor.served,
     responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
-      const req = ctx.body as CreateMonitorRequest;
-      if (req.work_id === undefined && req.work_hash === undefined) {
-        invalidField('work_id', 'is required (or give work_hash)');
-      }
+      // read through its contract before the work is looked up (its rules' 422 before a 404)
+      const req = readThrough(REQUESTS.createMonitor, ctx.body, undefined);
+      // the server's policy on where it delivers (internal addresses refused by default), beside the request's rules
       if (req.webhook !== undefined) {
-        let url: URL | null = null;
-        try {
-          url = new URL(req.webhook.url);
-        } catch {
-          /* the engine reports a bad URL */
-        }
-        const refused = url ? await ctx.services.checkWebhookUrl(url) : null;
+        const refused = await ctx.services.checkWebhookUrl(new URL(req.webhook.url));
         if (refused !== null) invalidField('webhook.url', refused);
       }
       // a work_hash names the account's own work, never another account's work with the same bytes
@@ -60,7 +53,7 @@ export const MONITOR_ROUTES: readonly Route[] = [
     tag: 'monitors',
     scope: 'monitors',
     summary: "The account's monitors",
-    querySchema: S.MONITOR_LIST_QUERY_SCHEMA,
+    querySchema: REQUESTS.listMonitors.served,
     responseSchema: S.MONITOR_LIST_SCHEMA,
     handler: async (ctx) => {
       const list = await ctx.engine.listMonitors({ ...(ctx.query as { work_id?: string }), owner: account(ctx) });
@@ -102,7 +95,7 @@ export const MONITOR_ROUTES: readonly Route[] = [
     tag: 'monitors',
     scope: 'monitors',
     summary: 'Events of a monitor, oldest first',
-    querySchema: S.EVENT_LIST_QUERY_SCHEMA,
+    querySchema: REQUESTS.listEvents.served,
     responseSchema: S.EVENT_LIST_SCHEMA,
     handler: async (ctx) => {
       await ownMonitor(ctx);

@@ -14,7 +14,6 @@ import {
   bool,
   code,
   codes,
-  contentType,
   int0,
   jurisdiction,
   modelId,
@@ -32,17 +31,7 @@ import {
   workHash,
 } from './kit.js';
 import { HTML_SCHEMA } from './service.js';
-
-/** `POST /api/v1/attribution/compare`. */
-export const COMPARE_REQUEST_SCHEMA = object({
-  a: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 500_000,
-    description: 'First text (e.g. the suspect); spans `a_start`/`a_end` index it',
-  },
-  b: { type: 'string', minLength: 1, maxLength: 500_000, description: 'Second text (e.g. the source)' },
-});
+import { documented, EXTRACTION_DOCS } from '../docs/fields.js';
 
 export const COMPARISON_SCHEMA = ok(
   {
@@ -91,10 +80,10 @@ export const SCORE_RESULT_SCHEMA = ok(
       description: "The registered work's, or that of the content sent: the SHA-256 of its bytes (a text's UTF-8)",
     },
     work_id: { ...strOrNull, description: 'The registered work scored; null for content sent with the request' },
-    extraction: {
-      ...ANALYSIS_RESULT_SCHEMA.properties.extraction,
-      description: 'A file sent as `content`: how its text was extracted; every span of the result points into it',
-    },
+    extraction: documented(ANALYSIS_RESULT_SCHEMA.properties.extraction, {
+      ...EXTRACTION_DOCS,
+      '': 'A file sent as `content`: how its text was extracted; every span of the result points into it',
+    }),
     target_model: str,
     provider: str,
     score: { type: 'number', minimum: 0, maximum: 100 },
@@ -197,42 +186,6 @@ export const SCORE_RESULT_SCHEMA = ok(
     }),
   },
   ['extraction'],
-);
-
-/** `POST /api/v1/attribution/fingerprint`. */
-export const FINGERPRINT_REQUEST_SCHEMA = object(
-  {
-    content: { type: 'string', minLength: 1, description: 'At most 10 MiB of UTF-8' },
-    content_type: {
-      ...contentType,
-      description: 'How to read `content` (markup is reduced to its text). Default `text`',
-    },
-    options: object(
-      {
-        normalize: { enum: ['nfkc-casefold', 'none'] },
-        // ranges beyond the types are the engine's to check (INVALID_OPTIONS, also 422, naming the member)
-        shingle: object({ unit: { enum: ['word', 'char'] }, size: { type: 'integer', minimum: 1 } }, ['size']),
-        seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
-        winnow: { oneOf: [{ const: false }, object({ window: { type: 'integer', minimum: 1 } })] },
-        minhash: {
-          oneOf: [
-            { const: false },
-            object({ mode: { enum: ['oph', 'classic'] }, permutations: { type: 'integer', minimum: 1 } }, [
-              'mode',
-              'permutations',
-            ]),
-          ],
-        },
-        simhash: bool,
-      },
-      ['normalize', 'shingle', 'seed', 'winnow', 'minhash', 'simhash'],
-    ),
-    include_winnow: {
-      type: 'boolean',
-      description: 'Also return the winnowed fingerprints with their spans in `content`. Default false',
-    },
-  },
-  ['content_type', 'options', 'include_winnow'],
 );
 
 export const FINGERPRINT_RESULT_SCHEMA = ok(

@@ -1,20 +1,17 @@
 /**
- * JSON Schemas of the works registry (`/api/v1/content/…`): receipts, works, registration, the
- * account's work list; and `Deleted`, the answer of every DELETE route.
+ * JSON Schemas of the works registry's answers (`/api/v1/content/…`): receipts, works, the account's work list; and
+ * `Deleted`, the answer of every DELETE route. Its requests are the registry service's (src/services/registry/schema.ts).
  */
-import { ANALYZE_REQUEST_SCHEMA } from '../../library.js';
+import { ANALYZE_REQUEST_SCHEMA, REQUESTS } from '../../library.js';
 import {
   bool,
   dateTime,
   declarations,
   int0,
-  jurisdiction,
   nullable,
   object,
   ok,
   page,
-  pageLimit,
-  partialObject,
   resourceSchemas,
   str,
   strings,
@@ -54,41 +51,8 @@ const WORK_PROPS = {
   conflicting_claims: strings,
 } as const;
 
-/** The work's own fields in a registration: top-level, or under `metadata` in the analyze request's shape. */
-const WORK_FIELDS_IN = {
-  title: { type: 'string', minLength: 1, maxLength: 1000 },
-  author: { type: 'string', minLength: 1, maxLength: 1000 },
-  work_type: workType,
-  declarations,
-} as const;
-
-/**
- * `POST /api/v1/content/register`: the caller's account is the owner. The work's fields come top-level or, in the analyze
- * request's shape, under `metadata` (the same field in both places is refused).
- */
-export const REGISTER_REQUEST_SCHEMA = partialObject({
-  content: {
-    type: 'string',
-    minLength: 1,
-    description:
-      'The work (at most 10 MiB of UTF-8), or a file\'s bytes in base64 with `content_encoding: "base64"` (at most ' +
-      "the plan's `fileBytes`; or a multipart upload); or give `fingerprint`",
-  },
-  content_type: {
-    ...contentType,
-    description: 'How to read `content`: a file (`epub`, `pdf`, `docx`) is kept as its extracted text. Default `text`',
-  },
-  content_encoding: ANALYZE_REQUEST_SCHEMA.properties.content_encoding,
-  fingerprint: object({ fingerprint: { type: 'string', pattern: '^tp1:[0-9a-f]{32}$' }, work_hash: workHash }),
-  ...WORK_FIELDS_IN,
-  metadata: partialObject({
-    ...WORK_FIELDS_IN,
-    jurisdiction: {
-      ...jurisdiction,
-      description: 'Refused with a reason: a registration has no jurisdiction (score and monitors take one)',
-    },
-  }),
-});
+/** A registration as the API serves it (the account is the owner); a memorization tracking request nests one. */
+export const REGISTER_REQUEST_SCHEMA = REQUESTS.registerWork.served;
 
 export const REGISTER_RESULT_SCHEMA = ok({
   ...WORK_PROPS,
@@ -96,9 +60,5 @@ export const REGISTER_RESULT_SCHEMA = ok({
 });
 /** A registered work (`owner` is the account that registered it), one in a body, a page of them. */
 export const [WORK_SCHEMA, WORK_RESPONSE_SCHEMA, WORK_LIST_SCHEMA] = resourceSchemas(WORK_PROPS, 'works', page);
-export const WORK_LIST_QUERY_SCHEMA = partialObject({ after: workId, limit: pageLimit });
-export const VERIFY_RECEIPT_REQUEST_SCHEMA = object({
-  receipt: { type: 'object', description: 'A receipt as returned by register' },
-});
 export const VERIFY_RECEIPT_RESULT_SCHEMA = ok({ valid: bool });
 export const DELETED_SCHEMA = ok({ id: str, deleted: { const: true } });

@@ -4,12 +4,8 @@
  */
 import { bool, int0, listOf, modelId, num01, object, resourceSchemas, str } from './kit.js';
 
-/**
- * A reference dataset id as the path and monitors name it: also the ids of the shipped packs
- * (`pack:gutenberg`). Ids an account chooses ({@link DATASET_ID_PATTERN}) have no `:`, so an
- * account cannot take a name of that family.
- */
-export const DATASET_REF_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$';
+// a reference dataset id as the path and monitors name it (src/util/json-schema.ts)
+export { DATASET_REF_PATTERN } from '../../library.js';
 /** The id of a dataset an account creates or imports (letters, digits, `.`, `_`, `-`; at most 200). */
 export const DATASET_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$';
 

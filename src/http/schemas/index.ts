@@ -14,29 +14,24 @@
  * their component names.
  */
 import type { JsonSchema } from '../context.js';
-import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA } from '../../library.js';
+import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA, MATCH_SCHEMA, REQUESTS } from '../../library.js';
 import { ERROR_ENVELOPE_SCHEMA, OAUTH_ERROR_SCHEMA } from './errors.js';
 import {
-  COMPARE_REQUEST_SCHEMA,
   COMPARISON_SCHEMA,
   SCORE_REQUEST_SCHEMA,
   SCORE_RESULT_SCHEMA,
-  FINGERPRINT_REQUEST_SCHEMA,
   FINGERPRINT_RESULT_SCHEMA,
 } from './attribution.js';
 import {
   RECEIPT_SCHEMA,
   WORK_SCHEMA,
-  REGISTER_REQUEST_SCHEMA,
   REGISTER_RESULT_SCHEMA,
   WORK_RESPONSE_SCHEMA,
   WORK_LIST_SCHEMA,
-  VERIFY_RECEIPT_REQUEST_SCHEMA,
   VERIFY_RECEIPT_RESULT_SCHEMA,
   DELETED_SCHEMA,
 } from './content.js';
 import {
-  CREATE_MONITOR_REQUEST_SCHEMA,
   MONITOR_SCHEMA,
   MONITOR_RESPONSE_SCHEMA,
   MONITOR_LIST_SCHEMA,
@@ -100,22 +95,22 @@ export const CORE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   AnalyzeRequest: ANALYZE_REQUEST_SCHEMA,
   AnalysisResult: ANALYSIS_RESULT_SCHEMA,
   Match: MATCH_SCHEMA,
-  CompareRequest: COMPARE_REQUEST_SCHEMA,
+  CompareRequest: REQUESTS.compare.served,
   Comparison: COMPARISON_SCHEMA,
   ScoreRequest: SCORE_REQUEST_SCHEMA,
   ScoreResult: SCORE_RESULT_SCHEMA,
-  FingerprintRequest: FINGERPRINT_REQUEST_SCHEMA,
+  FingerprintRequest: REQUESTS.fingerprint.served,
   FingerprintResult: FINGERPRINT_RESULT_SCHEMA,
   Receipt: RECEIPT_SCHEMA,
   Work: WORK_SCHEMA,
-  RegisterWorkRequest: REGISTER_REQUEST_SCHEMA,
+  RegisterWorkRequest: REQUESTS.registerWork.served,
   RegisterWorkResult: REGISTER_RESULT_SCHEMA,
   WorkResponse: WORK_RESPONSE_SCHEMA,
   WorkList: WORK_LIST_SCHEMA,
-  VerifyReceiptRequest: VERIFY_RECEIPT_REQUEST_SCHEMA,
+  VerifyReceiptRequest: REQUESTS.verifyReceipt.served,
   VerifyReceiptResult: VERIFY_RECEIPT_RESULT_SCHEMA,
   Deleted: DELETED_SCHEMA,
-  CreateMonitorRequest: CREATE_MONITOR_REQUEST_SCHEMA,
+  CreateMonitorRequest: REQUESTS.createMonitor.served,
   Monitor: MONITOR_SCHEMA,
   MonitorResponse: MONITOR_RESPONSE_SCHEMA,
   MonitorList: MONITOR_LIST_SCHEMA,

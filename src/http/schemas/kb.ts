@@ -2,19 +2,7 @@
  * JSON Schemas of the knowledge-base routes (`/api/v1/kb/…`): models, providers, curated datasets,
  * the jurisdiction table and the factor codes.
  */
-import {
-  bool,
-  code,
-  codes,
-  listOf,
-  num01,
-  object,
-  partialObject,
-  resourceSchemas,
-  str,
-  strings,
-  strOrNull,
-} from './kit.js';
+import { bool, code, codes, listOf, num01, object, resourceSchemas, str, strings, strOrNull } from './kit.js';
 
 const KB_MODEL_PROPS = {
   id: str,
@@ -36,12 +24,6 @@ export const [KB_MODEL_SCHEMA, KB_MODEL_RESPONSE_SCHEMA, KB_MODEL_LIST_SCHEMA] =
   KB_MODEL_PROPS,
   'models',
 );
-export const KB_MODEL_QUERY_SCHEMA = partialObject({
-  provider: str,
-  modality: { enum: ['text', 'image'] },
-  disclosure: { enum: ['full', 'partial', 'undisclosed'] },
-  dataset: { type: 'string', description: 'Models with a documented link to this dataset (id or name)' },
-});
 export const KB_PROVIDER_LIST_SCHEMA = listOf('providers', object({ id: str, name: str, models: strings }));
 
 const KB_DATASET_PROPS = {

@@ -8,15 +8,19 @@ import { object, prefixedId } from '../../library.js';
 
 // the fragments the services' request schemas share (src/util/json-schema.ts)
 export {
+  declarations,
   idPattern,
   int0,
   intIn,
   jurisdiction,
   modelId,
   object,
+  pageLimit,
+  partialObject,
   prefixedId,
   workHash,
   workId,
+  workType,
 } from '../../library.js';
 
 export const str = { type: 'string' } as const;
@@ -31,7 +35,6 @@ export const dateTimeOrNull = { type: ['string', 'null'], format: 'date-time' } 
 export const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
 export const codes = { type: 'array', items: code } as const;
 export const pair = (item: JsonSchema) => ({ type: 'array', items: item, minItems: 2, maxItems: 2 }) as const;
-export const workType = { enum: ['book', 'article', 'news', 'code', 'other'] } as const;
 export const contentType = { enum: ['text', 'markdown', 'html'] } as const;
 export const tier = { enum: ['confirmed', 'strong', 'moderate', 'weak', 'inconclusive'] } as const;
 export const riskLevel = { enum: ['none', 'low', 'medium', 'high', 'critical'] } as const;
@@ -55,27 +58,11 @@ export function nullable(s: JsonSchema): JsonSchema {
   return { oneOf: [s, { type: 'null' }] };
 }
 
-/** Page size of the listing queries. */
-export const pageLimit = { type: 'integer', minimum: 1, maximum: 1000 } as const;
 /** `next` of a cursor page: the id to pass as `after`, or null on the last page. */
 export const nextCursor = {
   type: ['string', 'null'],
   description: 'Pass as `after` for the next page; null on the last page',
 } as const;
-
-export const declarations = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { tdm_opt_out: bool, since: { type: 'string', description: 'ISO 8601 date' } },
-} as const;
-
-/**
- * An object schema whose members are all optional (a query, a patch, a request of alternatives); no other members.
- * @example partialObject({ after: workId, limit: pageLimit }) // object({ after: workId, limit: pageLimit }, ['after', 'limit'])
- */
-export function partialObject(properties: Record<string, JsonSchema>): JsonSchema {
-  return object(properties, Object.keys(properties));
-}
 
 /**
  * A success body: `success: true` and the fields.

@@ -14,8 +14,6 @@ import {
   dateTime,
   int0,
   intIn,
-  jurisdiction,
-  modelId,
   nullable,
   num,
   num01,
@@ -33,20 +31,12 @@ import {
   workType,
 } from './kit.js';
 import { SCORE_RESULT_SCHEMA } from './attribution.js';
-import { MODEL_SPEC_SCHEMA, servedLimit } from '../../library.js';
+import { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID, REQUESTS } from '../../library.js';
 import { REGISTER_REQUEST_SCHEMA } from './content.js';
 import { HTML_SCHEMA } from './service.js';
 
 const access = { enum: ['logprobs', 'top_k', 'generations_only'] } as const;
 const basis = { enum: ['randomized_split', 'post_cutoff', 'unverified'] } as const;
-const texts = { type: 'array', minItems: 1, maxItems: 100_000, items: { type: 'string', minLength: 1 } } as const;
-/** A reference set id as the API shows it (each account has its own sets). */
-const refSetId = {
-  type: 'string',
-  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
-  description: 'Reference set id of the account',
-} as const;
-
 /** The close of an extraction's and a probe's result: what bore on it and limits it (codes), and its method. */
 const RESULT_NOTES = { factors: codes, limitations: codes, method: str } as const;
 
@@ -82,29 +72,8 @@ const TRACKED_PROPS = {
 } as const;
 export const TRACKED_WORK_RESPONSE_SCHEMA = ok(TRACKED_PROPS);
 
-/** `POST /api/v1/memorization/reference-sets`. */
-export const REFERENCE_SET_REQUEST_SCHEMA = object(
-  {
-    id: refSetId,
-    texts: { ...texts, description: 'Non-member documents (one document each; chunks never span two)' },
-    basis: {
-      ...basis,
-      description:
-        '`randomized_split` (members and non-members assigned at random: the matched design), `post_cutoff`, `unverified`',
-    },
-    description: { type: 'string', minLength: 1, maxLength: 2000 },
-    published_after: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 64,
-      description: 'With `post_cutoff`: earliest publication date (ISO 8601)',
-    },
-  },
-  ['description', 'published_after'],
-);
-
 const REFERENCE_SET_PROPS = {
-  id: refSetId,
+  id: REFERENCE_SET_ID,
   basis,
   description: strOrNull,
   published_after: strOrNull,
@@ -115,40 +84,6 @@ const REFERENCE_SET_PROPS = {
 export const [REFERENCE_SET_SCHEMA, REFERENCE_SET_RESPONSE_SCHEMA, REFERENCE_SET_LIST_SCHEMA] = resourceSchemas(
   REFERENCE_SET_PROPS,
   'reference_sets',
-);
-
-// ------------------------------------------------------------------ extract
-
-const EXTRACT_OPTIONS = {
-  prefix_tokens: servedLimit('extract', 'prefix_tokens', 'Words of the work given as the prompt (default 50)'),
-  continuation_tokens: servedLimit(
-    'extract',
-    'continuation_tokens',
-    'Words of the true continuation compared (default 64)',
-  ),
-  prefixes: servedLimit(
-    'extract',
-    'prefixes',
-    'Prompts at evenly spaced positions of the work (default 16; the library allows 1,000)',
-  ),
-  max_tokens: servedLimit(
-    'extract',
-    'max_tokens',
-    'Model tokens per generation (default 2 × continuation_tokens; the library allows 16,384)',
-  ),
-  concurrency: servedLimit('extract', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
-} as const;
-const EXTRACT_OPTION_NAMES = Object.keys(EXTRACT_OPTIONS);
-
-/** `POST /api/v1/memorization/extract`: exactly one of `work_id` and `text`. */
-export const EXTRACT_REQUEST_SCHEMA = object(
-  {
-    work_id: { ...workId, description: 'A work of the account registered with its text (or give `text`)' },
-    text: { type: 'string', minLength: 1, description: 'The text to probe (or give `work_id`)' },
-    model: MODEL_SPEC_SCHEMA,
-    ...EXTRACT_OPTIONS,
-  },
-  ['work_id', 'text', ...EXTRACT_OPTION_NAMES],
 );
 
 const VERBATIM_SPAN = object({ tokens: int0, output_start: int0, output_end: int0, work_start: int0, work_end: int0 });
@@ -196,51 +131,6 @@ export const EXTRACTION_RESULT_SCHEMA = object(EXTRACTION_PROPS);
 export const EXTRACTION_RESPONSE_SCHEMA = ok(EXTRACTION_PROPS);
 
 // ------------------------------------------------------------------ probe
-
-const PROBE_OPTIONS = {
-  reference: {
-    oneOf: [object({ reference_set: refSetId }), object({ texts })],
-    description: 'The non-member side: a reference set of the account, or texts (basis `unverified`)',
-  },
-  chunk_tokens: servedLimit('probe', 'chunk_tokens', 'Words per chunk (default 128)'),
-  min_chunks: servedLimit('probe', 'min_chunks', 'Fewest chunks per side for a verdict (default 20)'),
-  min_reference_documents: servedLimit(
-    'probe',
-    'min_reference_documents',
-    'Fewest reference documents for a verdict (default 5)',
-  ),
-  k: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 1,
-    description: 'Share of lowest-probability tokens for Min-K% (default 0.2)',
-  },
-  alpha: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 0.5,
-    description: 'Family-wise significance level (default 0.01)',
-  },
-  concurrency: servedLimit('probe', 'concurrency', 'Model calls in flight (default 4; the library allows 64)'),
-  reference_model: {
-    ...MODEL_SPEC_SCHEMA,
-    description:
-      'A model that cannot have seen the work (released before it, or trained on disclosed data without it): the verdict then rests on the loss calibrated by it',
-  },
-} as const;
-const PROBE_OPTION_NAMES = Object.keys(PROBE_OPTIONS).filter((k) => k !== 'reference');
-
-/** `POST /api/v1/memorization/probe`: exactly one of `work_id`, `text` and `texts`. */
-export const PROBE_REQUEST_SCHEMA = object(
-  {
-    work_id: workId,
-    text: { type: 'string', minLength: 1 },
-    texts: { ...texts, description: 'Several suspect documents' },
-    model: MODEL_SPEC_SCHEMA,
-    ...PROBE_OPTIONS,
-  },
-  ['work_id', 'text', 'texts', ...PROBE_OPTION_NAMES],
-);
 
 const SIDE = object({ chunks: int0, documents: int0, mean: num, median: num });
 const PROBE_CHUNK = object({
@@ -304,23 +194,6 @@ export const PROBE_RESPONSE_SCHEMA = ok(PROBE_PROPS);
 
 // ------------------------------------------------------------------ compare
 
-/** `POST /api/v1/memorization/compare`: a model output against the account's works. */
-export const COMPARE_OUTPUT_REQUEST_SCHEMA = object(
-  {
-    output: { type: 'string', minLength: 1, description: 'A model output' },
-    work_ids: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 1000,
-      items: workId,
-      description: 'Works of the account; default: all of them registered with text',
-    },
-    min_tokens: intIn(4, 10_000, 'Shortest verbatim run reported, in words (default 8)'),
-    limit: intIn(1, 100_000, 'Most works examined (default 1000)'),
-  },
-  ['work_ids', 'min_tokens', 'limit'],
-);
-
 const COMPARE_PROPS = {
   output_tokens: int0,
   works: {
@@ -344,32 +217,6 @@ const COMPARE_PROPS = {
 export const COMPARE_OUTPUT_RESPONSE_SCHEMA = ok(COMPARE_PROPS);
 
 // ------------------------------------------------------------------ assess, report
-
-/** `POST /api/v1/memorization/assess`. */
-export const ASSESS_REQUEST_SCHEMA = object(
-  {
-    work_id: { ...workId, description: 'A work of the account registered with its text' },
-    model: MODEL_SPEC_SCHEMA,
-    kb_model: { ...modelId, description: 'Knowledge-base id of the model, for corpus evidence' },
-    jurisdiction,
-    extract: {
-      oneOf: [{ const: false }, object(EXTRACT_OPTIONS, EXTRACT_OPTION_NAMES)],
-      description: 'Extraction settings, or false to skip. Default {}',
-    },
-    probe: {
-      oneOf: [{ const: false }, object(PROBE_OPTIONS, PROBE_OPTION_NAMES)],
-      description: 'Probe settings with the reference, or false. Without it no probe runs',
-    },
-    traps: { type: 'boolean', description: "Test the work's canaries (default true)" },
-    trap_alpha: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      maximum: 0.5,
-      description: 'Significance level of the trap test (default 0.01)',
-    },
-  },
-  ['kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha'],
-);
 
 /** `engine.score` without `legal_risk` (an assessment's `corpus`). */
 const CORPUS_SCHEMA = (() => {
@@ -421,14 +268,6 @@ const ASSESSMENT_PROPS = {
 } as const;
 export const ASSESSMENT_RESPONSE_SCHEMA = ok(ASSESSMENT_PROPS);
 
-/** `POST /api/v1/memorization/report`: an assessment of the account as one HTML page. */
-export const REPORT_REQUEST_SCHEMA = object(
-  {
-    assessment_id: { ...assessmentId, description: 'From `POST /api/v1/memorization/assess`' },
-    max_spans: intIn(0, 100, 'Extraction attempts shown with their spans (default 8)'),
-  },
-  ['max_spans'],
-);
 export const REPORT_SCHEMA = {
   ...HTML_SCHEMA,
   description: 'A self-contained page: inline CSS and SVG, no scripts, no external resources',
@@ -442,20 +281,20 @@ export const MEMORIZATION_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   ModelSpec: MODEL_SPEC_SCHEMA,
   TrackWorkRequest: TRACK_WORK_REQUEST_SCHEMA,
   TrackedWorkResponse: TRACKED_WORK_RESPONSE_SCHEMA,
-  ReferenceSetRequest: REFERENCE_SET_REQUEST_SCHEMA,
+  ReferenceSetRequest: REQUESTS.referenceSet.served,
   ReferenceSet: REFERENCE_SET_SCHEMA,
   ReferenceSetResponse: REFERENCE_SET_RESPONSE_SCHEMA,
   ReferenceSetList: REFERENCE_SET_LIST_SCHEMA,
-  ExtractRequest: EXTRACT_REQUEST_SCHEMA,
+  ExtractRequest: REQUESTS.extract.served,
   ExtractionResult: EXTRACTION_RESULT_SCHEMA,
   ExtractionResponse: EXTRACTION_RESPONSE_SCHEMA,
-  ProbeRequest: PROBE_REQUEST_SCHEMA,
+  ProbeRequest: REQUESTS.probe.served,
   ProbeResult: PROBE_RESULT_SCHEMA,
   ProbeResponse: PROBE_RESPONSE_SCHEMA,
-  CompareOutputRequest: COMPARE_OUTPUT_REQUEST_SCHEMA,
+  CompareOutputRequest: REQUESTS.compareOutput.served,
   CompareOutputResponse: COMPARE_OUTPUT_RESPONSE_SCHEMA,
-  AssessRequest: ASSESS_REQUEST_SCHEMA,
+  AssessRequest: REQUESTS.assess.served,
   AssessmentResponse: ASSESSMENT_RESPONSE_SCHEMA,
-  ReportRequest: REPORT_REQUEST_SCHEMA,
+  ReportRequest: REQUESTS.report.served,
   MemorizationReport: REPORT_SCHEMA,
 };

@@ -1,42 +1,18 @@
-/**
- * JSON Schemas of the monitor routes (`/api/v1/monitors/…`): creating a monitor, the monitor as
- * shown (with `missing_datasets`), its events.
- */
-import { DATASET_REF_PATTERN } from './datasets.js';
 import {
   dateTime,
   int0,
-  jurisdiction,
   listOf,
-  modelId,
   monitorId,
   nullable,
   num,
   object,
-  pageLimit,
-  partialObject,
   prefixedId,
   resourceSchemas,
   str,
   strings,
   tier,
   workHash,
-  workId,
 } from './kit.js';
-
-/** `POST /api/v1/monitors/create`: `work_id` or `work_hash` names the work (the route says which is missing). */
-export const CREATE_MONITOR_REQUEST_SCHEMA = partialObject({
-  work_id: workId,
-  work_hash: workHash,
-  models: { type: 'array', items: modelId, minItems: 1, maxItems: 100 },
-  datasets: { type: 'array', items: { type: 'string', pattern: DATASET_REF_PATTERN }, minItems: 1, maxItems: 100 },
-  webhook: object({
-    url: { type: 'string', minLength: 1, maxLength: 2000 },
-    secret: { type: 'string', minLength: 16, maxLength: 500 },
-  }),
-  events: { type: 'array', items: { enum: ['match.found', 'score.changed'] }, minItems: 1 },
-  jurisdiction,
-});
 
 const MONITOR_MODEL_STATE = object({
   score: { type: 'number', minimum: 0, maximum: 100 },
@@ -79,7 +55,6 @@ export const [MONITOR_SCHEMA, MONITOR_RESPONSE_SCHEMA, MONITOR_LIST_SCHEMA] = re
   listOf,
   MONITOR_OPTIONAL,
 );
-export const MONITOR_LIST_QUERY_SCHEMA = partialObject({ work_id: workId });
 
 export const MONITOR_EVENT_SCHEMA = object({
   id: prefixedId('evt', 32),
@@ -101,4 +76,3 @@ export const MONITOR_EVENT_SCHEMA = object({
   }),
 });
 export const EVENT_LIST_SCHEMA = listOf('events', MONITOR_EVENT_SCHEMA);
-export const EVENT_LIST_QUERY_SCHEMA = partialObject({ limit: pageLimit });

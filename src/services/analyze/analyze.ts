@@ -10,7 +10,6 @@ import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js'
 import { extractDocumentOn, fileLimitOption, fileOf } from './files.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
-import { loneSurrogateIndex } from '../../fingerprint/fingerprint.js';
 import { startSha256Hex } from '../../fingerprint/sha256.js';
 import type { KnowledgeBase } from '../kb/kb.js';
 import { kbAuthor } from '../kb/authors.js';
@@ -40,8 +39,8 @@ import {
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
 import { checkSchema, type FromSchema, readRequest, schemaChecked } from '../../util/schema-check.js';
-import { checkDeclarations, checkSignal, fail, newId } from '../../util/validate.js';
-import { ANALYZE_REQUEST_SCHEMA } from './schema.js';
+import { checkDeclarations, checkSignal, newId } from '../../util/validate.js';
+import { ANALYZE_REQUEST, ANALYZE_REQUEST_SCHEMA } from './schema.js';
 import { sharedTextSteps, type AnalyzedMatch, type SharedText } from './shared-text.js';
 import { progressOf, type ProgressReporter } from './progress.js';
 import { searchedDatasetIds, sectionCoverage } from './sections.js';
@@ -772,16 +771,10 @@ function* checkRequestSteps(request: unknown, maxFileBytes: number): Steps<Check
   const r = checked
     ? (shaped as FromSchema<typeof ANALYZE_REQUEST_SCHEMA>)
     : checkSchema(ANALYZE_REQUEST_SCHEMA, shaped, 'the request');
+  ANALYZE_REQUEST.rules(r, undefined);
   const { metadata: m } = r;
-  // kept in the stored result, which the store refuses with a lone surrogate: refused here, before any work
-  for (const field of ['title', 'author'] as const) {
-    const at = m?.[field] === undefined ? -1 : loneSurrogateIndex(m[field]);
-    if (at >= 0) fail(`metadata.${field} contains a lone surrogate at index ${at} (not valid Unicode text)`);
-  }
   const file = fileOf(r, bytes ?? r.content, maxFileBytes);
-  if (!file && r.include_text !== undefined) fail('include_text goes with epub, pdf and docx');
   const content = file ? '' : r.content;
-  if (!file && content.trim().length === 0) fail('content is empty');
   // content of up to a third of the limit in UTF-16 units cannot exceed it; longer content is encoded (in
   // pieces), which counts its bytes and gives the bytes its work hash needs anyway
   const utf8 = content.length * 3 <= ANALYZE_MAX_BYTES ? null : yield* utf8Steps(content, ANALYZE_MAX_BYTES);

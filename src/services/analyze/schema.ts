@@ -5,6 +5,13 @@
  */
 import { PASSAGE_KINDS } from '../../align/reuse.js';
 import { DOCUMENT_SPAN_FIELDS } from '../../datasets/types.js';
+import { loneSurrogateIndex } from '../../fingerprint/fingerprint.js';
+import { contract, type FromSchema, invalidField, notBlank } from '../../util/schema-check.js';
+import { isFileType } from './files.js';
+import { MAX_COMPARE_LENGTH } from '../../align/compare.js';
+import { object } from '../../util/json-schema.js';
+import type { ContentType } from '../../text/index.js';
+import type { FingerprintOptions } from '../../fingerprint/options.js';
 
 const num01 = { type: 'number', minimum: 0, maximum: 1 } as const;
 const ci01 = { type: 'array', items: num01, minItems: 2, maxItems: 2 } as const;
@@ -13,18 +20,14 @@ const ci100 = { type: 'array', items: num100, minItems: 2, maxItems: 2 } as cons
 const offset = { type: 'integer', minimum: 0 } as const;
 const strings = { type: 'array', items: { type: 'string' } } as const;
 const code = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
-const KEPT = 'Kept in the result, and in `register_prefill` for registering the work.';
 
 /** What the matches of passages that were aligned or reported with their reuse carry (see `ExactMatch`). */
 const REUSE_FIELDS = {
   reuse: {
     enum: [...PASSAGE_KINDS],
-    description:
-      'How the passage was reused: by the share of its words in runs of ≥ 3 words shared with the source ' +
-      '(verbatim ≥ 95 %, edited ≥ 50 %, paraphrase less), or summary: it condenses a source passage at least twice as long',
   },
-  similarity: { ...num01, description: "Share of the passage's words in word runs shared with the source passage" },
-  aligned: { type: 'boolean', description: 'True when the spans come from aligning the query with the document text' },
+  similarity: num01,
+  aligned: { type: 'boolean' },
 } as const;
 
 /** What a portrait match that names its document adds (src/datasets/locator.ts). */
@@ -32,13 +35,12 @@ const PORTRAIT_DOCUMENT = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  description: 'What the pack says about the document the hits agree on',
   properties: {
     id: { type: 'string' },
     title: { type: 'string' },
     author: { type: 'string' },
-    ebook: { type: 'integer', minimum: 0, description: 'Project Gutenberg ebook number' },
-    url: { type: 'string', description: 'Where the text can be read' },
+    ebook: { type: 'integer', minimum: 0 },
+    url: { type: 'string' },
   },
 } as const;
 const WORD_RANGE = {
@@ -51,11 +53,9 @@ const PORTRAIT_DOCUMENT_FIELDS = {
   document: PORTRAIT_DOCUMENT,
   source_words: {
     ...WORD_RANGE,
-    description: 'Word offsets [start, end) of the document section(s) the hits were first stored from',
   },
   also_in: {
     type: 'array',
-    description: 'Other documents of the pack holding the text of the section(s) named (editions, collections)',
     items: {
       type: 'object',
       additionalProperties: false,
@@ -63,41 +63,36 @@ const PORTRAIT_DOCUMENT_FIELDS = {
       properties: {
         document_id: { type: 'string' },
         document: PORTRAIT_DOCUMENT,
-        source_words: { ...WORD_RANGE, description: 'Word offsets [start, end) of its sections holding the text' },
+        source_words: WORD_RANGE,
         shared: {
           type: 'number',
           minimum: 0,
           maximum: 1,
-          description: "Share of the named section's n-grams it holds",
         },
       },
     },
   },
   article: {
     type: 'object',
-    description:
-      'The article of the document the hits agree on, for a document that holds many (the Wikipedia packs): its title, URL, key (page id) and the word offsets [start, end) in it of the section(s) holding the text',
     additionalProperties: false,
     required: ['title', 'key', 'words'],
     properties: {
       title: { type: 'string' },
-      url: { type: 'string', description: 'Where the article can be read' },
-      key: { type: 'string', description: 'Its key in the source (the Wikipedia page id)' },
-      words: { ...WORD_RANGE, description: 'Word offsets [start, end) in the article' },
+      url: { type: 'string' },
+      key: { type: 'string' },
+      words: WORD_RANGE,
     },
   },
-  agreeing: { type: 'integer', minimum: 0, description: 'Hits of the run that agree with the document' },
-  fingerprints: { type: 'integer', minimum: 0, description: 'Query fingerprints the run spans' },
+  agreeing: { type: 'integer', minimum: 0 },
+  fingerprints: { type: 'integer', minimum: 0 },
   common_hits: {
     type: 'integer',
     minimum: 1,
-    description: "Hits of the span whose n-gram many of the pack's documents hold (no one document's evidence)",
   },
   held_by: {
     type: 'integer',
     minimum: 2,
     maximum: 255,
-    description: 'The most documents (articles) of the pack holding one n-gram of the span (capped at 255)',
   },
 } as const;
 
@@ -105,14 +100,11 @@ const PORTRAIT_DOCUMENT_FIELDS = {
 const QUOTATION_FIELDS = {
   role: {
     const: 'quotation',
-    description:
-      "Text the work quotes, not the work's own (absent: the work's text): counted for `confidence` only with `quotations: 'count'`",
   },
   quotation: {
     type: 'object',
     additionalProperties: false,
     required: ['by'],
-    description: 'Why the match is a quotation',
     properties: {
       by: {
         type: 'array',
@@ -127,20 +119,15 @@ const QUOTATION_FIELDS = {
             'widely_reproduced',
           ],
         },
-        description:
-          'What marks it: the content (quotation marks, a block quote, an indented block, an attribution), its passage held in several documents (widely_reproduced), or, unmarked, its passage in another language than the text around it (other_language)',
       },
-      attributed_to: { type: 'string', description: 'Who the content attributes it to, as it names them' },
+      attributed_to: { type: 'string' },
       share: {
         type: 'number',
         minimum: 0,
         maximum: 1,
-        description: "The share of the content's words quoted from the same work (3 decimals)",
       },
       counts: {
         const: true,
-        description:
-          "Over a third of the content is quoted from that work: its quotations count for the work's confidence (quotations 'exclude' included)",
       },
     },
   },
@@ -202,35 +189,29 @@ const REMOTE_MATCH = {
   ],
   properties: {
     ...EXACT_MATCH.properties,
-    document_id: { type: 'string', description: "The engine's document number (`doc_ix`) as a string" },
-    source_start: { ...offset, description: 'Offset into `source_text` (see there)' },
+    document_id: { type: 'string' },
+    source_start: offset,
     kind: { const: 'remote' },
     doc_ix: { type: 'integer', minimum: 0 },
     shard: { type: 'integer', minimum: 0 },
     doc_length: {
       type: 'integer',
       minimum: 0,
-      description: 'Tokens (infini-gram) or bytes (infini-gram mini) of the whole document',
     },
     source_text: {
       type: 'string',
-      description:
-        'The source passage with up to 200 characters of the document around it, as the engine returned it; `source_start`/`source_end` point into it',
     },
     count_start: offset,
     count_end: offset,
     count: {
       type: 'number',
       minimum: 0,
-      description: 'How often the query span [count_start, count_end) occurs in the corpus',
     },
     boilerplate: {
       type: 'boolean',
-      description: 'The span occurs at least `boilerplate_count` times: shown, left out of the evidence',
     },
     metadata: {
       type: ['object', 'null'],
-      description: "The document's metadata as the index holds it (e.g. the Pile's `meta.pile_set_name`)",
     },
   },
 } as const;
@@ -259,7 +240,6 @@ const SAMPLING_SCHEMA = {
     'skipped',
     'sections',
   ],
-  description: 'Passages drawn across the work, how many were found, and the share of the work the corpus holds',
   properties: {
     method: { const: 'stratified_passages' },
     passages: { type: 'integer', minimum: 0 },
@@ -274,7 +254,6 @@ const SAMPLING_SCHEMA = {
         ci_95: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 }, minItems: 2, maxItems: 2 },
         ci_rule: {
           const: 'joint',
-          description: "One interval for the product of the rates; absent: each rate's bound",
         },
       },
     },
@@ -285,8 +264,6 @@ const SAMPLING_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['fetched', 'verified', 'contradicted'],
-      description:
-        'Found passages whose documents were fetched, held by them (aligned), and not even holding the stretch found',
       properties: {
         fetched: { type: 'integer', minimum: 0 },
         verified: { type: 'integer', minimum: 0 },
@@ -294,18 +271,14 @@ const SAMPLING_SCHEMA = {
         refuted: {
           type: 'integer',
           minimum: 0,
-          description:
-            'Of the fetched, holding the stretch found and no word of the work beside it (only what was sent)',
         },
         unchecked: {
           type: 'integer',
           minimum: 0,
-          description:
-            'Of the fetched, neither verified nor shown not to hold the passage: the interval runs from none to all of them held',
         },
       },
     },
-    detection: { ...rate, description: 'Passages the documents show held, searched as the sample was, and found' },
+    detection: rate,
     seed: { type: 'string', pattern: '^[0-9a-f]{16}$' },
     skipped: { type: 'integer', minimum: 0 },
     sections: {
@@ -349,7 +322,7 @@ export const REMOTE_REPORT_SCHEMA = {
   properties: {
     dataset_id: { type: 'string' },
     engine: { enum: ['infini-gram', 'infini-gram-mini'] },
-    endpoint: { type: 'string', description: 'Where the content was sent' },
+    endpoint: { type: 'string' },
     index: { type: 'string' },
     outcome: {
       enum: [
@@ -377,8 +350,6 @@ export const REMOTE_REPORT_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['calls', 'sha256'],
-      description:
-        'Every answer used: sha256 is the SHA-256 of one line "request answer" per call (each the SHA-256 of its JSON), sorted',
       properties: {
         calls: { type: 'integer', minimum: 0 },
         sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
@@ -391,8 +362,6 @@ export const REMOTE_REPORT_SCHEMA = {
 /** Who supplied a dataset (`DatasetSupplier`). */
 export const SUPPLIED_BY = {
   enum: ['shipped', 'operator', 'account'],
-  description:
-    "shipped: a reference pack of the package; operator: whoever runs the service; account: the asking account's own upload",
 } as const;
 
 /** Schema of one search match (exact, near, portrait, remote or an evidence source's). */
@@ -412,15 +381,13 @@ const EXTRACTION_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['format', 'bytes', 'characters', 'words', 'sections'],
-  description: 'Files only: how their text was extracted; every span of the result points into that text',
   properties: {
     format: { enum: ['epub', 'pdf', 'docx'] },
-    bytes: { type: 'integer', minimum: 0, description: "The file's size" },
-    characters: { type: 'integer', minimum: 0, description: 'UTF-16 units of the extracted text' },
-    words: { type: 'integer', minimum: 0, description: 'Whitespace-separated words of the extracted text' },
+    bytes: { type: 'integer', minimum: 0 },
+    characters: { type: 'integer', minimum: 0 },
+    words: { type: 'integer', minimum: 0 },
     sections: {
       type: 'array',
-      description: 'Chapters (EPUB), headings (DOCX) or outline entries (PDF), in order, covering the text',
       items: {
         ...span,
         required: ['title', 'start', 'end'],
@@ -429,22 +396,19 @@ const EXTRACTION_SCHEMA = {
     },
     pages: {
       type: 'array',
-      description: 'PDF only: the span of each page (numbered from 1) once running headers and footers are removed',
       items: {
         ...span,
         required: ['number', 'start', 'end'],
         properties: { number: { type: 'integer', minimum: 1 }, ...span.properties },
       },
     },
-    text: { type: 'string', description: 'The extracted text (`include_text: true` only)' },
+    text: { type: 'string' },
   },
 } as const;
 
 /** Per section of a file's extracted text: its words and each searched dataset's coverage (see `SectionCoverage`). */
 const SECTIONS_SCHEMA = {
   type: 'array',
-  description:
-    "Files only: per section of `extraction.sections`, its words and the share of its characters in each searched dataset's matches",
   items: {
     type: 'object',
     additionalProperties: false,
@@ -469,45 +433,33 @@ export const ANALYZE_REQUEST_SCHEMA = {
     content: {
       type: 'string',
       minLength: 1,
-      description:
-        'The text (at most 10 MiB of UTF-8); for a file (`epub`, `pdf`, `docx`) its bytes in base64 with `content_encoding: "base64"` (over HTTP at most the plan\'s `fileBytes`, or sent as a multipart upload; in the library `maxFileBytes`, default 64 MiB).',
     },
     content_type: {
       enum: ['text', 'markdown', 'html', 'epub', 'pdf', 'docx'],
-      description:
-        'Markup is reduced to its readable text and spans point into `content`; a file is reduced to its text (`extraction`) and spans point into that.',
     },
     content_encoding: {
       enum: ['base64'],
-      description: 'How `content` carries a file: required with `epub`, `pdf` and `docx`, refused with the text types.',
     },
     include_text: {
       type: 'boolean',
-      description:
-        'Files only: return the extracted text in `extraction.text` (kept with the stored analysis). Default false.',
     },
     quotations: {
       enum: ['exclude', 'count'],
-      description:
-        "How text the work quotes counts (a match inside quotation marks, a block quote or an attribution, or a passage the datasets hold in several documents, in a work that is not mostly corpus text): 'exclude' (default) shows it as a quotation (`matches[].role`) and leaves it out of `confidence`, which is about the work's own text; 'count' counts it (checking a model's output).",
     },
     search_remote: {
       type: 'boolean',
-      description:
-        'false keeps the content on this server: the remote corpora the server is configured with (sent the text to their engines) are left out. Default true.',
     },
     metadata: {
       type: 'object',
       additionalProperties: false,
       properties: {
         // the bounds of registerWork's title and author, since the result offers them for registration
-        title: { type: 'string', minLength: 1, maxLength: 1000, description: KEPT },
-        author: { type: 'string', minLength: 1, maxLength: 1000, description: KEPT },
+        title: { type: 'string', minLength: 1, maxLength: 1000 },
+        author: { type: 'string', minLength: 1, maxLength: 1000 },
         work_type: { enum: ['book', 'article', 'news', 'code', 'other'] },
         jurisdiction: {
           type: 'string',
           pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$',
-          description: 'ISO 3166 code: US, DE, EU, US-CA …',
         },
         declarations: {
           type: 'object',
@@ -712,8 +664,6 @@ export const ANALYSIS_RESULT_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           required: ['status', 'author', 'author_died', 'public_domain_from', 'rule'],
-          description:
-            "With `metadata.author` only: the work's public-domain status in the jurisdiction by its author's year of death (life + 70 years in the EU and EEA, the UK and Switzerland), or `unknown` with the reason",
           properties: {
             status: { enum: ['public_domain', 'in_copyright', 'unknown'] },
             author: { type: ['string', 'null'] },
@@ -817,8 +767,6 @@ export const ANALYSIS_RESULT_SCHEMA = {
               quoted: {
                 type: 'integer',
                 minimum: 0,
-                description:
-                  "Checkable matches of text the work quotes (counted in `checkable` with quotations 'count' only)",
               },
               counted: { type: 'boolean' },
               coverage: num01,
@@ -834,7 +782,6 @@ export const ANALYSIS_RESULT_SCHEMA = {
               aligned: {
                 type: 'object',
                 additionalProperties: false,
-                description: "The aligned passages' evidence (exact datasets that keep text)",
                 required: ['documents', 'query_pairs', 'passages', 'chance'],
                 properties: {
                   documents: { type: 'integer', minimum: 0 },
@@ -867,13 +814,10 @@ export const ANALYSIS_RESULT_SCHEMA = {
         combination: { type: 'string' },
         quotations: {
           enum: ['exclude', 'count'],
-          description: "How the text the work quotes was counted (the request's `quotations`)",
         },
         quotation_rule: {
           type: 'integer',
           minimum: 1,
-          description:
-            'The version of the quotation rule the roles were read with (absent: the first, English marks and attributions, no share)',
         },
         unanswered_corpora: {
           type: 'array',
@@ -894,8 +838,109 @@ export const ANALYSIS_RESULT_SCHEMA = {
     remote_corpora: {
       type: 'array',
       items: REMOTE_REPORT_SCHEMA,
-      description: 'Every remote corpus consulted (the content was sent to its endpoint) and how its search went',
     },
     created_at: { type: 'string', format: 'date-time' },
   },
 } as const;
+
+/**
+ * What a schema cannot say of content sent (an analysis's, a score's): `include_text` only with a file (epub, pdf,
+ * docx), a text of more than white space.
+ * @throws INVALID_INPUT naming the field
+ * @example contentRules({ content: 'text', content_type: 'text', include_text: true }) // include_text: goes with …
+ */
+export function contentRules(r: {
+  readonly content?: unknown;
+  readonly content_type?: unknown;
+  readonly include_text?: boolean;
+}): void {
+  if (isFileType(r.content_type)) return;
+  if (r.include_text !== undefined) invalidField('include_text', 'goes with epub, pdf and docx');
+  if (typeof r.content === 'string') notBlank(r.content, 'content');
+}
+
+/** The JSON members of an analysis's request ({@link ANALYZE_REQUEST_SCHEMA}). */
+export type AnalyzeRequestJson = FromSchema<typeof ANALYZE_REQUEST_SCHEMA>;
+
+/**
+ * The analysis's request, written once: `analyze`, `POST /api/v1/attribution/analyze` and an `analyze` job's item read
+ * it through this. Its rules: the content's ({@link contentRules}); a title and an author of valid Unicode (the stored
+ * result keeps them).
+ * @example readThrough(ANALYZE_REQUEST, { content: 'text', content_type: 'text' }, undefined)
+ */
+export const ANALYZE_REQUEST = contract<AnalyzeRequestJson>('analyze', ANALYZE_REQUEST_SCHEMA, (r) => {
+  for (const field of ['title', 'author'] as const) {
+    const at = r.metadata?.[field] === undefined ? -1 : loneSurrogateIndex(r.metadata[field]);
+    if (at >= 0) invalidField(`metadata.${field}`, `contains a lone surrogate at index ${at} (not valid Unicode text)`);
+  }
+  contentRules(r);
+});
+
+/** `POST /api/v1/attribution/compare`: two texts to align. */
+export interface CompareRequest {
+  readonly a: string;
+  readonly b: string;
+}
+
+const compareText = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
+/**
+ * Longest text the HTTP API aligns: a comparison runs within its request, so a server holds each text to 500,000
+ * characters (the library, whose caller owns its process, to {@link MAX_COMPARE_LENGTH}).
+ */
+const SERVED_COMPARE_LENGTH = 500_000;
+
+/**
+ * The alignment of two texts (`engine.compare(a, b)`, `POST /api/v1/attribution/compare`), written once; served with
+ * each text held to {@link SERVED_COMPARE_LENGTH}. No rule beyond its schema.
+ * @example readThrough(COMPARE_REQUEST, { a: suspect, b: source }, undefined)
+ */
+export const COMPARE_REQUEST = contract<CompareRequest>(
+  'compare',
+  object({ a: compareText(MAX_COMPARE_LENGTH), b: compareText(MAX_COMPARE_LENGTH) }),
+  undefined,
+  object({ a: compareText(SERVED_COMPARE_LENGTH), b: compareText(SERVED_COMPARE_LENGTH) }),
+);
+
+/** `POST /api/v1/attribution/fingerprint`: content, how to read it, the fingerprint's options. */
+export interface FingerprintRequest {
+  readonly content: string;
+  readonly content_type?: Exclude<ContentType, 'epub' | 'pdf' | 'docx'>;
+  readonly options?: FingerprintOptions;
+  readonly include_winnow?: boolean;
+}
+
+const FINGERPRINT_SCHEMA = object(
+  {
+    content: { type: 'string', minLength: 1 },
+    content_type: { enum: ['text', 'markdown', 'html'] },
+    options: object(
+      {
+        normalize: { enum: ['nfkc-casefold', 'none'] },
+        // ranges beyond the types are the engine's to check (INVALID_OPTIONS, also 422, naming the member)
+        shingle: object({ unit: { enum: ['word', 'char'] }, size: { type: 'integer', minimum: 1 } }, ['size']),
+        seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+        winnow: { oneOf: [{ const: false }, object({ window: { type: 'integer', minimum: 1 } })] },
+        minhash: {
+          oneOf: [
+            { const: false },
+            object({ mode: { enum: ['oph', 'classic'] }, permutations: { type: 'integer', minimum: 1 } }, [
+              'mode',
+              'permutations',
+            ]),
+          ],
+        },
+        simhash: { type: 'boolean' },
+      },
+      ['normalize', 'shingle', 'seed', 'winnow', 'minhash', 'simhash'],
+    ),
+    include_winnow: { type: 'boolean' },
+  },
+  ['content_type', 'options', 'include_winnow'],
+);
+
+/**
+ * A fingerprint of content sent (`POST /api/v1/attribution/fingerprint`), written once. No rule beyond its schema: the
+ * options' ranges are the fingerprint's own to check (INVALID_OPTIONS naming the member).
+ * @example readThrough(FINGERPRINT_REQUEST, { content: 'text', options: { seed: 7 } }, undefined)
+ */
+export const FINGERPRINT_REQUEST = contract<FingerprintRequest>('fingerprint', FINGERPRINT_SCHEMA);

@@ -22,27 +22,12 @@ import { TrainprintError } from '../../errors.js';
 import { DATASETS, ENTRY_MAP, datasetKey, type EntryMapping } from './datasets.js';
 import { MODEL_FACTS } from './models.generated.js';
 import { MODEL_FACTS_SUPPLEMENT } from './models-supplement.js';
-import type {
-  Disclosure,
-  KbDataset,
-  KbModel,
-  KbModelDataset,
-  KbModelFact,
-  KbProvider,
-  Modality,
-  ModelLink,
-} from './types.js';
+import type { KbDataset, KbModel, KbModelDataset, KbModelFact, KbProvider, Modality, ModelLink } from './types.js';
 import { round3 } from '../../util/round.js';
+import { readThrough } from '../../util/schema-check.js';
+import { LIST_MODELS_REQUEST, type ModelFilter } from './schema.js';
 
-/** Filter of {@link KnowledgeBase.models}; every field given must match. */
-export interface ModelFilter {
-  /** Provider id (`meta`) or display name (`Meta`). */
-  readonly provider?: string;
-  readonly modality?: Modality;
-  readonly disclosure?: Disclosure;
-  /** Dataset id or name: models with any {@link ModelLink} to it, of either modality. */
-  readonly dataset?: string;
-}
+export type { ModelFilter } from './schema.js';
 
 /** Options of {@link KnowledgeBase.modelsTrainedOn}. */
 export interface TrainedOnOptions {
@@ -202,12 +187,13 @@ export class KnowledgeBase {
 
   /**
    * Models, in the order of the facts, optionally filtered.
-   * @throws `NOT_FOUND` when `filter.dataset` names no dataset.
+   * @throws `NOT_FOUND` when `filter.dataset` names no dataset; `INVALID_INPUT` naming a field the filter does not take
    * @example
    * knowledgeBase().models({ provider: 'meta', disclosure: 'full' }).map((m) => m.id)
    * // ['meta/llama-7b', 'meta/llama-65b', 'facebook/opt-66b']
    */
   models(filter: ModelFilter = {}): KbModel[] {
+    filter = readThrough(LIST_MODELS_REQUEST, filter, undefined);
     const provider = filter.provider === undefined ? undefined : providerSlug(filter.provider);
     const linked =
       filter.dataset === undefined

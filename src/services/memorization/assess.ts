@@ -26,9 +26,9 @@ import type { TargetModel } from '../../models/types.js';
 import { getWork, workText, type Work } from '../registry/works.js';
 import type { ScoreResult } from '../score/types.js';
 import type { Store } from '../../store/types.js';
-import { checkObject, checkString, fail, newId, onlyKeys } from '../../util/validate.js';
+import { fail, newId } from '../../util/validate.js';
 import { runExtraction } from './extract.js';
-import { checkModel, numberOption } from './inputs.js';
+import { checkModel } from './inputs.js';
 import { runProbe, tokenLogprobs } from './probe.js';
 import { findTracked } from './register.js';
 import { aucInterval, fmtP, mannWhitney, mean } from './stats.js';
@@ -40,18 +40,15 @@ import { TIER_ATTRIBUTION } from './constants.js';
 
 /** Run an assessment and keep it under `mem/assessment/<id>`. */
 export async function runAssessment(deps: MemorizationDeps, store: Store, request: AssessRequest): Promise<Assessment> {
-  const r = checkObject(request, 'the request');
-  onlyKeys(r, ['work_id', 'model', 'kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha'], 'assess');
+  // read through ASSESS_REQUEST by the caller (Memorization.assess)
+  const r = request;
   const model = checkModel(r.model);
   const work = await getWork(store, r.work_id);
   const text = await workText(store, work.work_id);
   if (text === null) fail(`work "${work.work_id}" was registered by fingerprint only: assess needs its text`);
   const jurisdiction = r.jurisdiction === undefined ? null : resolveJurisdiction(r.jurisdiction);
-  const kbModel = r.kb_model === undefined ? null : deps.kb.model(checkString(r.kb_model, 'kb_model', 200));
-  if (r.extract !== undefined && r.extract !== false) checkObject(r.extract, 'extract');
-  if (r.probe !== undefined && r.probe !== false) checkObject(r.probe, 'probe');
-  if (r.traps !== undefined && typeof r.traps !== 'boolean') fail('traps must be a boolean');
-  const trapAlpha = numberOption(r.trap_alpha, 0.01, 0, 0.5, 'trap_alpha');
+  const kbModel = r.kb_model === undefined ? null : deps.kb.model(r.kb_model);
+  const trapAlpha = r.trap_alpha ?? 0.01;
 
   const factors = new Set<FactorCode>();
   const limitations = new Set<FactorCode>();
@@ -123,7 +120,7 @@ export async function runAssessment(deps: MemorizationDeps, store: Store, reques
 interface AssessContext {
   readonly deps: MemorizationDeps;
   readonly store: Store;
-  readonly r: Record<string, unknown>;
+  readonly r: AssessRequest;
   readonly model: TargetModel;
   readonly work: Work;
   readonly kbModel: KbModel | null;
@@ -175,7 +172,7 @@ async function gatherEvidence(
     r.extract === false
       ? null
       : await runExtraction(store, {
-          ...((r.extract as AssessRequest['extract']) || {}),
+          ...(r.extract || {}),
           model,
           work_id: work.work_id,
         });
@@ -196,8 +193,7 @@ async function gatherEvidence(
     limitations.add('no_logprob_access');
     summary.push('The model gives no log-probabilities: likelihood probes and canary tests could not run.');
   } else if (r.probe !== undefined && r.probe !== false) {
-    const settings = r.probe as Exclude<AssessRequest['probe'], false | undefined>; // an object: checked above
-    probe = await runProbe(store, { ...settings, model, work_id: work.work_id });
+    probe = await runProbe(store, { ...r.probe, model, work_id: work.work_id });
     for (const f of probe.factors) factors.add(f);
     for (const l of probe.limitations) limitations.add(l);
     summary.push(`Probe (${probe.verdict.replace('_', ' ')}): ${probe.statement}`);

@@ -10,8 +10,6 @@ import type { FactorCode } from '../kb/factors.js';
 import { getWork, workText, type Work } from '../registry/works.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
-import { checkObject, fail, onlyKeys } from '../../util/validate.js';
-import { intOption } from './inputs.js';
 import { RunIndex, wordSpans } from './text.js';
 import type { CompareOutputRequest, CompareOutputResult, NearSpan, VerbatimSpan, WorkComparison } from './types.js';
 import { VERIFY_TOKENS } from './constants.js';
@@ -25,16 +23,11 @@ export async function compareOutput(
   store: Store,
   request: CompareOutputRequest,
 ): Promise<CompareOutputResult> {
-  const r = checkObject(request, 'the request');
-  onlyKeys(r, ['output', 'work_ids', 'min_tokens', 'limit'], 'compare');
-  if (typeof r.output !== 'string' || r.output.trim().length === 0) fail('output must be a non-empty string');
-  const output = r.output as string;
-  const minTokens = intOption(r.min_tokens, 8, 4, 10_000, 'min_tokens');
-  const limit = intOption(r.limit, 1000, 1, 100_000, 'limit');
+  // read through COMPARE_OUTPUT_REQUEST by the caller (Memorization.compare)
+  const { output, min_tokens: minTokens = 8, limit = 1000 } = request;
   let works: Work[];
-  if (r.work_ids !== undefined) {
-    if (!Array.isArray(r.work_ids) || r.work_ids.length === 0) fail('work_ids must be a non-empty array of work ids');
-    works = await Promise.all((r.work_ids as unknown[]).slice(0, limit).map((id) => getWork(store, id)));
+  if (request.work_ids !== undefined) {
+    works = await Promise.all(request.work_ids.slice(0, limit).map((id) => getWork(store, id)));
   } else {
     works = [];
     let after: string | undefined;

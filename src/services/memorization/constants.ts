@@ -16,6 +16,8 @@ export const PROBE_CHUNK_TOKENS = 128;
 export const PROBE_MIN_CHUNKS = 20;
 /** Default fewest reference documents for a verdict. */
 export const PROBE_MIN_REFERENCE_DOCUMENTS = 5;
+/** Largest set of texts (a reference set's, a probe's), in UTF-16 units over all texts. */
+export const MAX_REFERENCE_CHARS = 50 * 1024 * 1024;
 /** Most canaries per work. */
 export const MAX_CANARIES = 100;
 /** Words per canary. @default 24 */

@@ -16,8 +16,7 @@ import type { FactorCode } from '../kb/factors.js';
 import type { ExtractionAttempt, ExtractionResult, ExtractRequest, VerbatimSpan } from './types.js';
 import { commonPrefix, mapLimit, RunIndex, wordSpans, type TokenRun, type WordTokenSpans } from './text.js';
 import { checkModel, resolveWork } from './inputs.js';
-import { limitOption } from './limits.js';
-import { checkObject, onlyKeys } from '../../util/validate.js';
+import { MEMORIZATION_LIMITS } from './limits.js';
 import { round4 } from '../../util/round.js';
 import { MIN_RUN_TOKENS, VERIFY_TOKENS } from './constants.js';
 import { isRefusal } from './refusal.js';
@@ -32,25 +31,22 @@ export const MAX_EXTRACT_OUTPUT_CHARS = 16 * 1024 * 1024;
 
 /** Run the extraction experiment. */
 export async function runExtraction(store: Store, request: ExtractRequest): Promise<ExtractionResult> {
-  const r = checkObject(request, 'the request');
-  onlyKeys(
-    r,
-    ['model', 'work_id', 'text', 'prefix_tokens', 'continuation_tokens', 'prefixes', 'max_tokens', 'concurrency'],
-    'extract',
-  );
+  // read through EXTRACT_REQUEST by the caller (Memorization.extract, or an assessment's ASSESS_REQUEST)
+  const r = request;
   const model = checkModel(r.model);
-  const prefix = limitOption('extract', 'prefix_tokens', r.prefix_tokens);
-  const cont = limitOption('extract', 'continuation_tokens', r.continuation_tokens);
-  const prefixes = limitOption('extract', 'prefixes', r.prefixes);
-  const maxTokens = limitOption('extract', 'max_tokens', r.max_tokens, 2 * cont);
-  const concurrency = limitOption('extract', 'concurrency', r.concurrency);
+  const L = MEMORIZATION_LIMITS.extract;
+  const prefix = r.prefix_tokens ?? L.prefix_tokens.default;
+  const cont = r.continuation_tokens ?? L.continuation_tokens.default;
+  const prefixes = r.prefixes ?? L.prefixes.default;
+  const maxTokens = r.max_tokens ?? 2 * cont;
+  const concurrency = r.concurrency ?? L.concurrency.default;
   const outputChars = maxTokens * MAX_CHARS_PER_TOKEN;
   if (prefixes * outputChars > MAX_EXTRACT_OUTPUT_CHARS)
     throw new TrainprintError(
       'PAYLOAD_TOO_LARGE',
       `prefixes × max_tokens × ${MAX_CHARS_PER_TOKEN} characters a token (${prefixes * outputChars}) is over the ${MAX_EXTRACT_OUTPUT_CHARS} characters of output a result may hold: lower prefixes or max_tokens`,
     );
-  const { text, workId } = await resolveWork(store, r);
+  const { text, workId } = await resolveWork(store, r as Record<string, unknown>);
   const spans = wordSpans(text);
   const n = spans.tokens.length;
   const limitations = new Set<FactorCode>();

@@ -38,24 +38,13 @@ export function intOption(v: unknown, dflt: number, lo: number, hi: number, wher
   return v;
 }
 
-/** A number option in the open/closed interval (lo, hi], or its default. */
-export function numberOption(v: unknown, dflt: number, lo: number, hi: number, where: string): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !(v > lo && v <= hi))
-    throw new TrainprintError('INVALID_OPTIONS', `${where} must be a number in (${lo}, ${hi}]`);
-  return v;
-}
-
-/** The text of `work_id` (registered with its content) or `text`; exactly one. */
+/** The text of `work_id` (registered with its content) or `text`, of a request read through its contract. */
 export async function resolveWork(
   store: Store,
   r: Record<string, unknown>,
 ): Promise<{ text: string; workId: string | null }> {
-  if ((r.work_id === undefined) === (r.text === undefined)) fail('give exactly one of work_id or text');
-  if (r.text !== undefined) {
-    if (typeof r.text !== 'string' || r.text.trim().length === 0) fail('text must be a non-empty string');
-    return { text: r.text as string, workId: null };
-  }
+  // exactly one of work_id and text, a text of more than white space: the request's rules (./schemas.ts)
+  if (r.text !== undefined) return { text: r.text as string, workId: null };
   const work = await getWork(store, r.work_id);
   const text = await workText(store, work.work_id);
   if (text === null)

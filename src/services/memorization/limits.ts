@@ -1,12 +1,11 @@
 /**
- * The integer options of the memorization operations that call a model service, each bound written once. The library
- * checks a request against these ({@link limitOption}); the HTTP API's request schemas and the `extract` and `audit`
- * job items are made from them ({@link servedLimit}), with the server's tightenings in one table
+ * The integer options of the memorization operations that call a model service, each bound written once. Their request
+ * contracts (./schemas.ts) are made from them ({@link limitSchema}), and the HTTP API's request schemas and the `extract`
+ * and `audit` job items from those ({@link servedProps}), with the server's tightenings in one table
  * ({@link SERVER_CAPS}) — so no bound is written twice, and where HTTP allows less than the library it says why.
  */
 import { intIn, type JsonSchema } from '../../util/json-schema.js';
 import { PROBE_CHUNK_TOKENS, PROBE_MIN_CHUNKS, PROBE_MIN_REFERENCE_DOCUMENTS } from './constants.js';
-import { intOption } from './inputs.js';
 
 /** An integer option's bounds (inclusive) and, where it is fixed, its default. */
 export interface IntLimit {
@@ -61,40 +60,21 @@ export const SERVER_CAPS: Readonly<Record<string, number>> = { concurrency: 16, 
 type Operation = keyof typeof MEMORIZATION_LIMITS;
 
 /**
- * An option of `operation` as the library reads it: its default when absent, else an integer within its bounds.
- * @throws INVALID_OPTIONS naming the option and its bounds
- * @example limitOption('extract', 'prefixes', request.prefixes) // 16 when absent
- */
-export function limitOption<O extends Operation>(
-  operation: O,
-  name: keyof (typeof MEMORIZATION_LIMITS)[O] & string,
-  value: unknown,
-  dflt?: number,
-): number {
-  const limit = MEMORIZATION_LIMITS[operation][name] as IntLimit;
-  const fallback = dflt ?? limit.default;
-  // a default computed from the request (max_tokens, probes) is the caller's to give
-  if (fallback === undefined) throw new TypeError(`${operation}.${name} has no fixed default: pass one`);
-  return intOption(value, fallback, limit.min, limit.max, name);
-}
-
-/**
  * An option's JSON Schema with the library's bounds (a request's schema as the library reads it).
- * @example limitSchema('extractWork', 'concurrency', 'Calls in flight (default 4)') // integer 1..64
+ * @example limitSchema('extractWork', 'concurrency') // integer 1..64
  */
 export function limitSchema<O extends Operation>(
   operation: O,
   name: keyof (typeof MEMORIZATION_LIMITS)[O] & string,
-  description: string,
 ): JsonSchema {
   const limit = MEMORIZATION_LIMITS[operation][name] as IntLimit;
-  return intIn(limit.min, limit.max, description);
+  return intIn(limit.min, limit.max);
 }
 
 /**
  * A request's members as the HTTP API serves them: each integer option that {@link SERVER_CAPS} names lowered to its
  * cap, every other member the same object.
- * @example servedProps({ concurrency: limitSchema('extractWork', 'concurrency', '…') }).concurrency.maximum // 16
+ * @example servedProps({ concurrency: limitSchema('extractWork', 'concurrency') }).concurrency.maximum // 16
  */
 export function servedProps<P extends Record<string, JsonSchema>>(props: P): P {
   const tightened = Object.entries(props).map(([name, s]) => {
@@ -102,16 +82,4 @@ export function servedProps<P extends Record<string, JsonSchema>>(props: P): P {
     return [name, cap !== undefined && s.type === 'integer' && Number(s.maximum) > cap ? { ...s, maximum: cap } : s];
   });
   return Object.fromEntries(tightened) as P;
-}
-
-/**
- * An option's JSON Schema as the HTTP API serves it: the library's bounds, tightened by {@link SERVER_CAPS}.
- * @example servedLimit('extract', 'concurrency', 'Model calls in flight (default 4)') // integer 1..16
- */
-export function servedLimit<O extends Operation>(
-  operation: O,
-  name: keyof (typeof MEMORIZATION_LIMITS)[O] & string,
-  description: string,
-): JsonSchema {
-  return servedProps({ [name]: limitSchema(operation, name, description) })[name];
 }

@@ -11,7 +11,17 @@ import { workText } from '../registry/works.js';
 import type { ExtractWorkRequest, WorkExtractionResult } from './extract-work.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from './audit.js';
 import { renderReport, type ReportOptions } from './report.js';
-import { AUDIT_REQUEST, type AuditContext, EXTRACT_WORK_REQUEST } from './schemas.js';
+import {
+  ASSESS_REQUEST,
+  AUDIT_REQUEST,
+  type AuditContext,
+  COMPARE_OUTPUT_REQUEST,
+  EXTRACT_REQUEST,
+  EXTRACT_WORK_REQUEST,
+  PROBE_REQUEST,
+  REFERENCE_SET_REQUEST,
+  REPORT_REQUEST,
+} from './schemas.js';
 import { invalidField, readThrough, type RequestContract } from '../../util/schema-check.js';
 import type {
   Assessment,
@@ -39,26 +49,66 @@ const operations = loadOnce(() => import('./operations.js'));
  */
 export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
   const ops = await operations();
-  return ops.auditCatalogue(store, await readModelRun(AUDIT_REQUEST, request, {}, ops.readThroughSliced));
+  return ops.auditCatalogue(store, await readCatalogue(request, {}, ops.readThroughSliced));
 }
+
+/** The members of a request that are objects its schema does not describe: kept as given. */
+const RUN_OBJECTS = ['model', 'reference_model', 'journal', 'signal', 'stop', 'plan_key'] as const;
 
 /**
  * A request of an operation that calls a model, read through its contract (its schema, then its rules), the one stop
- * of its validation; the model, journal and signals, objects the schema does not describe, kept as given, and an
- * audit's `plan_key`, which a host names (a job's slices), never a JSON request. `read` is `readThrough`, or for a
- * catalogue its sliced form (turns of the event loop while 100,000 works are copied and checked), loaded on demand.
+ * of its validation; the model, journal and signals, objects the schema does not describe, kept as given (`objects`
+ * names those the operation takes), and an audit's `plan_key`, which a host names (a job's slices), never a JSON
+ * request.
  */
-async function readModelRun<R extends CatalogueAuditRequest | ExtractWorkRequest, J, C>(
+function readModelRun<R extends object, J, C>(
   contract: RequestContract<J, C>,
   request: R,
   context: C,
-  read: (contract: RequestContract<J, C>, value: unknown, context: C) => J | Promise<J> = readThrough,
-): Promise<R> {
+  objects: readonly (typeof RUN_OBJECTS)[number][] = MODEL_RUN_OBJECTS,
+): R {
+  const { json, kept } = splitRun(request, objects);
+  return { ...readThrough(contract, json, context), ...kept } as unknown as R;
+}
+
+/** The objects an audit or a whole-work extraction takes beside its JSON members. */
+const MODEL_RUN_OBJECTS = ['model', 'journal', 'signal', 'stop', 'plan_key'] as const;
+
+/** A request's JSON members apart from the objects (`objects`) kept as given. */
+function splitRun(request: object, objects: readonly string[]) {
   if (request === null || typeof request !== 'object') invalidField('request', 'must be an object');
-  const { model, journal, signal, stop, ...rest } = request;
-  const { plan_key, ...json } = rest as typeof rest & { plan_key?: string };
-  const objects = { model, journal, signal, stop, plan_key };
-  return { ...(await read(contract, json, context)), ...objects } as unknown as R;
+  const json: Record<string, unknown> = { ...(request as Record<string, unknown>) };
+  const kept: Record<string, unknown> = {};
+  for (const k of objects) {
+    if (json[k] !== undefined) kept[k] = json[k];
+    delete json[k];
+  }
+  return { json, kept };
+}
+
+/**
+ * A catalogue's audit request read as {@link readModelRun} reads one, by `read`: the sliced read-through (turns of the
+ * event loop while 100,000 works are copied and checked), loaded on demand with the operations.
+ */
+async function readCatalogue<C>(
+  request: CatalogueAuditRequest,
+  context: C,
+  read: (contract: typeof AUDIT_REQUEST, value: unknown, context: C) => Promise<unknown>,
+): Promise<CatalogueAuditRequest> {
+  const { json, kept } = splitRun(request, MODEL_RUN_OBJECTS);
+  return { ...((await read(AUDIT_REQUEST, json, context)) as object), ...kept } as unknown as CatalogueAuditRequest;
+}
+
+/**
+ * An assessment's request read through {@link ASSESS_REQUEST}: its model and its probe's reference model kept as
+ * given.
+ */
+function readAssess(request: AssessRequest): AssessRequest {
+  const settings: unknown = request?.probe;
+  if (settings === null || typeof settings !== 'object') return readModelRun(ASSESS_REQUEST, request, undefined);
+  const { reference_model, ...probe } = settings as Record<string, unknown>;
+  const read = readModelRun(ASSESS_REQUEST, { ...request, probe } as AssessRequest, undefined);
+  return { ...read, probe: { ...(read.probe as object), reference_model } } as AssessRequest;
 }
 
 /**
@@ -75,9 +125,7 @@ export async function checkModelRun(
 ): Promise<void> {
   const ops = await operations();
   if (kind === 'audit')
-    await ops.checkAuditSliced(
-      await readModelRun(AUDIT_REQUEST, request as CatalogueAuditRequest, context, ops.readThroughSliced),
-    );
+    await ops.checkAuditSliced(await readCatalogue(request as CatalogueAuditRequest, context, ops.readThroughSliced));
   else
     await ops.checkWorkExtraction(
       store,
@@ -124,7 +172,8 @@ export class Memorization {
    * @throws INVALID_INPUT, ALREADY_EXISTS, PAYLOAD_TOO_LARGE
    */
   async addReferenceSet(request: ReferenceSetRequest): Promise<ReferenceSetInfo> {
-    return (await operations()).addReferenceSet(this.store, request);
+    const read = readThrough(REFERENCE_SET_REQUEST, request, undefined);
+    return (await operations()).addReferenceSet(this.store, read);
   }
 
   /** @throws NOT_FOUND */
@@ -145,7 +194,7 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   async extract(request: ExtractRequest): Promise<ExtractionResult> {
-    return (await operations()).runExtraction(this.store, request);
+    return (await operations()).runExtraction(this.store, readModelRun(EXTRACT_REQUEST, request, undefined, ['model']));
   }
 
   /**
@@ -179,12 +228,14 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   async probe(request: ProbeRequest): Promise<ProbeResult> {
-    return (await operations()).runProbe(this.store, request);
+    const read = readModelRun(PROBE_REQUEST, request, undefined, ['model', 'reference_model']);
+    return (await operations()).runProbe(this.store, read);
   }
 
   /** A model output against the registered works: verbatim runs and near passages. @throws INVALID_INPUT, NOT_FOUND */
   async compare(request: CompareOutputRequest): Promise<CompareOutputResult> {
-    return (await operations()).compareOutput(this.deps, this.store, request);
+    const read = readThrough(COMPARE_OUTPUT_REQUEST, request, undefined);
+    return (await operations()).compareOutput(this.deps, this.store, read);
   }
 
   /**
@@ -192,7 +243,7 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   async assess(request: AssessRequest): Promise<Assessment> {
-    return (await operations()).runAssessment(this.deps, this.store, request);
+    return (await operations()).runAssessment(this.deps, this.store, readAssess(request));
   }
 
   /** A stored assessment. @throws NOT_FOUND */
@@ -206,7 +257,9 @@ export class Memorization {
    * @throws NOT_FOUND
    */
   async report(assessment: Assessment | string, options: Omit<ReportOptions, 'workText'> = {}): Promise<string> {
-    const a = typeof assessment === 'string' ? await this.getAssessment(assessment) : assessment;
-    return renderReport(a, { ...options, workText: await workText(this.store, a.work.work_id) });
+    const id = typeof assessment === 'string' ? assessment : assessment?.assessment_id;
+    const { max_spans } = readThrough(REPORT_REQUEST, { assessment_id: id, max_spans: options.maxSpans }, undefined);
+    const a = typeof assessment === 'string' ? await this.getAssessment(id) : assessment;
+    return renderReport(a, { maxSpans: max_spans, workText: await workText(this.store, a.work.work_id) });
   }
 }

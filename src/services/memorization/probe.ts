@@ -37,10 +37,10 @@ import { TrainprintError } from '../../errors.js';
 import type { FactorCode } from '../kb/factors.js';
 import type { TargetModel, TokenLogprobs } from '../../models/types.js';
 import type { Store } from '../../store/types.js';
-import { checkObject, fail, onlyKeys } from '../../util/validate.js';
-import { checkModel, numberOption, resolveWork } from './inputs.js';
-import { limitOption } from './limits.js';
-import { checkTexts, loadReferenceSet } from './register.js';
+import { fail } from '../../util/validate.js';
+import { checkModel, resolveWork } from './inputs.js';
+import { PROBE_CHUNK_TOKENS, PROBE_MIN_CHUNKS, PROBE_MIN_REFERENCE_DOCUMENTS } from './constants.js';
+import { loadReferenceSet } from './register.js';
 import { aucInterval, fmtP, holm, mannWhitney, mean, median, pooledTTest } from './stats.js';
 import { chunkDocuments, deflateLength, mapLimit, type TextChunk } from './text.js';
 import type {
@@ -63,9 +63,9 @@ const STATS: ReadonlyArray<{ name: ProbeStatisticName; dir: 'lower' | 'higher' }
 
 /** Run the probe. */
 export async function runProbe(store: Store, request: ProbeRequest): Promise<ProbeResult> {
-  const o = checkProbeOptions(request);
+  const o = probeOptions(request);
   const { model, referenceModel, chunkTokens, k, alpha, minChunks, minDocs } = o;
-  const texts = await probeTexts(store, o.r);
+  const texts = await probeTexts(store, request);
   const matched = texts.basis === 'randomized_split';
   const factors: FactorCode[] = [];
   const limitations = new Set<FactorCode>();
@@ -172,48 +172,29 @@ export async function runProbe(store: Store, request: ProbeRequest): Promise<Pro
   };
 }
 
-/** The probe's options, checked (the request as an object, for the texts read next). */
-function checkProbeOptions(request: ProbeRequest) {
-  const r = checkObject(request, 'the request');
-  onlyKeys(
-    r,
-    [
-      'model',
-      'reference_model',
-      'work_id',
-      'text',
-      'texts',
-      'reference',
-      'chunk_tokens',
-      'min_chunks',
-      'min_reference_documents',
-      'k',
-      'alpha',
-      'concurrency',
-    ],
-    'probe',
-  );
-  const model = checkModel(r.model);
-  const referenceModel = r.reference_model === undefined ? null : checkModel(r.reference_model, 'reference_model');
+/** The probe's options with their defaults (the request read through PROBE_REQUEST by its caller), its models checked. */
+function probeOptions(request: ProbeRequest) {
+  const model = checkModel(request.model);
+  const referenceModel =
+    request.reference_model === undefined ? null : checkModel(request.reference_model, 'reference_model');
   if (referenceModel && !referenceModel.logprobs)
     fail(`reference_model "${referenceModel.id}" gives no log-probabilities: calibration needs them`);
   return {
-    r,
     model,
     referenceModel,
-    chunkTokens: limitOption('probe', 'chunk_tokens', r.chunk_tokens),
-    minChunks: limitOption('probe', 'min_chunks', r.min_chunks),
-    minDocs: limitOption('probe', 'min_reference_documents', r.min_reference_documents),
-    k: numberOption(r.k, 0.2, 0, 1, 'k'),
-    alpha: numberOption(r.alpha, 0.01, 0, 0.5, 'alpha'),
-    concurrency: limitOption('probe', 'concurrency', r.concurrency),
+    chunkTokens: request.chunk_tokens ?? PROBE_CHUNK_TOKENS,
+    minChunks: request.min_chunks ?? PROBE_MIN_CHUNKS,
+    minDocs: request.min_reference_documents ?? PROBE_MIN_REFERENCE_DOCUMENTS,
+    k: request.k ?? 0.2,
+    alpha: request.alpha ?? 0.01,
+    concurrency: request.concurrency ?? 4,
   };
 }
 
 /** The suspect texts (the work's, a text, or texts) and the reference texts (given, or a stored reference set). */
 async function probeTexts(
   store: Store,
-  r: Record<string, unknown>,
+  r: ProbeRequest,
 ): Promise<{
   suspect: string[];
   workId: string | null;
@@ -223,28 +204,18 @@ async function probeTexts(
 }> {
   let suspect: string[],
     workId: string | null = null;
-  if (r.texts !== undefined) {
-    if (r.work_id !== undefined || r.text !== undefined) fail('give one of work_id, text or texts');
-    suspect = checkTexts(r.texts, 'texts');
-  } else {
-    const w = await resolveWork(store, r);
+  if ('texts' in r && r.texts !== undefined) suspect = [...r.texts];
+  else {
+    const w = await resolveWork(store, r as Record<string, unknown>);
     suspect = [w.text];
     workId = w.workId;
   }
-  const ref = checkObject(r.reference, 'reference');
-  if (ref.reference_set !== undefined) {
-    onlyKeys(ref, ['reference_set'], 'reference');
+  const ref = r.reference;
+  if ('reference_set' in ref) {
     const set = await loadReferenceSet(store, ref.reference_set);
     return { suspect, workId, reference: set.texts, basis: set.info.basis, referenceSet: set.info.id };
   }
-  onlyKeys(ref, ['texts'], 'reference');
-  return {
-    suspect,
-    workId,
-    reference: checkTexts(ref.texts, 'reference.texts'),
-    basis: 'unverified',
-    referenceSet: null,
-  };
+  return { suspect, workId, reference: [...ref.texts], basis: 'unverified', referenceSet: null };
 }
 
 /**

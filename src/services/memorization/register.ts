@@ -13,15 +13,10 @@ import type { MemorizationDeps } from './deps.js';
 import { TrainprintError } from '../../errors.js';
 import { getWork } from '../registry/works.js';
 import type { Store } from '../../store/types.js';
-import { checkObject, checkString, fail, onlyKeys, parseDate } from '../../util/validate.js';
-import type { ReferenceBasis, ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest } from './types.js';
+import { checkObject, checkString, fail, onlyKeys } from '../../util/validate.js';
+import type { ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest } from './types.js';
 import { wordSpans } from './text.js';
 import { CANARY_WORDS, MAX_CANARIES } from './constants.js';
-
-/** Largest reference set, in UTF-16 units over all texts. */
-export const MAX_REFERENCE_CHARS = 50 * 1024 * 1024;
-
-const BASES: readonly ReferenceBasis[] = ['randomized_split', 'post_cutoff', 'unverified'];
 
 /** register-work (see `Memorization.registerWork`). */
 export async function trackWork(deps: MemorizationDeps, store: Store, request: TrackWorkRequest): Promise<TrackedWork> {
@@ -89,18 +84,10 @@ interface StoredReferenceSet {
 
 /** Add a non-member reference set. @throws INVALID_INPUT, ALREADY_EXISTS, PAYLOAD_TOO_LARGE */
 export async function addReferenceSet(store: Store, request: ReferenceSetRequest): Promise<ReferenceSetInfo> {
-  const r = checkObject(request, 'the request');
-  onlyKeys(r, ['id', 'texts', 'basis', 'description', 'published_after'], 'addReferenceSet');
-  const id = checkString(r.id, 'id', 200);
-  if (!BASES.includes(r.basis as ReferenceBasis)) fail(`basis must be one of ${BASES.map((b) => `'${b}'`).join(', ')}`);
-  const basis = r.basis as ReferenceBasis;
-  const texts = checkTexts(r.texts, 'texts');
-  const description = r.description === undefined ? null : checkString(r.description, 'description', 2000);
-  let publishedAfter: string | null = null;
-  if (r.published_after !== undefined) {
-    parseDate(r.published_after, 'published_after');
-    publishedAfter = r.published_after as string;
-  }
+  // read through REFERENCE_SET_REQUEST by the caller (Memorization.addReferenceSet)
+  const { id, basis, texts } = request;
+  const description = request.description ?? null;
+  const publishedAfter = request.published_after ?? null;
   const info: ReferenceSetInfo = {
     id,
     basis,
@@ -112,7 +99,7 @@ export async function addReferenceSet(store: Store, request: ReferenceSetRequest
   };
   return store.transaction(async (tx) => {
     if (await tx.get(`mem/refset/${id}`)) throw new TrainprintError('ALREADY_EXISTS', `reference set "${id}" exists`);
-    tx.put(`mem/refset/${id}`, { info, texts } satisfies StoredReferenceSet);
+    tx.put(`mem/refset/${id}`, { info, texts: [...texts] } satisfies StoredReferenceSet);
     return info;
   });
 }
@@ -139,20 +126,6 @@ export async function listReferenceSets(store: Store): Promise<ReferenceSetInfo[
 export async function deleteReferenceSet(store: Store, id: unknown): Promise<boolean> {
   const key = checkString(id, 'reference_set', 200);
   return store.delete(`mem/refset/${key}`);
-}
-
-/** A non-empty array of non-empty strings, within {@link MAX_REFERENCE_CHARS}. */
-export function checkTexts(v: unknown, where: string): string[] {
-  if (!Array.isArray(v) || v.length === 0 || v.length > 100_000)
-    fail(`${where} must be a non-empty array of strings (at most 100,000)`);
-  let total = 0;
-  (v as unknown[]).forEach((t, i) => {
-    if (typeof t !== 'string' || t.trim().length === 0) fail(`${where}[${i}] must be a non-empty string`);
-    total += (t as string).length;
-  });
-  if (total > MAX_REFERENCE_CHARS)
-    throw new TrainprintError('PAYLOAD_TOO_LARGE', `${where} hold more than ${MAX_REFERENCE_CHARS} characters`);
-  return [...(v as string[])];
 }
 
 function intIn(v: unknown, lo: number, hi: number, where: string): number {

@@ -17,28 +17,20 @@ import { getWork, worksByHash } from '../registry/works.js';
 import type { ChunkCache } from '../score/score.js';
 import type { ScoreOptions, ScoreRequest, ScoreResult, Tier } from '../score/types.js';
 import type { Store } from '../../store/types.js';
-import { checkObject, checkString, checkWorkHash, fail, newId, onlyKeys } from '../../util/validate.js';
+import { readRequest, readThrough } from '../../util/schema-check.js';
+import { checkObject, fail, newId } from '../../util/validate.js';
+import {
+  CREATE_MONITOR_REQUEST,
+  LIST_EVENTS_REQUEST,
+  LIST_MONITORS_REQUEST,
+  MONITOR_EVENTS,
+  type CreateMonitorRequest,
+  type MonitorEventType,
+} from './schema.js';
+
 import type { WebhookDeliverer } from './webhook.js';
 
-/** Event types a monitor can emit. */
-export type MonitorEventType = 'match.found' | 'score.changed';
-export const MONITOR_EVENTS: readonly MonitorEventType[] = ['match.found', 'score.changed'];
-
-/** `createMonitor` request. */
-export interface CreateMonitorRequest {
-  readonly work_id?: string;
-  readonly work_hash?: string;
-  /** Models to watch (KB ids). @default every model some loaded dataset links to, at each evaluation */
-  readonly models?: readonly string[];
-  /** Only re-evaluate when these datasets change. @default any dataset */
-  readonly datasets?: readonly string[];
-  /** Where to POST events: `url` (http/https) and the `secret` that signs them. */
-  readonly webhook?: { readonly url: string; readonly secret: string };
-  /** Which events to emit. @default both */
-  readonly events?: readonly MonitorEventType[];
-  /** Jurisdiction passed to `score` (its legal-risk part). @default 'US' */
-  readonly jurisdiction?: string;
-}
+export type { CreateMonitorRequest, MonitorEventType } from './schema.js';
 
 /** Last evaluation of one model. */
 export interface MonitorModelState {
@@ -113,42 +105,13 @@ export async function createMonitor(
   owner?: string,
 ): Promise<Monitor> {
   if (owner !== undefined) checkAccount(owner, 'owner');
-  const r = checkObject(request, 'the request');
-  onlyKeys(r, ['work_id', 'work_hash', 'models', 'datasets', 'webhook', 'events', 'jurisdiction'], 'createMonitor');
-  if ((r.work_id === undefined) === (r.work_hash === undefined)) fail('give exactly one of work_id or work_hash');
-  const work =
-    r.work_id !== undefined
-      ? await getWork(store, r.work_id)
-      : (await worksByHash(store, checkWorkHash(r.work_hash)))[0];
-  if (!work) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${String(r.work_hash)}`);
-  const models = r.models === undefined ? null : checkIds(r.models, 'models').map((m) => kb.model(m).id);
-  const datasets = r.datasets === undefined ? null : checkIds(r.datasets, 'datasets');
-  const events =
-    r.events === undefined
-      ? [...MONITOR_EVENTS]
-      : checkIds(r.events, 'events').map((e) => {
-          if (!(MONITOR_EVENTS as readonly string[]).includes(e))
-            fail(`events: "${e}" is not one of ${MONITOR_EVENTS.join(', ')}`);
-          return e as MonitorEventType;
-        });
-  let webhook: { url: string; secret: string } | null = null;
-  if (r.webhook !== undefined) {
-    const w = checkObject(r.webhook, 'webhook');
-    onlyKeys(w, ['url', 'secret'], 'webhook');
-    const url = checkString(w.url, 'webhook.url', 2000);
-    let parsed: URL | null = null;
-    try {
-      parsed = new URL(url);
-    } catch {
-      /* reported below */
-    }
-    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-      fail('webhook.url must be an http: or https: URL');
-    // The deliverer refuses such a URL (fetch would on every attempt): refuse it here, not at the first event.
-    if (parsed && (parsed.username !== '' || parsed.password !== '')) fail('webhook.url must not contain credentials');
-    webhook = { url, secret: checkString(w.secret, 'webhook.secret', 500) };
-    if (webhook.secret.length < 16) fail('webhook.secret must have at least 16 characters');
-  }
+  const r = readThrough(CREATE_MONITOR_REQUEST, request, undefined);
+  const work = r.work_id !== undefined ? await getWork(store, r.work_id) : (await worksByHash(store, r.work_hash!))[0];
+  if (!work) throw new TrainprintError('NOT_FOUND', `no registered work with work_hash ${r.work_hash}`);
+  const models = r.models === undefined ? null : [...new Set(r.models)].map((m) => kb.model(m).id);
+  const datasets = r.datasets === undefined ? null : [...new Set(r.datasets)];
+  const events = r.events === undefined ? [...MONITOR_EVENTS] : [...new Set(r.events)];
+  const webhook = r.webhook ?? null;
   const jurisdiction = r.jurisdiction === undefined ? 'US' : resolveJurisdiction(r.jurisdiction).code;
   const now = new Date().toISOString();
   const monitor: Monitor = {
@@ -192,18 +155,18 @@ export async function listMonitors(
   store: Store,
   options: { work_id?: string; owner?: string } = {},
 ): Promise<Monitor[]> {
-  const o = checkObject(options, 'options');
-  onlyKeys(o, ['work_id', 'owner'], 'listMonitors options');
+  const { owner: who, ...query } = checkObject(readRequest(options, 'options'), 'options');
+  const { work_id } = readThrough(LIST_MONITORS_REQUEST, query, undefined);
   let all: Monitor[];
-  if (o.owner === undefined) all = (await store.scan('monitor/')).map(([, m]) => m as Monitor);
+  if (who === undefined) all = (await store.scan('monitor/')).map(([, m]) => m as Monitor);
   else {
-    const owner = checkAccount(o.owner, 'owner');
+    const owner = checkAccount(who, 'owner');
     const prefix = `${MONITOR_OWNER_PREFIX}${encodeURIComponent(owner)}/`;
     const ids = (await store.scan(prefix)).map(([k]) => k.slice(prefix.length));
     const found = await Promise.all(ids.map((id) => store.get(`monitor/${id}`) as Promise<Monitor | undefined>));
     all = found.filter((m): m is Monitor => m !== undefined && m.owner === owner);
   }
-  return o.work_id === undefined ? all : all.filter((m) => m.work_id === o.work_id);
+  return work_id === undefined ? all : all.filter((m) => m.work_id === work_id);
 }
 
 /** Pause or resume. */
@@ -336,10 +299,8 @@ export async function listEvents(
   store: Store,
   options: { monitor_id?: string; after?: string; limit?: number } = {},
 ): Promise<MonitorEvent[]> {
-  const o = checkObject(options, 'options');
-  onlyKeys(o, ['monitor_id', 'after', 'limit'], 'listEvents options');
-  const limit = o.limit === undefined ? 100 : (o.limit as number);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) fail('limit must be an integer in 1..1000');
+  const o = readThrough(LIST_EVENTS_REQUEST, options, undefined);
+  const limit = o.limit ?? 100;
   const all = (await store.scan('event/', o.after === undefined ? {} : { after: `event/${o.after}` })).map(
     ([, e]) => e as MonitorEvent,
   );
@@ -356,10 +317,4 @@ function linkedModels(corpus: CorpusView, kb: KnowledgeBase, owner: string | und
     for (const m of d.models ?? []) ids.add(kb.model(m).id);
   }
   return [...ids].sort();
-}
-
-function checkIds(v: unknown, where: string): string[] {
-  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string' || x.length === 0))
-    fail(`${where} must be a non-empty array of strings`);
-  return [...new Set(v as string[])];
 }

@@ -11,41 +11,25 @@ import { resolveOptions, type FingerprintOptions } from '../../fingerprint/optio
 import { extractOn, worthOffloading, type Offload } from '../../corpus/work.js';
 import type { Fingerprint } from '../../types.js';
 import { TrainprintError } from '../../errors.js';
-import { CONTENT_TYPES, type ContentType } from '../../text/index.js';
+import type { ContentType } from '../../text/index.js';
 import { sha256Hex } from '../../fingerprint/sha256.js';
 import { toText } from '../../fingerprint/fingerprint.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
 import { extractDocumentOn, fileLimitOption, fileOf } from '../analyze/files.js';
-import { DOCUMENT_FORMATS, type DocumentFormat } from '../../formats/types.js';
+import type { DocumentFormat } from '../../formats/types.js';
 import type { Store } from '../../store/types.js';
-import {
-  checkDeclarations,
-  checkObject,
-  checkString,
-  checkWorkHash,
-  checkWorkType,
-  fail,
-  newId,
-  onlyKeys,
-} from '../../util/validate.js';
+import { readRequest, readThrough } from '../../util/schema-check.js';
+import { checkObject, checkString, checkWorkHash, fail, newId } from '../../util/validate.js';
 import { signReceipt, type Receipt, type ReceiptKey } from './receipts.js';
+import {
+  LIST_WORKS_REQUEST,
+  REGISTER_WORK_REQUEST,
+  type ListWorksOptions,
+  type RegisterWorkRequest,
+} from './schema.js';
 
-/** `registerWork` request: `content` or `fingerprint` (its id and work_hash, when the text stays with you). */
-export interface RegisterWorkRequest {
-  /** The text, or a file's bytes (`content_type` `epub`, `pdf`, `docx`; base64 with `content_encoding`). */
-  readonly content?: string | Uint8Array;
-  /** With `content`: how to read it (a file: its text is extracted and kept). @default 'text' */
-  readonly content_type?: ContentType | DocumentFormat;
-  /** How `content` carries a file in JSON: `'base64'`. */
-  readonly content_encoding?: 'base64';
-  readonly fingerprint?: { readonly fingerprint: string; readonly work_hash: string };
-  readonly owner: string;
-  readonly title?: string;
-  readonly author?: string;
-  readonly work_type?: WorkType;
-  readonly declarations?: Declarations;
-}
+export type { ListWorksOptions, RegisterWorkRequest } from './schema.js';
 
 /** A registered work. */
 export interface Work {
@@ -75,8 +59,6 @@ export interface RegisterWorkResult extends Work {
   readonly created: boolean;
 }
 
-const FP_ID = /^tp1:[0-9a-f]{32}$/;
-
 /** Fingerprints a text (the engine's `fingerprint`). */
 export type Fingerprinter = (text: string, options: FingerprintOptions) => Promise<Fingerprint>;
 
@@ -97,6 +79,17 @@ export interface RegisterOptions {
 /** The fingerprint a work is registered with: its id and token count, no sketches. */
 const REGISTER_FINGERPRINT: FingerprintOptions = Object.freeze({ minhash: false, simhash: false, workHash: false });
 
+/**
+ * The registration read through {@link REGISTER_WORK_REQUEST}: a file given as bytes stands, while the schema checks
+ * the rest, for the base64 text JSON would carry.
+ */
+function readRegistration(request: RegisterWorkRequest): RegisterWorkRequest {
+  const read = readRequest(request, 'the request') as Record<string, unknown> | null;
+  const file = read?.content instanceof Uint8Array ? read.content : undefined;
+  const checked = readThrough(REGISTER_WORK_REQUEST, file ? { ...read, content: 'bytes' } : read, undefined);
+  return file ? { ...checked, content: file } : checked;
+}
+
 /** Register (see `engine.registerWork`). */
 export async function registerWork(
   fingerprintText: Fingerprinter,
@@ -105,28 +98,13 @@ export async function registerWork(
   request: RegisterWorkRequest,
   options: RegisterOptions = {},
 ): Promise<RegisterWorkResult> {
-  const r = checkObject(request, 'the request');
-  onlyKeys(
-    r,
-    [
-      'content',
-      'content_type',
-      'content_encoding',
-      'fingerprint',
-      'owner',
-      'title',
-      'author',
-      'work_type',
-      'declarations',
-    ],
-    'registerWork',
-  );
-  const owner = checkString(r.owner, 'owner', 200);
-  const title = r.title === undefined ? null : checkString(r.title, 'title');
-  const author = r.author === undefined ? null : checkString(r.author, 'author');
-  const workType = r.work_type === undefined ? null : checkWorkType(r.work_type, 'work_type');
-  const declarations = r.declarations === undefined ? {} : checkDeclarations(r.declarations, 'declarations');
-  if ((r.content === undefined) === (r.fingerprint === undefined)) fail('give exactly one of content or fingerprint');
+  const { metadata, ...top } = readRegistration(request);
+  const r = { ...top, ...metadata };
+  const { owner } = r;
+  const title = r.title ?? null;
+  const author = r.author ?? null;
+  const workType = r.work_type ?? null;
+  const declarations = r.declarations ?? {};
   const maxFileBytes = fileLimitOption(options.maxFileBytes);
   let workHash: string,
     fingerprint: string,
@@ -136,21 +114,17 @@ export async function registerWork(
   if (r.content !== undefined) {
     // a file (epub, pdf, docx): its bytes are the work, its extracted text what a score searches
     const file = fileOf(r, r.content, maxFileBytes);
-    if (!file && (typeof r.content !== 'string' || r.content.trim().length === 0))
-      fail('content must be a non-empty string');
     const content = file ?? (r.content as string);
     if (!file && exceedsUtf8Bytes(content as string, ANALYZE_MAX_BYTES))
       throw new TrainprintError(
         'PAYLOAD_TOO_LARGE',
         `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`,
       );
-    contentType = (r.content_type ?? 'text') as ContentType;
-    if (!file && !CONTENT_TYPES.includes(contentType))
-      fail(`content_type must be one of ${[...CONTENT_TYPES, ...DOCUMENT_FORMATS].map((t) => `'${t}'`).join(', ')}`);
+    contentType = r.content_type ?? 'text';
     const { offload } = options;
     text = file
       ? (await extractDocumentOn(offload, file, contentType as DocumentFormat, { maxBytes: maxFileBytes })).text
-      : (await extractOn(offload, content as string, contentType)).text;
+      : (await extractOn(offload, content as string, contentType as ContentType)).text;
     const work = { kind: 'fingerprint', text, options: resolveOptions(REGISTER_FINGERPRINT) } as const;
     // on the offload: the checks engine.fingerprint makes first (a lone surrogate is INVALID_INPUT), then the same work
     const fp =
@@ -161,13 +135,7 @@ export async function registerWork(
     tokens = fp.token_count;
     workHash = `sha256:${await sha256Hex(content)}`;
   } else {
-    if (r.content_type !== undefined || r.content_encoding !== undefined)
-      fail('content_type and content_encoding go with content');
-    const f = checkObject(r.fingerprint, 'fingerprint');
-    if (typeof f.fingerprint !== 'string' || !FP_ID.test(f.fingerprint))
-      fail('fingerprint.fingerprint must be a fingerprint id ("tp1:" + 32 hex digits)');
-    fingerprint = f.fingerprint as string;
-    workHash = checkWorkHash(f.work_hash, 'fingerprint.work_hash');
+    ({ fingerprint, work_hash: workHash } = r.fingerprint!);
   }
 
   return store.transaction(async (tx) => {
@@ -246,13 +214,6 @@ export async function workText(store: Store, workId: string): Promise<string | n
 }
 
 /** Works, optionally of one owner, in id order, with cursor pagination. */
-/** Filter and page of {@link listWorks}. */
-export interface ListWorksOptions {
-  readonly owner?: string;
-  readonly after?: string;
-  readonly limit?: number;
-}
-
 /** One page of works; pass `next` as `after` for the next one (null on the last page). */
 export interface WorkPage {
   readonly works: Work[];
@@ -260,12 +221,10 @@ export interface WorkPage {
 }
 
 export async function listWorks(store: Store, options: ListWorksOptions = {}): Promise<WorkPage> {
-  const o = checkObject(options, 'options');
-  onlyKeys(o, ['owner', 'after', 'limit'], 'listWorks options');
-  const limit = o.limit === undefined ? 100 : (o.limit as number);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) fail('limit must be an integer in 1..1000');
-  if (o.after !== undefined && typeof o.after !== 'string') fail('after must be a work id');
-  if (o.owner !== undefined) checkString(o.owner, 'owner', 200);
+  const { owner, ...page } = checkObject(readRequest(options, 'options'), 'options');
+  if (owner !== undefined) checkString(owner, 'owner', 200);
+  const o = { ...readThrough(LIST_WORKS_REQUEST, page, undefined), owner };
+  const limit = o.limit ?? 100;
   const works: Work[] = [];
   let after = o.after === undefined ? undefined : `work/${o.after}`;
   // filter by owner while paging through the ordered keys, so a page is full when it can be

@@ -9,7 +9,6 @@ import { TrainprintError } from '../../errors.js';
 import { sha256Hex } from '../../fingerprint/sha256.js';
 import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
 import type { ContentType } from '../../text/index.js';
-import { fail } from '../../util/validate.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
 import { extractDocumentOn, fileOf } from '../analyze/files.js';
 import type { AnalysisExtraction } from '../analyze/types.js';
@@ -84,9 +83,8 @@ export function checkScoredContent(r: Readonly<Record<string, unknown>>, maxFile
   const type = r.content_type ?? 'text';
   const file = fileOf(r, r.content, maxFileBytes);
   if (file) return { type, file };
-  if (r.include_text !== undefined) fail('include_text goes with epub, pdf and docx');
-  const content = r.content;
-  if (typeof content !== 'string' || content.trim().length === 0) fail('content must be a non-empty string');
+  // include_text and a blank text are the score's rules' (SCORE_REQUEST)
+  const content = r.content as string;
   if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES))
     throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
   return { type, file: null };

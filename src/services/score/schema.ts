@@ -3,8 +3,8 @@
  * (src/services/jobs/types/score.ts). Its content members are analyze's (../analyze/schema.ts).
  */
 import { jurisdiction, modelId, object, workHash } from '../../util/json-schema.js';
-import { exactlyOne, invalidField, type RequestContract } from '../../util/schema-check.js';
-import { ANALYZE_REQUEST_SCHEMA } from '../analyze/schema.js';
+import { contract, exactlyOne, invalidField } from '../../util/schema-check.js';
+import { ANALYZE_REQUEST_SCHEMA, contentRules } from '../analyze/schema.js';
 import type { ScoreRequest } from './types.js';
 
 const CONTENT_IN = ANALYZE_REQUEST_SCHEMA.properties;
@@ -15,18 +15,9 @@ const CONTENT_IN = ANALYZE_REQUEST_SCHEMA.properties;
  */
 export const SCORE_REQUEST_SCHEMA = object(
   {
-    work_hash: { ...workHash, description: 'A work the account registered from its content; or give `content`' },
-    content: {
-      type: 'string',
-      minLength: 1,
-      description:
-        "The work, scored without being registered: a text (at most 10 MiB of UTF-8), or a file's bytes in base64 " +
-        'with `content_encoding: "base64"` (at most the plan\'s `fileBytes`); or give `work_hash`',
-    },
-    content_type: {
-      ...CONTENT_IN.content_type,
-      description: `${CONTENT_IN.content_type.description} Default \`text\`.`,
-    },
+    work_hash: workHash,
+    content: { type: 'string', minLength: 1 },
+    content_type: CONTENT_IN.content_type,
     content_encoding: CONTENT_IN.content_encoding,
     include_text: CONTENT_IN.include_text,
     target_model: modelId,
@@ -39,14 +30,18 @@ export const SCORE_REQUEST_SCHEMA = object(
 const CONTENT_MEMBERS = ['content_type', 'content_encoding', 'include_text'] as const;
 
 /**
- * What the score's schema cannot say: exactly one of `work_hash` and `content`, and content's members only with it.
+ * What the score's schema cannot say: exactly one of `work_hash` and `content`, content's members only with it, and the
+ * content's own rules (analyze's {@link contentRules}).
  * @throws INVALID_INPUT naming the field
  * @example scoreRules({ target_model, jurisdiction: 'US' }) // INVALID_INPUT: work_hash: is required (or give content)
  */
 export function scoreRules(request: ScoreRequest): void {
   exactlyOne(request, ['work_hash', 'content']);
-  const named = request.work_hash !== undefined;
-  const extra = named ? CONTENT_MEMBERS.find((k) => request[k] !== undefined) : undefined;
+  if (request.work_hash === undefined) {
+    contentRules(request);
+    return;
+  }
+  const extra = CONTENT_MEMBERS.find((k) => request[k] !== undefined);
   if (extra) invalidField(extra, 'goes with content');
 }
 
@@ -55,9 +50,4 @@ export function scoreRules(request: ScoreRequest): void {
  * it through this ({@link SCORE_REQUEST_SCHEMA}, then {@link scoreRules}).
  * @example readThrough(SCORE_REQUEST, { work_hash, target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined)
  */
-export const SCORE_REQUEST: RequestContract<ScoreRequest, undefined> = {
-  operation: 'score',
-  schema: SCORE_REQUEST_SCHEMA,
-  served: SCORE_REQUEST_SCHEMA,
-  rules: scoreRules,
-};
+export const SCORE_REQUEST = contract<ScoreRequest>('score', SCORE_REQUEST_SCHEMA, scoreRules);

@@ -5,7 +5,7 @@
  */
 import type { AnalyzeRequest } from '../../analyze/types.js';
 import { checkAnalyzeRequest } from '../../analyze/analyze.js';
-import { ANALYZE_REQUEST_SCHEMA } from '../../analyze/schema.js';
+import { ANALYZE_REQUEST } from '../../analyze/schema.js';
 import { defineJobType } from '../job-type.js';
 import { counted, lengthOf } from '../result-lines.js';
 import { fileLimit } from './context.js';
@@ -19,7 +19,7 @@ export const ANALYZE_JOB = defineJobType<AnalyzeRequest>({
     return `${counted(lengthOf(r.matches), 'match', 'matches')}, confidence ${r.confidence ?? '—'}`;
   },
   summary: '`analyze` (an item is the body of `POST /api/v1/attribution/analyze`)',
-  itemSchema: ANALYZE_REQUEST_SCHEMA,
+  itemSchema: ANALYZE_REQUEST.served,
   prepare: checkEach((item, context) => checkAnalyzeRequest(item, context.maxFileBytes)),
   // as the request runs over HTTP: the job's account as owner, the plan's file limit, the item's signal
   executor:
