@@ -6,16 +6,7 @@
  * is) — so a field, a limit or a rule is written in one place, and one bad request gets one 422 naming its field.
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
-import {
-  ASSESS_REQUEST,
-  AUDIT_REQUEST,
-  COMPARE_OUTPUT_REQUEST,
-  EXTRACT_REQUEST,
-  EXTRACT_WORK_REQUEST,
-  PROBE_REQUEST,
-  REFERENCE_SET_REQUEST,
-  REPORT_REQUEST,
-} from './memorization/schemas.js';
+import * as memorization from './memorization/schemas.js';
 import { SCORE_REQUEST } from './score/schema.js';
 import { ANALYZE_REQUEST, COMPARE_REQUEST, FINGERPRINT_REQUEST } from './analyze/schema.js';
 
@@ -24,13 +15,13 @@ export const REQUESTS = {
   analyze: ANALYZE_REQUEST,
   compare: COMPARE_REQUEST,
   fingerprint: FINGERPRINT_REQUEST,
-  compareOutput: COMPARE_OUTPUT_REQUEST,
-  referenceSet: REFERENCE_SET_REQUEST,
-  extract: EXTRACT_REQUEST,
-  probe: PROBE_REQUEST,
-  assess: ASSESS_REQUEST,
-  report: REPORT_REQUEST,
-  audit: AUDIT_REQUEST,
-  extractWork: EXTRACT_WORK_REQUEST,
+  compareOutput: memorization.COMPARE_OUTPUT_REQUEST,
+  referenceSet: memorization.REFERENCE_SET_REQUEST,
+  extract: memorization.EXTRACT_REQUEST,
+  probe: memorization.PROBE_REQUEST,
+  assess: memorization.ASSESS_REQUEST,
+  report: memorization.REPORT_REQUEST,
+  audit: memorization.AUDIT_REQUEST,
+  extractWork: memorization.EXTRACT_WORK_REQUEST,
   score: SCORE_REQUEST,
 } as const;
