@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeCommand } from '../../src/cli/analyze.js';
 import { auditCommand } from '../../src/cli/audit.js';
 import { TrainprintError } from '../../src/errors.js';
 import { createEngine, type Engine } from '../../src/index.js';
@@ -186,10 +187,13 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(over(route)).toEqual(library);
   });
 
-  it('analyze: a blank text (its rules), in the library, the route and a job item', async () => {
+  it('analyze: a blank text (its rules), in the library, the CLI, the route and a job item', async () => {
     const request = { content: ' \n ', content_type: 'text' } as const;
     const library = await refusal(engine.analyze(request));
     expect(library).toEqual(invalid('content', 'is blank'));
+    const blank = join(dir, 'blank.txt');
+    writeFileSync(blank, request.content);
+    expect(await refusal(analyzeCommand([blank, '--packs', 'none', '--quiet']))).toEqual(library);
     const call = await keyedCall(handler, keys, 'doors-analyze', 'scale');
     await refusedAtRouteAndJob(call, library, request, '/api/v1/attribution/analyze', 'analyze');
   });
