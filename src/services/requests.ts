@@ -8,16 +8,7 @@
  * (src/http/docs/fields.ts), so that prose does not ship in the main library.
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
-import {
-  ASSESS_REQUEST,
-  AUDIT_REQUEST,
-  COMPARE_OUTPUT_REQUEST,
-  EXTRACT_REQUEST,
-  EXTRACT_WORK_REQUEST,
-  PROBE_REQUEST,
-  REFERENCE_SET_REQUEST,
-  REPORT_REQUEST,
-} from './memorization/schemas.js';
+import * as memorization from './memorization/schemas.js';
 import { LIST_MODELS_REQUEST } from './kb/schema.js';
 import { CREATE_MONITOR_REQUEST, LIST_EVENTS_REQUEST, LIST_MONITORS_REQUEST } from './monitors/schema.js';
 import { LIST_WORKS_REQUEST, REGISTER_WORK_REQUEST, VERIFY_RECEIPT_REQUEST } from './registry/schema.js';
@@ -29,14 +20,14 @@ export const REQUESTS = {
   analyze: ANALYZE_REQUEST,
   compare: COMPARE_REQUEST,
   fingerprint: FINGERPRINT_REQUEST,
-  compareOutput: COMPARE_OUTPUT_REQUEST,
-  referenceSet: REFERENCE_SET_REQUEST,
-  extract: EXTRACT_REQUEST,
-  probe: PROBE_REQUEST,
-  assess: ASSESS_REQUEST,
-  report: REPORT_REQUEST,
-  audit: AUDIT_REQUEST,
-  extractWork: EXTRACT_WORK_REQUEST,
+  compareOutput: memorization.COMPARE_OUTPUT_REQUEST,
+  referenceSet: memorization.REFERENCE_SET_REQUEST,
+  extract: memorization.EXTRACT_REQUEST,
+  probe: memorization.PROBE_REQUEST,
+  assess: memorization.ASSESS_REQUEST,
+  report: memorization.REPORT_REQUEST,
+  audit: memorization.AUDIT_REQUEST,
+  extractWork: memorization.EXTRACT_WORK_REQUEST,
   score: SCORE_REQUEST,
   createMonitor: CREATE_MONITOR_REQUEST,
   listMonitors: LIST_MONITORS_REQUEST,

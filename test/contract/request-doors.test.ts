@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeCommand } from '../../src/cli/analyze.js';
 import { auditCommand } from '../../src/cli/audit.js';
 import { TrainprintError } from '../../src/errors.js';
 import { createEngine, type Engine } from '../../src/index.js';
@@ -14,7 +15,7 @@ import { KeyStore, type Handler } from '../../src/http/index.js';
 import type { TargetModel } from '../../src/models/types.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
 import { handlerWithJobs, stopJobs } from '../fixtures/http/jobs-handler.js';
-import { callWithKey, keyedCall } from '../fixtures/http/keyed-call.js';
+import { type Call, callWithKey, keyedCall } from '../fixtures/http/keyed-call.js';
 
 let engine: Engine;
 let keys: KeyStore;
@@ -41,7 +42,8 @@ afterAll(async () => {
 });
 
 /** What a refusal says: its code, its field and its sentence. */
-async function refusal(p: Promise<unknown>): Promise<{ code: string; field: unknown; message: string }> {
+type Refused = { code: string; field: unknown; message: string };
+async function refusal(p: Promise<unknown>): Promise<Refused> {
   const e = await p.then(
     () => expect.fail('accepted'),
     (err: unknown) => err,
@@ -132,12 +134,7 @@ describe('the same bad request gives the same 422 at every door', () => {
       message: 'The input is not valid: content: give only one of work_hash, content',
     });
     const call = await keyedCall(handler, keys, 'doors-score', 'scale');
-    const route = await call('POST', '/api/v1/attribution/score', request);
-    expect(route.status).toBe(422);
-    expect(over(route)).toEqual(library);
-    const job = await call('POST', '/api/v1/jobs', { type: 'score', items: [request] });
-    expect(job.status).toBe(422);
-    expect(over(job)).toEqual(asItem(library));
+    await refusedAtRouteAndJob(call, library, request, '/api/v1/attribution/score', 'score');
     // neither: the same sentence at every door too
     const { work_hash: _, content: __, ...neither } = request;
     const none = await refusal(engine.score(neither));
@@ -190,17 +187,15 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(over(route)).toEqual(library);
   });
 
-  it('analyze: a blank text (its rules), in the library, the route and a job item', async () => {
+  it('analyze: a blank text (its rules), in the library, the CLI, the route and a job item', async () => {
     const request = { content: ' \n ', content_type: 'text' } as const;
     const library = await refusal(engine.analyze(request));
     expect(library).toEqual(invalid('content', 'is blank'));
+    const blank = join(dir, 'blank.txt');
+    writeFileSync(blank, request.content);
+    expect(await refusal(analyzeCommand([blank, '--packs', 'none', '--quiet']))).toEqual(library);
     const call = await keyedCall(handler, keys, 'doors-analyze', 'scale');
-    const route = await call('POST', '/api/v1/attribution/analyze', request);
-    expect(route.status).toBe(422);
-    expect(over(route)).toEqual(library);
-    const job = await call('POST', '/api/v1/jobs', { type: 'analyze', items: [request] });
-    expect(job.status).toBe(422);
-    expect(over(job)).toEqual(asItem(library));
+    await refusedAtRouteAndJob(call, library, request, '/api/v1/attribution/analyze', 'analyze');
   });
 
   it('compare: a text past what a server aligns in a request (its served schema: 500,000 characters)', async () => {
@@ -287,4 +282,14 @@ async function refusedAlike(library: object, request: object, ...paths: string[]
     expect(route.status, path).toBe(422);
     expect(over(route), path).toEqual(library);
   }
+}
+
+/** The route's 422 and a job item's of `request` say what the library said (the item's prefixed `items[0].`). */
+async function refusedAtRouteAndJob(call: Call, library: Refused, request: object, path: string, type: string) {
+  const route = await call('POST', path, request);
+  expect(route.status).toBe(422);
+  expect(over(route)).toEqual(library);
+  const job = await call('POST', '/api/v1/jobs', { type, items: [request] });
+  expect(job.status).toBe(422);
+  expect(over(job)).toEqual(asItem(library));
 }

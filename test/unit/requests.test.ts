@@ -24,7 +24,11 @@ import { createMonitorRules } from '../../src/services/monitors/schema.js';
 import { registerRules } from '../../src/services/registry/schema.js';
 import type { ListWorksOptions, RegisterWorkRequest } from '../../src/services/registry/works.js';
 import { REQUESTS } from '../../src/services/requests.js';
-import type { AnalyzeRequestJson, CompareRequest, FingerprintRequest } from '../../src/services/analyze/schema.js';
+import {
+  ANALYZE_REQUEST_SCHEMA,
+  type CompareRequest,
+  type FingerprintRequest,
+} from '../../src/services/analyze/schema.js';
 import { scoreRules } from '../../src/services/score/schema.js';
 import type { ScoreRequest } from '../../src/services/score/types.js';
 import type {
@@ -58,15 +62,8 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; job
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
 const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
-  analyze: Object.keys({
-    content: 1,
-    content_type: 1,
-    content_encoding: 1,
-    include_text: 1,
-    metadata: 1,
-    quotations: 1,
-    search_remote: 1,
-  } satisfies Record<keyof AnalyzeRequestJson, 1>),
+  // its type is its schema's (AnalyzeRequestJson = FromSchema<typeof ANALYZE_REQUEST_SCHEMA>): the same members
+  analyze: Object.keys(ANALYZE_REQUEST_SCHEMA.properties),
   compare: Object.keys({ a: 1, b: 1 } satisfies Record<keyof CompareRequest, 1>),
   fingerprint: Object.keys({
     content: 1,
