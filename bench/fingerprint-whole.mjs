@@ -209,6 +209,19 @@ function cliRun(dist, args) {
   return { cpu_s: u + s, faults: minor, max_rss_mb: rssKb / 1024, wall_s: wall / 1000 };
 }
 
+/** The bench's outputs: `text` in pieces of about 1 kB, each cut at a space. */
+export function outputsOf(text) {
+  const items = [];
+  for (let at = 0, n = 0; at < text.length; n++) {
+    let to = Math.min(text.length, at + 1000);
+    const space = text.indexOf(' ', to);
+    to = space < 0 || space - to > 200 ? to : space;
+    items.push({ id: `o${n}`, text: text.slice(at, to) });
+    at = to;
+  }
+  return items;
+}
+
 /**
  * The archive `trainprint scan` is timed against: 1 MB of Japanese prose in documents of 1,300 characters (no English
  * output hits them) and 25 documents of 4,000 characters from spaced-out places of the English `text`, so that about
@@ -235,14 +248,7 @@ async function cliTables(builds, rounds) {
     const file = join(dir, 'en.txt');
     writeFileSync(file, text);
     // the same bytes as outputs of about 1 kB each, scanned against a small archive (archiveOf: about 1 % of them hit)
-    const items = [];
-    for (let at = 0, n = 0; at < text.length; n++) {
-      let to = Math.min(text.length, at + 1000);
-      const space = text.indexOf(' ', to);
-      to = space < 0 || space - to > 200 ? to : space;
-      items.push({ id: `o${n}`, text: text.slice(at, to) });
-      at = to;
-    }
+    const items = outputsOf(text);
     const jsonl = join(dir, 'en.jsonl');
     writeFileSync(jsonl, `${items.map((x) => JSON.stringify(x)).join('\n')}\n`);
     // each build scans an archive of its own making: a build with another normaliser id refuses the other's

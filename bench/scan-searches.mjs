@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { archiveOf, CORPORA } from './fingerprint-whole.mjs';
+import { archiveOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
 
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const ROUNDS = Number(opt('--rounds') ?? 5);
@@ -31,19 +31,6 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-
-/** The bench's outputs: the 10 MB of English in pieces of about 1 kB, cut at a space (as fingerprint-whole.mjs). */
-function outputsOf(text) {
-  const items = [];
-  for (let at = 0, n = 0; at < text.length; n++) {
-    let to = Math.min(text.length, at + 1000);
-    const space = text.indexOf(' ', to);
-    to = space < 0 || space - to > 200 ? to : space;
-    items.push({ id: `o${n}`, text: text.slice(at, to) });
-    at = to;
-  }
-  return items;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-scan-searches-'));
 try {
