@@ -7,7 +7,7 @@
  * lines `trainprint scan --out` writes; an extract item's result as the strip of what the model wrote out of the work
  * (./render-extraction.ts), each block's generated text on a click; an audit item's result as the catalogue's share
  * with its interval and a table of its works (verdict, nv-recall, probes and hits, calls, miss chance) — each drawn
- * by what the result holds, and its line written by its type (`summarize`, from `trainprint/jobs`). Jobs run on a
+ * by what the result holds, and its line written by its type (`summarize`, the library's job descriptions). Jobs run on a
  * served API only: in the in-browser mode the view says so. Below, the key's earlier jobs (`GET /api/v1/jobs`) and, on
  * request, the operator's (`?owner=operator`: the command line's scan queue), which a key with the admin scope reads;
  * another key is told it lacks the scope (asked only on request: a 403 on every page load would be noise).
@@ -69,13 +69,14 @@ function subject(line: ResultLine): string {
 }
 
 /**
- * The job types as the library describes them (`trainprint/jobs`: each type's line for a result, the rows a result
- * is downloaded as), loaded with the first results: the page names no type itself, and a type it does not know gets
- * the library's neutral line.
+ * The job types as the library describes them (each type's line for a result, the rows a result is downloaded as),
+ * loaded with the first results: the page names no type itself, and a type it does not know gets the library's
+ * neutral line. The descriptions are a small file of their own (./job-descriptions.js in the built page): over a
+ * served API, showing results loads no engine.
  */
-let jobTypes: Promise<typeof import('../src/entries/jobs.js')> | undefined;
+let jobTypes: Promise<typeof import('../src/services/jobs/descriptions.js')> | undefined;
 const describedTypes = () => {
-  jobTypes ??= import('../src/entries/jobs.js');
+  jobTypes ??= import('../src/services/jobs/descriptions.js');
   return jobTypes;
 };
 
@@ -272,8 +273,8 @@ export function initJobs(mode: Mode): void {
 
   /** Reads the results from `next` on, appending rows, until the job is finished and the last page read. */
   const follow = async (job: JobStatus, kind: string, texts: ReadonlyArray<string | undefined>) => {
-    const { BUILT_IN_JOB_TYPES, jobResultSummary } = await describedTypes();
-    const rowsOf = BUILT_IN_JOB_TYPES.get(kind)?.rows;
+    const { BUILT_IN_JOB_DESCRIPTIONS, jobResultSummary } = await describedTypes();
+    const rowsOf = BUILT_IN_JOB_DESCRIPTIONS.get(kind)?.rows;
     const received: string[] = [];
     const rowLines: string[] = [];
     let next: string | null = `${job.results_url}?limit=100`;

@@ -2,7 +2,9 @@
 //   index.html, styles.css     copied from app/
 //   app.js, worker.js          app/app.ts and worker.ts bundled by esbuild; the library stays
 //                              external: '../src/index.js' → './index.js', '../src/entries/evidence.js' → './evidence.js',
-//                              '../src/entries/jobs.js' → './jobs.js'
+//                              '../src/services/jobs/descriptions.js' → './job-descriptions.js'
+//   job-descriptions.js        what the job types say of their results (src/services/jobs/descriptions.ts), bundled
+//                              on its own with no import: the jobs view loads it, and no engine, over a served API
 //   index.js, chunk-*.js       a copy of the package's browser bundle (dist/) and its chunks, so the folder can be
 //                              served or deployed on its own (any static host: nothing is generated per request)
 //   formats.js, readers/       the document readers (dist/formats.js) bundled with pdf.js, which the
@@ -43,12 +45,12 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 // The app may import the library only through these entries (the main one, the evidence entry for the work
-// report's strip geometry, the jobs entry for what each job type says of its results); anything else outside app/
+// report's strip geometry, the job types' descriptions for what each says of its results); anything else outside app/
 // would be bundled a second time into app.js, so it is refused.
 const EXTERNAL = {
   '../src/index.js': './index.js',
   '../src/entries/evidence.js': './evidence.js',
-  '../src/entries/jobs.js': './jobs.js',
+  '../src/services/jobs/descriptions.js': './job-descriptions.js',
 };
 /** The browsers the page's own code is built for. */
 const TARGET = ['es2022', 'chrome100', 'firefox114', 'safari16'];
@@ -75,7 +77,11 @@ const libraryExternal = {
 };
 
 await build({
-  entryPoints: { app: join(src, 'app.ts'), worker: join(src, 'worker.ts') },
+  entryPoints: {
+    app: join(src, 'app.ts'),
+    worker: join(src, 'worker.ts'),
+    'job-descriptions': join(root, 'src/services/jobs/descriptions.ts'),
+  },
   outdir: out,
   bundle: true,
   format: 'esm',
@@ -89,11 +95,20 @@ await build({
 });
 
 copyFileSync(join(src, 'index.html'), join(out, 'index.html'));
+// The jobs view's descriptions stand alone: an import there (of the library, of a chunk) would load it with the first
+// job's results over a served API, where the page has no engine to run.
+const descriptions = readFileSync(join(out, 'job-descriptions.js'), 'utf8');
+if (/\bimport\s*\(|\bfrom\s*["']|\bimport\s*["']/.test(descriptions)) {
+  console.error(
+    'build/web.mjs: job-descriptions.js must import nothing (src/services/jobs/descriptions.ts and its lines)',
+  );
+  process.exit(1);
+}
 copyFileSync(join(src, 'styles.css'), join(out, 'styles.css'));
 // index.js with the chunks it loads (code shared with what it imports on demand, such as the remote corpora's
 // client, is split into chunk files): every relative import, static or dynamic, followed to the end
 const library = [];
-for (const queue = ['index.js', 'evidence.js', 'jobs.js']; queue.length > 0; ) {
+for (const queue = ['index.js', 'evidence.js']; queue.length > 0; ) {
   const f = queue.shift();
   if (library.includes(f)) continue;
   library.push(f);

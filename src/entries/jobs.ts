@@ -48,6 +48,7 @@ export {
   type JobServiceOptions,
   type StreamSubmitOptions,
   type JobTypeDefinition,
+  type JobTypeDescription,
   type JobTypeRegistry,
   type JobTypeHost,
   type JobPrepareContext,

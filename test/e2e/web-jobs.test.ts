@@ -3,7 +3,7 @@
 // and the results table shows every item in order (the one with the MIT grant with its hits, their spans and
 // passages); the results and the hits download as JSON lines. In the in-browser mode the view says jobs need a
 // served API. Built into a temporary folder, so it can run beside the other web tests.
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobService } from '../../src/library.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
@@ -36,6 +36,14 @@ describe('web app, jobs view (headless Chromium)', () => {
   });
 
   it('submits a JSON-lines file, fills the progress bar and shows every result in order', async () => {
+    // what the served page loads from its own document on: showing the results loads the job types' descriptions (a
+    // file with no import), never the library (1.3 MB, which the page's jobs view once loaded for the results' lines)
+    const loaded: string[] = [];
+    const record = (r: Request) => {
+      if (r.isNavigationRequest() && r.frame() === page.mainFrame()) loaded.length = 0;
+      else loaded.push(new URL(r.url()).pathname);
+    };
+    page.on('request', record);
     await useServedApi(app);
     await page.goto(`${base}#jobs`);
     const lines = Array.from({ length: 6 }, (_, i) =>
@@ -107,6 +115,9 @@ describe('web app, jobs view (headless Chromium)', () => {
       if (passage.length <= 600) expect(quoted).toBe(passage);
       else expect(quoted.startsWith(passage.slice(0, 300)) && quoted.endsWith(passage.slice(-300))).toBe(true);
     }
+    page.off('request', record);
+    expect(loaded.filter((p) => /\/(library|index|jobs)\.js$/.test(p))).toEqual([]);
+    expect(loaded.filter((p) => p.endsWith('/job-descriptions.js'))).toHaveLength(1);
     expect(problems).toEqual([]);
   }, 60_000);
 

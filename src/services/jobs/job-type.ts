@@ -177,6 +177,14 @@ export interface JobTypeDefinition<Item = unknown> {
 const NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 
 /**
+ * What a job type says of its results, and nothing else (no schema, no executor): its name, its `summarize` and its
+ * `rows`. A built-in type keeps these in ./lines/<name>.ts, which the web app reads without the library
+ * (./descriptions.ts).
+ * @example const lines: JobTypeDescription = { name: 'upper', summarize: (r) => String(r) }
+ */
+export type JobTypeDescription = Pick<JobTypeDefinition, 'name' | 'summarize' | 'rows'>;
+
+/**
  * A job type, its name checked: give it to `createHandler(engine, { jobTypes })` and `startJobRunner(engine,
  * { jobTypes })` (the handler checks and stores its items, the runner runs them).
  * @throws INVALID_OPTIONS for a bad name or chunk size

@@ -5,8 +5,6 @@
  */
 import { TrainprintError } from '../../errors.js';
 import type { JobTypeDefinition } from './job-type.js';
-import { neutralSummary } from './result-lines.js';
-import type { JobResult } from './types.js';
 import { ANALYZE_JOB } from './types/analyze.js';
 import { AUDIT_JOB } from './types/audit.js';
 import { EXTRACT_JOB } from './types/extract.js';
@@ -72,13 +70,4 @@ export function jobUnits(type: string, items: readonly unknown[], registry = BUI
   return units ? items.reduce((n: number, item) => n + units(item), 0) : items.length;
 }
 
-/**
- * One line of what an item of a job of type `type` found, for people: its type's `summarize` (a neutral line naming
- * the result's fields for a type without one, or not in `registry`), or a failed item's error.
- * @example jobResultSummary('scan', { index: 0, success: true, result: { id: 'a', hits: [] } }) // '0 hits'
- */
-export function jobResultSummary(type: string, line: JobResult, registry = BUILT_IN_JOB_TYPES): string {
-  if (!line.success) return `${line.error.code}: ${line.error.message}`;
-  const summarize = registry.get(type)?.summarize;
-  return summarize ? summarize(line.result) : neutralSummary(line.result);
-}
+export { jobResultSummary } from './descriptions.js';

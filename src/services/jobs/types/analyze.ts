@@ -7,17 +7,13 @@ import type { AnalyzeRequest } from '../../analyze/types.js';
 import { checkAnalyzeRequest } from '../../analyze/analyze.js';
 import { ANALYZE_REQUEST } from '../../analyze/schema.js';
 import { defineJobType } from '../job-type.js';
-import { counted, lengthOf } from '../result-lines.js';
+import { ANALYZE_LINES } from '../lines/analyze.js';
 import { fileLimit } from './context.js';
 import { checkEach } from './item-checks.js';
 
 /** See the module's documentation. */
 export const ANALYZE_JOB = defineJobType<AnalyzeRequest>({
-  name: 'analyze',
-  summarize: (result) => {
-    const r = result as { matches?: unknown; confidence?: unknown };
-    return `${counted(lengthOf(r.matches), 'match', 'matches')}, confidence ${r.confidence ?? '—'}`;
-  },
+  ...ANALYZE_LINES,
   summary: '`analyze` (an item is the body of `POST /api/v1/attribution/analyze`)',
   itemSchema: ANALYZE_REQUEST.served,
   prepare: checkEach((item, context) => checkAnalyzeRequest(item, context.maxFileBytes)),

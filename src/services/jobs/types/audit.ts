@@ -14,7 +14,7 @@ import { AUDIT_REQUEST } from '../../memorization/schemas.js';
 import { AUDIT_WORKS_PER_PAGE, storeCatalogueAudit } from '../../memorization/stored-audits.js';
 import { nextMacrotask } from '../../../util/steps.js';
 import { defineJobType } from '../job-type.js';
-import { lengthOf, percent } from '../result-lines.js';
+import { AUDIT_LINES } from '../lines/audit.js';
 import { itemChecked } from './item-checks.js';
 import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, type JournalWork, modelItemExecutor } from './model-items.js';
 
@@ -56,27 +56,9 @@ export function auditLine(result: CatalogueAuditResult): CatalogueAuditResult & 
   return { ...result, works: result.works.slice(0, n), works_next: result.works.length > n ? n : null };
 }
 
-/**
- * An audit's line: how many works it found reproduced of those measured, the share with its interval, its calls, why
- * it stopped early, and — for a line that holds only the first works (`works_next`) — how many it shows.
- * @example auditSummary(line) // '1 of 3 works reproduced, share 33.3 % [6.1 %, 79.2 %], 412 calls'
- */
-function auditSummary(result: unknown): string {
-  const r = result as Partial<ReturnType<typeof auditLine>>;
-  const c = r.catalogue;
-  const ci = Array.isArray(c?.ci_95) ? ` [${percent(c.ci_95[0])}, ${percent(c.ci_95[1])}]` : '';
-  const stop = r.stopped === 'budget' ? '; the budget ended first' : '';
-  // a large catalogue's line holds its first works; the rest are read by pages (…/results/{item}/works)
-  const shown =
-    typeof r.works_next === 'number'
-      ? `; the line holds its first ${lengthOf(r.works)} of ${c?.works ?? '—'} works`
-      : '';
-  return `${c?.reproduced ?? 0} of ${c?.measured ?? 0} works reproduced, share ${percent(c?.share)}${ci}, ${r.calls ?? 0} calls${stop}${shown}`;
-}
-
 /** See the module's documentation. */
 export const AUDIT_JOB = defineJobType<AuditJobItem>({
-  name: 'audit',
+  ...AUDIT_LINES,
   description:
     'An `audit` item is a catalogue audit under one call budget ' +
     "(`{ works: [{ id, text, sections? }], model, budget_calls?, first_probes?, level?, … }`, at most the plan's " +
@@ -87,7 +69,6 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
     'calls, `audit_sha256`), the same at every concurrency. An audit whose model answers none of its calls (it ' +
     'cannot be reached, or answers only errors) is a failed item: the upstream error (`UPSTREAM_UNREACHABLE` …) ' +
     'with its reason.',
-  summarize: auditSummary,
   summary:
     '`audit` (a catalogue audit under one call budget: `{ works: [{ id, text }], model, budget_calls?, … }`; ' +
     `a unit per ${EXTRACT_CALLS_PER_UNIT} calls of its budget)`,

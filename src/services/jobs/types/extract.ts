@@ -10,7 +10,7 @@ import { checkModelRun } from '../../memorization/memorization.js';
 import { EXTRACT_WORK_REQUEST } from '../../memorization/schemas.js';
 import { storeWorkExtraction } from '../../memorization/stored-extractions.js';
 import { defineJobType } from '../job-type.js';
-import { counted, lengthOf, percent } from '../result-lines.js';
+import { EXTRACT_LINES } from '../lines/extract.js';
 import { itemChecked } from './item-checks.js';
 import { budgetUnits, EXTRACT_CALLS_PER_UNIT, holdModels, type JournalWork, modelItemExecutor } from './model-items.js';
 
@@ -23,7 +23,7 @@ const extractedWork: JournalWork<ExtractJobItem> = (request) =>
 
 /** See the module's documentation. */
 export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
-  name: 'extract',
+  ...EXTRACT_LINES,
   description:
     `An \`extract\` item is charged a unit per ${EXTRACT_CALLS_PER_UNIT} calls of its \`budget_calls\`, and when it ` +
     'ends the units of the calls it did not make are given back: it owes a unit per ' +
@@ -40,10 +40,6 @@ export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
     'Another process on the store gives the item back to the accepting one while that one runs. An extract item ' +
     'runs on past the item time limit in slices: it stops just before the limit and is claimed again, the next ' +
     'slice replaying the calls answered.',
-  summarize: (result) => {
-    const r = result as { nv_recall?: unknown; blocks?: unknown; calls?: unknown };
-    return `nv-recall ${percent(r.nv_recall)}, ${counted(lengthOf(r.blocks), 'block')}, ${r.calls ?? 0} calls`;
-  },
   summary:
     '`extract` (a whole-work extraction from a model service: `{ text | work_id, model, budget_calls?, … }`; ' +
     `a unit per ${EXTRACT_CALLS_PER_UNIT} calls of its budget)`,

@@ -8,8 +8,7 @@ import { TrainprintError } from '../../../errors.js';
 import { ItemHandedBack } from '../hand-back.js';
 import { defineJobType, type JobExecutor } from '../job-type.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../../scan/types.js';
-import { SCAN_HIT_FIELDS } from '../../scan/types.js';
-import { counted, lengthOf } from '../result-lines.js';
+import { SCAN_LINES } from '../lines/scan.js';
 import type { JobClaim } from '../types.js';
 
 /** The datasets and options a scan job carries in its context. */
@@ -60,16 +59,8 @@ export function scanExecutor(
 
 /** See the module's documentation. */
 export const SCAN_JOB = defineJobType<ScanItem>({
-  name: 'scan',
-  summarize: (result) => counted(lengthOf((result as { hits?: unknown }).hits), 'hit'),
-  // each hit with its fields in the hit line's order (`scan --out`'s), whatever store the result was read from
-  rows: {
-    noun: 'hits',
-    of: (result) =>
-      ((result as { hits?: ScanHit[] }).hits ?? []).map((h) =>
-        Object.fromEntries(SCAN_HIT_FIELDS.map((f) => [f, h[f]])),
-      ),
-  },
+  // its result's line and rows (the hits in the hit line's order)
+  ...SCAN_LINES,
   summary: '`scan` (`{ id, text }`, scanned against the exact datasets)',
   itemSchema: {
     type: 'object',

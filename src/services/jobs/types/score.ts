@@ -8,17 +8,14 @@ import type { ScoreRequest } from '../../score/types.js';
 import { SCORE_REQUEST } from '../../score/schema.js';
 import { readThrough } from '../../../util/schema-check.js';
 import { defineJobType } from '../job-type.js';
+import { SCORE_LINES } from '../lines/score.js';
 import { checkScoredContent } from '../../score/content.js';
 import { fileLimit } from './context.js';
 import { checkEach } from './item-checks.js';
 
 /** See the module's documentation. */
 export const SCORE_JOB = defineJobType<ScoreRequest>({
-  name: 'score',
-  summarize: (result) => {
-    const { score, tier } = result as { score?: unknown; tier?: unknown };
-    return `score ${typeof score === 'number' ? score : '—'}${typeof tier === 'string' ? `, tier ${tier}` : ''}`;
-  },
+  ...SCORE_LINES,
   summary: '`score` (the body of `POST /api/v1/attribution/score`)',
   itemSchema: SCORE_REQUEST.served,
   prepare: checkEach(async (item, context) => {
