@@ -21,6 +21,7 @@ export const REQUESTS = {
   compare: COMPARE_REQUEST,
   fingerprint: FINGERPRINT_REQUEST,
   compareOutput: memorization.COMPARE_OUTPUT_REQUEST,
+  trackWork: memorization.TRACK_WORK_REQUEST,
   referenceSet: memorization.REFERENCE_SET_REQUEST,
   extract: memorization.EXTRACT_REQUEST,
   probe: memorization.PROBE_REQUEST,

@@ -154,6 +154,20 @@ describe('the same bad request gives the same 422 at every door', () => {
     await refusedAlike(library, request, '/api/v1/memorization/compare', '/api/v1/compare');
   });
 
+  it('trackWork: work_id and work both (its rules), canaries out of bounds (its schema), in the library and the route', async () => {
+    const work_id = `wk_${'0'.repeat(32)}`;
+    const both = { work_id, work: { content: text } };
+    const library = await refusal(engine.memorization.registerWork({ ...both, work: { ...both.work, owner: 'o' } }));
+    expect(library).toEqual(invalid('work', 'give only one of work_id, work'));
+    await refusedAlike(library, both, '/api/v1/memorization/register-work', '/api/v1/register-work');
+    const many = { work: { content: text }, canaries: { count: 101 } };
+    const bounds = await refusal(
+      engine.memorization.registerWork({ work: { content: text, owner: 'o' }, canaries: many.canaries }),
+    );
+    expect(bounds).toEqual(invalid('canaries.count', 'must be ≤ 100'));
+    await refusedAlike(bounds, many, '/api/v1/memorization/register-work', '/api/v1/register-work');
+  });
+
   it('referenceSet: a blank text (its rules), in the library and the route', async () => {
     const request = { id: 'blank', texts: ['A document.', ' '], basis: 'unverified' } as const;
     const library = await refusal(engine.memorization.addReferenceSet(request));

@@ -35,6 +35,7 @@ import type {
   CompareOutputRequest,
   ExtractRequest,
   ReferenceSetRequest,
+  TrackWorkRequest,
 } from '../../src/services/memorization/types.js';
 
 /** The doors of each entry: the operation ids of its routes (`query`: the request is their query), its job type. */
@@ -43,6 +44,7 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; job
   compare: { routes: ['compare'] },
   fingerprint: { routes: ['fingerprint'] },
   compareOutput: { routes: ['compareOutput'] },
+  trackWork: { routes: ['trackWork'] },
   referenceSet: { routes: ['createReferenceSet'] },
   extract: { routes: ['extractMemorized'] },
   probe: { routes: ['probeMemorization'] },
@@ -77,6 +79,7 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     min_tokens: 1,
     limit: 1,
   } satisfies Record<keyof CompareOutputRequest, 1>),
+  trackWork: Object.keys({ work_id: 1, work: 1, canaries: 1 } satisfies Record<keyof TrackWorkRequest, 1>),
   referenceSet: Object.keys({
     id: 1,
     texts: 1,
@@ -184,9 +187,11 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
  * Members a door serves otherwise than the library reads them, each for a reason written beside its contract: a
  * reference set's id is the account's own name for the set (the route stores it as `<account>/<id>`), and so a
  * probe's reference; an assessment's settings are the extraction's and the probe's options as their routes serve them;
- * a comparison's texts are held shorter by a server, which aligns them within the request.
+ * a comparison's texts are held shorter by a server, which aligns them within the request; a tracked work's `work` is a
+ * registration, read by the library through its own contract and served as that contract serves it (without `owner`).
  */
 const SERVED_OWN: Partial<Record<keyof typeof REQUESTS, string[]>> = {
+  trackWork: ['work'],
   referenceSet: ['id'],
   probe: ['reference'],
   assess: ['extract', 'probe'],
@@ -286,6 +291,14 @@ describe("each service's rules", () => {
     const rules = (output: string) => refusedAt(() => REQUESTS.compareOutput.rules({ output }, undefined));
     expect(rules(' \n\t')).toEqual(['INVALID_INPUT', 'output']);
     expect(rules(' x ')).toBeNull();
+  });
+
+  it('trackWork: exactly one of work_id and work; its work served as the registration is', () => {
+    const rules = (r: object) => refusedAt(() => REQUESTS.trackWork.rules(r, undefined));
+    expect(rules({})).toEqual(['INVALID_INPUT', 'work_id']);
+    expect(rules({ work_id: `wk_${'0'.repeat(32)}`, work: { content: 'x' } })).toEqual(['INVALID_INPUT', 'work']);
+    expect(rules({ work: { content: 'x' } })).toBeNull();
+    expect(props(REQUESTS.trackWork.served).work).toBe(REQUESTS.registerWork.served);
   });
 
   it('referenceSet: texts more than white space, within the total; published_after a date', () => {

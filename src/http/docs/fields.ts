@@ -282,6 +282,15 @@ export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldD
     },
   ],
   [
+    REQUESTS.trackWork.served,
+    {
+      work_id: 'A registered work of the account (or give `work`)',
+      'canaries.count': 'Canary sequences to embed in the published work',
+      'canaries.words': 'Words per canary (default 24)',
+      'canaries.controls': 'Never-published controls (default 4 × count, at most 400)',
+    },
+  ],
+  [
     REQUESTS.referenceSet.served,
     {
       texts: 'Non-member documents (one document each; chunks never span two)',

@@ -21,7 +21,6 @@
  * as the client knows it, so the engine's errors are never rewritten.
  */
 import {
-  exactlyOne,
   isTrainprintError,
   readThrough,
   REQUESTS,
@@ -35,7 +34,6 @@ import {
   type ProbeResult,
   type ReferenceSetInfo,
   type TargetModel,
-  type TrackWorkRequest,
 } from '../../library.js';
 import { Reply, type ModelSpec, type Route, type RouteContext } from '../context.js';
 import * as M from '../schemas/memorization.js';
@@ -59,20 +57,14 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Track a work of the account for memorization, optionally with canaries to embed before publishing',
     body: 'json',
-    requestSchema: M.TRACK_WORK_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.trackWork.served,
     responseSchema: M.TRACKED_WORK_RESPONSE_SCHEMA,
     handler: async (ctx) => {
-      const b = ctx.body as {
-        work_id?: string;
-        work?: Record<string, unknown>;
-        canaries?: TrackWorkRequest['canaries'];
-      };
-      exactlyOne(b, ['work_id', 'work']);
+      // its rules before the account's work is looked up: one bad request, one 422, whatever the work
+      const b = readThrough(REQUESTS.trackWork, ctx.body, undefined);
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
-      const req = {
-        ...b,
-        ...(b.work === undefined ? {} : { work: { ...b.work, owner: account(ctx) } }),
-      } as TrackWorkRequest;
+      // the account is the owner; the library reads the registration through its own contract
+      const req = b.work === undefined ? b : { ...b, work: { ...b.work, owner: account(ctx) } };
       return { ...(await mem(ctx).registerWork(req)) };
     },
   },

@@ -13,14 +13,12 @@ import {
   codes,
   dateTime,
   int0,
-  intIn,
   nullable,
   num,
   num01,
   object,
   ok,
   pair,
-  partialObject,
   resourceSchemas,
   riskLevel,
   str,
@@ -32,7 +30,6 @@ import {
 } from './kit.js';
 import { SCORE_RESULT_SCHEMA } from './attribution.js';
 import { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID, REQUESTS } from '../../library.js';
-import { REGISTER_REQUEST_SCHEMA } from './content.js';
 import { HTML_SCHEMA } from './service.js';
 
 const access = { enum: ['logprobs', 'top_k', 'generations_only'] } as const;
@@ -41,20 +38,6 @@ const basis = { enum: ['randomized_split', 'post_cutoff', 'unverified'] } as con
 const RESULT_NOTES = { factors: codes, limitations: codes, method: str } as const;
 
 // ------------------------------------------------------------------ register-work, reference sets
-
-/** `POST /api/v1/memorization/register-work`: a work of the account (`work_id`) or one to register now (`work`). */
-export const TRACK_WORK_REQUEST_SCHEMA = partialObject({
-  work_id: { ...workId, description: 'A registered work of the account (or give `work`)' },
-  work: REGISTER_REQUEST_SCHEMA,
-  canaries: object(
-    {
-      count: intIn(1, 100, 'Canary sequences to embed in the published work'),
-      words: intIn(8, 200, 'Words per canary (default 24)'),
-      controls: intIn(1, 1000, 'Never-published controls (default 4 × count, at most 400)'),
-    },
-    ['words', 'controls'],
-  ),
-});
 
 const CANARY = object({ id: str, text: str });
 const TRACKED_PROPS = {
@@ -279,7 +262,7 @@ export const REPORT_SCHEMA = {
  */
 export const MEMORIZATION_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   ModelSpec: MODEL_SPEC_SCHEMA,
-  TrackWorkRequest: TRACK_WORK_REQUEST_SCHEMA,
+  TrackWorkRequest: REQUESTS.trackWork.served,
   TrackedWorkResponse: TRACKED_WORK_RESPONSE_SCHEMA,
   ReferenceSetRequest: REQUESTS.referenceSet.served,
   ReferenceSet: REFERENCE_SET_SCHEMA,

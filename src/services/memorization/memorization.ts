@@ -20,6 +20,7 @@ import {
   EXTRACT_WORK_REQUEST,
   PROBE_REQUEST,
   REFERENCE_SET_REQUEST,
+  TRACK_WORK_REQUEST,
   REPORT_REQUEST,
 } from './schemas.js';
 import { invalidField, readThrough, type RequestContract } from '../../util/schema-check.js';
@@ -159,7 +160,7 @@ export class Memorization {
    * @throws INVALID_INPUT, NOT_FOUND (unknown work_id), CONFLICT (canaries already generated)
    */
   async registerWork(request: TrackWorkRequest): Promise<TrackedWork> {
-    return (await operations()).trackWork(this.deps, this.store, request);
+    return (await operations()).trackWork(this.deps, this.store, readThrough(TRACK_WORK_REQUEST, request, undefined));
   }
 
   /** A tracked work with its canaries and controls. @throws NOT_FOUND */

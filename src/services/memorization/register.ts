@@ -13,28 +13,19 @@ import type { MemorizationDeps } from './deps.js';
 import { TrainprintError } from '../../errors.js';
 import { getWork } from '../registry/works.js';
 import type { Store } from '../../store/types.js';
-import { checkObject, checkString, fail, onlyKeys } from '../../util/validate.js';
+import { checkString, fail } from '../../util/validate.js';
 import type { ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest } from './types.js';
 import { wordSpans } from './text.js';
-import { CANARY_WORDS, MAX_CANARIES } from './constants.js';
+import { CANARY_WORDS } from './constants.js';
 
 /** register-work (see `Memorization.registerWork`). */
 export async function trackWork(deps: MemorizationDeps, store: Store, request: TrackWorkRequest): Promise<TrackedWork> {
-  const r = checkObject(request, 'the request');
-  onlyKeys(r, ['work_id', 'work', 'canaries'], 'registerWork');
-  if ((r.work_id === undefined) === (r.work === undefined))
-    fail('give exactly one of work_id (a registered work) or work (a registerWork request)');
-  let count = 0,
-    words = CANARY_WORDS,
-    controls = 0;
-  if (r.canaries !== undefined) {
-    const c = checkObject(r.canaries, 'canaries');
-    onlyKeys(c, ['count', 'words', 'controls'], 'canaries');
-    count = intIn(c.count, 1, MAX_CANARIES, 'canaries.count');
-    words = c.words === undefined ? CANARY_WORDS : intIn(c.words, 8, 200, 'canaries.words');
-    controls = c.controls === undefined ? Math.min(4 * count, 400) : intIn(c.controls, 1, 1000, 'canaries.controls');
-  }
-  const work = r.work !== undefined ? await deps.registerWork(r.work as never) : await getWork(store, r.work_id);
+  // read through TRACK_WORK_REQUEST by the caller (Memorization.registerWork)
+  const { canaries } = request;
+  const count = canaries?.count ?? 0;
+  const words = canaries?.words ?? CANARY_WORDS;
+  const controls = canaries?.controls ?? Math.min(4 * count, 400);
+  const work = request.work ? await deps.registerWork(request.work) : await getWork(store, request.work_id);
   return store.transaction(async (tx) => {
     const key = `mem/work/${work.work_id}`;
     const existing = (await tx.get(key)) as TrackedWork | undefined;
@@ -126,12 +117,6 @@ export async function listReferenceSets(store: Store): Promise<ReferenceSetInfo[
 export async function deleteReferenceSet(store: Store, id: unknown): Promise<boolean> {
   const key = checkString(id, 'reference_set', 200);
   return store.delete(`mem/refset/${key}`);
-}
-
-function intIn(v: unknown, lo: number, hi: number, where: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)
-    fail(`${where} must be an integer in ${lo}..${hi}`);
-  return v as number;
 }
 
 /** `n` words drawn uniformly from {@link CANARY_LEXICON} with WebCrypto. */

@@ -25,8 +25,10 @@ import type {
   ExtractRequest,
   ProbeRequest,
   ReferenceSetRequest,
+  TrackWorkRequest,
 } from './types.js';
-import { MAX_REFERENCE_CHARS } from './constants.js';
+import { MAX_CANARIES, MAX_REFERENCE_CHARS } from './constants.js';
+import { REGISTER_WORK_REQUEST } from '../registry/schema.js';
 import { limitSchema, servedProps } from './limits.js';
 
 /**
@@ -509,4 +511,32 @@ export const REPORT_REQUEST = contract<ReportRequest>(
     },
     ['max_spans'],
   ),
+);
+
+/** A tracked work's request around its `work`: the library's (any object) or a door's (the registration served). */
+const trackWork = (work: JsonSchema) =>
+  object(
+    {
+      work_id: workId,
+      work,
+      canaries: object({ count: intIn(1, MAX_CANARIES), words: intIn(8, 200), controls: intIn(1, 1000) }, [
+        'words',
+        'controls',
+      ]),
+    },
+    ['work_id', 'work', 'canaries'],
+  );
+
+/**
+ * Tracking a work for memorization (`registerWork` of the memorization service, `POST
+ * /api/v1/memorization/register-work`), written once. Its `work` is a registration, read through the registry's own
+ * contract when it is registered (a file's bytes included), and served as that contract serves it (the account is the
+ * owner). Its rule: exactly one of `work_id` and `work`.
+ * @example readThrough(TRACK_WORK_REQUEST, { work_id, canaries: { count: 10 } }, undefined)
+ */
+export const TRACK_WORK_REQUEST = contract<TrackWorkRequest>(
+  'trackWork',
+  trackWork({ type: 'object' }),
+  (request) => exactlyOne(request, ['work_id', 'work']),
+  trackWork(REGISTER_WORK_REQUEST.served),
 );
