@@ -49,7 +49,7 @@ import { round1, round4 } from './util/round.js';
 import { checkSchema, readThrough, schemaChecked } from './util/schema-check.js';
 import { codeUnitOrder, lowerBound } from './util/sorted.js';
 import { countWords } from './util/space.js';
-import { nextMacrotask } from './util/steps.js';
+import { nextMacrotask, turnsEvery } from './util/steps.js';
 import { unrefTimer } from './util/timers.js';
 import { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate } from './util/validate.js';
 
@@ -88,7 +88,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'util/schema-check': { checkSchema, readThrough, schemaChecked },
   'util/sorted': { codeUnitOrder, lowerBound },
   'util/space': { countWords },
-  'util/steps': { nextMacrotask },
+  'util/steps': { nextMacrotask, turnsEvery },
   'util/timers': { unrefTimer },
   'util/validate': { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate },
 });

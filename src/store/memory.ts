@@ -20,7 +20,7 @@ import { isWellFormed } from '../util/validate.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from './types.js';
 import { checkIncrement, incrementIn } from './counter.js';
 import { arrayHeader, mapHeader, ShrinkingEncoder } from './encoding.js';
-import { nextMacrotask } from '../util/steps.js';
+import { turnsEvery } from '../util/steps.js';
 
 /**
  * Longest key, in UTF-16 code units.
@@ -179,16 +179,13 @@ function hasLargeArray(v: unknown, level: number): boolean {
 export async function encodeValueSliced(value: unknown): Promise<Uint8Array> {
   if (!hasLargeArray(value, 0)) return encodeValue(value);
   const pieces: Uint8Array[] = [];
-  let since = performance.now();
+  const pause = turnsEvery(SLICE_MS);
   const at: Array<string | number> = [];
   const put = async (v: unknown, depth: number): Promise<void> => {
     if (!hasLargeArray(v, depth)) {
       checkValue(v, at, depth);
       pieces.push(encodeChecked(v));
-      if (performance.now() - since < SLICE_MS) return;
-      await nextMacrotask();
-      since = performance.now();
-      return;
+      return pause();
     }
     const items = Array.isArray(v) ? v : null;
     const names = items ? null : memberNames(v as object, at);

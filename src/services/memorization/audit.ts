@@ -24,7 +24,7 @@ import { wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { countWords } from '../../util/space.js';
-import { nextMacrotask } from '../../util/steps.js';
+import { turnsEvery } from '../../util/steps.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
 import { HIT_WORDS } from './constants.js';
 import { checkResultBound, runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
@@ -266,24 +266,6 @@ async function runAudit(store: Store, request: CatalogueAuditRequest): Promise<C
  * time limit; 10 ms still answers another request well within the 200 ms aimed at.
  */
 const AUDIT_SLICE_MS = 10;
-
-/**
- * A function a long loop calls once per element: it resolves at once, or, once `sliceMs` of work passed since the
- * last turn, after a turn of the event loop. A catalogue holds up to 100,000 works, and each work's plan (its words
- * counted) or verdict is tens of microseconds: in one go that is seconds in which the process answers no one.
- * @example const pause = turnsEvery(3); for (const w of works) { plan(w); await pause() }
- */
-function turnsEvery(sliceMs: number): () => Promise<void> | void {
-  let since = performance.now();
-  let n = 0;
-  return () => {
-    // the clock read every 16 calls: a read costs about what a short element does
-    if ((++n & 15) !== 0 || performance.now() - since < sliceMs) return;
-    return nextMacrotask().then(() => {
-      since = performance.now();
-    });
-  };
-}
 
 /**
  * Each work's plan, once no measurement of a work — which may get the whole budget — could exceed the result a run may

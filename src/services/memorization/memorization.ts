@@ -54,7 +54,10 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
 }
 
 /** The members of a request that are objects its schema does not describe: kept as given. */
-const RUN_OBJECTS = ['model', 'reference_model', 'journal', 'signal', 'stop', 'plan_key'] as const;
+type RunObject = 'model' | 'reference_model' | 'journal' | 'signal' | 'stop' | 'plan_key';
+
+/** The objects an audit or a whole-work extraction takes beside its JSON members. */
+const MODEL_RUN_OBJECTS: readonly RunObject[] = ['model', 'journal', 'signal', 'stop', 'plan_key'];
 
 /**
  * A request of an operation that calls a model, read through its contract (its schema, then its rules), the one stop
@@ -66,17 +69,14 @@ function readModelRun<R extends object, J, C>(
   contract: RequestContract<J, C>,
   request: R,
   context: C,
-  objects: readonly (typeof RUN_OBJECTS)[number][] = MODEL_RUN_OBJECTS,
+  objects: readonly RunObject[] = MODEL_RUN_OBJECTS,
 ): R {
   const { json, kept } = splitRun(request, objects);
   return { ...readThrough(contract, json, context), ...kept } as unknown as R;
 }
 
-/** The objects an audit or a whole-work extraction takes beside its JSON members. */
-const MODEL_RUN_OBJECTS = ['model', 'journal', 'signal', 'stop', 'plan_key'] as const;
-
 /** A request's JSON members apart from the objects (`objects`) kept as given. */
-function splitRun(request: object, objects: readonly string[]) {
+function splitRun(request: object, objects: readonly RunObject[]) {
   if (request === null || typeof request !== 'object') invalidField('request', 'must be an object');
   const json: Record<string, unknown> = { ...(request as Record<string, unknown>) };
   const kept: Record<string, unknown> = {};

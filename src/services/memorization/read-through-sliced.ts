@@ -15,7 +15,7 @@ import {
   type SchemaNode,
   schemaChecked,
 } from '../../util/schema-check.js';
-import { nextMacrotask } from '../../util/steps.js';
+import { turnsEvery } from '../../util/steps.js';
 
 /** Longest run of item checks between two turns of the event loop, in ms (as the stores' sliced encoding). */
 const SLICE_MS = 5;
@@ -63,13 +63,10 @@ export async function readThroughSliced<R, C>(contract: RequestContract<R, C>, v
     request = checkSchema(headSchema(schema, name), head, 'the request') as Record<string, unknown>;
     const itemSchema = schema.properties![name].items!;
     const items = new Array<unknown>(array.length);
-    let since = performance.now();
+    const pause = turnsEvery(SLICE_MS);
     for (let i = 0; i < array.length; i++) {
       items[i] = checkSchema(itemSchema, array[i], `${name}[${i}]`);
-      if (performance.now() - since >= SLICE_MS) {
-        await nextMacrotask();
-        since = performance.now();
-      }
+      await pause();
     }
     request[name] = items;
   } catch {
