@@ -1,7 +1,9 @@
 /**
  * A chunked request body over a real socket to `serve`, cut in pieces of different sizes: in 64-byte chunks it is
  * answered as the same body sent whole; in 1-byte chunks (twelve bytes on the wire a body byte) it is refused 400
- * after a few thousand pieces, its rest not read, and the server answers the next request at once.
+ * after a few thousand pieces, its rest not read, and the server answers the next request at once. A body answered
+ * before it is read (401) and sent a byte a chunk is not read on either once its rest passes the same bound: the
+ * client cannot hand the server more than its socket buffers hold.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +39,39 @@ function chunked(port: number, key: string, body: string, size: number): Promise
   }
   if (socket.writable) socket.write(`${wire}0\r\n\r\n`, 'latin1');
   return ended;
+}
+
+/**
+ * `body` sent chunked a byte a chunk, with backpressure and on after the answer, until the server closes the
+ * connection; resolves with the answer and the bytes the server's side took (written, less what still waited here).
+ */
+function byteChunksUntilClosed(port: number, key: string, body: string): Promise<{ raw: string; taken: number }> {
+  const socket = connect(port, '127.0.0.1');
+  let got = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (c: string) => (got += c));
+  socket.on('error', () => undefined);
+  socket.write(
+    `POST ${FINGERPRINT} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
+      'Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
+  );
+  let at = 0;
+  let taken = 0;
+  const pump = () => {
+    while (at < body.length && socket.writable) {
+      let wire = '';
+      for (let n = 0; n < 4096 && at < body.length; n++, at++) wire += `1\r\n${body[at]}\r\n`;
+      if (at >= body.length) wire += '0\r\n\r\n';
+      if (!socket.write(wire, 'latin1')) return void socket.once('drain', pump);
+    }
+  };
+  pump();
+  return new Promise((resolve) =>
+    socket.on('close', () => {
+      taken = socket.bytesWritten - socket.writableLength;
+      resolve({ raw: got, taken });
+    }),
+  );
 }
 
 const statusOf = (raw: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
@@ -91,4 +126,15 @@ describe('chunked bodies cut small', () => {
     expect(error.message).toMatch(/pieces/);
     expect(statusOf(await chunked(port, key, body, 4096))).toBe(200);
   });
+
+  it('answered before it is read and sent a byte a chunk: its rest is not read past the same bound', async () => {
+    // 4 MB a byte a chunk: 48 MB on the wire, several times what loopback sockets buffer
+    const large = 'x'.repeat(4 << 20);
+    const wire = large.length * 12;
+    const { raw, taken } = await byteChunksUntilClosed(port, 'tp_live_notakeynotakeynotakeynotakey00', large);
+    expect(statusOf(raw)).toBe(401);
+    // the server stopped reading after a few thousand pieces of the rest; the rest lay in the sockets' buffers
+    expect(taken).toBeLessThan(wire / 2);
+    expect(statusOf(await chunked(port, key, body, 4096))).toBe(200);
+  }, 30_000);
 });
