@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { TrainprintError } from '../library.js';
-import { BodyPages } from './body-pages.js';
+import { BodyPages, pastFreePieces } from './body-pages.js';
 import type { WorkerPool } from './offload.js';
 
 /**
@@ -353,7 +353,10 @@ class RequestBody {
           };
           this.#enqueue = (chunk: Buffer) => {
             this.received += chunk.byteLength;
-            if (this.#done) return;
+            if (this.#done) {
+              this.#drop(chunk);
+              return;
+            }
             let ready: Uint8Array[];
             try {
               ready = pages.add(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
@@ -407,19 +410,57 @@ class RequestBody {
 
   #enqueue: (chunk: Buffer) => void = () => undefined;
   #tooManyPieces = false;
+  /** Pieces and bytes of the rest dropped by {@link discard}, bounded as a read body's pieces are. */
+  #droppedPieces = 0;
+  #droppedBytes = 0;
+  /** Told once when the rest stops being read for its pieces (the connection is then closed, not kept). */
+  onCut: (() => void) | undefined;
+
+  /** Whether the rest of the body is no longer read (it came in too many pieces): its connection cannot be kept. */
+  get cut(): boolean {
+    return this.#tooManyPieces;
+  }
 
   /** Read the rest of the body and drop it (what the handler did not read is not kept either). */
   discard(): void {
     this.#done = true;
     const { req } = this;
     if (this.#tooManyPieces) {
-      // a body refused for its pieces is not read on: parsing the rest of it is the cost it was refused for (the
-      // socket lingers paused, then closes)
-      req.socket?.pause();
+      this.#stopReading();
       return;
     }
-    if (req.listenerCount('data') === 0) req.on('data', (chunk: Buffer) => void (this.received += chunk.byteLength));
+    if (req.listenerCount('data') === 0)
+      req.on('data', (chunk: Buffer) => {
+        this.received += chunk.byteLength;
+        this.#drop(chunk);
+      });
     req.resume();
+  }
+
+  /**
+   * One piece of the rest, dropped. Past the pieces any body may cost ({@link pastFreePieces}) the rest is not read
+   * on: a body answered before it was read (401, 413, 429 …) and sent a byte a chunk had its whole rest parsed while
+   * its connection lingered, up to 64 MiB and 5 s of a piece per wire chunk — seconds of the event loop's time per
+   * body, during which no other request, probe or timer was served.
+   */
+  #drop(chunk: Buffer): void {
+    if (this.#tooManyPieces) return;
+    this.#droppedPieces++;
+    this.#droppedBytes += chunk.byteLength;
+    if (!pastFreePieces(this.#droppedPieces, this.#droppedBytes)) return;
+    this.#tooManyPieces = true;
+    this.#stopReading();
+    this.onCut?.();
+  }
+
+  /**
+   * A body refused for its pieces is not read on: parsing the rest of it is the cost it was refused for. The request
+   * is paused as well as its socket, so that the request stream's own reads do not start the socket again; the socket
+   * lingers paused, then closes.
+   */
+  #stopReading(): void {
+    this.req.pause();
+    this.req.socket?.pause();
   }
 
   /** Bytes of the body not received yet: Content-Length less what came; Infinity when chunked. */
@@ -475,12 +516,19 @@ async function writeResponse(
   // and the connection kept; a large or undeclared one is not waited for: Connection: close, then a lingering
   // close once the answer is out (node would destroy the socket at once, with the client still sending: a reset)
   const rest = body.remaining();
-  if (rest > DRAIN_TO_KEEP_BYTES) {
+  if (rest > DRAIN_TO_KEEP_BYTES || body.cut) {
     headers.connection = 'close';
     const socket = req.socket;
     // node ends a `Connection: close` response's socket with destroySoon(): this socket lingers instead
     (socket as Socket & { destroySoon(): void }).destroySoon = () => lingeringClose(socket, body);
   } else {
+    // a small rest that turns out to come in too many pieces is not read on: the connection then closes after the
+    // answer, as a large rest's does
+    body.onCut = () => {
+      const linger = () => lingeringClose(req.socket, body);
+      if (res.writableFinished) linger();
+      else res.once('finish', linger);
+    };
     if (rest > 0) body.discard();
     // node would announce its own keepAliveTimeout; a client that waits that long races the server's close
     if (res.shouldKeepAlive && !('connection' in headers)) {
