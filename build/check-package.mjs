@@ -177,7 +177,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // 3.3 KB under the 1,365,511 B before the contracts — 1,331 KiB. Then 1,363,407 B (+1.2 KB): the job types' result
 // lines in modules of their own that the web app loads alone (job-descriptions), and the register-and-track request
 // read through its contract (trackWork) — 1,332 KiB, still 2.1 KB under the 1,365,511 B before the contracts.
-const MAIN_BUDGET = 1332 * 1024;
+// Then 1,364,217 B (+648 B): the accounts' credentials read through contracts (their schemas replace the key store's
+// hand checks, in the main entry with it) and one table of a schema's refusal words shared with the HTTP validator —
+// 1,333 KiB, still 1.3 KB under the 1,365,511 B before the contracts.
+const MAIN_BUDGET = 1333 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);

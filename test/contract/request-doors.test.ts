@@ -168,6 +168,20 @@ describe('the same bad request gives the same 422 at every door', () => {
     await refusedAlike(bounds, many, '/api/v1/memorization/register-work', '/api/v1/register-work');
   });
 
+  it("trackWork: its work's fields named within the request, by the registration's schema and its rules", async () => {
+    const track = (work: object) => engine.memorization.registerWork({ work: { ...work, owner: 'o' } } as never);
+    const typed = { content: text, title: 7 };
+    const library = await refusal(track(typed));
+    expect(library).toEqual(invalid('work.title', 'must be a string'));
+    await refusedAlike(library, { work: typed }, '/api/v1/memorization/register-work');
+    const blank = { content: ' \n ' };
+    expect(await refusal(track(blank))).toEqual(invalid('work.content', 'is blank'));
+    await refusedAlike(invalid('work.content', 'is blank'), { work: blank }, '/api/v1/memorization/register-work');
+    const unknown = { content: text, colour: 'red' };
+    expect(await refusal(track(unknown))).toEqual(invalid('work.colour', 'is not a known field'));
+    await refusedAlike(invalid('work.colour', 'is not a known field'), { work: unknown }, '/api/v1/register-work');
+  });
+
   it('referenceSet: a blank text (its rules), in the library and the route', async () => {
     const request = { id: 'blank', texts: ['A document.', ' '], basis: 'unverified' } as const;
     const library = await refusal(engine.memorization.addReferenceSet(request));
