@@ -265,6 +265,26 @@ describe('the same bad request gives the same 422 at every door', () => {
   });
 });
 
+describe("an account's credentials read through their contracts", () => {
+  it('createKey, createClient: a name past its bound, a scope twice (their schema), in the library and the routes', async () => {
+    const own = { account: 'doors-keys', plan: 'scale' };
+    const mine = callWithKey(handler, (await keys.createKey(own)).key);
+    const long = { name: 'n'.repeat(101) };
+    const bound = 'must have at most this many characters: 100';
+    await saidAlike([keys.createKey({ ...own, ...long }), mine('POST', '/api/v1/keys', long)], 'name', bound);
+    const twice = { scopes: ['kb', 'kb'] };
+    const clients = [keys.createClient({ ...own, ...twice }), mine('POST', '/api/v1/oauth/clients', twice)] as const;
+    await saidAlike(clients, 'scopes', 'must not repeat an item');
+  });
+
+  it('adminCreateKey: a plan the server does not charge (its rules), in the library and the route', async () => {
+    const admin = callWithKey(handler, (await keys.createKey({ account: 'doors-admin', scopes: ['admin'] })).key);
+    const platinum = { account: 'acme', plan: 'platinum' };
+    const reason = '"platinum" is not a known plan; the plans are free, pro, scale, enterprise';
+    await saidAlike([keys.createKey(platinum), admin('POST', '/api/v1/admin/keys', platinum)], 'plan', reason);
+  });
+});
+
 describe('a query read through its contract', () => {
   it("listModels: a disclosure the knowledge base does not know, in the library and the route's query", async () => {
     const call = callWithKey(handler, (await keys.createKey({ account: 'doors-kb', plan: 'scale' })).key);
