@@ -204,6 +204,8 @@ export { declaredDatasetId } from './datasets/snapshot.js';
 // module instance with the operations' check, which is why the HTTP adapter takes it from here)
 export {
   BOUND_WORDS,
+  TYPE_WORDS,
+  SCHEMA_WORDS,
   exactlyOne,
   markSchemaChecked,
   readThrough,

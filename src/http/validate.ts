@@ -9,7 +9,7 @@
  * short-circuit mode the last unit is the innermost failure on the first failing path.
  */
 import { Validator } from '@cfworker/json-schema';
-import { BOUND_WORDS, TrainprintError } from '../library.js';
+import { BOUND_WORDS, TrainprintError, SCHEMA_WORDS, TYPE_WORDS } from '../library.js';
 import type { JsonSchema } from './context.js';
 
 /** Where a validated value came from (named in the error). */
@@ -21,7 +21,7 @@ export type Location = 'body' | 'query';
  *
  * @example
  * const check = compileValidator({ type: 'object', required: ['a'], properties: { a: { type: 'string' } } }, 'body')
- * check({ a: 1 }) // throws: "a: must be of type string"
+ * check({ a: 1 }) // throws: "a: must be a string"
  */
 export function compileValidator(schema: JsonSchema, location: Location): (value: unknown) => unknown {
   const validator = new Validator(schema as never, '2020-12', true);
@@ -51,10 +51,13 @@ function describe(errors: readonly Unit[], schema: JsonSchema): { field: string;
     case 'required':
       return { field: fieldName([...path, quoted ?? '?']), reason: 'is required' };
     case 'false':
-      return { field: fieldName(path), reason: 'is not a known field' };
+    case 'uniqueItems':
+      return { field: fieldName(path), reason: SCHEMA_WORDS[leaf.keyword] };
     case 'type': {
+      // worded as the library's own check words it (TYPE_WORDS); a choice of types is named as the schema gives it
       const t = at('type');
-      return { field: fieldName(path), reason: `must be of type ${Array.isArray(t) ? t.join(' or ') : String(t)}` };
+      const reason = Array.isArray(t) ? `must be of type ${t.join(' or ')}` : TYPE_WORDS[String(t)];
+      return { field: fieldName(path), reason };
     }
     case 'enum': {
       const e = at('enum');

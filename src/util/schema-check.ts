@@ -3,9 +3,9 @@
  * {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming the field. The subset is what
  * request schemas here use (object, string, boolean, number, integer, array; enum, const, oneOf, required,
  * additionalProperties: false, minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
- * items, minItems, maxItems). An operation's request is read through its {@link RequestContract}: its schema, then its
- * `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full validator instead and
- * says so ({@link markSchemaChecked}), so that a request is validated once on its way in.
+ * items, minItems, maxItems, uniqueItems). An operation's request is read through its {@link RequestContract}: its
+ * schema, then its `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full
+ * validator instead and says so ({@link markSchemaChecked}), so that a request is validated once on its way in.
  */
 import { TrainprintError } from '../errors.js';
 import type { JsonSchema } from './json-schema.js';
@@ -30,6 +30,7 @@ export interface SchemaNode {
   readonly exclusiveMaximum?: number;
   readonly minItems?: number;
   readonly maxItems?: number;
+  readonly uniqueItems?: boolean;
   /** Forms of which the value must match exactly one (a probe's reference: a set, or texts). */
   readonly oneOf?: readonly SchemaNode[];
 }
@@ -82,17 +83,32 @@ export function schemaChecked(schema: object, value: unknown): boolean {
   return value !== null && typeof value === 'object' && CHECKED.get(value) === schema;
 }
 
-/** INVALID_INPUT naming `field` (its `cause` as the HTTP adapter's: a job item's error names `items[i].<field>`). */
-function fail(field: string, reason: string, sep = ' '): never {
-  // a description of the whole value ('the request') names no field
-  const cause = /\s/.test(field) ? undefined : { cause: { field, reason } };
-  throw new TrainprintError('INVALID_INPUT', `${field}${sep}${reason}`, cause);
-}
 /**
- * A request's rule broken: INVALID_INPUT (HTTP 422) naming the field, as a schema's failure does.
+ * A request's rule broken: INVALID_INPUT (HTTP 422) naming the field, as a schema's failure does (its `cause` as the
+ * HTTP adapter's: a job item's error names `items[i].<field>`; a description of the whole value names no field).
  * @example invalidField('works[3].id', '"a.txt" is repeated') // throws "works[3].id: \"a.txt\" is repeated"
  */
-export const invalidField = (field: string, reason: string): never => fail(field, reason, ': ');
+export function invalidField(field: string, reason: string): never {
+  const cause = /\s/.test(field) ? undefined : { cause: { field, reason } };
+  throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, cause);
+}
+const fail: (field: string, reason: string) => never = invalidField;
+
+/**
+ * `run`'s refusals naming a field of the value at `field` (`work`): `title` becomes `work.title`, as the value's own
+ * schema names it where a request holds it.
+ * @example await fieldsWithin('work', () => registerWork(request.work)) // INVALID_INPUT "work.content: is blank"
+ */
+export async function fieldsWithin<T>(field: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    const c = e instanceof TrainprintError && e.code === 'INVALID_INPUT' ? (e.cause as SchemaRefusal) : undefined;
+    if (typeof c?.field !== 'string' || typeof c.reason !== 'string') throw e;
+    return invalidField(`${field}.${c.field}`, c.reason);
+  }
+}
+type SchemaRefusal = { readonly field?: unknown; readonly reason?: unknown } | undefined;
 /**
  * The rule no schema here says: exactly one of `names` given. None is INVALID_INPUT naming the first (the usual one),
  * several name the second given.
@@ -122,9 +138,31 @@ export const BOUND_WORDS: Readonly<Record<string, string>> = {
   minProperties: 'must have at least this many members:',
   maxProperties: 'must have at most this many members:',
 };
+/**
+ * How a value of another type is said, the same by {@link checkSchema} and the HTTP adapter's validator:
+ * "<field>: must be a string".
+ * @example TYPE_WORDS.integer // 'must be an integer'
+ */
+export const TYPE_WORDS: Readonly<Record<string, string>> = {
+  string: 'must be a string',
+  boolean: 'must be true or false',
+  number: 'must be a number',
+  integer: 'must be an integer',
+  object: 'must be an object',
+  array: 'must be an array',
+};
+/**
+ * What else a schema refuses, by keyword, said alike by {@link checkSchema} and the HTTP adapter's validator: a member
+ * no schema names (`false`: the schema of a member `additionalProperties` forbids), an item given twice.
+ * @example SCHEMA_WORDS.false // 'is not a known field'
+ */
+export const SCHEMA_WORDS: Readonly<Record<'false' | 'uniqueItems', string>> = {
+  false: 'is not a known field',
+  uniqueItems: 'must not repeat an item',
+};
 const outOfBounds = (field: string, keyword: string, bound: number): never =>
   invalidField(field, `${BOUND_WORDS[keyword]} ${bound}`);
-const show = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
+const show = (v: unknown): string => JSON.stringify(v);
 
 /**
  * Check `value` against `schema`; throws INVALID_INPUT naming the first offending field (`where`
@@ -259,20 +297,20 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
     fail(name, `must match exactly one of its ${s.oneOf.length} forms`);
   switch (s.type) {
     case 'string': {
-      if (typeof v !== 'string') fail(name, 'must be a string');
+      if (typeof v !== 'string') fail(name, TYPE_WORDS.string);
       if (s.minLength !== undefined && codePointsBelow(v, s.minLength)) outOfBounds(name, 'minLength', s.minLength);
       if (s.maxLength !== undefined && codePointsAbove(v, s.maxLength)) outOfBounds(name, 'maxLength', s.maxLength);
       if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v))
-        fail(name, s['x-pattern-hint'] ? `must be ${s['x-pattern-hint']}` : `does not match ${s.pattern}`);
+        fail(name, s['x-pattern-hint'] ? `must be ${s['x-pattern-hint']}` : `must match ${s.pattern}`);
       return;
     }
     case 'boolean':
-      if (typeof v !== 'boolean') fail(name, 'must be true or false');
+      if (typeof v !== 'boolean') fail(name, TYPE_WORDS.boolean);
       return;
     case 'number':
     case 'integer': {
       if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v))) {
-        fail(name, `must be ${s.type === 'integer' ? 'an integer' : 'a number'}`);
+        fail(name, TYPE_WORDS[s.type]);
       }
       if (s.minimum !== undefined && v < s.minimum) outOfBounds(name, 'minimum', s.minimum);
       if (s.maximum !== undefined && v > s.maximum) outOfBounds(name, 'maximum', s.maximum);
@@ -283,24 +321,24 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
       return;
     }
     case 'array':
-      if (!Array.isArray(v)) fail(name, 'must be an array');
+      if (!Array.isArray(v)) fail(name, TYPE_WORDS.array);
       if (s.minItems !== undefined && v.length < s.minItems) outOfBounds(name, 'minItems', s.minItems);
       if (s.maxItems !== undefined && v.length > s.maxItems) outOfBounds(name, 'maxItems', s.maxItems);
+      if (s.uniqueItems && new Set(v.map((x) => JSON.stringify(x))).size < v.length)
+        fail(name, SCHEMA_WORDS.uniqueItems);
       if (s.items)
         v.forEach((x, i) => {
           walk(s.items!, x, `${name}[${i}]`, where);
         });
       return;
     case 'object': {
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(name, 'must be an object');
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(name, TYPE_WORDS.object);
       const o = v as Record<string, unknown>;
       const props = s.properties ?? {};
       const allowed = Object.keys(props);
-      if (s.additionalProperties === false) {
-        for (const k of Object.keys(o))
-          if (!allowed.includes(k)) fail(name, `unknown field "${k}" (allowed: ${allowed.join(', ')})`, ': ');
-      }
       const at = (k: string): string => (path ? `${path}.${k}` : k);
+      if (s.additionalProperties === false)
+        for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(at(k), SCHEMA_WORDS.false);
       for (const k of s.required ?? []) if (o[k] === undefined) fail(at(k), 'is required');
       for (const k of allowed) if (o[k] !== undefined) walk(props[k], o[k], at(k), where);
       return;

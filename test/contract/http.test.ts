@@ -490,7 +490,7 @@ describe('HTTP API contract', () => {
     });
     expect(inArray.json.error.details.field).toBe('documents[1].text');
     const typed = await call('GET', '/api/v1/content?limit=zero', { key });
-    expect(typed.json.error.details).toMatchObject({ field: 'limit', reason: 'must be of type integer' });
+    expect(typed.json.error.details).toMatchObject({ field: 'limit', reason: 'must be an integer' });
     const enumed = await call('POST', '/api/v1/attribution/analyze', {
       key,
       json: { content: 'x', content_type: 'rtf' },

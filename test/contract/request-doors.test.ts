@@ -168,6 +168,20 @@ describe('the same bad request gives the same 422 at every door', () => {
     await refusedAlike(bounds, many, '/api/v1/memorization/register-work', '/api/v1/register-work');
   });
 
+  it("trackWork: its work's fields named within the request, by the registration's schema and its rules", async () => {
+    const track = (work: object) => engine.memorization.registerWork({ work: { ...work, owner: 'o' } } as never);
+    const typed = { content: text, title: 7 };
+    const library = await refusal(track(typed));
+    expect(library).toEqual(invalid('work.title', 'must be a string'));
+    await refusedAlike(library, { work: typed }, '/api/v1/memorization/register-work');
+    const blank = { content: ' \n ' };
+    expect(await refusal(track(blank))).toEqual(invalid('work.content', 'is blank'));
+    await refusedAlike(invalid('work.content', 'is blank'), { work: blank }, '/api/v1/memorization/register-work');
+    const unknown = { content: text, colour: 'red' };
+    expect(await refusal(track(unknown))).toEqual(invalid('work.colour', 'is not a known field'));
+    await refusedAlike(invalid('work.colour', 'is not a known field'), { work: unknown }, '/api/v1/register-work');
+  });
+
   it('referenceSet: a blank text (its rules), in the library and the route', async () => {
     const request = { id: 'blank', texts: ['A document.', ' '], basis: 'unverified' } as const;
     const library = await refusal(engine.memorization.addReferenceSet(request));
@@ -248,6 +262,26 @@ describe('the same bad request gives the same 422 at every door', () => {
     await saidAlike(register(dated), 'metadata.declarations.since', date);
     // a page out of bounds (its schema): the same field from the library and the route's query
     await boundAlike([engine.listWorks({ limit: 1001 }), call('GET', '/api/v1/content?limit=1001')], 'limit');
+  });
+});
+
+describe("an account's credentials read through their contracts", () => {
+  it('createKey, createClient: a name past its bound, a scope twice (their schema), in the library and the routes', async () => {
+    const own = { account: 'doors-keys', plan: 'scale' };
+    const mine = callWithKey(handler, (await keys.createKey(own)).key);
+    const long = { name: 'n'.repeat(101) };
+    const bound = 'must have at most this many characters: 100';
+    await saidAlike([keys.createKey({ ...own, ...long }), mine('POST', '/api/v1/keys', long)], 'name', bound);
+    const twice = { scopes: ['kb', 'kb'] };
+    const clients = [keys.createClient({ ...own, ...twice }), mine('POST', '/api/v1/oauth/clients', twice)] as const;
+    await saidAlike(clients, 'scopes', 'must not repeat an item');
+  });
+
+  it('adminCreateKey: a plan the server does not charge (its rules), in the library and the route', async () => {
+    const admin = callWithKey(handler, (await keys.createKey({ account: 'doors-admin', scopes: ['admin'] })).key);
+    const platinum = { account: 'acme', plan: 'platinum' };
+    const reason = '"platinum" is not a known plan; the plans are free, pro, scale, enterprise';
+    await saidAlike([keys.createKey(platinum), admin('POST', '/api/v1/admin/keys', platinum)], 'plan', reason);
   });
 });
 

@@ -58,6 +58,8 @@ const OUTER_RING_ONLY = [
   'REQUESTS',
   'readThrough',
   'BOUND_WORDS',
+  'TYPE_WORDS',
+  'SCHEMA_WORDS',
   'exactlyOne',
   'RequestContract',
 ];

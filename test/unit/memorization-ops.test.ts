@@ -372,7 +372,7 @@ describe('operations', () => {
       cause: { field: 'prefixes' },
     });
     await expect(mem.extract({ model: { id: 'm' } as never, text: 'x' })).rejects.toThrow(/TargetModel/);
-    await expect(mem.extract({ model, text: 'x', bogus: 1 } as never)).rejects.toThrow(/unknown field "bogus"/);
+    await expect(mem.extract({ model, text: 'x', bogus: 1 } as never)).rejects.toThrow(/bogus: is not a known field/);
     await expect(mem.probe({ model, text: 'x', reference: { texts: ['y'] }, k: 2 })).rejects.toThrow(/k: must be ≤ 1/);
     await expect(mem.extract({ model, work_id: 'wk_00000000000000000000000000000000' })).rejects.toMatchObject({
       code: 'NOT_FOUND',

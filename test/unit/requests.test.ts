@@ -24,6 +24,8 @@ import { createMonitorRules } from '../../src/services/monitors/schema.js';
 import { registerRules } from '../../src/services/registry/schema.js';
 import type { ListWorksOptions, RegisterWorkRequest } from '../../src/services/registry/works.js';
 import { REQUESTS } from '../../src/services/requests.js';
+import type { AdminCreateKeyRequest } from '../../src/services/accounts/schema.js';
+import type { CreateClientOptions, CreateKeyOptions } from '../../src/services/accounts/keys.js';
 import {
   ANALYZE_REQUEST_SCHEMA,
   type CompareRequest,
@@ -60,6 +62,9 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; job
   listWorks: { routes: ['listWorks'], query: true },
   verifyReceipt: { routes: ['verifyReceipt'] },
   listModels: { routes: ['listModels'], query: true },
+  createKey: { routes: ['createApiKey'] },
+  adminCreateKey: { routes: ['adminCreateKey'] },
+  createClient: { routes: ['createOAuthClient'] },
 };
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
@@ -181,6 +186,23 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     keyof Parameters<Engine['listEvents']>[0] & string,
     1
   >),
+  createKey: Object.keys({
+    account: 1,
+    plan: 1,
+    scopes: 1,
+    mode: 1,
+    name: 1,
+    expiresInSeconds: 1,
+  } satisfies Record<keyof CreateKeyOptions, 1>),
+  adminCreateKey: Object.keys({
+    account: 1,
+    plan: 1,
+    scopes: 1,
+    mode: 1,
+    name: 1,
+    expires_in_days: 1,
+  } satisfies Record<keyof AdminCreateKeyRequest, 1>),
+  createClient: Object.keys({ account: 1, plan: 1, scopes: 1, name: 1 } satisfies Record<keyof CreateClientOptions, 1>),
 };
 
 /**
@@ -362,6 +384,17 @@ describe("each service's rules", () => {
     expect(
       refusedAt(() => createMonitorRules({ work_id, webhook: { url: 'https://example.org/h', secret } })),
     ).toBeNull();
+  });
+
+  it('createKey, createClient, adminCreateKey: a plan the server charges (default free), named as it is', () => {
+    for (const entry of [REQUESTS.createKey, REQUESTS.createClient, REQUESTS.adminCreateKey]) {
+      const rules = (r: object, plans: string[]) => refusedAt(() => entry.rules({ account: 'acme', ...r }, plans));
+      expect(rules({}, ['free'])).toBeNull();
+      expect(rules({}, ['pro'])).toEqual(['INVALID_INPUT', 'plan']);
+      expect(rules({ plan: 'startup' }, ['free', 'startup'])).toBeNull();
+      // a name a plan cannot have is none, even if the server was given it
+      expect(rules({ plan: 'Big Co' }, ['free', 'Big Co'])).toEqual(['INVALID_INPUT', 'plan']);
+    }
   });
 
   it('registerWork: exactly one of content and fingerprint; content members with content; the fields once; a date', () => {

@@ -117,7 +117,7 @@ describe('score of content sent with the request', () => {
       ],
       [{ ...base, content: 'a text', include_text: true }, undefined, 'INVALID_INPUT', /include_text/],
       [{ ...base, content: '   ' }, undefined, 'INVALID_INPUT', /content: is blank/],
-      [{ ...base, content: 'a text', content_type: 'rtf' }, undefined, 'INVALID_INPUT', /content_type must be one of/],
+      [{ ...base, content: 'a text', content_type: 'rtf' }, undefined, 'INVALID_INPUT', /content_type: must be one of/],
       [{ ...base, content: epub, content_type: 'text' }, undefined, 'INVALID_INPUT', /takes text/],
       [
         { ...base, content: epub, content_type: 'epub' },

@@ -390,6 +390,17 @@ export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldD
     },
   ],
   [REQUESTS.listModels.served, { dataset: 'Models with a documented link to this dataset (id or name)' }],
+  [REQUESTS.createKey.served, { scopes: "A subset of the caller's scopes. Default: the caller's scopes" }],
+  [REQUESTS.createClient.served, { scopes: "A subset of the caller's scopes. Default: the caller's scopes" }],
+  [
+    REQUESTS.adminCreateKey.served,
+    {
+      account: 'The account the key acts for; an account exists once it has a key',
+      plan: "A plan of this server (`free`, `pro`, `scale`, `enterprise` or the operator's). Default `free`",
+      scopes: 'Default: every scope but `datasets:write` and `admin`',
+      expires_in_days: 'Days until the key stops working. Default: no expiry',
+    },
+  ],
 ]);
 
 /**

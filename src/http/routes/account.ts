@@ -4,11 +4,11 @@
  * (`admin`). A key or client is created for the caller's account with at most the caller's scopes;
  * another account's key or client answers 404, as if absent.
  */
-import { TrainprintError } from '../../library.js';
+import { readThrough, REQUESTS, TrainprintError } from '../../library.js';
 import { Reply, type Principal, type Route, type Scope } from '../context.js';
 import * as S from '../schemas/account.js';
 import { account, who } from './caller.js';
-import { invalidField, notFound } from './refusals.js';
+import { notFound } from './refusals.js';
 
 /**
  * The account rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
@@ -60,7 +60,7 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Create an API key for the account (shown once)',
     body: 'json',
-    requestSchema: S.CREATE_KEY_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.createKey.served,
     responseSchema: S.KEY_CREATED_SCHEMA,
     status: [201],
     handler: async (ctx) => {
@@ -100,7 +100,7 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Register an OAuth client for the account (secret shown once)',
     body: 'json',
-    requestSchema: S.CREATE_CLIENT_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.createClient.served,
     responseSchema: S.CLIENT_CREATED_SCHEMA,
     status: [201],
     handler: async (ctx) => {
@@ -117,31 +117,15 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     scope: 'admin',
     summary: 'Create an API key for any account, with its plan and scopes (operators; the key is shown once)',
     body: 'json',
-    requestSchema: S.ADMIN_CREATE_KEY_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.adminCreateKey.served,
     responseSchema: S.KEY_CREATED_SCHEMA,
     status: [201],
     handler: async (ctx) => {
-      const b = ctx.body as {
-        account: string;
-        plan?: string;
-        scopes?: Scope[];
-        mode?: 'live' | 'test';
-        name?: string;
-        expires_in_days?: number;
-      };
-      const plans = ctx.services.plans();
-      const plan = b.plan ?? 'free';
-      // the server's plans, which may be more than the key store was told of: name the field either way
-      if (!plans.includes(plan)) {
-        invalidField('plan', `${JSON.stringify(plan)} is not a known plan; the plans are ${plans.join(', ')}`);
-      }
+      // the server's plans, which may be more than the key store was told of
+      const { expires_in_days: days, ...b } = readThrough(REQUESTS.adminCreateKey, ctx.body, ctx.services.plans());
       const { key, info } = await ctx.keys.createKey({
-        account: b.account,
-        plan,
-        mode: b.mode ?? 'live',
-        ...(b.scopes === undefined ? {} : { scopes: b.scopes }),
-        ...(b.name === undefined ? {} : { name: b.name }),
-        ...(b.expires_in_days === undefined ? {} : { expiresInSeconds: b.expires_in_days * 86_400 }),
+        ...b,
+        ...(days === undefined ? {} : { expiresInSeconds: days * 86_400 }),
       });
       return new Reply({ key, ...info }, 201);
     },

@@ -10,20 +10,13 @@ import {
   int0,
   object,
   ok,
-  partialObject,
   prefixedId,
   resourceSchemas,
   str,
   strOrNull,
 } from './kit.js';
 
-const scope = { enum: [...SCOPES] } as const;
-const scopes = { type: 'array', items: scope, minItems: 1, uniqueItems: true } as const;
-export const CREATE_KEY_REQUEST_SCHEMA = partialObject({
-  name: { type: 'string', maxLength: 100 },
-  scopes: { ...scopes, description: "A subset of the caller's scopes. Default: the caller's scopes" },
-  mode: { enum: ['live', 'test'] },
-});
+const scopes = { type: 'array', items: { enum: [...SCOPES] }, minItems: 1, uniqueItems: true } as const;
 
 /** Whether a credential (an API key, an OAuth client) is revoked, and when. */
 const REVOCATION = { revoked: bool, revoked_at: dateTimeOrNull } as const;
@@ -52,34 +45,6 @@ const KEY_INFO_PROPS = {
 export const KEY_CREATED_SCHEMA = createdWithSecret('key', '^tp_(live|test)_[0-9A-Za-z]{32}$', KEY_INFO_PROPS);
 export const [KEY_INFO_SCHEMA, KEY_RESPONSE_SCHEMA, KEY_LIST_SCHEMA] = resourceSchemas(KEY_INFO_PROPS, 'keys');
 
-/** `POST /api/v1/admin/keys`: a key for any account (the plan is checked against the server's plans). */
-export const ADMIN_CREATE_KEY_REQUEST_SCHEMA = object(
-  {
-    account: {
-      type: 'string',
-      pattern: '^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$',
-      description: 'The account the key acts for; an account exists once it has a key',
-    },
-    plan: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 32,
-      description: "A plan of this server (`free`, `pro`, `scale`, `enterprise` or the operator's). Default `free`",
-    },
-    scopes: { ...scopes, description: 'Default: every scope but `datasets:write` and `admin`' },
-    mode: { enum: ['live', 'test'] },
-    name: { type: 'string', maxLength: 100 },
-    expires_in_days: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 3660,
-      description: 'Days until the key stops working. Default: no expiry',
-    },
-  },
-  ['plan', 'scopes', 'mode', 'name', 'expires_in_days'],
-);
-
-export const CREATE_CLIENT_REQUEST_SCHEMA = partialObject({ name: { type: 'string', maxLength: 100 }, scopes });
 const CLIENT_INFO_PROPS = {
   client_id: prefixedId('tpc', 24),
   name: strOrNull,

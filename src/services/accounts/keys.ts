@@ -32,6 +32,8 @@ import { sha256Hex } from '../../fingerprint/sha256.js';
 import type { Store } from '../../store/types.js';
 import { PLANS, type Plan } from './plans.js';
 import { DEFAULT_SCOPES, SCOPES, type Principal, type Scope } from './scopes.js';
+import { ACCOUNT_HINT, ACCOUNT_PATTERN, CREATE_CLIENT_REQUEST, CREATE_KEY_REQUEST } from './schema.js';
+import { readThrough } from '../../util/schema-check.js';
 
 /**
  * What a listing shows of an API key (never the key).
@@ -120,9 +122,6 @@ interface KeyRecord extends Omit<ApiKeyInfo, 'revoked' | 'expires_at'> {
   readonly expires_at?: string | null;
 }
 
-/** Longest lifetime a key may be given (ten years). */
-const MAX_KEY_SECONDS = 10 * 366 * 86_400;
-
 interface ClientRecord extends Omit<OAuthClientInfo, 'revoked'> {
   readonly secret_hash: string;
 }
@@ -130,8 +129,7 @@ interface ClientRecord extends Omit<OAuthClientInfo, 'revoked'> {
 const KEY_FORMAT = /^tp_(live|test)_[0-9A-Za-z]{32}$/;
 const CLIENT_ID_FORMAT = /^tpc_[0-9a-f]{24}$/;
 const CLIENT_SECRET_FORMAT = /^tp_cs_[0-9A-Za-z]{40}$/;
-const ACCOUNT_FORMAT = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/;
-const PLAN_FORMAT = /^[a-z][a-z0-9_-]{0,31}$/;
+const ACCOUNT_FORMAT = new RegExp(ACCOUNT_PATTERN);
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
@@ -230,13 +228,8 @@ export class KeyStore {
 
   /** A new key and its record, checked, not yet stored. */
   private async newKey(options: CreateKeyOptions): Promise<{ key: string; hash: string; record: KeyRecord }> {
-    const o = checkOwnerOptions(options, true, this.planNames);
-    const mode = options.mode ?? 'live';
-    if (mode !== 'live' && mode !== 'test') throw invalid('mode', `must be 'live' or 'test'`);
-    const ttl = options.expiresInSeconds;
-    if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_KEY_SECONDS)) {
-      throw invalid('expiresInSeconds', `must be an integer of seconds in 1..${MAX_KEY_SECONDS} (ten years)`);
-    }
+    const o = owned(readThrough(CREATE_KEY_REQUEST, options, this.planNames));
+    const { mode = 'live', expiresInSeconds: ttl } = o;
     const prefix = `tp_${mode}_`;
     const key = prefix + randomBase62(32);
     const hash = await sha256Hex(key);
@@ -318,7 +311,7 @@ export class KeyStore {
   async createClient(
     options: CreateClientOptions,
   ): Promise<{ client_id: string; client_secret: string; info: OAuthClientInfo }> {
-    const o = checkOwnerOptions(options, false, this.planNames);
+    const o = owned(readThrough(CREATE_CLIENT_REQUEST, options, this.planNames));
     const client_secret = `tp_cs_${randomBase62(40)}`;
     const record: ClientRecord = {
       client_id: `tpc_${randomHex(12)}`,
@@ -570,37 +563,9 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 /** SHA-256 hex of a string's UTF-8 or of bytes (the library's `sha256Hex`). */
 
-function checkOwnerOptions(
-  options: CreateKeyOptions,
-  isKey: boolean,
-  plans: readonly string[],
-): { account: string; plan: string; scopes: Scope[]; name: string | null } {
-  if (options === null || typeof options !== 'object')
-    throw new TrainprintError('INVALID_INPUT', 'options must be an object { account, plan?, scopes?, name? }');
-  for (const k of Object.keys(options)) {
-    const known = ['account', 'plan', 'scopes', 'name', ...(isKey ? ['mode', 'expiresInSeconds'] : [])];
-    if (!known.includes(k)) throw new TrainprintError('INVALID_INPUT', `unknown option "${k}"`);
-  }
-  const plan = options.plan ?? 'free';
-  if (typeof plan !== 'string' || !PLAN_FORMAT.test(plan) || !plans.includes(plan)) {
-    const shown = typeof plan === 'string' ? JSON.stringify(plan) : 'this value';
-    throw invalid('plan', `${shown} is not a known plan; the plans are ${plans.join(', ')}`);
-  }
-  const scopes = options.scopes ?? DEFAULT_SCOPES;
-  if (!Array.isArray(scopes) || scopes.length === 0) {
-    throw invalid('scopes', `must be a non-empty array of ${SCOPES.join(', ')}`);
-  }
-  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0) {
-    const what = unknown.length === 1 ? 'is not a scope' : 'are not scopes';
-    const names = unknown.map((s) => JSON.stringify(s)).join(', ');
-    throw invalid('scopes', `${names} ${what}; the scopes are ${SCOPES.join(', ')}`);
-  }
-  const name = options.name ?? null;
-  if (name !== null && (typeof name !== 'string' || name.length > 100)) {
-    throw invalid('name', 'must be a string of at most 100 characters');
-  }
-  return { account: checkAccount(options.account), plan, scopes: [...new Set(scopes as Scope[])], name };
+/** A credential's request read through its contract, with its defaults: the free plan, {@link DEFAULT_SCOPES}. */
+function owned<O extends CreateClientOptions>(o: O) {
+  return { ...o, plan: o.plan ?? 'free', scopes: [...(o.scopes ?? DEFAULT_SCOPES)] as Scope[], name: o.name ?? null };
 }
 
 /** INVALID_INPUT naming an option (the HTTP adapter shows `field` and `reason` in the 422). */
@@ -610,7 +575,7 @@ function invalid(field: string, reason: string): TrainprintError {
 
 function checkAccount(account: unknown): string {
   if (typeof account !== 'string' || !ACCOUNT_FORMAT.test(account)) {
-    throw invalid('account', 'must be 1–128 characters of A-Z a-z 0-9 . _ @ -, starting with a letter or digit');
+    throw invalid('account', `must be ${ACCOUNT_HINT}`);
   }
   return account;
 }

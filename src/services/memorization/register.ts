@@ -14,6 +14,7 @@ import { TrainprintError } from '../../errors.js';
 import { getWork } from '../registry/works.js';
 import type { Store } from '../../store/types.js';
 import { checkString, fail } from '../../util/validate.js';
+import { fieldsWithin } from '../../util/schema-check.js';
 import type { ReferenceSetInfo, ReferenceSetRequest, TrackedWork, TrackWorkRequest } from './types.js';
 import { wordSpans } from './text.js';
 import { CANARY_WORDS } from './constants.js';
@@ -25,7 +26,10 @@ export async function trackWork(deps: MemorizationDeps, store: Store, request: T
   const count = canaries?.count ?? 0;
   const words = canaries?.words ?? CANARY_WORDS;
   const controls = canaries?.controls ?? Math.min(4 * count, 400);
-  const work = request.work ? await deps.registerWork(request.work) : await getWork(store, request.work_id);
+  // the registration's refusals name its fields within the request (`work.content`), as the served schema does
+  const work = request.work
+    ? await fieldsWithin('work', () => deps.registerWork(request.work!))
+    : await getWork(store, request.work_id);
   return store.transaction(async (tx) => {
     const key = `mem/work/${work.work_id}`;
     const existing = (await tx.get(key)) as TrackedWork | undefined;
