@@ -125,6 +125,7 @@ export class LingeringReads {
    * a request.
    */
   add(socket: LingerSocket, bounds: LingerBounds): void {
+    if (socket.destroyed) return; // a reset by the client came first: nothing to read, no 'close' to wait for
     if (this.#sockets.size >= this.maxSockets) {
       const oldest = this.#sockets.values().next().value;
       if (oldest) this.#end(oldest);
