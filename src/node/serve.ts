@@ -18,6 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { TrainprintError } from '../library.js';
 import { BodyPages, pastFreePieces } from './body-pages.js';
+import { LingeringReads } from './linger.js';
 import type { WorkerPool } from './offload.js';
 
 /**
@@ -101,13 +102,14 @@ export async function serve(
     throw new TrainprintError('INVALID_OPTIONS', 'requestTimeoutMs must be an integer ≥ 0');
   const announced = `timeout=${Math.floor((keepAliveMs - KEEP_ALIVE_MARGIN_MS) / 1000)}`;
   let draining = false;
+  const lingering = new LingeringReads();
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
       void probe(path === '/healthz' ? null : draining ? 'draining' : options.ready, res, announced);
       return;
     }
-    void bridge(handler, req, res, host, port, announced);
+    void bridge(handler, req, res, host, port, announced, lingering);
   });
   // node closes an idle connection after keepAliveTimeout and would announce that very value: the announcement is
   // set per response (writeResponse) to less, so the client's idle timer runs out first
@@ -187,9 +189,10 @@ const BODY_QUEUE_BYTES = 1 << 20;
  */
 const DRAIN_TO_KEEP_BYTES = 128 << 10;
 /**
- * Bounds of a lingering close: the rest of the body is read and dropped until the client closes, for at most
+ * Bounds of one lingering close: the rest of the body is read and dropped until the client closes, for at most
  * LINGER_MS in all and LINGER_BYTES (nginx: `lingering_time` 30 s, `lingering_timeout` 5 s); then the socket is
- * destroyed. A client that honours `Connection: close` closes as soon as it has the answer.
+ * destroyed. A client that honours `Connection: close` closes as soon as it has the answer. All lingering connections
+ * of a server share one budget of reading (./linger.ts).
  */
 const LINGER_MS = 5_000;
 const LINGER_BYTES = 64 << 20;
@@ -238,6 +241,7 @@ async function bridge(
   host: string,
   port: number,
   keepAlive: string,
+  lingering: LingeringReads,
 ): Promise<void> {
   const abort = new AbortController();
   res.on('close', () => {
@@ -258,7 +262,7 @@ async function bridge(
       response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
     }
   }
-  await writeResponse(response, req, res, abort.signal, body, keepAlive);
+  await writeResponse(response, req, res, abort.signal, body, keepAlive, lingering);
 }
 
 /**
@@ -475,27 +479,15 @@ class RequestBody {
 
 /**
  * Close `socket` after an answer without losing it: the answer is out (FIN sent), and what the client still sends
- * is read and dropped until it closes, at most LINGER_MS and LINGER_BYTES; then the socket is destroyed. Closing at
- * once with unread input would send a reset, which can reach the client before it has read the answer.
+ * is read and dropped until it closes, at most LINGER_MS and LINGER_BYTES and at the server's shared pace; then the
+ * socket is destroyed. Closing at once with unread input would send a reset, which can reach the client before it
+ * has read the answer. A body refused for its pieces is not read on: it lingers paused.
  */
-function lingeringClose(socket: Socket, body: RequestBody): void {
+function lingeringClose(socket: Socket, body: RequestBody, lingering: LingeringReads): void {
   body.discard();
-  const start = body.received;
-  const stop = () => socket.destroy();
-  const timer = setTimeout(stop, LINGER_MS);
-  timer.unref();
-  const watch = setInterval(() => {
-    if (body.received - start > LINGER_BYTES) stop();
-  }, 100);
-  watch.unref();
-  socket.once('close', () => {
-    clearTimeout(timer);
-    clearInterval(watch);
-  });
   socket.on('error', () => undefined); // a reset by the client, now: nothing is left to answer
   socket.end();
-  // the client's FIN: nothing more comes (node's own 'end' handler destroys a socket whose writing has ended)
-  socket.once('end', stop);
+  lingering.add(socket, { ms: LINGER_MS, bytes: body.cut ? 0 : LINGER_BYTES });
 }
 
 async function writeResponse(
@@ -505,6 +497,7 @@ async function writeResponse(
   signal: AbortSignal,
   body: RequestBody,
   keepAlive: string,
+  lingering: LingeringReads,
 ): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
@@ -520,12 +513,12 @@ async function writeResponse(
     headers.connection = 'close';
     const socket = req.socket;
     // node ends a `Connection: close` response's socket with destroySoon(): this socket lingers instead
-    (socket as Socket & { destroySoon(): void }).destroySoon = () => lingeringClose(socket, body);
+    (socket as Socket & { destroySoon(): void }).destroySoon = () => lingeringClose(socket, body, lingering);
   } else {
     // a small rest that turns out to come in too many pieces is not read on: the connection then closes after the
     // answer, as a large rest's does
     body.onCut = () => {
-      const linger = () => lingeringClose(req.socket, body);
+      const linger = () => lingeringClose(req.socket, body, lingering);
       if (res.writableFinished) linger();
       else res.once('finish', linger);
     };
