@@ -66,6 +66,7 @@ function byteChunksUntilClosed(port: number, key: string, body: string): Promise
       if (at >= body.length) wire += '0\r\n\r\n';
       if (!socket.write(wire, 'latin1')) return void socket.once('drain', pump);
     }
+    if (at >= body.length && socket.writable) socket.end();
   };
   pump();
   return new Promise((resolve) =>
@@ -129,10 +130,11 @@ describe('chunked bodies cut small', () => {
     expect(statusOf(await chunked(port, key, body, 4096))).toBe(200);
   });
 
-  it('answered before it is read and sent a byte a chunk: its rest is not read past the same bound', async () => {
-    // 4 MB a byte a chunk: 24 MB on the wire, several times what loopback sockets buffer
+  it('answered before it is read and sent a byte a chunk: its connection closes, the rest dropped unparsed until the client closes', async () => {
+    // 4 MB a byte a chunk: 24 MB on the wire, several times what loopback sockets buffer. The rest of a body answered
+    // before it was read is dropped as raw bytes by the server's lingering reads (src/node/linger.ts), not parsed a
+    // chunk at a time by the HTTP parser; the connection is closed by the server once the client has sent it
     const large = 'x'.repeat(4 << 20);
-    // the server's side of each connection it accepts: how many bytes it read from the client
     const accepted: Socket[] = [];
     const onSocket = (message: unknown) => accepted.push((message as { socket: Socket }).socket);
     subscribe('net.server.socket', onSocket);
@@ -144,10 +146,10 @@ describe('chunked bodies cut small', () => {
     }
     expect(statusOf(answer.raw)).toBe(401);
     expect(answer.taken).toBeGreaterThan(1 << 20); // the client did send on past the answer
-    // the server read a few thousand pieces of the rest and stopped (the rest lay in the sockets' buffers): not the
-    // tens of MB it parsed, a piece at a time, while the connection lingered
+    // the rest was taken off the wire past the answer (closing on unread input would have reset the connection), and
+    // the connection then closed: what the client sent and the server read differ only by what the sockets buffered
     expect(accepted.length).toBe(1);
-    expect(accepted[0].bytesRead).toBeLessThan(1 << 20);
+    expect(accepted[0].bytesRead).toBeGreaterThan(1 << 20);
     expect(statusOf(await chunked(port, key, body, 4096))).toBe(200);
   }, 30_000);
 });
