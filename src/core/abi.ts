@@ -261,6 +261,9 @@ export class Core {
 
   /** Grow memory so the arena has `bytes` bytes. */
   reserve(bytes: number): void {
+    // room already there: a live view (one of a buffer that growth detached has length 0) spans the whole memory, so
+    // the core would grow nothing — and a scan of many small items asks this four times an item
+    if (bytes <= 0xffff_ffff - this.arenaBase && this.arenaBase + bytes <= this.u8view.length) return;
     if (bytes > 0xffff_ffff - this.arenaBase || this.raw.reserve(bytes) === 0) {
       throw new TrainprintError('OUT_OF_MEMORY', `could not reserve ${bytes} bytes of WebAssembly memory`);
     }
