@@ -115,7 +115,7 @@ describe('the same bad request gives the same 422 at every door', () => {
     const item = { works: works.slice(0, 1), model: { base_url: BASE_URL, model: 'm' }, budget_calls: 0 };
     const job = await call('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
     expect(job.status).toBe(422);
-    // the HTTP validator words a bound as checkSchema does (BOUND_WORDS)
+    // the HTTP validator words a bound as checkSchema does (SCHEMA_WORDS)
     expect(library.message).toBe('The input is not valid: budget_calls: must be ≥ 1');
     expect(over(job)).toEqual(asItem(library));
   });
