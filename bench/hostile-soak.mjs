@@ -22,7 +22,8 @@
  *    the attack stopped, and the 500 lines of its log.
  *
  *   npm run build && nice node bench/hostile-soak.mjs [--duration-s 600] [--warmup-s 30] [--parts all|soak]
- *     [--out bench/results/hostile-soak.json] [--memory-trace FILE [--heap-snapshots DIR]]
+ *     [--out bench/results/hostile-soak.json] [--memory-trace FILE [--heap-snapshots DIR]] [--cli DIST/cli.js]
+ *   SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" nice node bench/hostile-soak.mjs …   (the server profiled)
  *
  * Who sends what, in which process: each attacker runs in a child process of its own (this file with `--role
  * attacker`), with its own hostile model hosts, and the honest accounts with the probes (`/healthz` and `/status`
@@ -101,8 +102,13 @@ const cliRun = (args) =>
 const createKey = async (account, plan) =>
   JSON.parse(await cliRun(['keys', 'create', '--store', store, '--account', account, '--plan', plan])).key;
 
+/**
+ * `trainprint serve` started: its process, URL, port and log. Node's own flags for it from `SERVE_NODE_ARGS` (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS does not take), as in bench/hostile-attackers.mjs.
+ */
 function startServe() {
   const trace = values['memory-trace'] ? ['--expose-gc', '--require', resolve(ROOT, 'bench/memory-probe.cjs')] : [];
+  trace.push(...(process.env.SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const env = {
     ...process.env,
     ...(values['memory-trace'] ? { TRAINPRINT_MEMORY_TRACE: resolve(values['memory-trace']) } : {}),

@@ -191,8 +191,9 @@ export {
 } from './net/egress.js';
 export type { HostResolver, ResolvedHost } from './net/egress.js';
 
-// for the outer ring only (no entry exports it): an option that is a positive integer, checked one way everywhere
-export { positiveInt } from './util/validate.js';
+// for the outer ring only (no entry exports it): an option that is a positive integer, checked one way everywhere; whether
+// a string holds no lone surrogate (a JSON body's strings)
+export { isWellFormed, positiveInt } from './util/validate.js';
 // for the outer ring only: a wait that an abort ends
 export { sleep } from './util/timers.js';
 // for the outer ring only: the chunks of a body or a file in one array

@@ -27,7 +27,6 @@ import type { ContentPairs } from './content-pairs.js';
 import type { PairIndex } from './content-words.js';
 import { tokenCoverage } from './coverage.js';
 import type {
-  AlignedEvidence,
   DescriptorLinks,
   DetailedSearch,
   SearchOptions,
@@ -1011,8 +1010,6 @@ export class Corpus {
   }
 }
 
-const _DEFAULT_SIZE = 5;
-const _DEFAULT_WINDOW = 8;
 /** Two hits at least 4 words apart (measured: 0 false matches in 4,645 clean negatives, bench/eval-retrieval.mjs). */
 const DEFAULT_MIN_TOKENS = 8;
 /** Smallest estimated Jaccard similarity of a reported near-duplicate document. */
@@ -1043,8 +1040,6 @@ function withSources(local: DetailedSearch, found: SourcesFound): DetailedSearch
   const remote = found.reports.length > 0 ? { remote: found.reports } : {};
   return { ...local, result: { ...local.result, matches: merged, coverage: cov, ...remote }, details };
 }
-
-const _NOTHING_ALIGNED: AlignedEvidence = Object.freeze({ documents: 0, queryPairs: 0, passages: [] });
 
 /** Candidate documents aligned per search, and the most a caller may ask for. */
 const DEFAULT_CANDIDATES = 50;

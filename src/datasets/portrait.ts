@@ -55,6 +55,7 @@ import { blockedBloomFpr, optimalBloomK } from '../sketch/filter.js';
 import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { withTokenHashes } from '../fingerprint/words.js';
+import { distinctSorted } from '../fingerprint/similarity.js';
 import { articleOf, type DocumentArticles, packedOf, unpackArticlesNow } from './articles.js';
 import type { PortraitDatasetData } from './snapshot.js';
 import type { PortraitDatasetSource } from './snapshot-stream.js';
@@ -321,14 +322,6 @@ function linkFpr(l: Link): number {
   if (rate === undefined)
     LINK_FPR.set(l, (rate = l.keys === 0 ? 0 : blockedBloomFpr((l.blocks * BLOCK_BYTES * 8) / l.keys, l.k)));
   return rate;
-}
-
-/** Sorted, de-duplicated copy of `a`. */
-function sortedUnique(a: BigUint64Array): BigUint64Array {
-  const s = a.slice().sort();
-  let n = 0;
-  for (let i = 0; i < s.length; i++) if (i === 0 || s[i] !== s[n - 1]) s[n++] = s[i];
-  return s.subarray(0, n);
 }
 
 /**
@@ -677,7 +670,7 @@ export class PortraitDataset {
    */
   merge(): void {
     if (this.batchN === 0) return;
-    let fresh = sortedUnique(this.batch.subarray(0, this.batchN));
+    let fresh = distinctSorted(this.batch.subarray(0, this.batchN));
     this.batchN = 0;
     if (this.batch.length > 1 << 16) this.batch = new BigUint64Array(1024);
     if (this.sealed.length > 0) {

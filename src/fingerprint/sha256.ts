@@ -86,7 +86,12 @@ export function toHex(bytes: Uint8Array): string {
 
 /** The part of `node:crypto` used here. */
 interface NodeHashes {
-  createHash(algorithm: 'sha256'): { update(data: Uint8Array | string): { digest(encoding: 'hex'): string } };
+  createHash(algorithm: 'sha256'): NodeHash;
+}
+/** A `node:crypto` hash: updated in parts, then digested. */
+interface NodeHash {
+  update(data: Uint8Array | string): NodeHash;
+  digest(encoding: 'hex'): string;
 }
 
 /**
@@ -143,6 +148,24 @@ export function sha256Hex(data: string | Uint8Array): Promise<string> {
   if (data instanceof Uint8Array) return startSha256Hex(data);
   const got = data === null ? 'null' : typeof data;
   return Promise.reject(new TrainprintError('INVALID_INPUT', `sha256Hex needs a string or a Uint8Array, got ${got}`));
+}
+
+/**
+ * SHA-256 of the UTF-8 of the concatenation of `parts`, lower-case hex: the digest of `[...parts].join('')`, hashed part
+ * by part with `pause` awaited between them where `node:crypto` is at hand (a long text, such as a catalogue of
+ * 100,000 works as JSON, is tens of MB: encoded and hashed in one step it holds the thread for a few hundred ms), so
+ * neither the whole text nor its bytes are ever made. Each part must end on a whole character (no lone half of a
+ * surrogate pair at its end). Elsewhere the parts are joined and hashed at once.
+ * @example await sha256HexOfParts(['ab', 'c'], () => undefined) // sha256 of 'abc': 'ba7816bf…'
+ */
+export async function sha256HexOfParts(parts: Iterable<string>, pause: () => Promise<void> | void): Promise<string> {
+  if (!nodeHashes) return sha256HexNow(encoder.encode([...parts].join('')));
+  const hash = nodeHashes.createHash('sha256');
+  for (const part of parts) {
+    hash.update(part);
+    await pause();
+  }
+  return hash.digest('hex');
 }
 
 /** Texts up to this many UTF-16 units are encoded into one reused buffer (3 bytes a unit at most). */

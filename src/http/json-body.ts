@@ -4,7 +4,7 @@
  * large body and an offload that can ({@link JsonBodyOffload}: `trainprint/node`'s worker pool), on another
  * thread — the same function there, so a body gets the same value or the same error either way.
  */
-import { TrainprintError } from '../library.js';
+import { isWellFormed, TrainprintError } from '../library.js';
 import type { JsonSchema } from './context.js';
 import { compileValidator } from './validate.js';
 
@@ -89,7 +89,7 @@ function checkJsonShape(root: unknown): void {
       });
     };
     if (typeof v === 'string') {
-      if (!wellFormed(v)) fail('contains a lone surrogate (not valid Unicode text)');
+      if (!isWellFormed(v)) fail('contains a lone surrogate (not valid Unicode text)');
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
@@ -98,16 +98,9 @@ function checkJsonShape(root: unknown): void {
       for (let i = 0; i < v.length; i++) stack.push({ v: v[i], depth: depth + 1, path: `${path}[${i}]` });
     } else {
       for (const [k, x] of Object.entries(v)) {
-        if (!wellFormed(k)) fail('has a member name with a lone surrogate (not valid Unicode text)');
+        if (!isWellFormed(k)) fail('has a member name with a lone surrogate (not valid Unicode text)');
         stack.push({ v: x, depth: depth + 1, path: path === '' ? k : `${path}.${k}` });
       }
     }
   }
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function wellFormed(s: string): boolean {
-  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
 }

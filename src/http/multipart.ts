@@ -11,6 +11,7 @@
 import { contentTypeOfFile, TEXT_FILE_TYPES, TrainprintError, untypedFileReason } from '../library.js';
 import type { JsonSchema } from './context.js';
 import { parseJsonBody } from './json-body.js';
+import { invalidField } from './routes/refusals.js';
 import { type FormFile, type FormPart, plainFormSteps } from './multipart-plain.js';
 import { DEFAULT_SLICE_MS, finish, nextMacrotask, sliced } from '../util/steps.js';
 
@@ -79,18 +80,18 @@ export async function parseMultipartBody(
   for (const part of form) {
     const { name } = part;
     if (name === 'file' && 'file' in part) {
-      if (file) refuse('file', 'is given twice: send one file per request');
+      if (file) invalidField('file', 'is given twice: send one file per request');
       file = part.file;
-    } else if ('file' in part) refuse(name, 'is a file: only the `file` field carries one');
-    else if (name === 'file') refuse('file', 'must be a file part (a filename in its Content-Disposition)');
-    else if (Object.hasOwn(fields, name)) refuse(name, 'is given more than once');
+    } else if ('file' in part) invalidField(name, 'is a file: only the `file` field carries one');
+    else if (name === 'file') invalidField('file', 'must be a file part (a filename in its Content-Disposition)');
+    else if (Object.hasOwn(fields, name)) invalidField(name, 'is given more than once');
     else own(fields, name, part.value);
   }
-  if (!file) refuse('file', 'is required: the document, as a file part');
+  if (!file) invalidField('file', 'is required: the document, as a file part');
   for (const name of ['content', 'content_encoding'])
-    if (Object.hasOwn(fields, name)) refuse(name, 'is not a form field: the document is the `file` field');
+    if (Object.hasOwn(fields, name)) invalidField(name, 'is not a form field: the document is the `file` field');
   if (file.size > limit.bytes) throw fileOverPlan(file.size, limit);
-  if (file.size === 0) refuse('file', 'is empty');
+  if (file.size === 0) invalidField('file', 'is empty');
   const request = typedFields(fields, schema);
   const type = Object.hasOwn(fields, 'content_type') ? fields.content_type : typeOfFile(file);
   const bytes = await file.bytes();
@@ -177,14 +178,16 @@ function jsonField(name: string, text: string): unknown {
     return parseJsonBody(new TextEncoder().encode(text));
   } catch (e) {
     const why = e instanceof TrainprintError && e.code === 'MALFORMED_JSON' ? 'is not valid JSON' : undefined;
-    if (why) refuse(name, `${why}${e instanceof TrainprintError && e.detail ? ` (${e.detail})` : ''}`);
+    if (why) invalidField(name, `${why}${e instanceof TrainprintError && e.detail ? ` (${e.detail})` : ''}`);
     throw e;
   }
 }
 
 /** The content type of a file from its name's extension, else its media type; 422 naming `content_type` when neither. */
 function typeOfFile(file: FormFile): string {
-  return contentTypeOfFile(file.name, file.type) ?? refuse('content_type', untypedFileReason(file.name, file.type));
+  return (
+    contentTypeOfFile(file.name, file.type) ?? invalidField('content_type', untypedFileReason(file.name, file.type))
+  );
 }
 
 /** A text file's text: UTF-8 (a byte order mark dropped), else 422 naming `file`. */
@@ -192,7 +195,7 @@ function utf8Text(bytes: Uint8Array, type: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return refuse('file', `is not UTF-8 text (content_type "${type}")`);
+    return invalidField('file', `is not UTF-8 text (content_type "${type}")`);
   }
 }
 
@@ -211,9 +214,4 @@ function canonicalBytes(fields: Readonly<Record<string, string>>, file: Uint8Arr
 /** An own member whatever the name: a field `__proto__` must reach the schema as an unknown field. */
 function own(o: Record<string, unknown>, name: string, value: unknown): void {
   Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** 422 INVALID_INPUT naming the form field. */
-function refuse(field: string, reason: string): never {
-  throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
 }

@@ -28,6 +28,16 @@ export const BODY_FREE_PIECES = 4096;
  */
 export const BODY_MIN_PIECE_BYTES = 32;
 
+/**
+ * Whether a body that came in `pieces` pieces for `bytes` bytes is past what any body may cost: more than
+ * {@link BODY_FREE_PIECES} pieces and under {@link BODY_MIN_PIECE_BYTES} a piece on average. Such a body is refused
+ * when read, and no longer read when its rest is dropped.
+ * @example pastFreePieces(4097, 4097) // true: 1-byte pieces
+ */
+export function pastFreePieces(pieces: number, bytes: number): boolean {
+  return pieces > BODY_FREE_PIECES + bytes / BODY_MIN_PIECE_BYTES;
+}
+
 /** See the module's documentation. */
 export class BodyPages {
   /** Pieces seen, and their bytes. */
@@ -43,7 +53,7 @@ export class BodyPages {
   add(piece: Uint8Array): Uint8Array[] {
     this.pieces++;
     this.bytes += piece.byteLength;
-    if (this.pieces > BODY_FREE_PIECES + this.bytes / BODY_MIN_PIECE_BYTES)
+    if (pastFreePieces(this.pieces, this.bytes))
       throw new TrainprintError(
         'MALFORMED_REQUEST',
         `the request body came in ${this.pieces} pieces for ${this.bytes} bytes: past ${BODY_FREE_PIECES} pieces a ` +

@@ -17,7 +17,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { TrainprintError } from '../library.js';
-import { BodyPages } from './body-pages.js';
+import { BodyPages, pastFreePieces } from './body-pages.js';
+import { LingeringReads } from './linger.js';
 import type { WorkerPool } from './offload.js';
 
 /**
@@ -101,13 +102,14 @@ export async function serve(
     throw new TrainprintError('INVALID_OPTIONS', 'requestTimeoutMs must be an integer ≥ 0');
   const announced = `timeout=${Math.floor((keepAliveMs - KEEP_ALIVE_MARGIN_MS) / 1000)}`;
   let draining = false;
+  const lingering = new LingeringReads();
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
       void probe(path === '/healthz' ? null : draining ? 'draining' : options.ready, res, announced);
       return;
     }
-    void bridge(handler, req, res, host, port, announced);
+    void bridge(handler, req, res, host, port, announced, lingering);
   });
   // node closes an idle connection after keepAliveTimeout and would announce that very value: the announcement is
   // set per response (writeResponse) to less, so the client's idle timer runs out first
@@ -187,9 +189,10 @@ const BODY_QUEUE_BYTES = 1 << 20;
  */
 const DRAIN_TO_KEEP_BYTES = 128 << 10;
 /**
- * Bounds of a lingering close: the rest of the body is read and dropped until the client closes, for at most
+ * Bounds of one lingering close: the rest of the body is read and dropped until the client closes, for at most
  * LINGER_MS in all and LINGER_BYTES (nginx: `lingering_time` 30 s, `lingering_timeout` 5 s); then the socket is
- * destroyed. A client that honours `Connection: close` closes as soon as it has the answer.
+ * destroyed. A client that honours `Connection: close` closes as soon as it has the answer. All lingering connections
+ * of a server share one budget of reading (./linger.ts).
  */
 const LINGER_MS = 5_000;
 const LINGER_BYTES = 64 << 20;
@@ -238,6 +241,7 @@ async function bridge(
   host: string,
   port: number,
   keepAlive: string,
+  lingering: LingeringReads,
 ): Promise<void> {
   const abort = new AbortController();
   res.on('close', () => {
@@ -258,7 +262,7 @@ async function bridge(
       response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
     }
   }
-  await writeResponse(response, req, res, abort.signal, body, keepAlive);
+  await writeResponse(response, req, res, abort.signal, body, keepAlive, lingering);
 }
 
 /**
@@ -353,7 +357,10 @@ class RequestBody {
           };
           this.#enqueue = (chunk: Buffer) => {
             this.received += chunk.byteLength;
-            if (this.#done) return;
+            if (this.#done) {
+              this.#drop(chunk);
+              return;
+            }
             let ready: Uint8Array[];
             try {
               ready = pages.add(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
@@ -407,19 +414,57 @@ class RequestBody {
 
   #enqueue: (chunk: Buffer) => void = () => undefined;
   #tooManyPieces = false;
+  /** Pieces and bytes of the rest dropped by {@link discard}, bounded as a read body's pieces are. */
+  #droppedPieces = 0;
+  #droppedBytes = 0;
+  /** Told once when the rest stops being read for its pieces (the connection is then closed, not kept). */
+  onCut: (() => void) | undefined;
+
+  /** Whether the rest of the body is no longer read (it came in too many pieces): its connection cannot be kept. */
+  get cut(): boolean {
+    return this.#tooManyPieces;
+  }
 
   /** Read the rest of the body and drop it (what the handler did not read is not kept either). */
   discard(): void {
     this.#done = true;
     const { req } = this;
     if (this.#tooManyPieces) {
-      // a body refused for its pieces is not read on: parsing the rest of it is the cost it was refused for (the
-      // socket lingers paused, then closes)
-      req.socket?.pause();
+      this.#stopReading();
       return;
     }
-    if (req.listenerCount('data') === 0) req.on('data', (chunk: Buffer) => void (this.received += chunk.byteLength));
+    if (req.listenerCount('data') === 0)
+      req.on('data', (chunk: Buffer) => {
+        this.received += chunk.byteLength;
+        this.#drop(chunk);
+      });
     req.resume();
+  }
+
+  /**
+   * One piece of the rest, dropped. Past the pieces any body may cost ({@link pastFreePieces}) the rest is not read
+   * on: a body answered before it was read (401, 413, 429 …) and sent a byte a chunk had its whole rest parsed while
+   * its connection lingered, up to 64 MiB and 5 s of a piece per wire chunk — seconds of the event loop's time per
+   * body, during which no other request, probe or timer was served.
+   */
+  #drop(chunk: Buffer): void {
+    if (this.#tooManyPieces) return;
+    this.#droppedPieces++;
+    this.#droppedBytes += chunk.byteLength;
+    if (!pastFreePieces(this.#droppedPieces, this.#droppedBytes)) return;
+    this.#tooManyPieces = true;
+    this.#stopReading();
+    this.onCut?.();
+  }
+
+  /**
+   * A body refused for its pieces is not read on: parsing the rest of it is the cost it was refused for. The request
+   * is paused as well as its socket, so that the request stream's own reads do not start the socket again; the socket
+   * lingers paused, then closes.
+   */
+  #stopReading(): void {
+    this.req.pause();
+    this.req.socket?.pause();
   }
 
   /** Bytes of the body not received yet: Content-Length less what came; Infinity when chunked. */
@@ -434,27 +479,15 @@ class RequestBody {
 
 /**
  * Close `socket` after an answer without losing it: the answer is out (FIN sent), and what the client still sends
- * is read and dropped until it closes, at most LINGER_MS and LINGER_BYTES; then the socket is destroyed. Closing at
- * once with unread input would send a reset, which can reach the client before it has read the answer.
+ * is read and dropped until it closes, at most LINGER_MS and LINGER_BYTES and at the server's shared pace; then the
+ * socket is destroyed. Closing at once with unread input would send a reset, which can reach the client before it
+ * has read the answer. A body refused for its pieces is not read on: it lingers paused.
  */
-function lingeringClose(socket: Socket, body: RequestBody): void {
+function lingeringClose(socket: Socket, body: RequestBody, lingering: LingeringReads): void {
   body.discard();
-  const start = body.received;
-  const stop = () => socket.destroy();
-  const timer = setTimeout(stop, LINGER_MS);
-  timer.unref();
-  const watch = setInterval(() => {
-    if (body.received - start > LINGER_BYTES) stop();
-  }, 100);
-  watch.unref();
-  socket.once('close', () => {
-    clearTimeout(timer);
-    clearInterval(watch);
-  });
   socket.on('error', () => undefined); // a reset by the client, now: nothing is left to answer
   socket.end();
-  // the client's FIN: nothing more comes (node's own 'end' handler destroys a socket whose writing has ended)
-  socket.once('end', stop);
+  lingering.add(socket, { ms: LINGER_MS, bytes: body.cut ? 0 : LINGER_BYTES });
 }
 
 async function writeResponse(
@@ -464,6 +497,7 @@ async function writeResponse(
   signal: AbortSignal,
   body: RequestBody,
   keepAlive: string,
+  lingering: LingeringReads,
 ): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
@@ -475,12 +509,19 @@ async function writeResponse(
   // and the connection kept; a large or undeclared one is not waited for: Connection: close, then a lingering
   // close once the answer is out (node would destroy the socket at once, with the client still sending: a reset)
   const rest = body.remaining();
-  if (rest > DRAIN_TO_KEEP_BYTES) {
+  if (rest > DRAIN_TO_KEEP_BYTES || body.cut) {
     headers.connection = 'close';
     const socket = req.socket;
     // node ends a `Connection: close` response's socket with destroySoon(): this socket lingers instead
-    (socket as Socket & { destroySoon(): void }).destroySoon = () => lingeringClose(socket, body);
+    (socket as Socket & { destroySoon(): void }).destroySoon = () => lingeringClose(socket, body, lingering);
   } else {
+    // a small rest that turns out to come in too many pieces is not read on: the connection then closes after the
+    // answer, as a large rest's does
+    body.onCut = () => {
+      const linger = () => lingeringClose(req.socket, body, lingering);
+      if (res.writableFinished) linger();
+      else res.once('finish', linger);
+    };
     if (rest > 0) body.discard();
     // node would announce its own keepAliveTimeout; a client that waits that long races the server's close
     if (res.shouldKeepAlive && !('connection' in headers)) {

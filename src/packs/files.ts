@@ -15,6 +15,7 @@
 import type { DatasetImportOptions } from '../corpus/types.js';
 import type { DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
+import { randomHex } from '../util/validate.js';
 import {
   checkPackIndex,
   checkPackManifest,
@@ -71,7 +72,7 @@ async function readJson(fs: PackFs, path: string, what: string): Promise<unknown
 
 /** Write through a new temporary file beside `path` and a rename: `path` is the old file or the whole new one. */
 async function writeAtomic(fs: PackFs, path: string, data: Uint8Array | string): Promise<void> {
-  const salt = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const salt = randomHex(4);
   const tmp = fs.resolve(fs.dirname(path), `.${path.slice(fs.dirname(path).length + 1)}.${salt}.tmp`);
   try {
     await fs.writeFile(tmp, data, { flag: 'wx' });

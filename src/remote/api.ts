@@ -16,6 +16,7 @@
  * and a newline; it is parsed here and kept as an object (null when absent or not JSON).
  */
 import { RemoteCallError, type CallAnswer } from './transport.js';
+import { isWellFormed } from '../util/validate.js';
 
 /** The engines' limits on one query (the server's argparse defaults). */
 export const LIMITS = Object.freeze({
@@ -88,11 +89,6 @@ function queryTokens(b: Record<string, unknown>): { tokenIds: number[]; tokens: 
 
 function sameIds(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/** True when `s` holds an unpaired UTF-16 surrogate (JSON can carry one as `\ud800`; it is not text). */
-function hasLoneSurrogate(s: string): boolean {
-  return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 }
 
 /**
@@ -253,7 +249,7 @@ function windowOf(b: Record<string, unknown>): DocumentWindow {
     // mini sends both; the spans are cut from the text, so they must agree
     return bad('the spans of a document answer do not make up its text');
   }
-  if (hasLoneSurrogate(text)) return bad('a document answer holds a lone surrogate (its text is not Unicode)');
+  if (!isWellFormed(text)) return bad('a document answer holds a lone surrogate (its text is not Unicode)');
   return { docIx, docLen, text, needleAt, metadata: parseMetadata(b.metadata) };
 }
 

@@ -47,8 +47,11 @@ export class ShrinkingEncoder {
 
 const keys = new ShrinkingEncoder();
 
-/** msgpack's header of a byte string (bin 8/16/32) of `size` bytes. */
-function binHeader(size: number): Uint8Array {
+/**
+ * msgpack's header of a byte string (bin 8/16/32) of `size` bytes, as msgpack's Encoder writes a Uint8Array's.
+ * @example binHeader(3) // [0xc4, 3]
+ */
+export function binHeader(size: number): Uint8Array {
   if (size < 0x100) return Uint8Array.of(0xc4, size);
   if (size < 0x10000) return Uint8Array.of(0xc5, size >>> 8, size & 0xff);
   return Uint8Array.of(0xc6, size >>> 24, (size >>> 16) & 0xff, (size >>> 8) & 0xff, size & 0xff);

@@ -7,7 +7,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from '../util/crc32.js';
-import type { ShrinkingEncoder } from './encoding.js';
+import { arrayHeader, binHeader, type ShrinkingEncoder } from './encoding.js';
 import { writeFully } from './fsutil.js';
 import type { EncodedOp } from './memory.js';
 
@@ -33,20 +33,6 @@ export function frameRecord(seq: number, ops: readonly EncodedOp[], encoder: Shr
   out.set(payload, RECORD_HEADER);
   dv.setUint32(8, crc32(payload, crc32(out.subarray(0, 8))), true);
   return out;
-}
-
-/** msgpack's header of an array of `n` items (fixarray, array 16, array 32). */
-function arrayHeader(n: number): Uint8Array {
-  if (n < 16) return Uint8Array.of(0x90 | n);
-  if (n < 0x10000) return Uint8Array.of(0xdc, n >>> 8, n & 0xff);
-  return Uint8Array.of(0xdd, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
-}
-
-/** msgpack's header of a bin of `n` bytes (bin 8, bin 16, bin 32), as msgpack's Encoder writes a Uint8Array. */
-function binHeader(n: number): Uint8Array {
-  if (n < 0x100) return Uint8Array.of(0xc4, n);
-  if (n < 0x10000) return Uint8Array.of(0xc5, n >>> 8, n & 0xff);
-  return Uint8Array.of(0xc6, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
 }
 
 /**

@@ -1,9 +1,12 @@
 /**
  * A chunked request body over a real socket to `serve`, cut in pieces of different sizes: in 64-byte chunks it is
  * answered as the same body sent whole; in 1-byte chunks (twelve bytes on the wire a body byte) it is refused 400
- * after a few thousand pieces, its rest not read, and the server answers the next request at once.
+ * after a few thousand pieces, its rest not read, and the server answers the next request at once. A body answered
+ * before it is read (401) and sent a byte a chunk is not read on either once its rest passes the same bound: a
+ * client that sends on past the answer cannot hand the server more than the socket buffers hold.
  */
-import { connect } from 'node:net';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import { createHandler, KeyStore } from '../../src/http/index.js';
@@ -37,6 +40,40 @@ function chunked(port: number, key: string, body: string, size: number): Promise
   }
   if (socket.writable) socket.write(`${wire}0\r\n\r\n`, 'latin1');
   return ended;
+}
+
+/**
+ * `body` sent chunked a byte a chunk, with backpressure, and on after the answer and the server's end of the
+ * connection (half-open: a client that ignores it), until the server closes the connection; resolves with the answer
+ * and the bytes the server's side took (written, less what still waited here).
+ */
+function byteChunksUntilClosed(port: number, key: string, body: string): Promise<{ raw: string; taken: number }> {
+  const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  let got = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (c: string) => (got += c));
+  socket.on('error', () => undefined);
+  socket.write(
+    `POST ${FINGERPRINT} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
+      'Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
+  );
+  let at = 0;
+  let taken = 0;
+  const pump = () => {
+    while (at < body.length && socket.writable) {
+      let wire = '';
+      for (let n = 0; n < 4096 && at < body.length; n++, at++) wire += `1\r\n${body[at]}\r\n`;
+      if (at >= body.length) wire += '0\r\n\r\n';
+      if (!socket.write(wire, 'latin1')) return void socket.once('drain', pump);
+    }
+  };
+  pump();
+  return new Promise((resolve) =>
+    socket.on('close', () => {
+      taken = socket.bytesWritten - socket.writableLength;
+      resolve({ raw: got, taken });
+    }),
+  );
 }
 
 const statusOf = (raw: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0);
@@ -91,4 +128,26 @@ describe('chunked bodies cut small', () => {
     expect(error.message).toMatch(/pieces/);
     expect(statusOf(await chunked(port, key, body, 4096))).toBe(200);
   });
+
+  it('answered before it is read and sent a byte a chunk: its rest is not read past the same bound', async () => {
+    // 4 MB a byte a chunk: 24 MB on the wire, several times what loopback sockets buffer
+    const large = 'x'.repeat(4 << 20);
+    // the server's side of each connection it accepts: how many bytes it read from the client
+    const accepted: Socket[] = [];
+    const onSocket = (message: unknown) => accepted.push((message as { socket: Socket }).socket);
+    subscribe('net.server.socket', onSocket);
+    let answer: { raw: string; taken: number };
+    try {
+      answer = await byteChunksUntilClosed(port, 'tp_live_notakeynotakeynotakeynotakey00', large);
+    } finally {
+      unsubscribe('net.server.socket', onSocket);
+    }
+    expect(statusOf(answer.raw)).toBe(401);
+    expect(answer.taken).toBeGreaterThan(1 << 20); // the client did send on past the answer
+    // the server read a few thousand pieces of the rest and stopped (the rest lay in the sockets' buffers): not the
+    // tens of MB it parsed, a piece at a time, while the connection lingered
+    expect(accepted.length).toBe(1);
+    expect(accepted[0].bytesRead).toBeLessThan(1 << 20);
+    expect(statusOf(await chunked(port, key, body, 4096))).toBe(200);
+  }, 30_000);
 });

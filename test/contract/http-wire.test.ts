@@ -135,6 +135,32 @@ describe('early answers keep or linger', () => {
     c.socket.destroy();
   });
 
+  it('a client that sends its whole body before it reads (as urllib does) still reads the answer, then the end', async () => {
+    // the lingering close reads what it still sends at the server's shared pace (src/node/linger.ts)
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname);
+    await new Promise((r) => socket.once('connect', r));
+    const rest = 8 << 20;
+    socket.write(head('/quota', rest));
+    const body = Buffer.alloc(64 << 10, 0x61);
+    for (let sent = 0; sent < rest; sent += body.length) socket.write(body);
+    // every byte handed to the kernel (so the server read all but what the buffers hold) before a byte is read
+    await new Promise<void>((resolve, reject) => socket.end(() => resolve()).once('error', reject));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (c: string) => {
+      received += c;
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('end', resolve);
+      socket.once('error', reject);
+    });
+    expect(received).toMatch(/^HTTP\/1\.1 429/);
+    expect(received).toContain('RATE_LIMITED');
+    expect(received.toLowerCase()).toContain('connection: close');
+    socket.destroy();
+  });
+
   it('an idle keep-alive connection outlives the announced Keep-Alive timeout', async () => {
     const c = rawClient(server.url);
     await new Promise((r) => c.socket.once('connect', r));

@@ -26,6 +26,7 @@ const OUTER_RING_ONLY = [
   'refusedResolution',
   'requestHash',
   'positiveInt',
+  'isWellFormed',
   'sleep',
   'concatBytes',
   'SCAN_HIT_FIELDS',

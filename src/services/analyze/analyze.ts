@@ -6,8 +6,8 @@
 import type { CorpusView, DatasetSearchDetail, DetailedSearch } from '../../corpus/types.js';
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import { extractOn } from '../../corpus/work.js';
-import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
-import { extractDocumentOn, fileLimitOption, fileOf } from './files.js';
+import type { DocumentFormat } from '../../formats/types.js';
+import { extractDocumentOn, extractionOf, fileLimitOption, fileOf } from './files.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex } from '../../fingerprint/sha256.js';
@@ -340,12 +340,6 @@ async function searchContent(
   });
   const extraction = document ? extractionOf(document, bytes.length, req.includeText) : null;
   return { extracted, found, details, fp, workHash, utf8, shared, matches, extraction };
-}
-
-/** What a result says of a file's extraction: all of it but the text, which only `include_text` adds. */
-function extractionOf(d: DocumentExtraction, bytes: number, withText: boolean): AnalysisExtraction {
-  const { text, ...rest } = d;
-  return { ...rest, bytes, ...(withText ? { text } : {}) };
 }
 
 /** What the datasets' findings add up to, as they are read one by one. */

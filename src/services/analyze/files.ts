@@ -84,6 +84,16 @@ function mib(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MiB`;
 }
 
+/**
+ * What a result says of a file's extraction: all of it but the text, which only `include_text` adds. An
+ * `AnalysisExtraction` (./types.ts), inferred rather than named: ./types.ts imports this module through ./schema.ts.
+ * @example extractionOf(extraction, pdf.length, false).text // undefined
+ */
+export function extractionOf(d: DocumentExtraction, bytes: number, withText: boolean) {
+  const { text, ...rest } = d;
+  return { ...rest, bytes, ...(withText ? { text } : {}) };
+}
+
 /** Strict base64 (RFC 4648, padding optional, no whitespace) to bytes; INVALID_INPUT otherwise. */
 function base64Bytes(b64: string): Uint8Array {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.replace(/=+$/, '').length % 4 === 1)

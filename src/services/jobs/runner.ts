@@ -14,7 +14,7 @@ import { ItemHandedBack } from './hand-back.js';
 import type { JobClaim, JobError, JobResult, JobStore } from './types.js';
 import { anySignal } from '../../util/signals.js';
 import { unrefTimer } from '../../util/timers.js';
-import { positiveInt } from '../../util/validate.js';
+import { positiveInt, randomHex } from '../../util/validate.js';
 
 /**
  * How long one item of a job may run by default: 5 minutes, far beyond an analysis of the largest text or file a
@@ -90,7 +90,7 @@ export function jobError(err: unknown, where?: { readonly job: string; readonly 
   }
   // unexpected: the result names a request id, and one JSON line on stderr under that id says what happened (as a
   // synchronous request's 500 does), so an operator can find what the caller was told only by the id
-  const id = `req_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const id = `req_${randomHex(12)}`;
   const e = err instanceof Error ? err : null;
   const line = {
     time: new Date().toISOString(),

@@ -20,6 +20,7 @@ import type { Store, Transaction } from '../../store/types.js';
 import { TrainprintError } from '../../errors.js';
 import { loadOnce } from '../../util/load-once.js';
 import { readRequest } from '../../util/schema-check.js';
+import { randomHex } from '../../util/validate.js';
 import type { DeliveryLoop } from './delivery-loop.js';
 import {
   RECORD_PREFIX,
@@ -342,10 +343,8 @@ export class WebhookDeliverer {
 // ---------------------------------------------------------------------------------------------------
 
 function newDeliveryId(now: number): string {
-  const random = new Uint8Array(10);
-  globalThis.crypto.getRandomValues(random);
   const time = Math.max(0, Math.floor(now)).toString(16).padStart(12, '0').slice(-12);
-  return 'dlv_' + time + Array.from(random, (b) => b.toString(16).padStart(2, '0')).join('');
+  return 'dlv_' + time + randomHex(10);
 }
 
 function checkUrl(value: unknown): string {

@@ -6,6 +6,7 @@
  * `receiptKey`, or let the engine generate one and keep it in its store).
  */
 import { TrainprintError } from '../../errors.js';
+import { toHex } from '../../fingerprint/sha256.js';
 import type { Store } from '../../store/types.js';
 
 /** A signed receipt. */
@@ -63,7 +64,7 @@ export async function loadReceiptKey(store: Store, configured?: string | Uint8Ar
     false,
     ['sign', 'verify'],
   );
-  return { id: hex(digest.subarray(0, 8)), key };
+  return { id: toHex(digest.subarray(0, 8)), key };
 }
 
 /** Sign a receipt. */
@@ -92,8 +93,6 @@ export async function checkReceipt(k: ReceiptKey, receipt: unknown): Promise<boo
   const msg = receiptMessage({ work_hash: r.work_hash, owner: r.owner, registered_at: r.registered_at });
   return globalThis.crypto.subtle.verify('HMAC', k.key, sig as Uint8Array<ArrayBuffer>, new TextEncoder().encode(msg));
 }
-
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
 /** Bytes → base64url without padding (RFC 4648 §5). */
 export function base64url(b: Uint8Array): string {

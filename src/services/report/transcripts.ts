@@ -8,7 +8,6 @@ import { sha256Portable, toHex } from '../../fingerprint/sha256.js';
 import type { BundleTranscript, TranscriptCall } from './types.js';
 
 const utf8 = new TextEncoder();
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
  * The calls sorted as they are hashed, and their digest (synchronous: transcripts are short lines of hex).
@@ -24,21 +23,4 @@ export function transcriptDigest(calls: readonly TranscriptCall[]): BundleTransc
     sha256: toHex(sha256Portable(utf8.encode(order.map((i) => lines[i]).join('')))),
     entries: order.map((i) => entries[i]),
   };
-}
-
-/**
- * True when every call is a pair of SHA-256 hex digests (what a transcript holds; anything else is not one).
- * @example isTranscript([{ request: 'a'.repeat(64), answer: 'b'.repeat(64) }]) // true
- */
-export function isTranscript(calls: unknown): calls is TranscriptCall[] {
-  return (
-    Array.isArray(calls) &&
-    calls.every(
-      (c) =>
-        c !== null &&
-        typeof c === 'object' &&
-        HEX64.test(String((c as TranscriptCall).request)) &&
-        HEX64.test(String((c as TranscriptCall).answer)),
-    )
-  );
 }

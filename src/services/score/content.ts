@@ -7,10 +7,10 @@
 import { extractOn, type Offload } from '../../corpus/work.js';
 import { TrainprintError } from '../../errors.js';
 import { sha256Hex } from '../../fingerprint/sha256.js';
-import type { DocumentExtraction, DocumentFormat } from '../../formats/types.js';
+import type { DocumentFormat } from '../../formats/types.js';
 import type { ContentType } from '../../text/index.js';
 import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
-import { extractDocumentOn, fileOf } from '../analyze/files.js';
+import { extractDocumentOn, extractionOf, fileOf } from '../analyze/files.js';
 import type { AnalysisExtraction } from '../analyze/types.js';
 
 /** Content read for a score. */
@@ -88,10 +88,4 @@ export function checkScoredContent(r: Readonly<Record<string, unknown>>, maxFile
   if (exceedsUtf8Bytes(content, ANALYZE_MAX_BYTES))
     throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
   return { type, file: null };
-}
-
-/** What a result says of a file's extraction: all of it but the text, which only `include_text` adds. */
-function extractionOf(d: DocumentExtraction, bytes: number, withText: boolean): AnalysisExtraction {
-  const { text, ...rest } = d;
-  return { ...rest, bytes, ...(withText ? { text } : {}) };
 }

@@ -39,9 +39,22 @@ function reached(result: CatalogueAuditResult): CatalogueAuditResult {
 }
 
 /** What an audit item's journal is kept by: one journal for the catalogue, its works' ids, texts and sections. */
-const auditedWorks: JournalWork<AuditJobItem> = (request) => ({
-  text: `audit\n${JSON.stringify(request.works.map((w) => [w.id, w.text, w.sections ?? null]))}`,
-});
+const auditedWorks: JournalWork<AuditJobItem> = (request) => ({ textParts: auditedText(request.works) });
+
+/**
+ * The text an audit's journal is kept by, in parts (a work each): `audit\n` and its works' `[id, text, sections]` as
+ * one JSON array — `JSON.stringify` of the array, written element by element (the same characters), so that the
+ * journal's prefix is hashed between turns of the event loop rather than made as one string of tens of MB.
+ * @example [...auditedText(works)].join('') === `audit\n${JSON.stringify(works.map((w) => [w.id, w.text, w.sections ?? null]))}`
+ */
+export function* auditedText(works: AuditJobItem['works']): Generator<string> {
+  yield 'audit\n[';
+  for (let i = 0; i < works.length; i++) {
+    const w = works[i];
+    yield `${i === 0 ? '' : ','}${JSON.stringify([w.id, w.text, w.sections ?? null])}`;
+  }
+  yield ']';
+}
 
 /**
  * The result line of an audit item: the audit with its first {@link AUDIT_WORKS_PER_PAGE} works, and `works_next`,

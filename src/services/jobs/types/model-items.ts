@@ -12,8 +12,10 @@ import type { ExtractionJournal } from '../../memorization/extraction-journal.js
 import {
   storeExtractionJournal,
   storeJournalPrefix,
+  storeJournalPrefixOfParts,
   type StoreJournalScope,
 } from '../../memorization/store-journal.js';
+import { turnsEvery } from '../../../util/steps.js';
 import { attachToJob } from '../attached.js';
 import { ItemHandedBack, modelHolderAlive } from '../hand-back.js';
 import { modelNotHeld, type StoredModelSpec } from '../held-models.js';
@@ -40,8 +42,13 @@ export function budgetUnits(item: { readonly budget_calls?: unknown }): number {
 
 type ModelItem = { readonly model: Readonly<Record<string, unknown>> };
 
-/** The work an item's journal is kept by (its text or `work_id`; an audit: its catalogue), with the account and model. */
-export type JournalWork<I> = (request: Omit<I, 'model'>) => { readonly text?: string } | { readonly workId: string };
+/**
+ * The work an item's journal is kept by (its text or `work_id`; an audit: its catalogue, as the parts of its text), with
+ * the account and model.
+ */
+export type JournalWork<I> = (
+  request: Omit<I, 'model'>,
+) => { readonly text?: string } | { readonly workId: string } | { readonly textParts: Iterable<string> };
 
 /**
  * What a submitted item was charged, stored with it: the units of its whole budget (the most it can make), and the
@@ -89,9 +96,30 @@ async function settleCharge(
   await giveBack(claim.job.account, charge.units - owed, claim.job.created);
 }
 
-/** The journal scope of an item: its account, its model service and model, and its work. */
-const journalScope = (account: string, spec: Readonly<Record<string, unknown>>, work: ReturnType<JournalWork<never>>) =>
-  ({ account, baseUrl: String(spec.base_url ?? ''), model: String(spec.model ?? ''), ...work }) as StoreJournalScope;
+/** The journal scope of an item: its account, its model service and model, and its work (none for a text in parts). */
+function journalScope(
+  account: string,
+  spec: Readonly<Record<string, unknown>>,
+  work: ReturnType<JournalWork<never>>,
+): StoreJournalScope {
+  const scope = { account, baseUrl: String(spec.base_url ?? ''), model: String(spec.model ?? '') };
+  return 'textParts' in work ? scope : { ...scope, ...work };
+}
+
+/**
+ * Work between two turns of the event loop while a work given in parts is hashed for its journal's prefix, in ms:
+ * a catalogue of 100,000 works is about 40 MB of JSON.
+ */
+const PREFIX_SLICE_MS = 5;
+
+/**
+ * The store prefix of an item's journal ({@link storeJournalPrefix}); a work given in parts is hashed part by part
+ * with turns of the event loop between them, to the same prefix as its text whole.
+ */
+function journalPrefix(scope: StoreJournalScope, work: ReturnType<JournalWork<never>>): Promise<string> {
+  if (!('textParts' in work)) return Promise.resolve(storeJournalPrefix(scope));
+  return storeJournalPrefixOfParts(scope, work.textParts, turnsEvery(PREFIX_SLICE_MS));
+}
 
 /**
  * Each item's model built now (the host's policy applied to its `base_url`, 422 naming `items[i].model.base_url`);
@@ -117,7 +145,8 @@ export async function holdModels<I extends ModelItem & { readonly budget_calls?:
     await check(items[i], i, model);
     built.push(model);
     const { model: spec, ...request } = items[i];
-    const prefix = storeJournalPrefix(journalScope(context.account, spec, work(request)));
+    const asked = work(request);
+    const prefix = await journalPrefix(journalScope(context.account, spec, asked), asked);
     const journaled = await journaledCalls(context.store, prefix);
     charges.push({ units: budgetUnits(items[i]), journaled });
   }
@@ -277,9 +306,10 @@ export function modelItemExecutor<I extends ModelItem, T>(
   return async (item, claim, signal, slice) => {
     const { model: spec, charge, ...request } = item as I & { readonly charge?: ItemCharge };
     const asked = request as Omit<I, 'model'>;
-    const scope = journalScope(claim.job.account, spec, how.reads(asked));
-    // once a slice: an audit's scope is its catalogue, tens of MB to digest in one synchronous step
-    const prefix = store && storeJournalPrefix(scope);
+    const work = how.reads(asked);
+    const scope = journalScope(claim.job.account, spec, work);
+    // once a slice: an audit's scope is its catalogue, tens of MB to digest (between turns of the event loop)
+    const prefix = store ? await journalPrefix(scope, work) : undefined;
     try {
       const target = await itemModel(spec, options);
       // the journal goes with the job (deleted with it, or when its retention ends)

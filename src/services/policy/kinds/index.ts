@@ -5,7 +5,6 @@
  */
 import type { DatasetSearchDetail } from '../../../corpus/types.js';
 import type { SearchMatch } from '../../../datasets/types.js';
-import type { KindChance } from './chance.js';
 import { EXACT, EXACT_MATCH, NEAR_MATCH } from './exact.js';
 import type { EvidenceKind, MatchKind } from './kind.js';
 import { PORTRAIT, PORTRAIT_MATCH } from './portrait.js';
@@ -49,12 +48,4 @@ export function evidenceKind(kind: Kind): EvidenceKind {
  */
 export function matchKind<M extends SearchMatch>(m: M): MatchKind<M> {
   return MATCH_KINDS[m.kind] as MatchKind as MatchKind<M>;
-}
-
-/**
- * Closed-form chance of a dataset's search result (its kind's statistic; ./chance.ts and each kind's module).
- * @example chanceEvidence(details.get('books')!).chance
- */
-export function chanceEvidence(detail: DatasetSearchDetail, range?: readonly [number, number]): KindChance {
-  return evidenceKind(detail.kind).chance(detail, range);
 }
