@@ -203,8 +203,6 @@ export { declaredDatasetId } from './datasets/snapshot.js';
 // for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one
 // module instance with the operations' check, which is why the HTTP adapter takes it from here)
 export {
-  BOUND_WORDS,
-  TYPE_WORDS,
   SCHEMA_WORDS,
   exactlyOne,
   markSchemaChecked,

@@ -9,7 +9,7 @@
  * short-circuit mode the last unit is the innermost failure on the first failing path.
  */
 import { Validator } from '@cfworker/json-schema';
-import { BOUND_WORDS, TrainprintError, SCHEMA_WORDS, TYPE_WORDS } from '../library.js';
+import { SCHEMA_WORDS, TrainprintError } from '../library.js';
 import type { JsonSchema } from './context.js';
 
 /** Where a validated value came from (named in the error). */
@@ -49,14 +49,14 @@ function describe(errors: readonly Unit[], schema: JsonSchema): { field: string;
   const quoted = /"([^"]*)"/.exec(leaf.error)?.[1];
   switch (leaf.keyword) {
     case 'required':
-      return { field: fieldName([...path, quoted ?? '?']), reason: 'is required' };
+      return { field: fieldName([...path, quoted ?? '?']), reason: SCHEMA_WORDS.required };
     case 'false':
     case 'uniqueItems':
       return { field: fieldName(path), reason: SCHEMA_WORDS[leaf.keyword] };
     case 'type': {
-      // worded as the library's own check words it (TYPE_WORDS); a choice of types is named as the schema gives it
+      // worded as the library's own check words it (SCHEMA_WORDS); a choice of types is named as the schema gives it
       const t = at('type');
-      const reason = Array.isArray(t) ? `must be of type ${t.join(' or ')}` : TYPE_WORDS[String(t)];
+      const reason = Array.isArray(t) ? `must be of type ${t.join(' or ')}` : SCHEMA_WORDS[String(t)];
       return { field: fieldName(path), reason };
     }
     case 'enum': {
@@ -86,7 +86,7 @@ function describe(errors: readonly Unit[], schema: JsonSchema): { field: string;
     case 'exclusiveMaximum':
     case 'minProperties':
     case 'maxProperties':
-      return { field: fieldName(path), reason: `${BOUND_WORDS[leaf.keyword]} ${String(at(leaf.keyword))}` };
+      return { field: fieldName(path), reason: `${SCHEMA_WORDS[leaf.keyword]} ${String(at(leaf.keyword))}` };
     default:
       return { field: fieldName(path), reason: leaf.error.replace(/\.$/, '').toLowerCase() };
   }

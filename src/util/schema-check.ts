@@ -122,11 +122,13 @@ export function exactlyOne(request: object, names: readonly string[]): void {
   invalidField(field, given.length === 0 ? `is required (or give ${others})` : `give only one of ${names.join(', ')}`);
 }
 /**
- * How a bound a value broke is said, the same by {@link checkSchema} and the HTTP adapter's validator: "<field>: must be
- * ≥ 1", "<field>: must have at most this many characters: 200".
- * @example BOUND_WORDS.maximum // 'must be ≤'
+ * How a schema's refusal is said, the same by {@link checkSchema} and the HTTP adapter's validator ("<field>: <words>"),
+ * by the keyword that refuses: a bound broken (followed by the bound: "must be ≥ 1"), a value of another type (by the
+ * type wanted: "must be a string"), a member missing, a member no schema names (`false`: the schema that
+ * `additionalProperties: false` gives it), an item given twice.
+ * @example SCHEMA_WORDS.maximum // 'must be ≤'
  */
-export const BOUND_WORDS: Readonly<Record<string, string>> = {
+export const SCHEMA_WORDS: Readonly<Record<string, string>> = {
   minLength: 'must have at least this many characters:',
   maxLength: 'must have at most this many characters:',
   minItems: 'must have at least this many items:',
@@ -137,31 +139,18 @@ export const BOUND_WORDS: Readonly<Record<string, string>> = {
   exclusiveMaximum: 'must be <',
   minProperties: 'must have at least this many members:',
   maxProperties: 'must have at most this many members:',
-};
-/**
- * How a value of another type is said, the same by {@link checkSchema} and the HTTP adapter's validator:
- * "<field>: must be a string".
- * @example TYPE_WORDS.integer // 'must be an integer'
- */
-export const TYPE_WORDS: Readonly<Record<string, string>> = {
   string: 'must be a string',
   boolean: 'must be true or false',
   number: 'must be a number',
   integer: 'must be an integer',
   object: 'must be an object',
   array: 'must be an array',
-};
-/**
- * What else a schema refuses, by keyword, said alike by {@link checkSchema} and the HTTP adapter's validator: a member
- * no schema names (`false`: the schema of a member `additionalProperties` forbids), an item given twice.
- * @example SCHEMA_WORDS.false // 'is not a known field'
- */
-export const SCHEMA_WORDS: Readonly<Record<'false' | 'uniqueItems', string>> = {
+  required: 'is required',
   false: 'is not a known field',
   uniqueItems: 'must not repeat an item',
 };
 const outOfBounds = (field: string, keyword: string, bound: number): never =>
-  invalidField(field, `${BOUND_WORDS[keyword]} ${bound}`);
+  invalidField(field, `${SCHEMA_WORDS[keyword]} ${bound}`);
 const show = (v: unknown): string => JSON.stringify(v);
 
 /**
@@ -297,7 +286,7 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
     fail(name, `must match exactly one of its ${s.oneOf.length} forms`);
   switch (s.type) {
     case 'string': {
-      if (typeof v !== 'string') fail(name, TYPE_WORDS.string);
+      if (typeof v !== 'string') fail(name, SCHEMA_WORDS.string);
       if (s.minLength !== undefined && codePointsBelow(v, s.minLength)) outOfBounds(name, 'minLength', s.minLength);
       if (s.maxLength !== undefined && codePointsAbove(v, s.maxLength)) outOfBounds(name, 'maxLength', s.maxLength);
       if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v))
@@ -305,12 +294,12 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
       return;
     }
     case 'boolean':
-      if (typeof v !== 'boolean') fail(name, TYPE_WORDS.boolean);
+      if (typeof v !== 'boolean') fail(name, SCHEMA_WORDS.boolean);
       return;
     case 'number':
     case 'integer': {
       if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v))) {
-        fail(name, TYPE_WORDS[s.type]);
+        fail(name, SCHEMA_WORDS[s.type]);
       }
       if (s.minimum !== undefined && v < s.minimum) outOfBounds(name, 'minimum', s.minimum);
       if (s.maximum !== undefined && v > s.maximum) outOfBounds(name, 'maximum', s.maximum);
@@ -321,7 +310,7 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
       return;
     }
     case 'array':
-      if (!Array.isArray(v)) fail(name, TYPE_WORDS.array);
+      if (!Array.isArray(v)) fail(name, SCHEMA_WORDS.array);
       if (s.minItems !== undefined && v.length < s.minItems) outOfBounds(name, 'minItems', s.minItems);
       if (s.maxItems !== undefined && v.length > s.maxItems) outOfBounds(name, 'maxItems', s.maxItems);
       if (s.uniqueItems && new Set(v.map((x) => JSON.stringify(x))).size < v.length)
@@ -332,14 +321,14 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
         });
       return;
     case 'object': {
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(name, TYPE_WORDS.object);
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(name, SCHEMA_WORDS.object);
       const o = v as Record<string, unknown>;
       const props = s.properties ?? {};
       const allowed = Object.keys(props);
       const at = (k: string): string => (path ? `${path}.${k}` : k);
       if (s.additionalProperties === false)
         for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(at(k), SCHEMA_WORDS.false);
-      for (const k of s.required ?? []) if (o[k] === undefined) fail(at(k), 'is required');
+      for (const k of s.required ?? []) if (o[k] === undefined) fail(at(k), SCHEMA_WORDS.required);
       for (const k of allowed) if (o[k] !== undefined) walk(props[k], o[k], at(k), where);
       return;
     }

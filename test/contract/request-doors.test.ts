@@ -3,15 +3,16 @@
  * schema and its rules), so the library, the HTTP route, the command line and a job item refuse the same request with
  * the same code, field and sentence — a job item's field and sentence prefixed with the item (`items[0].`).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/analyze.js';
 import { auditCommand } from '../../src/cli/audit.js';
+import { keysCommand } from '../../src/cli/keys.js';
 import { TrainprintError } from '../../src/errors.js';
 import { createEngine, type Engine } from '../../src/index.js';
-import { KeyStore, type Handler } from '../../src/http/index.js';
+import { KeyStore, SCOPES, type Handler } from '../../src/http/index.js';
 import type { TargetModel } from '../../src/models/types.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
 import { handlerWithJobs, stopJobs } from '../fixtures/http/jobs-handler.js';
@@ -40,6 +41,9 @@ afterAll(async () => {
   engine?.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** How a schema names the scopes it takes. */
+const SCOPE_LIST = SCOPES.map((x) => JSON.stringify(x)).join(', ');
 
 /** What a refusal says: its code, its field and its sentence. */
 type Refused = { code: string; field: unknown; message: string };
@@ -115,7 +119,7 @@ describe('the same bad request gives the same 422 at every door', () => {
     const item = { works: works.slice(0, 1), model: { base_url: BASE_URL, model: 'm' }, budget_calls: 0 };
     const job = await call('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
     expect(job.status).toBe(422);
-    // the HTTP validator words a bound as checkSchema does (BOUND_WORDS)
+    // the HTTP validator words a bound as checkSchema does (SCHEMA_WORDS)
     expect(library.message).toBe('The input is not valid: budget_calls: must be ≥ 1');
     expect(over(job)).toEqual(asItem(library));
   });
@@ -282,6 +286,31 @@ describe("an account's credentials read through their contracts", () => {
     const platinum = { account: 'acme', plan: 'platinum' };
     const reason = '"platinum" is not a known plan; the plans are free, pro, scale, enterprise';
     await saidAlike([keys.createKey(platinum), admin('POST', '/api/v1/admin/keys', platinum)], 'plan', reason);
+  });
+
+  it('keys create: a plan and a scope the server does not know, in the CLI as in the library and the route', async () => {
+    const admin = callWithKey(handler, (await keys.createKey({ account: 'doors-cli', scopes: ['admin'] })).key);
+    const store = join(dir, 'keys-never-opened');
+    const cli = (...flags: string[]) => keysCommand(['create', '--store', store, '--account', 'acme', ...flags]);
+    const platinum = { account: 'acme', plan: 'platinum' };
+    const reason = '"platinum" is not a known plan; the plans are free, pro, scale, enterprise';
+    expect(await refusal(cli('--plan', 'platinum'))).toEqual(await refusal(keys.createKey(platinum)));
+    await saidAlike([cli('--plan', 'platinum'), admin('POST', '/api/v1/admin/keys', platinum)], 'plan', reason);
+    const root = { account: 'acme', scopes: ['analyze', 'root'] };
+    expect(await refusal(cli('--scopes', 'analyze,root'))).toEqual(await refusal(keys.createKey(root)));
+    await saidAlike(
+      [cli('--scopes', 'analyze,root'), admin('POST', '/api/v1/admin/keys', root)],
+      'scopes[1]',
+      `must be one of ${SCOPE_LIST}`,
+    );
+    const days = { account: 'acme', expires_in_days: 0 };
+    await saidAlike(
+      [cli('--expires-days', '0'), admin('POST', '/api/v1/admin/keys', days)],
+      'expires_in_days',
+      'must be ≥ 1',
+    );
+    // refused before the store is opened: a file store would have made its directory
+    expect(existsSync(store)).toBe(false);
   });
 });
 

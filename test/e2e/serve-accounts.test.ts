@@ -125,12 +125,13 @@ describe('trainprint keys create', () => {
 
   it('refuses a plan or a scope that does not exist, naming those that do', async () => {
     const store = join(dir, 'keys-store');
+    // worded as POST /api/v1/admin/keys words them: the field, then the reason
     const plan = await run(['--store', store, '--account', 'acme', '--plan', 'platinum']);
-    expect(plan.code).toBe(2);
-    expect(plan.stderr).toContain('the plans are free, pro, scale, enterprise');
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('plan: "platinum" is not a known plan; the plans are free, pro, scale, enterprise');
     const scope = await run(['--store', store, '--account', 'acme', '--scopes', 'analyze,root']);
-    expect(scope.code).toBe(2);
-    expect(scope.stderr).toMatch(/root is not a scope; the scopes are analyze, /);
+    expect(scope.code).toBe(1);
+    expect(scope.stderr).toMatch(/scopes\[1\]: must be one of "analyze", /);
     expect((await run(['--store', store, '--account', 'acme', '--plan', 'pro', '--expires-days', '7'])).code).toBe(0);
   }, 60_000);
 });

@@ -57,8 +57,6 @@ const OUTER_RING_ONLY = [
   // each operation's request contract (src/services/requests.ts), which the HTTP routes read their requests through
   'REQUESTS',
   'readThrough',
-  'BOUND_WORDS',
-  'TYPE_WORDS',
   'SCHEMA_WORDS',
   'exactlyOne',
   'RequestContract',
