@@ -206,8 +206,10 @@ const BUDGETS_KIB = {
   // (386,930 / 394,620 B); +3 KiB: the words of every contract's fields joined in the HTTP layer (src/http/docs/fields.ts);
   // → 394 / 401: the analysis's, compare's, fingerprint's and memorization's words and the result schemas' there too
   // (386,518 / 394,410 → 401,733 / 409,627 B; the library −12.8 KB)
-  'http.js': 394,
-  'http.cjs': 401,
+  // → 395 / 403: a body's string lengths settled by its UTF-16 units where they can be, not counted by the
+  // validator a character at a time (src/http/validate-lengths.ts; 401,232 / 409,093 → 404,143 / 412,004 B)
+  'http.js': 395,
+  'http.cjs': 403,
   // trainprint/jobs: re-exports only (as every entry: 8 KiB at most, above), with a budget of its own because the web
   // app loads it to write each job result's line — 977 / 2,353 B when it was added
   'jobs.js': 2,
@@ -258,7 +260,8 @@ const BUDGETS_KIB = {
   // → 1,137 KiB with the main entry's 1,347 (1,163,501 B measured: the request contracts, above); 1,141 with the
   // stores' sliced encoding and the monitors' and registry's contracts; → 1,125 with the contracts' and the result
   // schemas' words out of the library (1,165,155 → 1,151,354 B)
-  'offload-worker.js': 1120, // with everything merged: 1,145,649 B
+  // → 1,122: the worker checks bodies too, so carries the lengths' pre-check (src/http/validate-lengths.ts; 1,148,339 B)
+  'offload-worker.js': 1122, // with everything merged: 1,145,649 B
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {

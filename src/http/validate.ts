@@ -11,6 +11,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { SCHEMA_WORDS, TrainprintError } from '../library.js';
 import type { JsonSchema } from './context.js';
+import { lengthPlan } from './validate-lengths.js';
 
 /** Where a validated value came from (named in the error). */
 export type Location = 'body' | 'query';
@@ -25,7 +26,11 @@ export type Location = 'body' | 'query';
  */
 export function compileValidator(schema: JsonSchema, location: Location): (value: unknown) => unknown {
   const validator = new Validator(schema as never, '2020-12', true);
+  // a value whose lengths hold for want of a count goes through the schema without its lengths (validate-lengths)
+  const plan = lengthPlan(schema);
+  const withoutLengths = plan && new Validator(plan.stripped as never, '2020-12', true);
   return (value) => {
+    if (plan && withoutLengths && plan.lengthsHold(value) && withoutLengths.validate(value).valid) return value;
     const r = validator.validate(value);
     if (r.valid) return value;
     const { field, reason } = describe(r.errors, schema);

@@ -152,6 +152,36 @@ describe('ownerTurn: sliced work takes its turns by owner', () => {
     ]);
   });
 
+  it('one slice a turn however many owners wait, the owners in rotation', async () => {
+    // each macrotask the turns ask for is numbered; a step records the turn it ran in
+    let turn = 0;
+    const realImmediate = saved.setImmediate as (f: () => void) => unknown;
+    g.setImmediate = (f: () => void) =>
+      realImmediate(() => {
+        turn++;
+        f();
+      });
+    const ran: { owner: string; turn: number }[] = [];
+    function* run(owner: string, n: number): Steps<string> {
+      for (let i = 0; i < n; i++) {
+        ran.push({ owner, turn });
+        yield PAUSE;
+      }
+      return owner;
+    }
+    const owners = ['ada', 'bob', 'cy', 'dee', 'eve', 'fay', 'gus', 'hal', 'ivy'];
+    // ada has two runs: they take ada's one place in the rotation, not two
+    const runs = [...owners, 'ada'].map((owner) => sliced(run(owner, 5), 0, turnOf(owner)));
+    await Promise.all(runs);
+    const afterFirst = ran.filter(({ turn: t }) => t > 0); // each run's first step came before its first pause
+    expect(afterFirst).toHaveLength(10 * 4);
+    const turns = afterFirst.map(({ turn: t }) => t);
+    expect(new Set(turns).size).toBe(turns.length); // never two slices in one turn
+    // the first rounds go round all nine owners in the order they came, each once
+    expect(afterFirst.slice(0, 9).map(({ owner }) => owner)).toEqual(owners);
+    expect(afterFirst.slice(9, 18).map(({ owner }) => owner)).toEqual(owners);
+  });
+
   it("wakes an owner's waiters in the order they came, one per turn, and each after other I/O callbacks", async () => {
     const order: string[] = [];
     let immediate = false;
