@@ -5,7 +5,7 @@
 // The TypeScript facade over these exports is src/engine/abi.ts — keep the two in step.
 
 export { reserve, ARENA_BASE as arenaBase } from './memory';
-export { xxh64, xxh64Folded } from './hash/xxh64';
+export { xxh64, xxh64Folded, xxh64Pair, xxh64PairSecond } from './hash/xxh64';
 export { countTokens, tokenize } from './tokenize';
 export { failedRegion, findRegions, setInert, tokenizeRegions } from './regions';
 export { utf8Invalid } from './utf8';

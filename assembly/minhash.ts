@@ -197,7 +197,9 @@ export function minhashOph(hashesPtr: usize, count: u32, k: u32, seed: u64, outP
   const a = splitmix64(seed) | 1;
   const b = splitmix64(seed + 1);
   const end = hashesPtr + (<usize>count << 3);
-  ophBins(hashesPtr, end, a, b, outPtr, binShift, mask, valShift);
+  // the default k with its shifts as constants: the bin and the value straight off the product
+  if (k == 128) ophBins(hashesPtr, end, a, b, outPtr, 57, 127, 25);
+  else ophBins(hashesPtr, end, a, b, outPtr, binShift, mask, valShift);
   // densification
   let filled: u32 = 0;
   for (let i: u32 = 0; i < k; i++) {

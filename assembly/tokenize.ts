@@ -18,7 +18,7 @@
 // before k), two popcnts, and both masks are zero in a pure-ASCII block. The block loop never
 // reads past the input: the last partial block is copied into a scratch block padded with spaces.
 
-import { xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
+import { xxh64AsciiShort, xxh64AsciiUnder8, xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
 
 // The last (partial, possibly empty) block of an input, padded with separators.
 const TAIL: usize = memory.data(64, 16);
@@ -231,12 +231,14 @@ export function countTokens(p: usize, len: usize): u32 {
 
 /**
  * Emits the tokens that end in the block at `b` (token bytes `starts`..`ends` as bit masks);
- * `ascii` (a constant at each call site) drops the UTF-16 corrections. Returns the new count.
+ * `ascii` (a constant at each call site) drops the UTF-16 corrections; `asciiTokens` (likewise a constant: every
+ * token is ASCII letters and digits) hashes short tokens on a shorter chain. Returns the new count.
  */
 // @ts-ignore: decorator
 @inline function walkBlock(
   b: usize, uB: u32, starts: u64, ends: u64, cs: u64, cont: u64, lead4: u64, openPtr: usize, openU: u32,
   n: u32, seed: u64, fastEnd: usize, anyFast: bool, startsPtr: usize, endsPtr: usize, hashesPtr: usize, ascii: bool,
+  asciiTokens: bool,
 ): u32 {
   while (ends) {
     const k = ctz<u64>(ends);
@@ -261,8 +263,11 @@ export function countTokens(p: usize, len: usize): u32 {
     store<u32>(startsPtr + o, sU);
     store<u32>(endsPtr + o, eU);
     let h: u64;
-    if (tLen < 16 && anyFast && sPtr <= fastEnd) h = xxh64FoldedShort(sPtr, tLen, seed);
-    else h = xxh64Folded(sPtr, tLen, seed);
+    if (tLen < 16 && anyFast && sPtr <= fastEnd) {
+      if (!asciiTokens) h = xxh64FoldedShort(sPtr, tLen, seed);
+      else if (tLen < 8) h = xxh64AsciiUnder8(sPtr, tLen, seed);
+      else h = xxh64AsciiShort(sPtr, tLen, seed);
+    } else h = xxh64Folded(sPtr, tLen, seed);
     store<u64>(hashesPtr + (o << 1), h);
     n++;
   }
@@ -275,15 +280,24 @@ export function countTokens(p: usize, len: usize): u32 {
  * Returns the number of tokens. The caller sizes the outputs (countTokens or len/2 + 1).
  */
 export function tokenize(p: usize, len: usize, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize): u32 {
-  return tokenizeAt(p, len, seed, 0, startsPtr, endsPtr, hashesPtr);
+  return tokenizeBody(p, len, seed, 0, startsPtr, endsPtr, hashesPtr, false);
 }
 
 /**
- * {@link tokenize} of bytes that begin `u0` UTF-16 units into the text: the offsets written are the text's, so a
- * caller tokenising the text stretch by stretch (regions.ts) does not pass over them again to add `u0`.
+ * {@link tokenize} of a stretch of raw text between the normaliser's regions (regions.ts), which begins `u0` UTF-16
+ * units into the text: the offsets written are the text's, so a caller tokenising the text stretch by stretch does not
+ * pass over them again to add `u0`. Such a stretch holds ASCII and the 0xFF bytes of rewritten separators only, so
+ * its tokens are ASCII letters and digits (see the file comment) and take the short hash's ASCII paths.
  */
 export function tokenizeAt(
   p: usize, len: usize, seed: u64, u0: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize,
+): u32 {
+  return tokenizeBody(p, len, seed, u0, startsPtr, endsPtr, hashesPtr, true);
+}
+
+// @ts-ignore: decorator
+@inline function tokenizeBody(
+  p: usize, len: usize, seed: u64, u0: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize, asciiTokens: bool,
 ): u32 {
   const end = p + len;
   const fastEnd = end - 16; // a token starting at or before this can be hashed by xxh64FoldedShort
@@ -304,9 +318,9 @@ export function tokenizeAt(
     let ends = ~tok & prev;
     // a token carried in from the previous block takes the first end; `carry` stands for its start
     if ((cont | lead4) == 0) {
-      n = walkBlock(b, uB, starts, ends, carry, 0, 0, openPtr, openU, n, seed, fastEnd, anyFast, startsPtr, endsPtr, hashesPtr, true);
+      n = walkBlock(b, uB, starts, ends, carry, 0, 0, openPtr, openU, n, seed, fastEnd, anyFast, startsPtr, endsPtr, hashesPtr, true, asciiTokens);
     } else {
-      n = walkBlock(b, uB, starts, ends, carry, cont, lead4, openPtr, openU, n, seed, fastEnd, anyFast, startsPtr, endsPtr, hashesPtr, false);
+      n = walkBlock(b, uB, starts, ends, carry, cont, lead4, openPtr, openU, n, seed, fastEnd, anyFast, startsPtr, endsPtr, hashesPtr, false, asciiTokens);
     }
     carry = tok >> 63;
     if (carry != 0 && starts != 0) {

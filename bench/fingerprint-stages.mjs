@@ -10,7 +10,8 @@
 // state of a caller's pattern cost is bench/fingerprint-whole.mjs's). The two builds' fingerprints (id, counts, every
 // column) are compared on each corpus first; a stage that changed one output stops it.
 //
-//   node --expose-gc bench/fingerprint-stages.mjs --baseline <dist of another build> [--rounds 7] [--write]
+//   node --expose-gc bench/fingerprint-stages.mjs --baseline <dist of another build> [--rounds 7] [--corpora en,ja]
+//     [--write] [--out fingerprint-stages.json]
 //
 // It reads the engine's core (`engine.core`, not a public API) to call the stages one at a time.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -76,8 +77,9 @@ function stages({ engine, normalize }, text) {
   let from = 0;
   let n0 = 0;
   while (n < 0) {
+    // builds with the ASCII hash paths tokenise a text without regions as one stretch; those before, by tokenize
     n =
-      nReg === 0
+      nReg === 0 && !raw.xxh64Pair
         ? raw.tokenize(inPtr, len, 0n, sP, eP, hP)
         : raw.tokenizeRegions(inPtr, len, 0n, regPtr, nReg, sP, eP, hP, fP, from, n0);
     if (n < 0) {
@@ -99,8 +101,12 @@ function stages({ engine, normalize }, text) {
   const m = raw.shingleTokens(hP, n, 5, 0n, spare);
   t.shingles = onCore() - t0;
   t0 = onCore();
-  raw.xxh64(hP, n * 8, 0x7470_0001n);
-  raw.xxh64(hP, n * 8, 0x7470_0002n);
+  // both halves of the id in one pass where the build has xxh64Pair, else two
+  if (raw.xxh64Pair) raw.xxh64Pair(hP, n * 8, 0x7470_0001n, 0x7470_0002n);
+  else {
+    raw.xxh64(hP, n * 8, 0x7470_0001n);
+    raw.xxh64(hP, n * 8, 0x7470_0002n);
+  }
   t.id = onCore() - t0;
   const winPtr = L.take(Math.max(m, 1) * 4);
   const sigPtr = L.take(128 * 4);
@@ -130,7 +136,7 @@ const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 const results = {};
-for (const corpus of Object.keys(CORPORA)) {
+for (const corpus of arg('corpora')?.split(',') ?? Object.keys(CORPORA)) {
   const text = CORPORA[corpus](10_000_000);
   const bytes = Buffer.byteLength(text);
   const [a, b] = await Promise.all(engines.map(({ engine }) => engine.fingerprint(text, { workHash: false })));
@@ -183,7 +189,7 @@ for (const corpus of Object.keys(CORPORA)) {
 
 if (process.argv.includes('--write')) {
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-  const file = new URL('results/fingerprint-stages.json', import.meta.url);
+  const file = new URL(`results/${arg('out', 'fingerprint-stages.json')}`, import.meta.url);
   const out = {
     what: "the core's stages of a word fingerprint, ms on-core (wall less run-queue wait), medians of alternating rounds",
     date: new Date().toISOString(),

@@ -76,14 +76,26 @@
       v4 = round(v4, load64(p + 24, fold));
       p += 32;
     } while (p <= limit);
-    h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
-    h = mergeRound(h, v1);
-    h = mergeRound(h, v2);
-    h = mergeRound(h, v3);
-    h = mergeRound(h, v4);
+    h = mergeLanes(v1, v2, v3, v4);
   } else {
     h = seed + P5;
   }
+  return xxh64Rest(p, end, len, h, fold);
+}
+
+/** XXH64's four lanes merged into one accumulator, after the stripes. */
+// @ts-ignore: decorator
+@inline function mergeLanes(v1: u64, v2: u64, v3: u64, v4: u64): u64 {
+  let h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
+  h = mergeRound(h, v1);
+  h = mergeRound(h, v2);
+  h = mergeRound(h, v3);
+  return mergeRound(h, v4);
+}
+
+/** The rest of XXH64 after the stripes: the length, the last < 32 bytes from `p` to `end`, the final mix. */
+// @ts-ignore: decorator
+@inline function xxh64Rest(p: usize, end: usize, len: usize, h: u64, fold: bool): u64 {
   h += <u64>len;
   while (p + 8 <= end) {
     h ^= round(0, load64(p, fold));
@@ -121,16 +133,46 @@ export function xxh64Folded(p: usize, len: usize, seed: u64): u64 {
  */
 // @ts-ignore: decorator
 @inline export function xxh64FoldedShort(p: usize, len: usize, seed: u64): u64 {
-  const lo = load64(p, true);
-  const hi = load64(p + 8, true);
-  const n = <u64>len;
-  let h = seed + P5 + n;
-  // one 8-byte lane (len >= 8)
-  const has8 = (len & 8) != 0;
-  const h8 = rotl<u64>(h ^ round(0, lo), 27) * P1 + P4;
-  h = select<u64>(h8, h, has8);
+  return shortBody(p, len, seed, false, false);
+}
+
+/**
+ * {@link xxh64FoldedShort} of a token of ASCII letters and digits only (len < 16). Folding is then `| 0x20` on every
+ * byte read, one step where the general fold takes four before the first multiply; the bytes past the token that
+ * the read takes in, whatever they are, still never reach the result.
+ */
+// @ts-ignore: decorator
+@inline export function xxh64AsciiShort(p: usize, len: usize, seed: u64): u64 {
+  return shortBody(p, len, seed, true, false);
+}
+
+/**
+ * {@link xxh64AsciiShort} of a token shorter than 8 bytes (reads the 8 bytes at `p`): without the 8-byte lane, whose
+ * two multiplies and step the branch-free path otherwise waits on for every token. Nine English words in ten are
+ * this short, so the caller's branch to it is seldom mispredicted.
+ */
+// @ts-ignore: decorator
+@inline export function xxh64AsciiUnder8(p: usize, len: usize, seed: u64): u64 {
+  return shortBody(p, len, seed, true, true);
+}
+
+// A token's hash is one chain of dependent multiplies, and a run of tokens pays its latency more than the count of
+// multiplies (a table for the byte steps' three, measured, gained nothing): `ascii` and `under8`, constants at each
+// call site, take steps off the chain.
+// @ts-ignore: decorator
+@inline function shortBody(p: usize, len: usize, seed: u64, ascii: bool, under8: bool): u64 {
+  const lo = ascii ? load<u64>(p) | FOLD64 : load64(p, true);
+  let h = seed + P5 + <u64>len;
+  let w = lo;
+  if (!under8) {
+    const hi = ascii ? load<u64>(p + 8) | FOLD64 : load64(p + 8, true);
+    // one 8-byte lane (len >= 8)
+    const has8 = (len & 8) != 0;
+    const h8 = rotl<u64>(h ^ round(0, lo), 27) * P1 + P4;
+    h = select<u64>(h8, h, has8);
+    w = select<u64>(hi, lo, has8);
+  }
   // one 4-byte word at offset len & 8 (len & 4)
-  const w = select<u64>(hi, lo, has8);
   const has4 = (len & 4) != 0;
   const h4 = rotl<u64>(h ^ ((w & 0xFFFFFFFF) * P1), 23) * P2 + P3;
   h = select<u64>(h4, h, has4);
@@ -144,4 +186,47 @@ export function xxh64Folded(p: usize, len: usize, seed: u64): u64 {
   const h3 = rotl<u64>(h ^ (((t >> 16) & 0xFF) * P5), 11) * P1;
   h = select<u64>(h3, h, r == 3);
   return avalanche64(h);
+}
+
+// The second result of xxh64Pair (a global: no multiple return values).
+let pairSecond: u64 = 0;
+
+/** The XXH64 under the second seed of the last {@link xxh64Pair}. */
+export function xxh64PairSecond(): u64 {
+  return pairSecond;
+}
+
+/**
+ * `xxh64(p, len, seedA)`, and `xxh64(p, len, seedB)` for {@link xxh64PairSecond}, in one pass. Each of XXH64's four
+ * lanes is a chain of two dependent multiplies per 32-byte stripe, so one pass waits on them; the two seeds' eight
+ * lanes run side by side in about the time of one pass.
+ */
+export function xxh64Pair(p: usize, len: usize, seedA: u64, seedB: u64): u64 {
+  if (len < 32) {
+    pairSecond = xxh64(p, len, seedB);
+    return xxh64(p, len, seedA);
+  }
+  const end = p + len;
+  const limit = end - 32;
+  let a1 = seedA + P1 + P2, a2 = seedA + P2, a3 = seedA, a4 = seedA - P1;
+  let b1 = seedB + P1 + P2, b2 = seedB + P2, b3 = seedB, b4 = seedB - P1;
+  do {
+    const l1 = load<u64>(p), l2 = load<u64>(p, 8), l3 = load<u64>(p, 16), l4 = load<u64>(p, 24);
+    a1 = round(a1, l1);
+    b1 = round(b1, l1);
+    a2 = round(a2, l2);
+    b2 = round(b2, l2);
+    a3 = round(a3, l3);
+    b3 = round(b3, l3);
+    a4 = round(a4, l4);
+    b4 = round(b4, l4);
+    p += 32;
+  } while (p <= limit);
+  pairSecond = pairRest(p, end, len, mergeLanes(b1, b2, b3, b4));
+  return pairRest(p, end, len, mergeLanes(a1, a2, a3, a4));
+}
+
+/** {@link xxh64Rest} of unfolded bytes, once in the binary for both of xxh64Pair's seeds. */
+function pairRest(p: usize, end: usize, len: usize, h: u64): u64 {
+  return xxh64Rest(p, end, len, h, false);
 }

@@ -17,6 +17,10 @@ export interface RawExports {
   reserve(bytes: number): number;
   xxh64(ptr: number, len: number, seed: bigint): bigint;
   xxh64Folded(ptr: number, len: number, seed: bigint): bigint;
+  /** `xxh64(ptr, len, seedA)`, with `xxh64(ptr, len, seedB)` for {@link xxh64PairSecond}: both in one pass. */
+  xxh64Pair(ptr: number, len: number, seedA: bigint, seedB: bigint): bigint;
+  /** The XXH64 under the second seed of the last xxh64Pair. */
+  xxh64PairSecond(): bigint;
   countTokens(ptr: number, len: number): number;
   tokenize(ptr: number, len: number, seed: bigint, startsPtr: number, endsPtr: number, hashesPtr: number): number;
   findRegions(ptr: number, len: number, outPtr: number, cap: number): number;

@@ -109,8 +109,8 @@ export function fingerprintCore(
       count = t.count;
       hashesPtr = t.spareU64Ptr;
       m = core.raw.shingleTokens(t.hashesPtr, count, o.size, seed, hashesPtr);
-      idA = core.raw.xxh64(t.hashesPtr, count * 8, ID_SEED_A);
-      idB = core.raw.xxh64(t.hashesPtr, count * 8, ID_SEED_B);
+      idA = core.raw.xxh64Pair(t.hashesPtr, count * 8, ID_SEED_A, ID_SEED_B);
+      idB = core.raw.xxh64PairSecond();
       // only the columns asked for leave the core now (most callers read none: 3.5 fresh bytes per input byte)
       const hashes = columns.hashes ? core.u64(hashesPtr, m).slice() : undefined;
       shingles = lazyShingles(core, text, o, m, hashes, columns.spans ? shingleSpansOf(core, t, o.size, m) : undefined);
@@ -136,8 +136,8 @@ export function fingerprintCore(
       L.commit();
       m = core.raw.charShingles(inPtr, len, o.size, seed, hashesPtr, startsPtr, endsPtr);
       count = codePointCount(src);
-      idA = core.raw.xxh64(inPtr, len, ID_SEED_A);
-      idB = core.raw.xxh64(inPtr, len, ID_SEED_B);
+      idA = core.raw.xxh64Pair(inPtr, len, ID_SEED_A, ID_SEED_B);
+      idB = core.raw.xxh64PairSecond();
       const starts = core.u32(startsPtr, m).slice();
       const ends = core.u32(endsPtr, m).slice();
       if (map) {

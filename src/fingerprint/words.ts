@@ -217,10 +217,8 @@ export function tokenizeWords(
       from = 0;
       n0 = 0;
     }
-    count =
-      nReg === 0
-        ? core.raw.tokenize(inPtr, len, 0n, startsPtr, endsPtr, hashesPtr)
-        : core.raw.tokenizeRegions(inPtr, len, 0n, regPtr, nReg, startsPtr, endsPtr, hashesPtr, firstPtr, from, n0);
+    // with no region the whole text is one stretch, whose tokens are ASCII: the tokenizer's shorter hash path
+    count = core.raw.tokenizeRegions(inPtr, len, 0n, regPtr, nReg, startsPtr, endsPtr, hashesPtr, firstPtr, from, n0);
     if (count < 0) {
       from = core.raw.failedRegion();
       n0 = core.u32(firstPtr + from * 8, 1)[0];

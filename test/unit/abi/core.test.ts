@@ -57,6 +57,19 @@ describe.each(BUILDS)('core ABI (%s)', (build) => {
     }
   });
 
+  it('xxh64Pair gives XXH64 under both seeds, for every length 0..300 and random seeds', async () => {
+    const core = await coreOf(build);
+    const rnd = prng(12);
+    const buf = new Uint8Array(300).map(() => (rnd() * 256) | 0);
+    const p = put(core, buf);
+    for (let len = 0; len <= 300; len++) {
+      const a = BigInt((rnd() * 2 ** 32) >>> 0) << BigInt(len % 33);
+      const b = BigInt.asUintN(64, (BigInt((rnd() * 2 ** 32) >>> 0) << 32n) | BigInt(len));
+      expect(BigInt.asUintN(64, core.raw.xxh64Pair(p, len, a, b))).toBe(xxh64Ref(buf.subarray(0, len), a));
+      expect(BigInt.asUintN(64, core.raw.xxh64PairSecond())).toBe(xxh64Ref(buf.subarray(0, len), b));
+    }
+  });
+
   it('xxh64Folded hashes ASCII letters as lower case and leaves UTF-8 bytes alone', async () => {
     const core = await coreOf(build);
     const rnd = prng(11);

@@ -35,8 +35,12 @@ function rawRef(text: string, seed: bigint): Tokens {
   return { count: r.hashes.length, hashes, starts: r.starts, ends: r.ends };
 }
 
-/** Run `tokenize` on the UTF-8 of `text` placed `misalign` bytes past a 16-byte boundary. */
-function tokenizeRaw(core: Core, text: string, seed: bigint, misalign = 0): Tokens {
+/**
+ * Run `tokenize` on the UTF-8 of `text` placed `misalign` bytes past a 16-byte boundary; with `stretch`, run
+ * `tokenizeRegions` over it as a text without regions instead: one stretch, whose tokens (ASCII only) take the
+ * short hash's ASCII paths.
+ */
+function tokenizeRaw(core: Core, text: string, seed: bigint, misalign = 0, stretch = false): Tokens {
   const bytes = enc.encode(text);
   const cap = bytes.length + 2; // one slot past the worst case, to catch overruns
   const L = core.layout();
@@ -44,6 +48,7 @@ function tokenizeRaw(core: Core, text: string, seed: bigint, misalign = 0): Toke
   const sPtr = L.take(cap * 4);
   const ePtr = L.take(cap * 4);
   const hPtr = L.take(cap * 8);
+  const firstPtr = L.take(8);
   L.commit();
   const u8 = core.u8;
   // token bytes right after the input: the kernel must not read them as part of the text
@@ -52,7 +57,9 @@ function tokenizeRaw(core: Core, text: string, seed: bigint, misalign = 0): Toke
   core.u32(sPtr, cap).fill(SENTINEL);
   core.u32(ePtr, cap).fill(SENTINEL);
   core.u64(hPtr, cap).fill(BigInt(SENTINEL));
-  const count = core.raw.tokenize(inPtr, bytes.length, seed, sPtr, ePtr, hPtr);
+  const count = stretch
+    ? core.raw.tokenizeRegions(inPtr, bytes.length, seed, 0, 0, sPtr, ePtr, hPtr, firstPtr, 0, 0)
+    : core.raw.tokenize(inPtr, bytes.length, seed, sPtr, ePtr, hPtr);
   expect(core.raw.countTokens(inPtr, bytes.length)).toBe(count);
   // nothing written past the last token
   expect(core.u32(sPtr, cap)[count]).toBe(SENTINEL);
@@ -68,17 +75,25 @@ function tokenizeRaw(core: Core, text: string, seed: bigint, misalign = 0): Toke
   };
 }
 
+const isAscii = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+};
+
+/** `tokenize` of `text` equals the reference; so does the stretch path (tokenizeRegions) when the text is ASCII. */
 function check(core: Core, text: string, seed = 0n, misalign = 0): void {
-  const got = tokenizeRaw(core, text, seed, misalign);
   const want = rawRef(text, seed);
-  if (
-    got.count !== want.count ||
-    got.starts.join() !== want.starts.join() ||
-    got.ends.join() !== want.ends.join() ||
-    got.hashes.join() !== want.hashes.join()
-  ) {
-    // fail with a readable diff
-    expect({ text, misalign, ...got }).toEqual({ text, misalign, ...want });
+  for (const stretch of isAscii(text) ? [false, true] : [false]) {
+    const got = tokenizeRaw(core, text, seed, misalign, stretch);
+    if (
+      got.count !== want.count ||
+      got.starts.join() !== want.starts.join() ||
+      got.ends.join() !== want.ends.join() ||
+      got.hashes.join() !== want.hashes.join()
+    ) {
+      // fail with a readable diff
+      expect({ text, misalign, stretch, ...got }).toEqual({ text, misalign, stretch, ...want });
+    }
   }
 }
 
@@ -146,6 +161,18 @@ describe.each(BUILDS)('tokenize / shingleTokens (%s)', (build) => {
         s += word(rnd, 1 + ((rnd() * 35) | 0)) + SEPS[(rnd() * SEPS.length) | 0].repeat(1 + ((rnd() * 3) | 0));
       check(core, s, BigInt(t), t % 16);
       check(core, s.slice(0, -((rnd() * 5) | 0) || undefined), 1n);
+    }
+  });
+
+  it('ASCII tokens of every length 1..17 after every other, around the 8- and 16-byte hash paths', async () => {
+    const core = await coreOf(build);
+    const rnd = prng(108);
+    for (let a = 1; a <= 17; a++) {
+      for (let b = 1; b <= 17; b++) {
+        // letters of both cases and digits, separators whose `| 0x20` is a letter or digit right after the token
+        const text = `${word(rnd, a)}${'@[`{\x10\x19'[(a + b) % 6]}${word(rnd, b)}${' \x0d'[b & 1]}${word(rnd, ((a * b) % 9) + 1)}`;
+        for (let pre = 0; pre < 16; pre += 5) check(core, ' '.repeat(pre) + text, BigInt(a * 31 + b), (a + pre) % 16);
+      }
     }
   });
 

@@ -160,9 +160,10 @@ describe('MinHash estimates Jaccard', () => {
 });
 
 describe('SimHash', () => {
-  it('equals the reference on both builds (sizes 0..100k and the 255-item flush edges)', () => {
+  it('equals the reference on both builds (sizes 0..100k, the 15-pair and 255-item flush edges)', () => {
     const rng = new Rng(303);
-    for (const n of [...SIZES, 254, 255, 256, 509, 510, 511, 512, 513, 100_001]) {
+    const nibbleEdges = [28, 29, 30, 31, 32, 33, 59, 60, 61];
+    for (const n of [...SIZES, ...nibbleEdges, 254, 255, 256, 509, 510, 511, 512, 513, 100_001]) {
       const h = rng.hashes(n);
       const want = simhash64Ref(h);
       for (const v of VARIANTS) expect(simhash64(cores.get(v)!, h), `${v} n=${n}`).toBe(want);
