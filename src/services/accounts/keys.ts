@@ -32,7 +32,14 @@ import { sha256Hex } from '../../fingerprint/sha256.js';
 import type { Store } from '../../store/types.js';
 import { PLANS, type Plan } from './plans.js';
 import { DEFAULT_SCOPES, SCOPES, type Principal, type Scope } from './scopes.js';
-import { ACCOUNT_HINT, ACCOUNT_PATTERN, CREATE_CLIENT_REQUEST, CREATE_KEY_REQUEST } from './schema.js';
+import {
+  ACCOUNT_HINT,
+  ACCOUNT_PATTERN,
+  CREATE_CLIENT_REQUEST,
+  CREATE_KEY_REQUEST,
+  type CreateClientOptions,
+  type CreateKeyOptions,
+} from './schema.js';
 import { readThrough } from '../../util/schema-check.js';
 
 /**
@@ -74,32 +81,8 @@ export interface OAuthClientInfo {
   readonly revoked_at: string | null;
 }
 
-/**
- * Options of {@link KeyStore.createKey}.
- * @example
- * const o: CreateKeyOptions = { account: 'acme', plan: 'pro', scopes: ['analyze', 'kb'], mode: 'test', name: 'ci' }
- */
-export interface CreateKeyOptions {
-  /** Account the key acts for: 1–128 of `A-Z a-z 0-9 . _ @ -`, starting with a letter or digit. */
-  readonly account: string;
-  /** Plan name: a built-in plan (src/services/accounts/plans.ts) or one given to the KeyStore. @default 'free' */
-  readonly plan?: string;
-  /** @default DEFAULT_SCOPES (everything but `datasets:write` and `admin`) */
-  readonly scopes?: readonly string[];
-  /** @default 'live' */
-  readonly mode?: 'live' | 'test';
-  /** A label for listings (≤ 100 characters). */
-  readonly name?: string;
-  /** Seconds until the key stops working (1 s to 10 years). @default no expiry */
-  readonly expiresInSeconds?: number;
-}
-
-/**
- * Options of {@link KeyStore.createClient} (clients have no test mode and no expiry: their tokens last an hour).
- * @example
- * const o: CreateClientOptions = { account: 'acme', scopes: ['analyze'] }
- */
-export type CreateClientOptions = Omit<CreateKeyOptions, 'mode' | 'expiresInSeconds'>;
+// the credentials' request types live with their contracts (./schema.ts); named here too, where the key store is
+export type { CreateClientOptions, CreateKeyOptions } from './schema.js';
 
 /**
  * Options of a {@link KeyStore}.

@@ -6,7 +6,6 @@
  */
 import { intIn, partialObject, type JsonSchema } from '../../util/json-schema.js';
 import { contract, invalidField } from '../../util/schema-check.js';
-import type { CreateClientOptions, CreateKeyOptions } from './keys.js';
 import { SCOPES } from './scopes.js';
 
 /** The longest a key may last: ten years, in seconds. */
@@ -38,6 +37,33 @@ export function knownPlan(request: { readonly plan?: string }, plans: readonly s
   if (!PLAN_FORMAT.test(plan) || !plans.includes(plan))
     invalidField('plan', `${JSON.stringify(plan)} is not a known plan; the plans are ${plans.join(', ')}`);
 }
+
+/**
+ * Options of `KeyStore.createKey` (./keys.ts).
+ * @example
+ * const o: CreateKeyOptions = { account: 'acme', plan: 'pro', scopes: ['analyze', 'kb'], mode: 'test', name: 'ci' }
+ */
+export interface CreateKeyOptions {
+  /** Account the key acts for: 1–128 of `A-Z a-z 0-9 . _ @ -`, starting with a letter or digit. */
+  readonly account: string;
+  /** Plan name: a built-in plan (src/services/accounts/plans.ts) or one given to the KeyStore. @default 'free' */
+  readonly plan?: string;
+  /** @default DEFAULT_SCOPES (everything but `datasets:write` and `admin`) */
+  readonly scopes?: readonly string[];
+  /** @default 'live' */
+  readonly mode?: 'live' | 'test';
+  /** A label for listings (≤ 100 characters). */
+  readonly name?: string;
+  /** Seconds until the key stops working (1 s to 10 years). @default no expiry */
+  readonly expiresInSeconds?: number;
+}
+
+/**
+ * Options of `KeyStore.createClient` (./keys.ts) (clients have no test mode and no expiry: their tokens last an hour).
+ * @example
+ * const o: CreateClientOptions = { account: 'acme', scopes: ['analyze'] }
+ */
+export type CreateClientOptions = Omit<CreateKeyOptions, 'mode' | 'expiresInSeconds'>;
 
 /**
  * An API key: read by `KeyStore.createKey` with its store's plans; served for the caller's own account.
