@@ -212,7 +212,7 @@ describe('a broken or wrong form', () => {
       ],
       [form(docx, { content_type: 'rtf' }), 'content_type', /must be one of/],
       [form(docx, { metadata: '{"title":' }), 'metadata', /not valid JSON/],
-      [form(docx, { include_text: 'yes' }), 'include_text', /boolean/],
+      [form(docx, { include_text: 'yes' }), 'include_text', /true or false/],
       [form(docx, { content: 'text' }), 'content', /not a form field/],
       [form(docx, { colour: 'blue' }), 'colour', /not a known field/],
       [form({ bytes: new Uint8Array([0xff, 0xfe, 0x41]), name: 'a.txt' }), 'file', /UTF-8/],

@@ -278,7 +278,7 @@ describe('analyze', () => {
     const unknownType = await engine
       .analyze({ content: 'x', content_type: 'rtf' } as never)
       .catch((e: Error) => e.message);
-    expect(unknownType).toContain("'text', 'markdown', 'html', 'epub', 'pdf', 'docx'");
+    expect(unknownType).toContain('"text", "markdown", "html", "epub", "pdf", "docx"');
     // every bad option is INVALID_OPTIONS naming it, never a TypeError from inside
     const badOptions: unknown[] = [
       null,
