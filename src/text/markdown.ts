@@ -155,6 +155,20 @@ export function extractMarkdownInto(b: TextBuilder, s: string): void {
   new BlockScanner(b, s).run();
 }
 
+/** What the container markers (`>` and list markers) at the start of a line left. */
+interface ContainerMarkers {
+  /** Where the line's content starts, after its markers (its end when nothing follows them). */
+  readonly p: number;
+  /** Whether any marker was taken off. */
+  readonly stripped: boolean;
+  /** Whether a list marker was among them: the line opens a list item. */
+  readonly listItem: boolean;
+  /** How many `>` markers: the block quotes an opening fence sits in. */
+  readonly quotes: number;
+  /** Columns of indent before the content (a tab to the next multiple of 4). */
+  readonly indent: number;
+}
+
 /** The line-by-line block pass. */
 class BlockScanner {
   private readonly n: number;
@@ -193,25 +207,56 @@ class BlockScanner {
 
   /** Handles the line `[start, end)` (line ending up to `next`); returns where the next line starts. */
   private line(start: number, end: number, next: number): number {
-    const s = this.s;
-    const b = this.b;
-    if (this.fenceChar !== 0) {
-      let p = start;
-      for (let k = 0; k < this.fenceQuotes; k++) {
-        const q = quoteMarkerEnd(s, p, end);
-        if (q < 0) break;
-        p = q;
-      }
-      if (this.isClosingFence(p, end)) {
-        this.fenceChar = 0;
-        b.copy(end, next);
-      } else {
-        b.copy(p, next);
-      }
+    if (this.fenceChar !== 0) return this.fencedLine(start, end, next);
+    const markers = this.containerMarkers(start, end);
+    if (markers === null) {
+      // Indented code: kept verbatim.
+      this.b.copy(start, next);
+      this.prevBlank = false;
       return next;
     }
+    if (markers.p >= end) {
+      this.flushParagraph();
+      this.tableOpen = false;
+      this.b.copy(end, next);
+      this.prevBlank = true;
+      return next;
+    }
+    if (markers.listItem) {
+      this.flushParagraph();
+      this.inList = true;
+    } else if (!markers.stripped && markers.indent === 0 && this.prevBlank) {
+      this.inList = false;
+    }
+    this.prevBlank = false;
+    return this.leafBlock(start, end, next, markers);
+  }
 
-    // Container markers: any number of `>` and list markers, each possibly indented.
+  /** A line inside an open code fence: kept verbatim after the fence's own `>` markers, or the closing fence (dropped). */
+  private fencedLine(start: number, end: number, next: number): number {
+    const s = this.s;
+    let p = start;
+    for (let k = 0; k < this.fenceQuotes; k++) {
+      const q = quoteMarkerEnd(s, p, end);
+      if (q < 0) break;
+      p = q;
+    }
+    if (this.isClosingFence(p, end)) {
+      this.fenceChar = 0;
+      this.b.copy(end, next);
+    } else {
+      this.b.copy(p, next);
+    }
+    return next;
+  }
+
+  /**
+   * The container markers that open the line `[start, end)`: any number of `>` and list markers, each possibly
+   * indented. `null` when the line is indented code: four columns of indent before any marker, with no paragraph,
+   * list or table open.
+   */
+  private containerMarkers(start: number, end: number): ContainerMarkers | null {
+    const s = this.s;
     let p = start;
     let stripped = false;
     let listItem = false;
@@ -231,12 +276,7 @@ class BlockScanner {
         break;
       }
       if (indent >= 4) {
-        if (!stripped && !this.paraOpen() && !this.inList && !this.tableOpen) {
-          // Indented code: kept verbatim.
-          b.copy(start, next);
-          this.prevBlank = false;
-          return next;
-        }
+        if (!stripped && !this.paraOpen() && !this.inList && !this.tableOpen) return null;
         p = q;
         break;
       }
@@ -262,21 +302,18 @@ class BlockScanner {
       p = q;
       break;
     }
+    return { p, stripped, listItem, quotes, indent };
+  }
 
-    if (p >= end) {
-      this.flushParagraph();
-      this.tableOpen = false;
-      b.copy(end, next);
-      this.prevBlank = true;
-      return next;
-    }
-    if (listItem) {
-      this.flushParagraph();
-      this.inList = true;
-    } else if (!stripped && indent === 0 && this.prevBlank) {
-      this.inList = false;
-    }
-    this.prevBlank = false;
+  /**
+   * The block a non-blank line holds after its container markers (`markers.p` on): a table row, a setext underline,
+   * a thematic break, an opening fence, an ATX heading, an HTML block, a link or footnote definition, or paragraph
+   * text. Returns where the next line starts (after an HTML block's last line).
+   */
+  private leafBlock(start: number, end: number, next: number, markers: ContainerMarkers): number {
+    const s = this.s;
+    const b = this.b;
+    const { p, stripped, quotes } = markers;
     let segStart = stripped ? p : start;
     const c = s.charCodeAt(p);
 
@@ -345,13 +382,18 @@ class BlockScanner {
       this.inline([segStart], [next], true);
       return next;
     }
+    this.continueParagraph(segStart, next);
+    return next;
+  }
+
+  /** Adds `[segStart, next)` to the open paragraph: joined to its last span when they meet, else a span of its own. */
+  private continueParagraph(segStart: number, next: number): void {
     const k = this.paraEnds.length - 1;
     if (k >= 0 && this.paraEnds[k] === segStart) this.paraEnds[k] = next;
     else {
       this.paraStarts.push(segStart);
       this.paraEnds.push(next);
     }
-    return next;
   }
 
   private paraOpen(): boolean {

@@ -94,109 +94,138 @@ class VarintReader {
   }
 }
 
+/** Every code point's info word before folding into the trie, and which 64-code-point blocks are not uniform. */
+interface FlatInfo {
+  readonly flat: Uint32Array;
+  /**
+   * 1 for a block a run boundary or a single-code-point entry falls inside: only those need comparing when folded
+   * (the decode runs once, mostly in the interpreter, and touching all 1.1M entries one by one would cost tens of ms).
+   */
+  readonly dirty: Uint8Array;
+}
+
 function decodeTables(): Tables {
-  // Decoded into a flat array first, then folded into the trie. `dirty` marks the blocks that are not uniform
-  // (a run boundary or a single-code-point entry falls inside), so only those need comparing: the decode runs once,
-  // mostly in the interpreter, and touching all 1.1M entries one by one would cost tens of milliseconds.
-  const flat = new Uint32Array(CODE_POINTS);
-  const dirty = new Uint8Array(CODE_POINTS >> BLOCK_SHIFT);
-  const set = (cp: number, bits: number): void => {
-    flat[cp] |= bits;
-    dirty[cp >> BLOCK_SHIFT] = 1;
-  };
-
+  // Decoded into a flat array first, then folded into the trie.
+  const info: FlatInfo = { flat: new Uint32Array(CODE_POINTS), dirty: new Uint8Array(CODE_POINTS >> BLOCK_SHIFT) };
   // Stand-alone ⊂ token (checked by the generator), and these are the first writes, so plain fills are enough.
-  const fillRuns = (encoded: string, value: number): void => {
-    const r = new VarintReader(encoded);
-    let cp = 0;
-    let on = false;
-    while (!r.done) {
-      const end = cp + r.next();
-      if (on) flat.fill(value, cp, end);
-      dirty[cp >> BLOCK_SHIFT] = dirty[(end - 1) >> BLOCK_SHIFT] = dirty[end >> BLOCK_SHIFT] = 1;
-      cp = end;
-      on = !on;
-    }
-  };
-  fillRuns(TOKEN, INFO_TOKEN);
-  fillRuns(STANDS_ALONE, INFO_TOKEN | INFO_STANDS_ALONE);
+  fillRuns(info, TOKEN, INFO_TOKEN);
+  fillRuns(info, STANDS_ALONE, INFO_TOKEN | INFO_STANDS_ALONE);
+  decodeCombiningClasses(info);
+  const pairs = decodeCompositions(info);
+  const { offsets, pool } = decodeMappings(info);
+  const { index, data } = foldTrie(info);
+  const poolInfo = pool.map((cp) => info.flat[cp]);
+  return { index, data, offsets, pool, poolInfo, pairs };
+}
 
-  {
-    const r = new VarintReader(CCC);
-    let next = 0;
-    while (!r.done) {
-      const start = next + r.next();
-      const end = start + r.next() + 1;
-      const ccc = r.next();
-      for (let c = start; c < end; c++) set(c, ccc);
-      next = end;
-    }
+/** Sets `bits` in the info word of `cp` and marks its block. */
+function setInfo(info: FlatInfo, cp: number, bits: number): void {
+  info.flat[cp] |= bits;
+  info.dirty[cp >> BLOCK_SHIFT] = 1;
+}
+
+/** Alternating runs of code points without and with a property (`encoded`): `value` for those with it. */
+function fillRuns({ flat, dirty }: FlatInfo, encoded: string, value: number): void {
+  const r = new VarintReader(encoded);
+  let cp = 0;
+  let on = false;
+  while (!r.done) {
+    const end = cp + r.next();
+    if (on) flat.fill(value, cp, end);
+    dirty[cp >> BLOCK_SHIFT] = dirty[(end - 1) >> BLOCK_SHIFT] = dirty[end >> BLOCK_SHIFT] = 1;
+    cp = end;
+    on = !on;
   }
+}
 
+/** Canonical_Combining_Class, as ranges of one class each. */
+function decodeCombiningClasses(info: FlatInfo): void {
+  const r = new VarintReader(CCC);
+  let next = 0;
+  while (!r.done) {
+    const start = next + r.next();
+    const end = start + r.next() + 1;
+    const ccc = r.next();
+    for (let c = start; c < end; c++) setInfo(info, c, ccc);
+    next = end;
+  }
+}
+
+/**
+ * The primary composites, keyed by first code point and second's id; each second code point (Hangul V and T jamo
+ * too) marked as one, with its id.
+ */
+function decodeCompositions(info: FlatInfo): Map<number, number> {
   const pairs = new Map<number, number>();
-  {
-    const r = new VarintReader(COMPOSITION);
-    const secondIds = new Map<number, number>();
-    let c = 0,
-      a = 0,
-      b = 0;
-    while (!r.done) {
-      c += r.next();
-      a += r.nextSigned();
-      b += r.nextSigned();
-      let id = secondIds.get(b);
-      if (id === undefined) {
-        secondIds.set(b, (id = secondIds.size));
-        set(b, INFO_SECOND | (id << INFO_INDEX_SHIFT));
-      }
-      pairs.set(a * SECOND_IDS + id, c);
+  const r = new VarintReader(COMPOSITION);
+  const secondIds = new Map<number, number>();
+  let c = 0,
+    a = 0,
+    b = 0;
+  while (!r.done) {
+    c += r.next();
+    a += r.nextSigned();
+    b += r.nextSigned();
+    let id = secondIds.get(b);
+    if (id === undefined) {
+      secondIds.set(b, (id = secondIds.size));
+      setInfo(info, b, INFO_SECOND | (id << INFO_INDEX_SHIFT));
     }
-    if (secondIds.size > SECOND_IDS) throw new Error('trainprint: too many composition seconds');
-    for (let v = V_BASE; v < V_BASE + V_COUNT; v++) set(v, INFO_SECOND);
-    for (let t = T_BASE + 1; t < T_BASE + T_COUNT; t++) set(t, INFO_SECOND);
+    pairs.set(a * SECOND_IDS + id, c);
   }
+  if (secondIds.size > SECOND_IDS) throw new Error('trainprint: too many composition seconds');
+  for (let v = V_BASE; v < V_BASE + V_COUNT; v++) setInfo(info, v, INFO_SECOND);
+  for (let t = T_BASE + 1; t < T_BASE + T_COUNT; t++) setInfo(info, t, INFO_SECOND);
+  return pairs;
+}
 
-  // Mapping 0 is the empty one (shared by all default ignorables, so their blocks stay uniform); every other
-  // mapped code point gets its own entry.
+/**
+ * NFD(NFKC_CF(cp)) of each mapped code point, as runs of code points whose mappings differ by a constant shift.
+ * Mapping 0 is the empty one (shared by all default ignorables, so their blocks stay uniform); every other mapped
+ * code point gets its own entry.
+ */
+function decodeMappings(info: FlatInfo): { offsets: Uint32Array; pool: Uint32Array } {
+  const { flat, dirty } = info;
   const offsetList: number[] = [0, 0];
   const poolList: number[] = [];
-  {
-    const r = new VarintReader(MAPPING);
-    let next = 0;
-    let prevTarget = 0;
-    const first: number[] = [];
-    while (!r.done) {
-      const cp0 = next + r.next();
-      const count = r.next() + 1;
-      let stride = 1,
-        shift = 0;
-      if (count > 1) {
-        stride = r.next() + 1;
-        shift = r.nextSigned();
-      }
-      const length = r.next();
-      first.length = 0;
-      for (let j = 0; j < length; j++) first.push((prevTarget += r.nextSigned()));
-      const last = cp0 + (count - 1) * stride;
-      // A mapped code point never reaches composition (U+0345 is the one mapped second), so its id is dropped.
-      if (length === 0) {
-        for (let cp = cp0; cp <= last; cp += stride) flat[cp] = (flat[cp] & KEEP_WHEN_MAPPED) | INFO_MAPPED;
-        dirty[cp0 >> BLOCK_SHIFT] = dirty[last >> BLOCK_SHIFT] = 1;
-        if (stride !== 1) for (let cp = cp0; cp <= last; cp += stride) dirty[cp >> BLOCK_SHIFT] = 1;
-      } else {
-        for (let k = 0; k < count; k++) {
-          for (let j = 0; j < length; j++) poolList.push(first[j] + k * shift);
-          const cp = cp0 + k * stride;
-          flat[cp] &= KEEP_WHEN_MAPPED;
-          set(cp, INFO_MAPPED | ((offsetList.length - 1) << INFO_INDEX_SHIFT));
-          offsetList.push(poolList.length);
-        }
-      }
-      next = last + 1;
+  const r = new VarintReader(MAPPING);
+  let next = 0;
+  let prevTarget = 0;
+  const first: number[] = [];
+  while (!r.done) {
+    const cp0 = next + r.next();
+    const count = r.next() + 1;
+    let stride = 1,
+      shift = 0;
+    if (count > 1) {
+      stride = r.next() + 1;
+      shift = r.nextSigned();
     }
+    const length = r.next();
+    first.length = 0;
+    for (let j = 0; j < length; j++) first.push((prevTarget += r.nextSigned()));
+    const last = cp0 + (count - 1) * stride;
+    // A mapped code point never reaches composition (U+0345 is the one mapped second), so its id is dropped.
+    if (length === 0) {
+      for (let cp = cp0; cp <= last; cp += stride) flat[cp] = (flat[cp] & KEEP_WHEN_MAPPED) | INFO_MAPPED;
+      dirty[cp0 >> BLOCK_SHIFT] = dirty[last >> BLOCK_SHIFT] = 1;
+      if (stride !== 1) for (let cp = cp0; cp <= last; cp += stride) dirty[cp >> BLOCK_SHIFT] = 1;
+    } else {
+      for (let k = 0; k < count; k++) {
+        for (let j = 0; j < length; j++) poolList.push(first[j] + k * shift);
+        const cp = cp0 + k * stride;
+        flat[cp] &= KEEP_WHEN_MAPPED;
+        setInfo(info, cp, INFO_MAPPED | ((offsetList.length - 1) << INFO_INDEX_SHIFT));
+        offsetList.push(poolList.length);
+      }
+    }
+    next = last + 1;
   }
+  return { offsets: Uint32Array.from(offsetList), pool: Uint32Array.from(poolList) };
+}
 
-  // Fold into 64-entry blocks: uniform blocks are shared by value, the others by content.
+/** Folds the flat info words into 64-entry blocks: uniform blocks are shared by value, the others by content. */
+function foldTrie({ flat, dirty }: FlatInfo): { index: Uint16Array; data: Uint32Array } {
   const blockCount = CODE_POINTS >> BLOCK_SHIFT;
   const index = new Uint16Array(blockCount);
   let dirtyCount = 0;
@@ -241,17 +270,7 @@ function decodeTables(): Tables {
     if (id === undefined) candidates.push((id = addBlock(base)));
     index[b] = id;
   }
-
-  const pool = Uint32Array.from(poolList);
-  const poolInfo = pool.map((cp) => flat[cp]);
-  return {
-    index,
-    data: unique.slice(0, uniqueCount << BLOCK_SHIFT),
-    offsets: Uint32Array.from(offsetList),
-    pool,
-    poolInfo,
-    pairs,
-  };
+  return { index, data: unique.slice(0, uniqueCount << BLOCK_SHIFT) };
 }
 
 /** The decoded tables as flat arrays, the form the WebAssembly core's copy of this normaliser takes. */

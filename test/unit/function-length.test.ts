@@ -1,9 +1,7 @@
 /**
  * No function in src/ or app/ (the web app) holds more than 120 lines of its own. A function's own lines are the lines it spans less the
  * lines of the functions nested in it that span over 20 lines (those are read, and counted, as functions of their own);
- * a nested function of 20 lines or fewer stays part of its parent, as a block would. Three parsers are exempt: their
- * length is a table of cases read top to bottom (src/text/markdown.ts, and `decodeTables` in src/core/unicode.ts and
- * src/text/nfkc-casefold.ts).
+ * a nested function of 20 lines or fewer stays part of its parent, as a block would. No file or function is exempt.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,8 +12,6 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const OWN_AT_MOST = 120;
 const NESTED_OVER = 20;
-const EXEMPT_FILES = new Set(['src/text/markdown.ts']);
-const EXEMPT_FUNCTIONS = new Set(['src/core/unicode.ts#decodeTables', 'src/text/nfkc-casefold.ts#decodeTables']);
 // over the limit today, in modules whose search and extraction code is being reworked: each may shrink, none may grow,
 // and an entry leaves this table once its function is back under the limit (the last test fails on a stale entry)
 const OVER_TODAY: Record<string, number> = {};
@@ -96,12 +92,10 @@ describe('function length', () => {
 
   const measured = [...sources(join(root, 'src')), ...sources(join(root, 'app'))]
     .map((f) => relative(root, f).split('\\').join('/'))
-    .filter((f) => !EXEMPT_FILES.has(f))
     .flatMap((f) => measure(f, readFileSync(join(root, f), 'utf8')))
-    .map((m) => ({ ...m, key: `${m.where.replace(/:\d+$/, '')}#${m.name}` }))
-    .filter((m) => !EXEMPT_FUNCTIONS.has(m.key));
+    .map((m) => ({ ...m, key: `${m.where.replace(/:\d+$/, '')}#${m.name}` }));
 
-  it(`no function in src/ or app/ holds over ${OWN_AT_MOST} lines of its own, outside the three exempt parsers`, () => {
+  it(`no function in src/ or app/ holds over ${OWN_AT_MOST} lines of its own`, () => {
     const over = measured
       .filter((m) => m.own > Math.max(OWN_AT_MOST, OVER_TODAY[m.key] ?? 0))
       .map((m) => `${m.where} ${m.name}: ${m.own} own lines`);
