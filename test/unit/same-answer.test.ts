@@ -1,5 +1,5 @@
 /**
- * The same request gives the same answer, byte for byte (fields ending in `id` and `_at` aside), however the work
+ * The same request gives the same answer, byte for byte (the ids and times of one call aside), however the work
  * is sliced and however busy the machine: analyze and score run repeatedly — one at a time and several at once,
  * in one go, sliced at every pause and with the default slices — while worker threads burn every core. The
  * alignment's budget is counted in characters aligned, so even a budget that cuts the alignment short cuts it at
@@ -19,11 +19,15 @@ const edit = (text: string, every: number) =>
     .map((w, i) => (i % every === 0 ? 'zzyzx' : w))
     .join(' ');
 
-/** JSON of `value` without the fields that name a call (`…id`) or a time (`…_at`): what must not differ. */
+/** Fields that name one call or its time: each answer has its own. */
+const PER_CALL = new Set(['analysis_id', 'created_at']);
+
+/**
+ * JSON of `value` without the {@link PER_CALL} fields: what must not differ (the datasets, documents and works an
+ * answer names do).
+ */
 function comparable(value: unknown): string {
-  return JSON.stringify(value, (k, v) =>
-    k.endsWith('id') || k.endsWith('_at') ? undefined : typeof v === 'bigint' ? String(v) : v,
-  );
+  return JSON.stringify(value, (k, v) => (PER_CALL.has(k) ? undefined : typeof v === 'bigint' ? String(v) : v));
 }
 
 /** `n` worker threads spinning on the CPU until terminated: a loaded machine inside this process's reach. */
