@@ -56,9 +56,13 @@ export async function journalBytes(store: Store, account: string): Promise<numbe
  */
 export function storeJournalPrefix(scope: StoreJournalScope): string {
   const work = scope.workId !== undefined ? `work_id\n${scope.workId}` : `text\n${scope.text ?? ''}`;
-  const digest = sha256HexNow(enc.encode(`${scope.baseUrl}\n${scope.model}\n${work}`));
-  return `${PREFIX}${encodeURIComponent(scope.account)}/${digest}/`;
+  return prefixOf(scope.account, sha256HexNow(enc.encode(`${modelHead(scope)}${work}`)));
 }
+
+/** What a scope's digest begins with: the model service and the model, a line each. */
+const modelHead = (scope: Pick<StoreJournalScope, 'baseUrl' | 'model'>) => `${scope.baseUrl}\n${scope.model}\n`;
+/** The store key prefix of an account's journal of the scope whose digest is `digest`. */
+const prefixOf = (account: string, digest: string) => `${PREFIX}${encodeURIComponent(account)}/${digest}/`;
 
 /**
  * {@link storeJournalPrefix} of a scope whose work is a text given in parts (their concatenation), hashed part by part
@@ -72,10 +76,10 @@ export function storeJournalPrefixOfParts(
   pause: () => Promise<void> | void,
 ): Promise<string> {
   function* all() {
-    yield `${scope.baseUrl}\n${scope.model}\ntext\n`;
+    yield `${modelHead(scope)}text\n`;
     yield* parts;
   }
-  return sha256HexOfParts(all(), pause).then((digest) => `${PREFIX}${encodeURIComponent(scope.account)}/${digest}/`);
+  return sha256HexOfParts(all(), pause).then((digest) => prefixOf(scope.account, digest));
 }
 
 /**
