@@ -43,7 +43,7 @@ const content = [
 const request = { content, content_type: 'text' as const };
 
 /** Fields that name one call or its time: each answer has its own. */
-const PER_CALL = new Set(['analysis_id', 'request_id', 'created_at']);
+const PER_CALL = new Set(['analysis_id', 'created_at']);
 
 /** JSON of `value` without the {@link PER_CALL} fields: what must not differ (the datasets and documents named do). */
 function comparable(value: unknown): string {
