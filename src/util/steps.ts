@@ -89,11 +89,10 @@ function askRound(): void {
  * {@link nextMacrotask} taken in turn by owner (an account): each turn of the event loop runs one slice, of the owners
  * whose sliced work waits in rotation, so twenty analyses of one account share one owner's part of the thread, and
  * another account's analysis, waiting beside them, is not twenty slices behind them but one; and a turn holds the
- * thread for one slice however many owners wait. Within an owner
- * the slice goes to the waiter of the lowest `order` (the run that began first, see {@link turnOf}): the owner's runs
- * end one after another, not all together at the end — so their last, unsliced pieces (storing a result, answering)
- * and the memory each holds are spread out too. Each waiter still resolves after a macrotask (other I/O callbacks
- * run first).
+ * thread for one slice however many owners wait. Within an owner the slice goes to the waiter of the lowest `order`
+ * (the run that began first, see {@link turnOf}): the owner's runs end one after another, not all together at the end
+ * — so their last, unsliced pieces (storing a result, answering) and the memory each holds are spread out too. Each
+ * waiter still resolves after a macrotask (other I/O callbacks run first).
  * @example await ownerTurn('acme') // between two slices of acme's search
  */
 export function ownerTurn(owner: string, order: number = nextOrder++): Promise<void> {
