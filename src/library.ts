@@ -206,6 +206,8 @@ export {
   SCHEMA_WORDS,
   exactlyOne,
   markSchemaChecked,
+  oneOfRefusal,
+  type SchemaNode,
   readThrough,
   type RequestContract,
 } from './util/schema-check.js';

@@ -9,7 +9,7 @@
  * short-circuit mode the last unit is the innermost failure on the first failing path.
  */
 import { Validator } from '@cfworker/json-schema';
-import { SCHEMA_WORDS, TrainprintError } from '../library.js';
+import { oneOfRefusal, SCHEMA_WORDS, type SchemaNode, TrainprintError } from '../library.js';
 import type { JsonSchema } from './context.js';
 import { lengthPlan } from './validate-lengths.js';
 
@@ -33,7 +33,7 @@ export function compileValidator(schema: JsonSchema, location: Location): (value
     if (plan && withoutLengths && plan.lengthsHold(value) && withoutLengths.validate(value).valid) return value;
     const r = validator.validate(value);
     if (r.valid) return value;
-    const { field, reason } = describe(r.errors, schema);
+    const { field, reason } = describe(r.errors, schema, value);
     const where = field === '' ? (location === 'body' ? 'the body' : 'the query') : field;
     throw new TrainprintError('INVALID_INPUT', `${where}: ${reason}`, { cause: { location, field, reason } });
   };
@@ -46,8 +46,19 @@ interface Unit {
   readonly error: string;
 }
 
-/** The innermost failure, as a dotted field path and a short reason. */
-function describe(errors: readonly Unit[], schema: JsonSchema): { field: string; reason: string } {
+/**
+ * The innermost failure, as a dotted field path and a short reason; under a `oneOf`, the library's reading of which
+ * form the value was meant for ({@link oneOfRefusal}), so that both doors name the same field.
+ */
+function describe(errors: readonly Unit[], schema: JsonSchema, value: unknown): { field: string; reason: string } {
+  const choice = errors.find((u) => u.keyword === 'oneOf');
+  if (choice) {
+    const path = pointerSegments(choice.instanceLocation);
+    const at = path.reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], value);
+    const forms = lookup(schema, choice.keywordLocation, 'oneOf') as SchemaNode[];
+    const said = oneOfRefusal(forms, at, fieldName(path), '').cause as { field?: string; reason: string } | undefined;
+    if (said) return { field: said.field ?? '', reason: said.reason };
+  }
   const leaf = errors[errors.length - 1];
   const path = pointerSegments(leaf.instanceLocation);
   const at = (keyword: string) => lookup(schema, leaf.keywordLocation, keyword);

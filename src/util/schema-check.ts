@@ -1,7 +1,7 @@
 /**
  * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript type and
  * {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming the field. The subset is what
- * request schemas here use (object, string, boolean, number, integer, array; enum, const, oneOf, required,
+ * request schemas here use (object, string, boolean, number, integer, array, null; enum, const, oneOf, required,
  * additionalProperties: false, minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
  * items, minItems, maxItems, uniqueItems). An operation's request is read through its {@link RequestContract}: its
  * schema, then its `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full
@@ -10,9 +10,11 @@
 import { TrainprintError } from '../errors.js';
 import type { JsonSchema } from './json-schema.js';
 
+type SchemaType = 'object' | 'string' | 'boolean' | 'number' | 'integer' | 'array' | 'null';
+
 /** The part of JSON Schema {@link checkSchema} understands. */
 export interface SchemaNode {
-  readonly type?: 'object' | 'string' | 'boolean' | 'number' | 'integer' | 'array';
+  readonly type?: SchemaType | readonly SchemaType[];
   readonly enum?: readonly unknown[];
   readonly const?: unknown;
   readonly properties?: Readonly<Record<string, SchemaNode>>;
@@ -89,9 +91,14 @@ export function schemaChecked(schema: object, value: unknown): boolean {
  * @example invalidField('works[3].id', '"a.txt" is repeated') // throws "works[3].id: \"a.txt\" is repeated"
  */
 export function invalidField(field: string, reason: string): never {
-  const cause = /\s/.test(field) ? undefined : { cause: { field, reason } };
-  throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, cause);
+  throw refusal(field, reason);
 }
+const refusal = (field: string, reason: string): TrainprintError =>
+  new TrainprintError(
+    'INVALID_INPUT',
+    `${field}: ${reason}`,
+    /\s/.test(field) ? undefined : { cause: { field, reason } },
+  );
 const fail: (field: string, reason: string) => never = invalidField;
 
 /**
@@ -148,6 +155,8 @@ export const SCHEMA_WORDS: Readonly<Record<string, string>> = {
   required: 'is required',
   false: 'is not a known field',
   uniqueItems: 'must not repeat an item',
+  null: 'must be null',
+  oneOf: 'must match exactly one of its forms',
 };
 const outOfBounds = (field: string, keyword: string, bound: number): never =>
   invalidField(field, `${SCHEMA_WORDS[keyword]} ${bound}`);
@@ -283,7 +292,16 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   if (s.enum !== undefined && !s.enum.includes(v)) fail(name, `must be one of ${s.enum.map(show).join(', ')}`);
   if (s.const !== undefined && v !== s.const) fail(name, `must be ${show(s.const)}`);
   if (s.oneOf && s.oneOf.filter((form) => fits(form, v, path, where)).length !== 1)
-    fail(name, `must match exactly one of its ${s.oneOf.length} forms`);
+    throw oneOfRefusal(s.oneOf, v, path, where);
+  if (Array.isArray(s.type)) {
+    // a choice of types (`['integer', 'null']`): the one the value has is checked with the rest of the schema
+    const type = s.type.find(
+      (t) => t === jsonType(v) || (t === 'number' && typeof v === 'number') || (t === 'integer' && Number.isInteger(v)),
+    );
+    if (type === undefined) fail(name, `must be of type ${s.type.join(' or ')}`);
+    walk({ ...s, type }, v, path, where);
+    return;
+  }
   switch (s.type) {
     case 'string': {
       if (typeof v !== 'string') fail(name, SCHEMA_WORDS.string);
@@ -295,6 +313,9 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
     }
     case 'boolean':
       if (typeof v !== 'boolean') fail(name, SCHEMA_WORDS.boolean);
+      return;
+    case 'null':
+      if (v !== null) fail(name, SCHEMA_WORDS.null);
       return;
     case 'number':
     case 'integer': {
@@ -334,6 +355,43 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
     }
   }
 }
+
+/**
+ * Why `v` does not match exactly one of a `oneOf`'s forms, as the library's check and the HTTP adapter's validator both
+ * say it: a value that fits none is refused by the form it was meant for — the one that takes its type and knows most
+ * of its members, the first of equals — so that the refusal names the field within ("reference.texts: must be an
+ * array"), not the whole value. A value that fits several is refused as a whole. `path` names the value (`where` when
+ * it is the request itself).
+ * @example oneOfRefusal(reference.oneOf, { texts: 'x' }, 'reference', 'the request') // "reference.texts: must be an array"
+ */
+export function oneOfRefusal(forms: readonly SchemaNode[], v: unknown, path: string, where: string): TrainprintError {
+  if (!forms.some((form) => fits(form, v, path, where))) {
+    const meant = forms.reduce((best, form) => (fitness(form, v) > fitness(best, v) ? form : best));
+    try {
+      walk(meant, v, path, where);
+    } catch (e) {
+      if (e instanceof TrainprintError) return e;
+      throw e;
+    }
+  }
+  return refusal(path || where, SCHEMA_WORDS.oneOf);
+}
+
+/** How well a form fits the value it refuses: taking its JSON type first, then the more of its members it knows. */
+function fitness(form: SchemaNode, v: unknown): number {
+  const types = [form.type ?? (form.const === undefined ? [] : jsonType(form.const))].flat();
+  const takes =
+    types.length === 0 || types.some((t) => t === jsonType(v) || (t === 'integer' && typeof v === 'number'));
+  const known =
+    form.properties && jsonType(v) === 'object'
+      ? Object.keys(v as object).filter((k) => Object.hasOwn(form.properties!, k))
+      : [];
+  return (takes ? 1 : 0) * 1e6 + known.length;
+}
+
+/** A value's type as JSON Schema names it. */
+const jsonType = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v;
 
 /**
  * One operation's request, written once: the JSON Schema of what every door takes (the library, an HTTP route, a job

@@ -58,6 +58,8 @@ const OUTER_RING_ONLY = [
   'REQUESTS',
   'readThrough',
   'SCHEMA_WORDS',
+  'oneOfRefusal',
+  'SchemaNode',
   'exactlyOne',
   'RequestContract',
 ];
