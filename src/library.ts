@@ -207,6 +207,7 @@ export {
   exactlyOne,
   markSchemaChecked,
   oneOfRefusal,
+  schemaRefusal,
   type SchemaNode,
   readThrough,
   type RequestContract,

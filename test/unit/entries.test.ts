@@ -59,6 +59,7 @@ const OUTER_RING_ONLY = [
   'readThrough',
   'SCHEMA_WORDS',
   'oneOfRefusal',
+  'schemaRefusal',
   'SchemaNode',
   'exactlyOne',
   'RequestContract',
