@@ -185,7 +185,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // Then +5.0 KB (1,368,540 B on its own): the core 30,868 → 34,661 B for the fingerprint's speed — the tokenizer's
 // shorter hash paths for ASCII words (a second copy of its loop), both halves of the content id in one pass, SimHash's
 // nibble counters, OPH's shifts as constants for the default k. All merged: 1,369,604 B — 1,338 KiB.
-const MAIN_BUDGET = 1338 * 1024;
+// Then 1,371,236 B (+1.6 KB): the refusal of a oneOf by the form meant and one function wording every schema keyword
+// (oneOfRefusal, schemaRefusal: the HTTP validator's copies of those sentences left http.js), and the OAuth token
+// form's contract (REQUESTS.issueToken, in the main entry as every contract is) — 1,340 KiB.
+const MAIN_BUDGET = 1340 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);

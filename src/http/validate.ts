@@ -57,7 +57,8 @@ function describe(errors: readonly Unit[], schema: JsonSchema, value: unknown): 
     const at = path.reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], value);
     const forms = nodeAt(schema, choice.keywordLocation) as SchemaNode[];
     const said = oneOfRefusal(forms, at, fieldName(path), '').cause as { field?: string; reason: string } | undefined;
-    if (said) return { field: said.field ?? '', reason: said.reason };
+    // a form whose keywords the library's check does not read (a type `null`) leaves it to the validator's words
+    if (said && said.reason !== SCHEMA_WORDS.oneOf) return { field: said.field ?? '', reason: said.reason };
   }
   const leaf = errors[errors.length - 1];
   const path = pointerSegments(leaf.instanceLocation);

@@ -1,7 +1,7 @@
 /**
  * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript type and
  * {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming the field. The subset is what
- * request schemas here use (object, string, boolean, number, integer, array, null; enum, const, oneOf, required,
+ * request schemas here use (object, string, boolean, number, integer, array; enum, const, oneOf, required,
  * additionalProperties: false, minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
  * items, minItems, maxItems, uniqueItems). An operation's request is read through its {@link RequestContract}: its
  * schema, then its `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full
@@ -10,11 +10,9 @@
 import { TrainprintError } from '../errors.js';
 import type { JsonSchema } from './json-schema.js';
 
-type SchemaType = 'object' | 'string' | 'boolean' | 'number' | 'integer' | 'array' | 'null';
-
 /** The part of JSON Schema {@link checkSchema} understands. */
 export interface SchemaNode {
-  readonly type?: SchemaType | readonly SchemaType[];
+  readonly type?: 'object' | 'string' | 'boolean' | 'number' | 'integer' | 'array';
   readonly enum?: readonly unknown[];
   readonly const?: unknown;
   readonly properties?: Readonly<Record<string, SchemaNode>>;
@@ -157,7 +155,6 @@ export const SCHEMA_WORDS: Readonly<Record<string, string>> = {
   required: 'is required',
   false: 'is not a known field',
   uniqueItems: 'must not repeat an item',
-  null: 'must be null',
   oneOf: 'must match exactly one of its forms',
   type: 'must be of type',
   enum: 'must be one of',
@@ -321,15 +318,6 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   if (s.const !== undefined && v !== s.const) refuse('const');
   if (s.oneOf && s.oneOf.filter((form) => fits(form, v, path, where)).length !== 1)
     throw oneOfRefusal(s.oneOf, v, path, where);
-  if (Array.isArray(s.type)) {
-    // a choice of types (`['integer', 'null']`): the one the value has is checked with the rest of the schema
-    const type = s.type.find(
-      (t) => t === jsonType(v) || (t === 'number' && typeof v === 'number') || (t === 'integer' && Number.isInteger(v)),
-    );
-    if (type === undefined) refuse('type');
-    walk({ ...s, type }, v, path, where);
-    return;
-  }
   switch (s.type) {
     case 'string': {
       if (typeof v !== 'string') refuse('type');
@@ -340,9 +328,6 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
     }
     case 'boolean':
       if (typeof v !== 'boolean') refuse('type');
-      return;
-    case 'null':
-      if (v !== null) refuse('type');
       return;
     case 'number':
     case 'integer': {
@@ -380,41 +365,25 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
 }
 
 /**
- * Why `v` does not match exactly one of a `oneOf`'s forms, as the library's check and the HTTP adapter's validator both
- * say it: a value that fits none is refused by the form it was meant for — the one that takes its type and knows most
- * of its members, the first of equals — so that the refusal names the field within ("reference.texts: must be an
- * array"), not the whole value. A value that fits several is refused as a whole. `path` names the value (`where` when
- * it is the request itself).
- * @example oneOfRefusal(reference.oneOf, { texts: 'x' }, 'reference', 'the request') // "reference.texts: must be an array"
+ * Why `v` matches not exactly one of a `oneOf`'s forms, the same at both doors: one it fits none of is refused by the
+ * form meant (taking its type, then knowing most of its members; the first of equals), naming the field within.
+ * @example oneOfRefusal(reference.oneOf, { texts: 'x' }, 'reference', '') // "reference.texts: must be an array"
  */
 export function oneOfRefusal(forms: readonly SchemaNode[], v: unknown, path: string, where: string): TrainprintError {
-  if (!forms.some((form) => fits(form, v, path, where))) {
-    const meant = forms.reduce((best, form) => (fitness(form, v) > fitness(best, v) ? form : best));
+  const score = (f: SchemaNode) =>
+    (typeof f.type === 'string' && f.type !== jsonType(v) && !(f.type === 'integer' && typeof v === 'number')
+      ? 0
+      : 1e6) + (jsonType(v) === 'object' ? Object.keys(v as object).filter((k) => f.properties?.[k]).length : 0);
+  const meant = forms.reduce((a, b) => (score(b) > score(a) ? b : a));
+  if (!forms.some((f) => fits(f, v, path, where)))
     try {
       walk(meant, v, path, where);
     } catch (e) {
       if (e instanceof TrainprintError) return e;
-      throw e;
     }
-  }
   return refusal(path || where, SCHEMA_WORDS.oneOf);
 }
-
-/** How well a form fits the value it refuses: taking its JSON type first, then the more of its members it knows. */
-function fitness(form: SchemaNode, v: unknown): number {
-  const types = [form.type ?? (form.const === undefined ? [] : jsonType(form.const))].flat();
-  const takes =
-    types.length === 0 || types.some((t) => t === jsonType(v) || (t === 'integer' && typeof v === 'number'));
-  const known =
-    form.properties && jsonType(v) === 'object'
-      ? Object.keys(v as object).filter((k) => Object.hasOwn(form.properties!, k))
-      : [];
-  return (takes ? 1 : 0) * 1e6 + known.length;
-}
-
-/** A value's type as JSON Schema names it. */
-const jsonType = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v;
+const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /**
  * One operation's request, written once: the JSON Schema of what every door takes (the library, an HTTP route, a job

@@ -5,7 +5,7 @@
  * takes the caller's account and plan: they are served without them.
  */
 import { intIn, partialObject, type JsonSchema } from '../../util/json-schema.js';
-import { contract, invalidField } from '../../util/schema-check.js';
+import { contract, type FromSchema, invalidField } from '../../util/schema-check.js';
 import { SCOPES } from './scopes.js';
 
 /** The longest a key may last: ten years, in seconds. */
@@ -103,45 +103,31 @@ export const CREATE_CLIENT_REQUEST = contract<CreateClientOptions, readonly stri
   partialObject({ name, scopes }),
 );
 
-/** The form of `POST /api/v1/oauth/token` (RFC 6749 §4.4.2; the client's credentials by §2.3.1). */
-export interface TokenRequest {
-  readonly grant_type: 'client_credentials';
-  /** Scopes asked for, separated by spaces: a subset of the client's. @default all of the client's */
-  readonly scope?: string;
-  /** The client, when it does not authenticate by HTTP Basic. */
-  readonly client_id?: string;
-  readonly client_secret?: string;
-}
+/** The form of `POST /api/v1/oauth/token` (RFC 6749 §4.4.2; the client's credentials by §2.3.1 without HTTP Basic). */
+const TOKEN_SCHEMA = {
+  type: 'object',
+  required: ['grant_type'],
+  properties: {
+    grant_type: { const: 'client_credentials' },
+    scope: { type: 'string' },
+    client_id: { type: 'string' },
+    client_secret: { type: 'string' },
+  },
+} as const;
+export type TokenRequest = FromSchema<typeof TOKEN_SCHEMA>;
 
 /**
- * A token request's scopes among the client's (`granted`); a scope of nothing but spaces asks for none.
- * @example grantedScopes({ grant_type: 'client_credentials', scope: 'kb admin' }, ['kb']) // scope: not granted to this client: admin
- */
-function grantedScopes(request: TokenRequest, granted: readonly string[]): void {
-  if (request.scope === undefined) return;
-  const names = request.scope.split(' ').filter((x) => x.length > 0);
-  const bad = names.filter((x) => !granted.includes(x));
-  if (names.length === 0) invalidField('scope', 'names no scope');
-  if (bad.length > 0) invalidField('scope', `not granted to this client: ${bad.join(' ')}`);
-}
-
-/**
- * An OAuth token's request (`POST /api/v1/oauth/token`, form-encoded), read once its client is authenticated, with the
- * client's scopes. Parameters it does not name are ignored (no `additionalProperties: false`), as RFC 6749 §3.2 has a
- * token endpoint do.
- * @example readThrough(TOKEN_REQUEST, { grant_type: 'client_credentials', scope: 'analyze' }, ['analyze', 'kb'])
+ * An OAuth token's request, read once its client is authenticated, with the client's scopes: those asked for (space
+ * separated) among them. Parameters it does not name are ignored, as RFC 6749 §3.2 has a token endpoint do.
+ * @example readThrough(TOKEN_REQUEST, { grant_type: 'client_credentials', scope: 'kb admin' }, ['kb']) // scope: not granted to this client: admin
  */
 export const TOKEN_REQUEST = contract<TokenRequest, readonly string[]>(
   'issueToken',
-  {
-    type: 'object',
-    required: ['grant_type'],
-    properties: {
-      grant_type: { const: 'client_credentials' },
-      scope: { type: 'string' },
-      client_id: { type: 'string' },
-      client_secret: { type: 'string' },
-    },
+  TOKEN_SCHEMA,
+  (request, granted) => {
+    const names = request.scope?.split(' ').filter((x) => x.length > 0) ?? granted;
+    const bad = names.filter((x) => !granted.includes(x));
+    if (names.length === 0) invalidField('scope', 'names no scope');
+    if (bad.length > 0) invalidField('scope', `not granted to this client: ${bad.join(' ')}`);
   },
-  grantedScopes,
 );
