@@ -206,6 +206,9 @@ export {
   SCHEMA_WORDS,
   exactlyOne,
   markSchemaChecked,
+  oneOfRefusal,
+  schemaRefusal,
+  type SchemaNode,
   readThrough,
   type RequestContract,
 } from './util/schema-check.js';

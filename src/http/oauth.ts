@@ -1,13 +1,23 @@
 /**
  * `POST /api/v1/oauth/token`: the token endpoint of RFC 6749 over the accounts service's clients and tokens.
  */
-import type { KeyStore, Scope, TokenIssuer } from '../library.js';
+import {
+  type KeyStore,
+  readThrough,
+  REQUESTS,
+  SCHEMA_WORDS,
+  type Scope,
+  type TokenIssuer,
+  TrainprintError,
+} from '../library.js';
 
 /**
  * The token endpoint (RFC 6749 §4.4 with client authentication per §2.3.1): `grant_type=
  * client_credentials`, optional `scope` (space-separated, a subset of the client's scopes; all of
  * them when absent), credentials by HTTP Basic or by `client_id`/`client_secret` form fields
- * (not both). Errors are RFC 6749 §5.2 bodies `{ error, error_description }`.
+ * (not both). The form is read through its contract (`REQUESTS.issueToken`) once the client is
+ * authenticated; its refusals are RFC 6749 §5.2 bodies `{ error, error_description }`, the
+ * description worded as every refusal is ("scope: not granted to this client: admin").
  *
  * @example
  * const res = await tokenEndpoint(new URLSearchParams('grant_type=client_credentials'), 'Basic …', keys, tokens, Date.now())
@@ -19,12 +29,14 @@ export async function tokenEndpoint(
   tokens: TokenIssuer,
   nowMs: number,
 ): Promise<Response> {
+  const fields: Record<string, string> = {};
   for (const name of new Set(form.keys())) {
-    if (form.getAll(name).length > 1)
-      return oauthError(400, 'invalid_request', `parameter "${name}" is given more than once`);
+    // a parameter at most once, and one without a value as if it were not sent (RFC 6749 §3.2)
+    if (form.getAll(name).length > 1) return oauthError(400, 'invalid_request', `${name}: is given more than once`);
+    const value = form.get(name) as string;
+    if (value !== '') Object.defineProperty(fields, name, { value, enumerable: true, writable: true });
   }
-  let id: string | null = null,
-    secret: string | null = null;
+  let id: string | undefined, secret: string | undefined;
   const basic = authorization === null ? null : /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(authorization);
   if (authorization !== null && !basic)
     return oauthError(
@@ -34,40 +46,32 @@ export async function tokenEndpoint(
       true,
     );
   if (basic) {
-    if (form.has('client_secret'))
+    if (fields.client_secret !== undefined)
       return oauthError(400, 'invalid_request', 'use one client authentication method, not both');
     const decoded = decodeBasic(basic[1]);
     if (!decoded) return oauthError(401, 'invalid_client', 'malformed HTTP Basic credentials', true);
     [id, secret] = decoded;
-    if (form.has('client_id') && form.get('client_id') !== id)
+    if (fields.client_id !== undefined && fields.client_id !== id)
       return oauthError(400, 'invalid_request', 'client_id differs from the authenticated client');
   } else {
-    id = form.get('client_id');
-    secret = form.get('client_secret');
+    id = fields.client_id;
+    secret = fields.client_secret;
   }
-  const grant = form.get('grant_type');
-  if (grant === null) return oauthError(400, 'invalid_request', 'grant_type is required');
-  if (id === null || secret === null)
+  if (id === undefined || secret === undefined)
     return oauthError(401, 'invalid_client', 'client authentication is required', true);
   const client = await keys.verifyClient(id, secret);
   if (!client)
     return oauthError(401, 'invalid_client', 'unknown client, wrong secret or revoked client', basic !== null);
-  if (grant !== 'client_credentials')
-    return oauthError(400, 'unsupported_grant_type', 'only grant_type=client_credentials is supported');
-  let scopes: Scope[] = [...client.scopes];
-  const asked = form.get('scope');
-  if (asked !== null) {
-    const names = asked.split(' ').filter((s) => s.length > 0);
-    const bad = names.filter((s) => !client.scopes.includes(s as Scope));
-    if (names.length === 0 || bad.length > 0)
-      return oauthError(
-        400,
-        'invalid_scope',
-        bad.length ? `not granted to this client: ${bad.join(' ')}` : 'scope is empty',
-      );
-    scopes = [...new Set(names)] as Scope[];
+  let request: Parameters<typeof REQUESTS.issueToken.rules>[0];
+  try {
+    request = readThrough(REQUESTS.issueToken, fields, client.scopes);
+  } catch (e) {
+    const refused = e instanceof TrainprintError && e.code === 'INVALID_INPUT' ? (e.cause as Refusal) : undefined;
+    if (refused?.field === undefined) throw e;
+    return oauthError(400, oauthErrorOf(refused), `${refused.field}: ${refused.reason}`);
   }
-  const t = await tokens.issue(client, scopes, nowMs);
+  const scopes = request.scope === undefined ? client.scopes : new Set(request.scope.split(' ').filter(Boolean));
+  const t = await tokens.issue(client, [...scopes] as Scope[], nowMs);
   return new Response(
     JSON.stringify({ access_token: t.access_token, token_type: 'Bearer', expires_in: t.expires_in, scope: t.scope }),
     {
@@ -75,6 +79,14 @@ export async function tokenEndpoint(
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', pragma: 'no-cache' },
     },
   );
+}
+
+type Refusal = { readonly field?: string; readonly reason: string } | undefined;
+
+/** The RFC 6749 §5.2 error code of a refused field: a grant type given but not ours, a scope, or the request. */
+function oauthErrorOf({ field, reason }: NonNullable<Refusal>): string {
+  if (field === 'grant_type' && reason !== SCHEMA_WORDS.required) return 'unsupported_grant_type';
+  return field === 'scope' ? 'invalid_scope' : 'invalid_request';
 }
 
 /** RFC 6749 §5.2 error response. */
@@ -85,7 +97,9 @@ function oauthError(status: 400 | 401, error: string, description: string, chall
     pragma: 'no-cache',
   };
   if (challenge) headers['www-authenticate'] = 'Basic realm="trainprint"';
-  return new Response(JSON.stringify({ error, error_description: description }), { status, headers });
+  // error_description holds printable ASCII but `"` and `\` (RFC 6749 §5.2): a quoted value is quoted with '
+  const text = description.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
+  return new Response(JSON.stringify({ error, error_description: text }), { status, headers });
 }
 
 /** `client_id:client_secret`, each form-urlencoded before Basic encoding (RFC 6749 §2.3.1). */

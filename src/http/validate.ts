@@ -9,7 +9,7 @@
  * short-circuit mode the last unit is the innermost failure on the first failing path.
  */
 import { Validator } from '@cfworker/json-schema';
-import { SCHEMA_WORDS, TrainprintError } from '../library.js';
+import { oneOfRefusal, SCHEMA_WORDS, type SchemaNode, schemaRefusal, TrainprintError } from '../library.js';
 import type { JsonSchema } from './context.js';
 import { lengthPlan } from './validate-lengths.js';
 
@@ -33,7 +33,7 @@ export function compileValidator(schema: JsonSchema, location: Location): (value
     if (plan && withoutLengths && plan.lengthsHold(value) && withoutLengths.validate(value).valid) return value;
     const r = validator.validate(value);
     if (r.valid) return value;
-    const { field, reason } = describe(r.errors, schema);
+    const { field, reason } = describe(r.errors, schema, value);
     const where = field === '' ? (location === 'body' ? 'the body' : 'the query') : field;
     throw new TrainprintError('INVALID_INPUT', `${where}: ${reason}`, { cause: { location, field, reason } });
   };
@@ -46,54 +46,36 @@ interface Unit {
   readonly error: string;
 }
 
-/** The innermost failure, as a dotted field path and a short reason. */
-function describe(errors: readonly Unit[], schema: JsonSchema): { field: string; reason: string } {
+/**
+ * The innermost failure, as a dotted field path and a short reason; under a `oneOf`, the library's reading of which
+ * form the value was meant for ({@link oneOfRefusal}), so that both doors name the same field.
+ */
+function describe(errors: readonly Unit[], schema: JsonSchema, value: unknown): { field: string; reason: string } {
+  const choice = errors.find((u) => u.keyword === 'oneOf');
+  if (choice) {
+    const path = pointerSegments(choice.instanceLocation);
+    const at = path.reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], value);
+    const forms = nodeAt(schema, choice.keywordLocation) as SchemaNode[];
+    const said = oneOfRefusal(forms, at, fieldName(path), '').cause as { field?: string; reason: string } | undefined;
+    // a form whose keywords the library's check does not read (a type `null`) leaves it to the validator's words
+    if (said && said.reason !== SCHEMA_WORDS.oneOf) return { field: said.field ?? '', reason: said.reason };
+  }
   const leaf = errors[errors.length - 1];
   const path = pointerSegments(leaf.instanceLocation);
-  const at = (keyword: string) => lookup(schema, leaf.keywordLocation, keyword);
-  const quoted = /"([^"]*)"/.exec(leaf.error)?.[1];
   switch (leaf.keyword) {
     case 'required':
-      return { field: fieldName([...path, quoted ?? '?']), reason: SCHEMA_WORDS.required };
+      return { field: fieldName([...path, /"([^"]*)"/.exec(leaf.error)?.[1] ?? '?']), reason: SCHEMA_WORDS.required };
     case 'false':
     case 'uniqueItems':
+    case 'oneOf':
       return { field: fieldName(path), reason: SCHEMA_WORDS[leaf.keyword] };
-    case 'type': {
-      // worded as the library's own check words it (SCHEMA_WORDS); a choice of types is named as the schema gives it
-      const t = at('type');
-      const reason = Array.isArray(t) ? `must be of type ${t.join(' or ')}` : SCHEMA_WORDS[String(t)];
-      return { field: fieldName(path), reason };
+    default: {
+      // worded as the library's own check words it, from the schema node holding the keyword (schemaRefusal)
+      if (!Object.hasOwn(SCHEMA_WORDS, leaf.keyword))
+        return { field: fieldName(path), reason: leaf.error.replace(/\.$/, '').toLowerCase() };
+      const node = nodeAt(schema, leaf.keywordLocation.replace(/\/[^/]*$/, '')) as SchemaNode;
+      return { field: fieldName(path), reason: schemaRefusal(leaf.keyword, node) };
     }
-    case 'enum': {
-      const e = at('enum');
-      return {
-        field: fieldName(path),
-        reason: `must be one of ${Array.isArray(e) ? e.map((x) => JSON.stringify(x)).join(', ') : 'the allowed values'}`,
-      };
-    }
-    case 'const':
-      return { field: fieldName(path), reason: `must be ${JSON.stringify(at('const'))}` };
-    case 'pattern': {
-      // a schema may say in words what its pattern wants (`x-pattern-hint`): a client reads that, not a regex
-      const hint = lookup(schema, leaf.keywordLocation.replace(/\/pattern$/, ''), 'x-pattern-hint');
-      return {
-        field: fieldName(path),
-        reason: typeof hint === 'string' ? `must be ${hint}` : `must match ${String(at('pattern'))}`,
-      };
-    }
-    case 'minLength':
-    case 'maxLength':
-    case 'minItems':
-    case 'maxItems':
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-    case 'minProperties':
-    case 'maxProperties':
-      return { field: fieldName(path), reason: `${SCHEMA_WORDS[leaf.keyword]} ${String(at(leaf.keyword))}` };
-    default:
-      return { field: fieldName(path), reason: leaf.error.replace(/\.$/, '').toLowerCase() };
   }
 }
 
@@ -114,16 +96,13 @@ function fieldName(path: readonly string[]): string {
   return out;
 }
 
-/** The keyword's value in the schema at `keywordLocation` (a pointer into the schema). */
-function lookup(schema: JsonSchema, keywordLocation: string, keyword: string): unknown {
+/** The part of the schema at `location` (a pointer into the schema). */
+function nodeAt(schema: JsonSchema, location: string): unknown {
   let node: unknown = schema;
-  for (const s of pointerSegments(keywordLocation)) {
+  for (const s of pointerSegments(location)) {
     if (node === null || typeof node !== 'object') return undefined;
     node = (node as Record<string, unknown>)[s];
   }
-  // the location may end at the keyword itself or at the schema holding it
-  if (node !== null && typeof node === 'object' && !Array.isArray(node) && keyword in (node as object))
-    return (node as Record<string, unknown>)[keyword];
   return node;
 }
 

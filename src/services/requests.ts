@@ -9,7 +9,12 @@
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
 import * as memorization from './memorization/schemas.js';
-import { ADMIN_CREATE_KEY_REQUEST, CREATE_CLIENT_REQUEST, CREATE_KEY_REQUEST } from './accounts/schema.js';
+import {
+  ADMIN_CREATE_KEY_REQUEST,
+  CREATE_CLIENT_REQUEST,
+  CREATE_KEY_REQUEST,
+  TOKEN_REQUEST,
+} from './accounts/schema.js';
 import { LIST_MODELS_REQUEST } from './kb/schema.js';
 import { CREATE_MONITOR_REQUEST, LIST_EVENTS_REQUEST, LIST_MONITORS_REQUEST } from './monitors/schema.js';
 import { LIST_WORKS_REQUEST, REGISTER_WORK_REQUEST, VERIFY_RECEIPT_REQUEST } from './registry/schema.js';
@@ -41,4 +46,5 @@ export const REQUESTS = {
   createKey: CREATE_KEY_REQUEST,
   adminCreateKey: ADMIN_CREATE_KEY_REQUEST,
   createClient: CREATE_CLIENT_REQUEST,
+  issueToken: TOKEN_REQUEST,
 } as const;

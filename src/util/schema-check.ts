@@ -89,9 +89,14 @@ export function schemaChecked(schema: object, value: unknown): boolean {
  * @example invalidField('works[3].id', '"a.txt" is repeated') // throws "works[3].id: \"a.txt\" is repeated"
  */
 export function invalidField(field: string, reason: string): never {
-  const cause = /\s/.test(field) ? undefined : { cause: { field, reason } };
-  throw new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, cause);
+  throw refusal(field, reason);
 }
+const refusal = (field: string, reason: string): TrainprintError =>
+  new TrainprintError(
+    'INVALID_INPUT',
+    `${field}: ${reason}`,
+    /\s/.test(field) ? undefined : { cause: { field, reason } },
+  );
 const fail: (field: string, reason: string) => never = invalidField;
 
 /**
@@ -124,8 +129,10 @@ export function exactlyOne(request: object, names: readonly string[]): void {
 /**
  * How a schema's refusal is said, the same by {@link checkSchema} and the HTTP adapter's validator ("<field>: <words>"),
  * by the keyword that refuses: a bound broken (followed by the bound: "must be ≥ 1"), a value of another type (by the
- * type wanted: "must be a string"), a member missing, a member no schema names (`false`: the schema that
- * `additionalProperties: false` gives it), an item given twice.
+ * type wanted: "must be a string"; a choice of types followed by them), a value an `enum` or `const` does not take
+ * (followed by what it takes), a pattern not matched (followed by its hint or itself), a member missing, a member no
+ * schema names (`false`: the schema that `additionalProperties: false` gives it), an item given twice, a value of
+ * none or several of a `oneOf`'s forms. {@link schemaRefusal} joins the words to what the keyword names.
  * @example SCHEMA_WORDS.maximum // 'must be ≤'
  */
 export const SCHEMA_WORDS: Readonly<Record<string, string>> = {
@@ -148,10 +155,36 @@ export const SCHEMA_WORDS: Readonly<Record<string, string>> = {
   required: 'is required',
   false: 'is not a known field',
   uniqueItems: 'must not repeat an item',
+  oneOf: 'must match exactly one of its forms',
+  type: 'must be of type',
+  enum: 'must be one of',
+  const: 'must be',
+  pattern: 'must match',
+  'x-pattern-hint': 'must be',
 };
-const outOfBounds = (field: string, keyword: string, bound: number): never =>
-  invalidField(field, `${SCHEMA_WORDS[keyword]} ${bound}`);
 const show = (v: unknown): string => JSON.stringify(v);
+
+/**
+ * The words of a refusal by `keyword` of the schema node `s` that holds it, the same from {@link checkSchema} and the
+ * HTTP adapter's validator: {@link SCHEMA_WORDS}' words, followed by what the keyword names (a bound, the values an
+ * enum takes, a const, a choice of types); a pattern in the words its `x-pattern-hint` gives, else as written.
+ * @example schemaRefusal('enum', { enum: ['completions', 'chat'] }) // 'must be one of "completions", "chat"'
+ */
+export function schemaRefusal(keyword: string, s: SchemaNode): string {
+  const words = SCHEMA_WORDS[keyword];
+  switch (keyword) {
+    case 'type':
+      return Array.isArray(s.type) ? `${words} ${s.type.join(' or ')}` : SCHEMA_WORDS[String(s.type)];
+    case 'enum':
+      return `${words} ${(s.enum ?? []).map(show).join(', ')}`;
+    case 'const':
+      return `${words} ${show(s.const)}`;
+    case 'pattern':
+      return s['x-pattern-hint'] ? `${SCHEMA_WORDS['x-pattern-hint']} ${s['x-pattern-hint']}` : `${words} ${s.pattern}`;
+  }
+  const bound = (s as Readonly<Record<string, unknown>>)[keyword];
+  return typeof bound === 'number' ? `${words} ${bound}` : words;
+}
 
 /**
  * Check `value` against `schema`; throws INVALID_INPUT naming the first offending field (`where`
@@ -280,48 +313,44 @@ function fits(s: SchemaNode, v: unknown, path: string, where: string): boolean {
 
 function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   const name = path || where;
-  if (s.enum !== undefined && !s.enum.includes(v)) fail(name, `must be one of ${s.enum.map(show).join(', ')}`);
-  if (s.const !== undefined && v !== s.const) fail(name, `must be ${show(s.const)}`);
+  const refuse: (keyword: string) => never = (keyword) => fail(name, schemaRefusal(keyword, s));
+  if (s.enum !== undefined && !s.enum.includes(v)) refuse('enum');
+  if (s.const !== undefined && v !== s.const) refuse('const');
   if (s.oneOf && s.oneOf.filter((form) => fits(form, v, path, where)).length !== 1)
-    fail(name, `must match exactly one of its ${s.oneOf.length} forms`);
+    throw oneOfRefusal(s.oneOf, v, path, where);
   switch (s.type) {
     case 'string': {
-      if (typeof v !== 'string') fail(name, SCHEMA_WORDS.string);
-      if (s.minLength !== undefined && codePointsBelow(v, s.minLength)) outOfBounds(name, 'minLength', s.minLength);
-      if (s.maxLength !== undefined && codePointsAbove(v, s.maxLength)) outOfBounds(name, 'maxLength', s.maxLength);
-      if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v))
-        fail(name, s['x-pattern-hint'] ? `must be ${s['x-pattern-hint']}` : `must match ${s.pattern}`);
+      if (typeof v !== 'string') refuse('type');
+      if (s.minLength !== undefined && codePointsBelow(v, s.minLength)) refuse('minLength');
+      if (s.maxLength !== undefined && codePointsAbove(v, s.maxLength)) refuse('maxLength');
+      if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(v)) refuse('pattern');
       return;
     }
     case 'boolean':
-      if (typeof v !== 'boolean') fail(name, SCHEMA_WORDS.boolean);
+      if (typeof v !== 'boolean') refuse('type');
       return;
     case 'number':
     case 'integer': {
-      if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v))) {
-        fail(name, SCHEMA_WORDS[s.type]);
-      }
-      if (s.minimum !== undefined && v < s.minimum) outOfBounds(name, 'minimum', s.minimum);
-      if (s.maximum !== undefined && v > s.maximum) outOfBounds(name, 'maximum', s.maximum);
-      if (s.exclusiveMinimum !== undefined && v <= s.exclusiveMinimum)
-        outOfBounds(name, 'exclusiveMinimum', s.exclusiveMinimum);
-      if (s.exclusiveMaximum !== undefined && v >= s.exclusiveMaximum)
-        outOfBounds(name, 'exclusiveMaximum', s.exclusiveMaximum);
+      if (typeof v !== 'number' || !Number.isFinite(v) || (s.type === 'integer' && !Number.isInteger(v)))
+        refuse('type');
+      if (s.minimum !== undefined && v < s.minimum) refuse('minimum');
+      if (s.maximum !== undefined && v > s.maximum) refuse('maximum');
+      if (s.exclusiveMinimum !== undefined && v <= s.exclusiveMinimum) refuse('exclusiveMinimum');
+      if (s.exclusiveMaximum !== undefined && v >= s.exclusiveMaximum) refuse('exclusiveMaximum');
       return;
     }
     case 'array':
-      if (!Array.isArray(v)) fail(name, SCHEMA_WORDS.array);
-      if (s.minItems !== undefined && v.length < s.minItems) outOfBounds(name, 'minItems', s.minItems);
-      if (s.maxItems !== undefined && v.length > s.maxItems) outOfBounds(name, 'maxItems', s.maxItems);
-      if (s.uniqueItems && new Set(v.map((x) => JSON.stringify(x))).size < v.length)
-        fail(name, SCHEMA_WORDS.uniqueItems);
+      if (!Array.isArray(v)) refuse('type');
+      if (s.minItems !== undefined && v.length < s.minItems) refuse('minItems');
+      if (s.maxItems !== undefined && v.length > s.maxItems) refuse('maxItems');
+      if (s.uniqueItems && new Set(v.map((x) => JSON.stringify(x))).size < v.length) refuse('uniqueItems');
       if (s.items)
         v.forEach((x, i) => {
           walk(s.items!, x, `${name}[${i}]`, where);
         });
       return;
     case 'object': {
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(name, SCHEMA_WORDS.object);
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) refuse('type');
       const o = v as Record<string, unknown>;
       const props = s.properties ?? {};
       const allowed = Object.keys(props);
@@ -334,6 +363,27 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
     }
   }
 }
+
+/**
+ * Why `v` matches not exactly one of a `oneOf`'s forms, the same at both doors: one it fits none of is refused by the
+ * form meant (taking its type, then knowing most of its members; the first of equals), naming the field within.
+ * @example oneOfRefusal(reference.oneOf, { texts: 'x' }, 'reference', '') // "reference.texts: must be an array"
+ */
+export function oneOfRefusal(forms: readonly SchemaNode[], v: unknown, path: string, where: string): TrainprintError {
+  const score = (f: SchemaNode) =>
+    (typeof f.type === 'string' && f.type !== jsonType(v) && !(f.type === 'integer' && typeof v === 'number')
+      ? 0
+      : 1e6) + (jsonType(v) === 'object' ? Object.keys(v as object).filter((k) => f.properties?.[k]).length : 0);
+  const meant = forms.reduce((a, b) => (score(b) > score(a) ? b : a));
+  if (!forms.some((f) => fits(f, v, path, where)))
+    try {
+      walk(meant, v, path, where);
+    } catch (e) {
+      if (e instanceof TrainprintError) return e;
+    }
+  return refusal(path || where, SCHEMA_WORDS.oneOf);
+}
+const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /**
  * One operation's request, written once: the JSON Schema of what every door takes (the library, an HTTP route, a job

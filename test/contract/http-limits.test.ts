@@ -259,7 +259,46 @@ describe('OAuth 2.0 client credentials', () => {
       expect(r.headers.get('cache-control')).toBe('no-store');
       if (status === 401 && auth) expect(r.headers.get('www-authenticate')).toBe('Basic realm="trainprint"');
       expect(r.text).not.toContain(client.client_secret);
+      // printable ASCII but `"` and `\` (RFC 6749 §5.2)
+      expect(r.json.error_description).toMatch(/^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/);
     }
+    // the form read through its contract: refusals worded as every refusal is, quotes as '
+    const said = async (body: string) => {
+      const r = await api.call(
+        'POST',
+        '/api/v1/oauth/token',
+        form(body, basic(client.client_id, client.client_secret)),
+      );
+      return [r.status, r.json.error, r.json.error_description];
+    };
+    expect(await said('scope=kb')).toEqual([400, 'invalid_request', 'grant_type: is required']);
+    expect(await said('grant_type=password')).toEqual([
+      400,
+      'unsupported_grant_type',
+      "grant_type: must be 'client_credentials'",
+    ]);
+    expect(await said('grant_type=client_credentials&scope=kb%20admin')).toEqual([
+      400,
+      'invalid_scope',
+      'scope: not granted to this client: admin',
+    ]);
+    expect(await said('grant_type=client_credentials&scope=%20')).toEqual([
+      400,
+      'invalid_scope',
+      'scope: names no scope',
+    ]);
+    expect(await said('grant_type=client_credentials&grant_type=x')).toEqual([
+      400,
+      'invalid_request',
+      'grant_type: is given more than once',
+    ]);
+    // a parameter it does not know is ignored, one without a value is as if not sent (RFC 6749 §3.2)
+    const lenient = await api.call(
+      'POST',
+      '/api/v1/oauth/token',
+      form('grant_type=client_credentials&scope=&audience=x', basic(client.client_id, client.client_secret)),
+    );
+    expect([lenient.status, lenient.json.scope]).toEqual([200, 'kb analyze usage']);
     const json = await api.call('POST', '/api/v1/oauth/token', { json: { grant_type: 'client_credentials' } });
     expect(json.status).toBe(415);
   });

@@ -209,6 +209,45 @@ describe('the same bad request gives the same 422 at every door', () => {
     await refusedAlike(nested, { ...assess, model: spec }, '/api/v1/memorization/assess');
   });
 
+  it("probe, assess: a reference of neither form (its schema's oneOf) refused by the field within, at both doors", async () => {
+    const model = { id: 'm', access: 'logprobs', generate: async () => '', logprobs: async () => [] } as never;
+    const spec = { base_url: BASE_URL, model: 'm' };
+    const forms = [
+      [{ reference_set: 5 }, 'reference.reference_set', 'must be a string'],
+      [{ texts: 'One.' }, 'reference.texts', 'must be an array'],
+      [{}, 'reference.reference_set', 'is required'],
+      [{ texts: ['One.'], reference_set: 'novels' }, 'reference.texts', 'is not a known field'],
+    ] as const;
+    for (const [reference, field, reason] of forms) {
+      const probe = { texts: ['A document.'], reference };
+      const said = invalid(field, reason);
+      expect(await refusal(engine.memorization.probe({ model, ...probe } as never))).toEqual(said);
+      await refusedAlike(said, { ...probe, model: spec }, '/api/v1/memorization/probe');
+      const assess = { work_id: `wk_${'0'.repeat(32)}`, probe: { reference } };
+      const nested = invalid(`probe.${field}`, reason);
+      expect(await refusal(engine.memorization.assess({ model, ...assess } as never))).toEqual(nested);
+      await refusedAlike(nested, { ...assess, model: spec }, '/api/v1/memorization/assess');
+    }
+  });
+
+  it("an enum's and a const's refusal in the same words at both doors (one wording table)", async () => {
+    const request = { content: text, content_type: 'pdfx' };
+    const library = await refusal(engine.analyze(request as never));
+    const kinds = ['text', 'markdown', 'html', 'epub', 'pdf', 'docx'].map((x) => JSON.stringify(x)).join(', ');
+    expect(library).toEqual(invalid('content_type', `must be one of ${kinds}`));
+    const call = await keyedCall(handler, keys, 'doors-words', 'scale');
+    await refusedAtRouteAndJob(call, library, request, '/api/v1/attribution/analyze', 'analyze');
+    const model = { id: 'm', access: 'logprobs', generate: async () => '', logprobs: async () => [] } as never;
+    const assess = { work_id: `wk_${'0'.repeat(32)}`, probe: true };
+    const constant = invalid('probe', 'must be false');
+    expect(await refusal(engine.memorization.assess({ model, ...assess } as never))).toEqual(constant);
+    await refusedAlike(
+      constant,
+      { ...assess, model: { base_url: BASE_URL, model: 'm' } },
+      '/api/v1/memorization/assess',
+    );
+  });
+
   it('report: max_spans out of its bounds (its schema), in the library and the route', async () => {
     const assessment_id = `ma_${'0'.repeat(32)}`;
     const library = await refusal(engine.memorization.report(assessment_id, { maxSpans: 101 }));

@@ -58,6 +58,9 @@ const OUTER_RING_ONLY = [
   'REQUESTS',
   'readThrough',
   'SCHEMA_WORDS',
+  'oneOfRefusal',
+  'schemaRefusal',
+  'SchemaNode',
   'exactlyOne',
   'RequestContract',
 ];

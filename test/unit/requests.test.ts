@@ -26,6 +26,7 @@ import type { ListWorksOptions, RegisterWorkRequest } from '../../src/services/r
 import { REQUESTS } from '../../src/services/requests.js';
 import type { AdminCreateKeyRequest } from '../../src/services/accounts/schema.js';
 import type { CreateClientOptions, CreateKeyOptions } from '../../src/services/accounts/keys.js';
+import type { TokenRequest } from '../../src/services/accounts/schema.js';
 import {
   ANALYZE_REQUEST_SCHEMA,
   type CompareRequest,
@@ -65,6 +66,7 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; job
   createKey: { routes: ['createApiKey'] },
   adminCreateKey: { routes: ['adminCreateKey'] },
   createClient: { routes: ['createOAuthClient'] },
+  issueToken: { routes: ['oauthToken'] },
 };
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
@@ -203,6 +205,10 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     expires_in_days: 1,
   } satisfies Record<keyof AdminCreateKeyRequest, 1>),
   createClient: Object.keys({ account: 1, plan: 1, scopes: 1, name: 1 } satisfies Record<keyof CreateClientOptions, 1>),
+  issueToken: Object.keys({ grant_type: 1, scope: 1, client_id: 1, client_secret: 1 } satisfies Record<
+    keyof TokenRequest,
+    1
+  >),
 };
 
 /**

@@ -393,6 +393,14 @@ export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldD
   [REQUESTS.createKey.served, { scopes: "A subset of the caller's scopes. Default: the caller's scopes" }],
   [REQUESTS.createClient.served, { scopes: "A subset of the caller's scopes. Default: the caller's scopes" }],
   [
+    REQUESTS.issueToken.served,
+    {
+      scope: "Space-separated subset of the client's scopes; default all of them",
+      client_id: 'When not using HTTP Basic',
+      client_secret: 'When not using HTTP Basic',
+    },
+  ],
+  [
     REQUESTS.adminCreateKey.served,
     {
       account: 'The account the key acts for; an account exists once it has a key',

@@ -23,7 +23,7 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     scope: null,
     summary: 'OAuth 2.0 client-credentials grant (RFC 6749 §4.4): a bearer token of at most one hour',
     body: 'form',
-    requestSchema: S.TOKEN_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.issueToken.served,
     responseSchema: S.TOKEN_RESPONSE_SCHEMA,
     handler: (ctx) =>
       ctx.services.issueToken(ctx.body as URLSearchParams, ctx.request.headers.get('authorization'), ctx.request),

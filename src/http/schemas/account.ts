@@ -61,16 +61,6 @@ export const [CLIENT_INFO_SCHEMA, CLIENT_RESPONSE_SCHEMA, CLIENT_LIST_SCHEMA] = 
 );
 
 /** The token request (form fields, RFC 6749 §4.4.2 and §2.3.1). */
-export const TOKEN_REQUEST_SCHEMA = object(
-  {
-    grant_type: { const: 'client_credentials' },
-    scope: { type: 'string', description: "Space-separated subset of the client's scopes; default all of them" },
-    client_id: { type: 'string', description: 'When not using HTTP Basic' },
-    client_secret: { type: 'string', description: 'When not using HTTP Basic' },
-  },
-  ['scope', 'client_id', 'client_secret'],
-);
-
 export const TOKEN_RESPONSE_SCHEMA = object({
   access_token: str,
   token_type: { const: 'Bearer' },

@@ -66,7 +66,6 @@ import {
   CLIENT_CREATED_SCHEMA,
   CLIENT_RESPONSE_SCHEMA,
   CLIENT_LIST_SCHEMA,
-  TOKEN_REQUEST_SCHEMA,
   TOKEN_RESPONSE_SCHEMA,
   USAGE_SCHEMA,
 } from './account.js';
@@ -139,7 +138,7 @@ export const CORE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   OAuthClientCreated: CLIENT_CREATED_SCHEMA,
   OAuthClientResponse: CLIENT_RESPONSE_SCHEMA,
   OAuthClientList: CLIENT_LIST_SCHEMA,
-  TokenRequest: TOKEN_REQUEST_SCHEMA,
+  TokenRequest: REQUESTS.issueToken.served,
   TokenResponse: TOKEN_RESPONSE_SCHEMA,
   Usage: USAGE_SCHEMA,
   Status: STATUS_SCHEMA,

@@ -1,11 +1,11 @@
 /**
  * The accounts' requests, written once: an API key (`KeyStore.createKey`; `POST /api/v1/keys` for the caller's own
- * account, `POST /api/v1/admin/keys` for any) and an OAuth client (`KeyStore.createClient`, `POST
- * /api/v1/oauth/clients`). Over HTTP a credential of the caller's own takes the caller's account and plan: they are
- * served without them.
+ * account, `POST /api/v1/admin/keys` for any), an OAuth client (`KeyStore.createClient`, `POST
+ * /api/v1/oauth/clients`) and an OAuth token (`POST /api/v1/oauth/token`). Over HTTP a credential of the caller's own
+ * takes the caller's account and plan: they are served without them.
  */
 import { intIn, partialObject, type JsonSchema } from '../../util/json-schema.js';
-import { contract, invalidField } from '../../util/schema-check.js';
+import { contract, type FromSchema, invalidField } from '../../util/schema-check.js';
 import { SCOPES } from './scopes.js';
 
 /** The longest a key may last: ten years, in seconds. */
@@ -101,4 +101,33 @@ export const CREATE_CLIENT_REQUEST = contract<CreateClientOptions, readonly stri
   credential({ scopes, name }),
   knownPlan,
   partialObject({ name, scopes }),
+);
+
+/** The form of `POST /api/v1/oauth/token` (RFC 6749 §4.4.2; the client's credentials by §2.3.1 without HTTP Basic). */
+const TOKEN_SCHEMA = {
+  type: 'object',
+  required: ['grant_type'],
+  properties: {
+    grant_type: { const: 'client_credentials' },
+    scope: { type: 'string' },
+    client_id: { type: 'string' },
+    client_secret: { type: 'string' },
+  },
+} as const;
+export type TokenRequest = FromSchema<typeof TOKEN_SCHEMA>;
+
+/**
+ * An OAuth token's request, read once its client is authenticated, with the client's scopes: those asked for (space
+ * separated) among them. Parameters it does not name are ignored, as RFC 6749 §3.2 has a token endpoint do.
+ * @example readThrough(TOKEN_REQUEST, { grant_type: 'client_credentials', scope: 'kb admin' }, ['kb']) // scope: not granted to this client: admin
+ */
+export const TOKEN_REQUEST = contract<TokenRequest, readonly string[]>(
+  'issueToken',
+  TOKEN_SCHEMA,
+  (request, granted) => {
+    const names = request.scope?.split(' ').filter((x) => x.length > 0) ?? granted;
+    const bad = names.filter((x) => !granted.includes(x));
+    if (names.length === 0) invalidField('scope', 'names no scope');
+    if (bad.length > 0) invalidField('scope', `not granted to this client: ${bad.join(' ')}`);
+  },
 );
