@@ -143,14 +143,21 @@ export async function serve(
       if (drainMs > 0) await new Promise((r) => setTimeout(r, Math.min(drainMs, MAX_DRAIN_MS)));
       await new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
-        // a keep-alive connection turns idle once its response is out: end it then, not after the keep-alive timeout
-        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        // a keep-alive connection turns idle once its response is out: end it then, not after the keep-alive timeout;
+        // a lingering close (its answer out, the rest of its body read and dropped) is ended too, not waited for to
+        // its LINGER_MS: server.close() waits for every connection
+        const idle = setInterval(endIdle, 50);
         server.once('close', () => clearInterval(idle));
-        server.closeIdleConnections();
+        endIdle();
       });
       await options.workers?.close();
     },
   };
+
+  function endIdle(): void {
+    server.closeIdleConnections();
+    lingering.close();
+  }
 }
 
 /** The answer to a request Node's parser gave up on: status, reason phrase, error code and message. */
