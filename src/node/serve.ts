@@ -19,6 +19,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { TrainprintError } from '../library.js';
 import { BodyPages, pastFreePieces } from './body-pages.js';
 import { LingeringReads } from './linger.js';
+import { UnreadRefusals } from './refusals.js';
 import type { WorkerPool } from './offload.js';
 
 /**
@@ -103,13 +104,25 @@ export async function serve(
   const announced = `timeout=${Math.floor((keepAliveMs - KEEP_ALIVE_MARGIN_MS) / 1000)}`;
   let draining = false;
   const lingering = new LingeringReads();
+  const refusals = new UnreadRefusals();
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
       void probe(path === '/healthz' ? null : draining ? 'draining' : options.ready, res, announced);
       return;
     }
-    void bridge(handler, req, res, host, port, announced, lingering);
+    // counted per credentials: many honest clients may share an address (a proxy, a NAT), never a key
+    const key = req.headers.authorization;
+    if (key && declaredRest(req) > DRAIN_TO_KEEP_BYTES) {
+      const retryAfterS = refusals.retryAfterS(key);
+      if (retryAfterS > 0) {
+        refusals.record(key);
+        refuseUnread(req, res, retryAfterS, lingering);
+        return;
+      }
+    }
+    const onRefusedUnread = key ? () => refusals.record(key) : () => undefined;
+    void bridge(handler, req, res, host, port, announced, lingering, onRefusedUnread);
   });
   // node closes an idle connection after keepAliveTimeout and would announce that very value: the announcement is
   // set per response (writeResponse) to less, so the client's idle timer runs out first
@@ -249,6 +262,7 @@ async function bridge(
   port: number,
   keepAlive: string,
   lingering: LingeringReads,
+  onRefusedUnread: () => void,
 ): Promise<void> {
   const abort = new AbortController();
   res.on('close', () => {
@@ -269,7 +283,46 @@ async function bridge(
       response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
     }
   }
-  await writeResponse(response, req, res, abort.signal, body, keepAlive, lingering);
+  await writeResponse(response, req, res, abort.signal, body, keepAlive, lingering, onRefusedUnread);
+}
+
+/** The body a request's headers announce: its Content-Length, Infinity when chunked, 0 when it has none. */
+function declaredRest(req: IncomingMessage): number {
+  if (req.headers['transfer-encoding'] !== undefined) return Infinity;
+  const declared = Number(req.headers['content-length'] ?? 0);
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : Infinity;
+}
+
+/**
+ * Answer 429 from the headers of a request whose key had too many large bodies refused unread in its window
+ * (./refusals.ts), and close without reading the body: the connection lingers paused for its answer to reach the
+ * client, then is destroyed. Neither the handler nor the body's reading is paid for.
+ */
+function refuseUnread(req: IncomingMessage, res: ServerResponse, retryAfterS: number, lingering: LingeringReads): void {
+  const requestId = `req_${randomBytes(12).toString('hex')}`;
+  const text = JSON.stringify({
+    success: false,
+    error: {
+      code: 'RATE_LIMITED',
+      message: `Too many large request bodies from this key were refused unread; send again in ${retryAfterS} s`,
+      details: { request_id: requestId },
+    },
+  });
+  const socket = req.socket as Socket & { destroySoon(): void };
+  socket.destroySoon = () => {
+    socket.on('error', () => undefined); // a reset by the client, now: nothing is left to answer
+    socket.end();
+    lingering.add(socket, { ms: LINGER_MS, bytes: 0 });
+  };
+  res.writeHead(429, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    'retry-after': String(retryAfterS),
+    'x-request-id': requestId,
+    connection: 'close',
+  });
+  res.end(text);
 }
 
 /**
@@ -505,6 +558,7 @@ async function writeResponse(
   body: RequestBody,
   keepAlive: string,
   lingering: LingeringReads,
+  onRefusedUnread: () => void,
 ): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
@@ -517,6 +571,8 @@ async function writeResponse(
   // close once the answer is out (node would destroy the socket at once, with the client still sending: a reset)
   const rest = body.remaining();
   if (rest > DRAIN_TO_KEEP_BYTES || body.cut) {
+    // a client refused with its large body unread opens a new connection for its next one: counted against its key
+    if (rest > 0 && response.status >= 400 && response.status < 500) onRefusedUnread();
     headers.connection = 'close';
     const socket = req.socket;
     // node ends a `Connection: close` response's socket with destroySoon(): this socket lingers instead
