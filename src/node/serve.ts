@@ -105,6 +105,7 @@ export async function serve(
   let draining = false;
   const lingering = new LingeringReads();
   const refusals = new UnreadRefusals();
+  const delayedRefusals = new Set<IncomingMessage>();
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
@@ -117,7 +118,7 @@ export async function serve(
       const retryAfterS = refusals.retryAfterS(key);
       if (retryAfterS > 0) {
         refusals.record(key);
-        refuseUnread(req, res, retryAfterS, lingering);
+        refuseUnread(req, res, retryAfterS, lingering, delayedRefusals);
         return;
       }
     }
@@ -295,35 +296,69 @@ function declaredRest(req: IncomingMessage): number {
 
 /**
  * Answer 429 from the headers of a request whose key had too many large bodies refused unread in its window
- * (./refusals.ts), and close without reading the body: the connection lingers paused for its answer to reach the
- * client, then is destroyed. Neither the handler nor the body's reading is paid for.
+ * (./refusals.ts), and close without reading the body: neither the handler nor the body's reading is paid for. The
+ * answer waits {@link REFUSED_UNREAD_DELAY_MS} (the socket paused, unread), {@link MAX_DELAYED_REFUSALS} at most at
+ * once: answered at once, a flood that opens a connection per refused body only opened them faster (235 a second in
+ * one run of bench/subline-drain.mjs, about 100 in earlier runs where each was handled, and node read each body
+ * through its parser once the answer was out). Then the connection lingers paused for its answer to reach the client,
+ * and is destroyed.
  */
-function refuseUnread(req: IncomingMessage, res: ServerResponse, retryAfterS: number, lingering: LingeringReads): void {
-  const requestId = `req_${randomBytes(12).toString('hex')}`;
-  const text = JSON.stringify({
-    success: false,
-    error: {
-      code: 'RATE_LIMITED',
-      message: `Too many large request bodies from this key were refused unread; send again in ${retryAfterS} s`,
-      details: { request_id: requestId },
-    },
-  });
+function refuseUnread(
+  req: IncomingMessage,
+  res: ServerResponse,
+  retryAfterS: number,
+  lingering: LingeringReads,
+  delayed: Set<IncomingMessage>,
+): void {
   const socket = req.socket as Socket & { destroySoon(): void };
   socket.destroySoon = () => {
     socket.on('error', () => undefined); // a reset by the client, now: nothing is left to answer
     socket.end();
     lingering.add(socket, { ms: LINGER_MS, bytes: 0 });
+    // node resumes an unread request once its answer is out, to read its body through; paused, it reads no further
+    // than the request stream's buffer
+    req.pause();
   };
-  res.writeHead(429, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    'retry-after': String(retryAfterS),
-    'x-request-id': requestId,
-    connection: 'close',
+  const answer = () => {
+    delayed.delete(req);
+    if (socket.destroyed) return;
+    const requestId = `req_${randomBytes(12).toString('hex')}`;
+    const text = JSON.stringify({
+      success: false,
+      error: {
+        code: 'RATE_LIMITED',
+        message: `Too many large request bodies from this key were refused unread; send again in ${retryAfterS} s`,
+        details: { request_id: requestId },
+      },
+    });
+    res.writeHead(429, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      'cache-control': 'no-store',
+      'retry-after': String(retryAfterS),
+      'x-request-id': requestId,
+      connection: 'close',
+    });
+    res.end(text);
+  };
+  if (delayed.size >= MAX_DELAYED_REFUSALS) {
+    answer();
+    return;
+  }
+  delayed.add(req);
+  socket.pause();
+  const timer = setTimeout(answer, REFUSED_UNREAD_DELAY_MS);
+  timer.unref?.();
+  socket.once('close', () => {
+    clearTimeout(timer);
+    delayed.delete(req);
   });
-  res.end(text);
 }
+
+/** How long a request refused from its headers (refuseUnread) waits for its answer. */
+const REFUSED_UNREAD_DELAY_MS = 1000;
+/** Refusals from the headers waiting for their answer at once; past it one is answered at once. */
+const MAX_DELAYED_REFUSALS = 256;
 
 /**
  * The header the bridge sets to the socket's peer address (an incoming one is dropped, so a client cannot choose
