@@ -83,6 +83,11 @@ export interface LingerBounds {
 export interface LingerSocket {
   readonly destroyed: boolean;
   readonly readableFlowing: boolean | null;
+  /**
+   * Node's HTTP server's mark of a socket it paused because it was behind on writing its answers (a pipelined request
+   * is not parsed until they are out); while it is set, the server pauses the socket again on each 'resume'.
+   */
+  _paused?: boolean;
   on(event: string, listener: (chunk: Uint8Array) => void): unknown;
   once(event: string, listener: () => void): unknown;
   removeAllListeners(event: string): unknown;
@@ -143,7 +148,10 @@ export class LingeringReads {
     // node's HTTP server reads the socket through its parser, which drops a body whose request has been answered with
     // no event to count or pace it by: its 'data' listener goes, and one of ours takes the reads over (adding a
     // 'data' listener takes the socket from the parser). A socket the server paused is resumed first, while the
-    // server still handles its 'resume' (it starts the reads), and taken over once it has.
+    // server still handles its 'resume' (it starts the reads), and taken over once it has. A socket it paused for
+    // being behind on writing would be paused again by that very handling, and never read: nothing more is written
+    // to a lingering socket, nor parsed from it, so that mark goes first.
+    if (socket._paused) socket._paused = false;
     const onData = (chunk: Uint8Array) => {
       read += chunk.byteLength;
       if (read > bounds.bytes) return stop();

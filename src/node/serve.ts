@@ -19,6 +19,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { TrainprintError } from '../library.js';
 import { BodyPages, pastFreePieces } from './body-pages.js';
 import { LingeringReads } from './linger.js';
+import { UnreadRefusals } from './refusals.js';
 import type { WorkerPool } from './offload.js';
 
 /**
@@ -103,13 +104,26 @@ export async function serve(
   const announced = `timeout=${Math.floor((keepAliveMs - KEEP_ALIVE_MARGIN_MS) / 1000)}`;
   let draining = false;
   const lingering = new LingeringReads();
+  const refusals = new UnreadRefusals();
+  const delayedRefusals = new Set<IncomingMessage>();
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
       void probe(path === '/healthz' ? null : draining ? 'draining' : options.ready, res, announced);
       return;
     }
-    void bridge(handler, req, res, host, port, announced, lingering);
+    // counted per credentials: many honest clients may share an address (a proxy, a NAT), never a key
+    const key = req.headers.authorization;
+    if (key && declaredRest(req) > DRAIN_TO_KEEP_BYTES) {
+      const retryAfterS = refusals.retryAfterS(key);
+      if (retryAfterS > 0) {
+        refusals.record(key);
+        refuseUnread(req, res, retryAfterS, lingering, delayedRefusals);
+        return;
+      }
+    }
+    const onRefusedUnread = key ? () => refusals.record(key) : () => undefined;
+    void bridge(handler, req, res, host, port, announced, lingering, onRefusedUnread);
   });
   // node closes an idle connection after keepAliveTimeout and would announce that very value: the announcement is
   // set per response (writeResponse) to less, so the client's idle timer runs out first
@@ -143,14 +157,21 @@ export async function serve(
       if (drainMs > 0) await new Promise((r) => setTimeout(r, Math.min(drainMs, MAX_DRAIN_MS)));
       await new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
-        // a keep-alive connection turns idle once its response is out: end it then, not after the keep-alive timeout
-        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        // a keep-alive connection turns idle once its response is out: end it then, not after the keep-alive timeout;
+        // a lingering close (its answer out, the rest of its body read and dropped) is ended too, not waited for to
+        // its LINGER_MS: server.close() waits for every connection
+        const idle = setInterval(endIdle, 50);
         server.once('close', () => clearInterval(idle));
-        server.closeIdleConnections();
+        endIdle();
       });
       await options.workers?.close();
     },
   };
+
+  function endIdle(): void {
+    server.closeIdleConnections();
+    lingering.close();
+  }
 }
 
 /** The answer to a request Node's parser gave up on: status, reason phrase, error code and message. */
@@ -242,6 +263,7 @@ async function bridge(
   port: number,
   keepAlive: string,
   lingering: LingeringReads,
+  onRefusedUnread: () => void,
 ): Promise<void> {
   const abort = new AbortController();
   res.on('close', () => {
@@ -262,8 +284,81 @@ async function bridge(
       response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
     }
   }
-  await writeResponse(response, req, res, abort.signal, body, keepAlive, lingering);
+  await writeResponse(response, req, res, abort.signal, body, keepAlive, lingering, onRefusedUnread);
 }
+
+/** The body a request's headers announce: its Content-Length, Infinity when chunked, 0 when it has none. */
+function declaredRest(req: IncomingMessage): number {
+  if (req.headers['transfer-encoding'] !== undefined) return Infinity;
+  const declared = Number(req.headers['content-length'] ?? 0);
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : Infinity;
+}
+
+/**
+ * Answer 429 from the headers of a request whose key had too many large bodies refused unread in its window
+ * (./refusals.ts), and close without reading the body: neither the handler nor the body's reading is paid for. The
+ * answer waits {@link REFUSED_UNREAD_DELAY_MS} (the socket paused, unread), {@link MAX_DELAYED_REFUSALS} at most at
+ * once: answered at once, a flood that opens a connection per refused body only opened them faster (235 a second in
+ * one run of bench/subline-drain.mjs, about 100 in earlier runs where each was handled, and node read each body
+ * through its parser once the answer was out). Then the connection lingers paused for its answer to reach the client,
+ * and is destroyed.
+ */
+function refuseUnread(
+  req: IncomingMessage,
+  res: ServerResponse,
+  retryAfterS: number,
+  lingering: LingeringReads,
+  delayed: Set<IncomingMessage>,
+): void {
+  const socket = req.socket as Socket & { destroySoon(): void };
+  socket.destroySoon = () => {
+    socket.on('error', () => undefined); // a reset by the client, now: nothing is left to answer
+    socket.end();
+    lingering.add(socket, { ms: LINGER_MS, bytes: 0 });
+    // node resumes an unread request once its answer is out, to read its body through; paused, it reads no further
+    // than the request stream's buffer
+    req.pause();
+  };
+  const answer = () => {
+    delayed.delete(req);
+    if (socket.destroyed) return;
+    const requestId = `req_${randomBytes(12).toString('hex')}`;
+    const text = JSON.stringify({
+      success: false,
+      error: {
+        code: 'RATE_LIMITED',
+        message: `Too many large request bodies from this key were refused unread; send again in ${retryAfterS} s`,
+        details: { request_id: requestId },
+      },
+    });
+    res.writeHead(429, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      'cache-control': 'no-store',
+      'retry-after': String(retryAfterS),
+      'x-request-id': requestId,
+      connection: 'close',
+    });
+    res.end(text);
+  };
+  if (delayed.size >= MAX_DELAYED_REFUSALS) {
+    answer();
+    return;
+  }
+  delayed.add(req);
+  socket.pause();
+  const timer = setTimeout(answer, REFUSED_UNREAD_DELAY_MS);
+  timer.unref?.();
+  socket.once('close', () => {
+    clearTimeout(timer);
+    delayed.delete(req);
+  });
+}
+
+/** How long a request refused from its headers (refuseUnread) waits for its answer. */
+const REFUSED_UNREAD_DELAY_MS = 1000;
+/** Refusals from the headers waiting for their answer at once; past it one is answered at once. */
+const MAX_DELAYED_REFUSALS = 256;
 
 /**
  * The header the bridge sets to the socket's peer address (an incoming one is dropped, so a client cannot choose
@@ -498,6 +593,7 @@ async function writeResponse(
   body: RequestBody,
   keepAlive: string,
   lingering: LingeringReads,
+  onRefusedUnread: () => void,
 ): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((v, k) => {
@@ -510,6 +606,8 @@ async function writeResponse(
   // close once the answer is out (node would destroy the socket at once, with the client still sending: a reset)
   const rest = body.remaining();
   if (rest > DRAIN_TO_KEEP_BYTES || body.cut) {
+    // a client refused with its large body unread opens a new connection for its next one: counted against its key
+    if (rest > 0 && response.status >= 400 && response.status < 500) onRefusedUnread();
     headers.connection = 'close';
     const socket = req.socket;
     // node ends a `Connection: close` response's socket with destroySoon(): this socket lingers instead

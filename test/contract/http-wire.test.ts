@@ -176,6 +176,34 @@ describe('early answers keep or linger', () => {
     c.socket.destroy();
   });
 
+  it("close() ends a lingering connection instead of waiting for the linger's own end", async () => {
+    const own = await serve(mixHandler(), { port: 0, keepAliveMs: 7000 });
+    const { hostname, port } = new URL(own.url);
+    // half open: the server's end of its answer does not end the client's side, so the connection lingers
+    const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true });
+    await new Promise((r) => socket.once('connect', r));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', () => undefined);
+    const answered = new Promise((r) => socket.once('end', r));
+    // a refused body with a large rest: answered, then the connection lingers, the client neither sending nor closing
+    socket.write(head('/quota', 8 << 20) + 'a'.repeat(1024));
+    await answered;
+    expect(received).toContain('RATE_LIMITED');
+    expect(received.toLowerCase()).toContain('connection: close');
+    // which comes first: the server closed (it waits for every connection, so it ended the lingering one), or a
+    // second before the linger's own bound of 5 s from the answer ran out
+    const first = await Promise.race([
+      own.close().then(() => 'server closed'),
+      new Promise((r) => setTimeout(() => r('linger ran out'), 4000)),
+    ]);
+    socket.destroy();
+    expect(first).toBe('server closed');
+  });
+
   it('a keep-alive time shorter than its margin is refused', async () => {
     await expect(serve(mixHandler(), { port: 0, keepAliveMs: 3000 })).rejects.toThrow(/keepAliveMs/);
   });

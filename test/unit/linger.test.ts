@@ -51,6 +51,7 @@ describe('ByteBudget', () => {
 /** A socket as LingeringReads uses it: it records pauses and resumes, and a test makes it receive or end. */
 class FakeSocket extends EventEmitter implements LingerSocket {
   destroyed = false;
+  _paused?: boolean;
   paused = false;
   readableFlowing: boolean | null = null;
   pause(): this {
@@ -119,6 +120,26 @@ describe('LingeringReads', () => {
     expect(s.paused).toBe(false);
     s.receive(100);
     expect(parser).not.toHaveBeenCalled();
+  });
+
+  it('a socket the server paused for being behind on writing is read too, not paused again by its resume', () => {
+    const lingering = new LingeringReads(1 << 20, 8, clock, 1 << 20);
+    const s = new FakeSocket();
+    // as node's HTTP server does: behind on writing it marks and pauses the socket, and its own 'resume' listener
+    // pauses the socket again while the mark is set
+    s._paused = true;
+    s.pause();
+    s.on('resume', () => {
+      if (s._paused) s.pause();
+    });
+    s.on('data', vi.fn());
+    lingering.add(s, BOUNDS);
+    expect(s._paused).toBe(false);
+    expect(s.paused).toBe(false);
+    expect(s.receive(100)).toBe(true);
+    // its time is not waited out for want of reading: the client's end ends it
+    s.emit('end');
+    expect(s.destroyed).toBe(true);
   });
 
   it('pauses a socket that spends the budget and resumes it when the budget has filled', () => {
