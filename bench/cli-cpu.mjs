@@ -1,6 +1,7 @@
 // `trainprint fingerprint` and `trainprint scan` as whole processes, this build against a baseline build in the same
 // run: process CPU (user + system, GNU time), wall, minor faults and max RSS, medians over alternating rounds (the
-// builds' order flips each round), and the bare start-up (`trainprint --help`) beside them. Each round also checks that
+// builds' order flips each round), and beside them the bare start-up (`trainprint --help`) and a scan of one output
+// (the scan's fixed part). Each round also checks that
 // the two builds print the same bytes: the fingerprint's JSON on stdout and the scan's hits file.
 //
 //   npm run build && node bench/cli-cpu.mjs --baseline OTHER/dist [--rounds 7] [--out cli-cpu.json]
@@ -34,12 +35,11 @@ try {
   const file = join(dir, 'en.txt');
   writeFileSync(file, text);
   const jsonl = join(dir, 'en.jsonl');
-  writeFileSync(
-    jsonl,
-    `${outputsOf(text)
-      .map((x) => JSON.stringify(x))
-      .join('\n')}\n`,
-  );
+  const lines = outputsOf(text).map((x) => JSON.stringify(x));
+  writeFileSync(jsonl, `${lines.join('\n')}\n`);
+  // one output alone: the scan's fixed part (Node, the library, the dataset's import)
+  const oneLine = join(dir, 'one.jsonl');
+  writeFileSync(oneLine, `${lines[0]}\n`);
   // each build scans an archive of its own making (a build with another normaliser id refuses the other's)
   const tpdsOf = {};
   for (const [name, dist] of builds) {
@@ -54,8 +54,19 @@ try {
     start: () => ['--help'],
     fingerprint: () => ['fingerprint', file],
     scan: (name) => ['scan', '--dataset', tpdsOf[name], jsonl, '--out', join(dir, `hits-${name}.jsonl`), '--quiet'],
+    scan_one_output: (name) => [
+      'scan',
+      '--dataset',
+      tpdsOf[name],
+      oneLine,
+      '--out',
+      join(dir, 'one-hits.jsonl'),
+      '--quiet',
+    ],
   };
-  const runs = Object.fromEntries(builds.map(([name]) => [name, { start: [], fingerprint: [], scan: [] }]));
+  const runs = Object.fromEntries(
+    builds.map(([name]) => [name, { start: [], fingerprint: [], scan: [], scan_one_output: [] }]),
+  );
   const loads = [];
   let identical = true;
   for (let r = 0; r < ROUNDS; r++) {
@@ -119,7 +130,7 @@ try {
     console.log(
       `${name.padEnd(9)} start ${table[name].start.cpu_s} s CPU | fingerprint ${table[name].fingerprint.cpu_s} s CPU ` +
         `(${table[name].fingerprint.wall_s} s wall) | scan ${table[name].scan.cpu_s} s CPU | scan/fingerprint ` +
-        `${table[name].scan_over_fingerprint_cpu}`,
+        `${table[name].scan_over_fingerprint_cpu} | scan of one output ${table[name].scan_one_output.cpu_s} s CPU`,
     );
   console.log(
     `ratios ${JSON.stringify(ratios)}; identical outputs: ${record.identical_outputs}; load ${record.load_1min.median}`,
