@@ -299,10 +299,11 @@ const core: Options[] = [
   neutral({ client: 'src/client/index.ts' }, { external: [LIBRARY_IMPORT] }),
   {
     // The CLI is a thin layer over the built entries: the imports of the library, the node helpers,
-    // the starter dataset and the HTTP entry, by its entry (src/cli.ts: './library.js' …) and by its
-    // commands (src/cli/*.ts: '../library.js' …), become './library.js', './node.js', './starter.js' and
-    // './http.js' (external), so every class exists once and the starter's 5 MB load only when a
-    // command asks for it.
+    // the starter dataset, the HTTP entry and the fingerprint entry, by its entry (src/cli.ts: './library.js' …)
+    // and by its commands (src/cli/*.ts: '../library.js' …), become './library.js', './node.js', './starter.js',
+    // './http.js' and './fingerprint.js' (external), so every class exists once and the starter's 5 MB load only
+    // when a command asks for it. Each command is imported when it runs (src/cli.ts), so its module is a chunk of
+    // its own and a process loads only its command's entries: `fingerprint` of a text file the fingerprint entry.
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
     dts: false,
@@ -321,9 +322,10 @@ const core: Options[] = [
           [resolvePath(src, 'node', 'index.js')]: './node.js',
           [resolvePath(src, 'starter', 'index.js')]: './starter.js',
           [resolvePath(src, 'http', 'index.js')]: './http.js',
+          [resolvePath(src, 'fingerprint-entry.js')]: './fingerprint.js',
         };
         const cli = /[\\/]src([\\/]cli)?$/;
-        build.onResolve({ filter: /^\.\.?\/(library|(node|starter|http)\/index)\.js$/ }, (args) => {
+        build.onResolve({ filter: /^\.\.?\/(library|fingerprint-entry|(node|starter|http)\/index)\.js$/ }, (args) => {
           const file = cli.test(args.resolveDir) ? to[resolvePath(args.resolveDir, args.path)] : undefined;
           return file ? { path: file, external: true } : undefined;
         });

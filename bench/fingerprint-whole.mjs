@@ -194,10 +194,13 @@ function summarise(runs, pick) {
   };
 }
 
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+export const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
-/** One whole CLI process under GNU time: CPU (user + system), minor faults, max RSS, wall. */
-function cliRun(dist, args) {
+/**
+ * One whole CLI process under GNU time: CPU (user + system), minor faults, max RSS, wall.
+ * @example cliRun('dist', ['fingerprint', 'en.txt']).cpu_s
+ */
+export function cliRun(dist, args) {
   const out = join(tmpdir(), `trainprint-bench-time-${process.pid}.txt`);
   const t0 = now();
   execFileSync(TIME, ['-f', '%U %S %R %M %e', '-o', out, process.execPath, join(dist, 'cli.js'), ...args], {

@@ -20,43 +20,27 @@
  *   trainprint jobs status|export|cancel|delete [JOB] --store L|--queue URL   a store's jobs, whoever submitted them
  * Exit codes: 0 ok, 1 runtime error (bad input, unreadable file…), 2 usage error.
  *
- * This file is the dispatch only: each command is a module of src/cli/, and src/cli/shared.ts holds what several
- * share. The library comes only through the library module ('./library.js' here, '../library.js' in src/cli/) and
+ * This file is the dispatch only: each command is a module of src/cli/, imported when it runs (so `fingerprint` loads
+ * no server, store or scan code, nor the library where its file is text), and src/cli/args.ts and shared.ts hold what
+ * several share. The library comes only through the library module ('./library.js' here, '../library.js' in src/cli/) and
  * the public entries, which the build keeps external (tsup.config.ts), so dist/cli.js holds the CLI alone.
  */
-import { TrainprintError } from './library.js';
-import { analyzeCommand } from './cli/analyze.js';
-import { demoCommand } from './cli/demo.js';
-import { auditCommand } from './cli/audit.js';
-import { extractCommand } from './cli/extract.js';
-import { extractTextCommand } from './cli/extract-text.js';
-import { fingerprintCommand } from './cli/fingerprint.js';
 import { HELP } from './cli/help.js';
-import { indexBuildCommand } from './cli/index-build.js';
-import { indexInfoCommand } from './cli/index-info.js';
-import { indexPushCommand } from './cli/index-push.js';
-import { keysCommand } from './cli/keys.js';
-import { modelCommand } from './cli/model.js';
-import { packBuildCommand } from './cli/pack-build.js';
-import { packsCommand } from './cli/packs.js';
-import { reportCommand } from './cli/report.js';
-import { scanCommand } from './cli/scan.js';
-import { serveCommand } from './cli/serve.js';
-import { type Command, HelpAsked, UsageError } from './cli/shared.js';
+import { type Command, HelpAsked, UsageError } from './cli/args.js';
 import { tuneTiering } from './cli/tiering.js';
-import { verifyCommand } from './cli/verify.js';
-import { workerCommand } from './cli/worker.js';
-import { jobsCommand } from './cli/jobs.js';
+
+/** A command's module, imported when the command runs: a process loads the code of its own command alone. */
+type LazyCommand = () => Promise<Command>;
 
 /**
  * A command of subcommands (`index build|push|info`, `pack build`): the subcommand runs with the arguments after
  * it; `--help` / `-h` in its place prints the usage; none, or an unknown one, is a usage error.
  */
-function subcommands(name: string, commands: Map<string, Command>, needs: string): Command {
-  return async (args) => {
+function subcommands(name: string, commands: Map<string, LazyCommand>, needs: string): LazyCommand {
+  return async () => async (args) => {
     const [sub, ...rest] = args;
     const command = sub === undefined ? undefined : commands.get(sub);
-    if (command) return command(rest);
+    if (command) return (await command())(rest);
     if (sub === '--help' || sub === '-h') {
       console.log(HELP);
       return 0;
@@ -67,36 +51,43 @@ function subcommands(name: string, commands: Map<string, Command>, needs: string
   };
 }
 
-/** The commands by name; `packs`, `keys` and `model` read their subcommands themselves. */
-const COMMANDS = new Map<string, Command>([
-  ['demo', demoCommand],
-  ['analyze', analyzeCommand],
-  ['fingerprint', fingerprintCommand],
+/** The commands by name, each importing its module; `packs`, `keys` and `model` read their subcommands themselves. */
+const COMMANDS = new Map<string, LazyCommand>([
+  ['demo', async () => (await import('./cli/demo.js')).demoCommand],
+  ['analyze', async () => (await import('./cli/analyze.js')).analyzeCommand],
+  ['fingerprint', async () => (await import('./cli/fingerprint.js')).fingerprintCommand],
   [
     'index',
     subcommands(
       'index',
       new Map([
-        ['build', indexBuildCommand],
-        ['info', indexInfoCommand],
-        ['push', indexPushCommand],
+        ['build', async () => (await import('./cli/index-build.js')).indexBuildCommand],
+        ['info', async () => (await import('./cli/index-info.js')).indexInfoCommand],
+        ['push', async () => (await import('./cli/index-push.js')).indexPushCommand],
       ]),
       'build, push or info',
     ),
   ],
-  ['pack', subcommands('pack', new Map([['build', packBuildCommand]]), 'build')],
-  ['packs', packsCommand],
-  ['serve', serveCommand],
-  ['keys', keysCommand],
-  ['model', modelCommand],
-  ['report', reportCommand],
-  ['verify', verifyCommand],
-  ['extract-text', extractTextCommand],
-  ['extract', extractCommand],
-  ['audit', auditCommand],
-  ['scan', scanCommand],
-  ['worker', workerCommand],
-  ['jobs', jobsCommand],
+  [
+    'pack',
+    subcommands(
+      'pack',
+      new Map([['build', async () => (await import('./cli/pack-build.js')).packBuildCommand]]),
+      'build',
+    ),
+  ],
+  ['packs', async () => (await import('./cli/packs.js')).packsCommand],
+  ['serve', async () => (await import('./cli/serve.js')).serveCommand],
+  ['keys', async () => (await import('./cli/keys.js')).keysCommand],
+  ['model', async () => (await import('./cli/model.js')).modelCommand],
+  ['report', async () => (await import('./cli/report.js')).reportCommand],
+  ['verify', async () => (await import('./cli/verify.js')).verifyCommand],
+  ['extract-text', async () => (await import('./cli/extract-text.js')).extractTextCommand],
+  ['extract', async () => (await import('./cli/extract.js')).extractCommand],
+  ['audit', async () => (await import('./cli/audit.js')).auditCommand],
+  ['scan', async () => (await import('./cli/scan.js')).scanCommand],
+  ['worker', async () => (await import('./cli/worker.js')).workerCommand],
+  ['jobs', async () => (await import('./cli/jobs.js')).jobsCommand],
 ]);
 
 /** The command line to an exit code: no command is `demo`; a usage error is thrown, and printed below. */
@@ -106,11 +97,11 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const command = COMMANDS.get(cmd);
-  if (!command) throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
+  const load = COMMANDS.get(cmd);
+  if (!load) throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
   tuneTiering(cmd);
   try {
-    return await command(rest);
+    return await (await load())(rest);
   } catch (e) {
     // `<command> … --help`: the arguments parsed (a bad option is still a usage error), then the help
     if (!(e instanceof HelpAsked)) throw e;
@@ -123,7 +114,10 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (e: unknown) => {
+  async (e: unknown) => {
+    // the error class comes from the fingerprint entry, loaded only on this path: the library's errors are
+    // recognised across bundles (a registered symbol, src/errors.ts), and a command that succeeded loads neither
+    const { TrainprintError } = await import('./fingerprint-entry.js');
     if (e instanceof UsageError) {
       console.error(`error: ${e.message}\nrun 'trainprint --help' for usage`);
       process.exitCode = 2;

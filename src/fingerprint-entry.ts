@@ -39,4 +39,14 @@ export { MembershipFilter } from './sketch/filter.js';
 export type { MembershipFilterOptions } from './sketch/filter.js';
 export type { MinhashOptions, MinhashMode } from './sketch/minhash.js';
 export { TrainprintError, isTrainprintError, MESSAGES, HTTP_STATUS } from './errors.js';
+// the rule a file is read by (its content type from its name, the bytes analyze takes), so that a program that
+// fingerprints files — `trainprint fingerprint` among them — takes and refuses the files the service does
+export {
+  contentTypeOfFile,
+  untypedFileReason,
+  FILE_CONTENT_TYPES,
+  TEXT_FILE_TYPES,
+  type FileContentType,
+} from './services/analyze/file-types.js';
+export { ANALYZE_MAX_BYTES, ANALYZE_MAX_FILE_BYTES } from './services/analyze/limits.js';
 export type { ErrorCode } from './errors.js';

@@ -3,7 +3,8 @@
  * README that quotes the MIT licence against the embedded starter dataset (SPDX licence texts).
  */
 import { createEngine } from '../library.js';
-import { summary, UsageError } from './shared.js';
+import { UsageError } from './shared.js';
+import { summary } from './summary.js';
 
 /** Two passages to compare: A from A Tale of Two Cities, B a review that quotes it with other case and punctuation. */
 const A = `It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of

@@ -27,7 +27,8 @@ import {
   type WorkExtractionResult,
 } from '../library.js';
 import { analysedTextOf } from './files.js';
-import { openStore, parse, readInputFile, UsageError } from './shared.js';
+import { readInputFile } from './read-file.js';
+import { openStore, parse, UsageError } from './shared.js';
 
 /**
  * `trainprint report`: reads the analysis (or bundle), finds the analysed text — the result's own

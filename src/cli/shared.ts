@@ -1,19 +1,11 @@
 /**
- * What several `trainprint` commands share: parsing their options (a bad one is a UsageError, exit code 2),
- * numbers for the lines on stderr, reading the input file, and the options that pick datasets, reference packs,
- * remote corpora and stores. The library comes only through the library module ('../library.js') and the public
- * entries ('../node/index.js', '../starter/index.js'), which the build keeps external (tsup.config.ts).
+ * What several `trainprint` commands share that needs the library: the options that pick datasets, reference packs,
+ * remote corpora and stores, and loading them. Parsing the options and the numbers of the lines on stderr are
+ * args.ts's (no library), re-exported here for the commands that take both. The library comes only through the
+ * library module ('../library.js') and the public entries ('../node/index.js', '../starter/index.js'), which the
+ * build keeps external (tsup.config.ts).
  */
-import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import {
-  publicRemoteCorpora,
-  shingleCount,
-  TrainprintError,
-  type Engine,
-  type Fingerprint,
-  type RemoteDatasetConfig,
-} from '../library.js';
+import { publicRemoteCorpora, type Engine, type RemoteDatasetConfig } from '../library.js';
 import {
   isPostgresUrl,
   loadDatasetSpecs,
@@ -21,136 +13,22 @@ import {
   openPostgresStore,
   type PostgresDatasetResult,
 } from '../node/index.js';
+import { fmt, mb, UsageError } from './args.js';
 
-/**
- * A mistake in the command line (unknown option, missing argument): the CLI prints it with a pointer to
- * `--help` and exits with code 2, where a runtime failure exits with 1.
- * @example throw new UsageError('analyze needs exactly one FILE')
- */
-export class UsageError extends Error {}
-
-/**
- * Thrown by {@link parse} when the arguments ask for `--help` (`-h`) and parse otherwise: the CLI's entry prints the
- * help and exits 0, so no command checks for it.
- */
-export class HelpAsked extends Error {}
-
-/** A command: its arguments (after the command's name) in, its exit code out. */
-export type Command = (args: string[]) => Promise<number>;
-
-/** The options of one command, as `node:util` parseArgs takes them. */
-export type ParseOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
-
-/**
- * Options by name, as parseArgs takes them: each of `valued` takes a value (`--out FILE`), each of `flags` none.
- * @example parse(args, { ...options(['out', 'type'], ['json']), ...QUIET })
- */
-export function options(valued: readonly string[], flags: readonly string[] = []): ParseOptions {
-  return Object.fromEntries([
-    ...valued.map((name) => [name, { type: 'string' }] as const),
-    ...flags.map((name) => [name, { type: 'boolean' }] as const),
-  ]);
-}
-
-/** `--quiet` (`-q`): no progress on stderr. */
-export const QUIET = { quiet: { type: 'boolean', short: 'q' } } as const satisfies ParseOptions;
-/** `--dataset`, repeatable (each may also be a comma-separated list). */
-export const DATASETS = { dataset: { type: 'string', multiple: true } } as const satisfies ParseOptions;
-
-/**
- * A command's arguments, strictly: every command also takes `--help` / `-h`, and an unknown option or a
- * missing value is a UsageError (exit code 2), not a stack trace.
- * @example const { values, positionals } = parse(['--quiet', 'a.txt'], { quiet: { type: 'boolean' } })
- */
-export function parse(
-  args: string[],
-  options: ParseOptions,
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  let r: ReturnType<typeof parseArgs>;
-  try {
-    r = parseArgs({
-      args,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
-  if (r.values.help) throw new HelpAsked('--help');
-  return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
-}
-
-/**
- * The options of `<command> <sub>`, for a command with one subcommand and no positional arguments (`keys create`,
- * `model serve`): a missing or other subcommand, or a positional argument, is a UsageError (`--help` is
- * {@link HelpAsked}).
- * @example const values = parseSubcommand(['serve', '--port', '0'], 'model', 'serve', { port: { type: 'string' } })
- */
-export function parseSubcommand(
-  args: string[],
-  command: string,
-  sub: string,
-  options: ParseOptions,
-): Record<string, string | boolean | undefined> {
-  const [given, ...rest] = args;
-  if (given !== sub)
-    throw new UsageError(
-      given === undefined
-        ? `${command} needs a subcommand: ${sub}`
-        : `unknown ${command} subcommand ${JSON.stringify(given)}`,
-    );
-  const { values, positionals } = parse(rest, options);
-  if (positionals.length) throw new UsageError(`${command} ${sub} takes no positional arguments`);
-  return values;
-}
-
-/** Bytes in MB (10^6 bytes). @example mb(2_500_000) // 2.5 */
-export const mb = (bytes: number) => bytes / 1e6;
-
-/** A number with exactly `digits` decimals and thousands separators. @example fmt(12345.678) // '12,345.7' */
-export const fmt = (n: number, digits = 1) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-/** A URL for printing: its password as ***. @example redact('postgres://u:secret@h/db') // 'postgres://u:***@h/db' */
-export const redact = (url: string): string => url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
-
-/**
- * A fingerprint as `demo` and `fingerprint` print it: counts and heads instead of the hash arrays.
- * @example console.log(JSON.stringify(summary(await engine.fingerprint(text)), null, 2))
- */
-export function summary(fp: Fingerprint) {
-  return {
-    fingerprint: fp.fingerprint,
-    work_hash: fp.work_hash,
-    params: fp.params,
-    byte_length: fp.byte_length,
-    token_count: fp.token_count,
-    shingles: shingleCount(fp.shingles),
-    winnowed: fp.winnow?.hashes.length ?? 0,
-    simhash: fp.simhash === undefined ? undefined : fp.simhash.toString(16).padStart(16, '0'),
-    minhash_head: fp.minhash ? Array.from(fp.minhash.subarray(0, 4)) : undefined,
-  };
-}
-
-/**
- * The input file of a command: its bytes, or its text with `'utf8'`. A file that cannot be read is bad input
- * (INVALID_INPUT, exit code 1) named by its path and the reason (`no such file`, or the system's code).
- * @example const content = await readInputFile('README.md', 'utf8')
- */
-export function readInputFile(file: string): Promise<Buffer>;
-export function readInputFile(file: string, encoding: 'utf8'): Promise<string>;
-export async function readInputFile(file: string, encoding?: 'utf8'): Promise<Buffer | string> {
-  try {
-    return encoding === undefined ? await readFile(file) : await readFile(file, encoding);
-  } catch (e) {
-    const code = (e as { code?: unknown })?.code;
-    throw new TrainprintError(
-      'INVALID_INPUT',
-      `${file}: ${code === 'ENOENT' ? 'no such file' : typeof code === 'string' ? code : String(e)}`,
-    );
-  }
-}
+export {
+  type Command,
+  DATASETS,
+  fmt,
+  HelpAsked,
+  mb,
+  options,
+  parse,
+  type ParseOptions,
+  parseSubcommand,
+  QUIET,
+  redact,
+  UsageError,
+} from './args.js';
 
 /** `--packs default|none` (default: default, as `npm start`). @example packsOption({ packs: 'none' }) // 'none' */
 export function packsOption(values: Record<string, unknown>): 'default' | 'none' {

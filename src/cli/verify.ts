@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { verifyEvidenceBundle, type VerifyOptions } from '../library.js';
 import { type AnalysedWork, analysedTextOf } from './files.js';
-import { parse, readInputFile, UsageError } from './shared.js';
+import { readInputFile } from './read-file.js';
+import { parse, UsageError } from './shared.js';
 
 /**
  * `trainprint verify`: the bundle's bytes as they are (a reformatted file fails its canonical-form check), the key

@@ -14,7 +14,9 @@ import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib';
 import { Decompress, decompress as zstdDecompress } from 'fzstd';
-import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type Compressors } from 'hyparquet';
+// hyparquet is imported by readParquet when a Parquet file is read: loading it costs about 35 ms of CPU, which every
+// process that imports this entry (`trainprint scan`, `serve`) paid for a reader most never use
+import type { AsyncBuffer, Compressors } from 'hyparquet';
 import {
   ANALYZE_MAX_FILE_BYTES,
   concatBytes,
@@ -568,6 +570,7 @@ async function fileBuffer(path: string): Promise<{ buffer: AsyncBuffer; close: (
 
 /** Parquet: the text (and id) column, one row group at a time. */
 async function* readParquet(path: string, ctx: RecordFields): AsyncGenerator<DatasetDocument> {
+  const { parquetMetadataAsync, parquetReadObjects, parquetSchema } = await import('hyparquet');
   const { buffer, close } = await fileBuffer(path);
   let row = 0; // rows yielded so far (0-based index of the next)
   try {

@@ -57,9 +57,10 @@ import type {
 } from './types.js';
 import { round1, round4, round6 } from '../../util/round.js';
 import { optOutStatus } from '../policy/opt-out.js';
+import { ANALYZE_MAX_BYTES } from './limits.js';
 
-/** Largest content accepted, in UTF-8 bytes (10 MiB). */
-export const ANALYZE_MAX_BYTES = 10 * 1024 * 1024;
+// the text limit lives in limits.ts (no imports), which the fingerprint entry names too
+export { ANALYZE_MAX_BYTES };
 /** Below this many words, `short_text_low_power`. */
 export const SHORT_TEXT_WORDS = 50;
 const NEXT_STEPS = Object.freeze({

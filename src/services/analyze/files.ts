@@ -13,13 +13,10 @@ import {
   type ExtractDocumentOptions,
 } from '../../formats/types.js';
 import { fail } from '../../util/validate.js';
+import { ANALYZE_MAX_FILE_BYTES } from './limits.js';
 
-/**
- * The largest file `analyze`, `registerWork` and `score` take by default (bytes): 64 MiB, the default limit of the
- * extraction (src/formats). Their `maxFileBytes` option sets another; the HTTP service passes the plan's (`fileBytes`).
- * @example await engine.analyze({ content: pdf, content_type: 'pdf' }, { maxFileBytes: 8 * 1024 * 1024 })
- */
-export const ANALYZE_MAX_FILE_BYTES = 64 * 1024 * 1024;
+// the file limit lives in limits.ts (no imports), which the fingerprint entry names too
+export { ANALYZE_MAX_FILE_BYTES };
 
 /** Whether `contentType` names a file format (its content is bytes). @example isFileType('pdf') // true */
 export function isFileType(contentType: unknown): contentType is 'epub' | 'pdf' | 'docx' {

@@ -1,0 +1,141 @@
+// `trainprint fingerprint` and `trainprint scan` as whole processes, this build against a baseline build in the same
+// run: process CPU (user + system, GNU time), wall, minor faults and max RSS, medians over alternating rounds (the
+// builds' order flips each round), and beside them the bare start-up (`trainprint --help`) and a scan of one output
+// (the scan's fixed part). Each round also checks that
+// the two builds print the same bytes: the fingerprint's JSON on stdout and the scan's hits file.
+//
+//   npm run build && node bench/cli-cpu.mjs --baseline OTHER/dist [--rounds 7] [--out cli-cpu.json]
+//
+// The inputs are bench/fingerprint-whole.mjs's CLI rows: 10 MB of English (bench/corpus.mjs) as one text file, and the
+// same bytes as about 1 kB JSON Lines outputs scanned against a small archive (archiveOf: about 1 % of them hit).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { archiveOf, CORPORA, cliRun, outputsOf, TIME } from './fingerprint-whole.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const ROUNDS = Number(opt('--rounds') ?? 7);
+const OUT = opt('--out') ?? 'cli-cpu.json';
+const builds = [['this', resolve(here, '..', 'dist')]];
+if (opt('--baseline')) builds.push(['baseline', resolve(opt('--baseline'))]);
+if (!TIME) throw new Error('needs GNU time at /usr/bin/time');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
+
+const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-cli-'));
+try {
+  const text = CORPORA.en(10_000_000);
+  const file = join(dir, 'en.txt');
+  writeFileSync(file, text);
+  const jsonl = join(dir, 'en.jsonl');
+  const lines = outputsOf(text).map((x) => JSON.stringify(x));
+  writeFileSync(jsonl, `${lines.join('\n')}\n`);
+  // one output alone: the scan's fixed part (Node, the library, the dataset's import)
+  const oneLine = join(dir, 'one.jsonl');
+  writeFileSync(oneLine, `${lines[0]}\n`);
+  // each build scans an archive of its own making (a build with another normaliser id refuses the other's)
+  const tpdsOf = {};
+  for (const [name, dist] of builds) {
+    const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'archive' }, archiveOf(text));
+    tpdsOf[name] = join(dir, `archive-${name}.tpds`);
+    writeFileSync(tpdsOf[name], engine.exportDataset('archive'));
+    engine.dispose();
+  }
+  const commands = {
+    start: () => ['--help'],
+    fingerprint: () => ['fingerprint', file],
+    scan: (name) => ['scan', '--dataset', tpdsOf[name], jsonl, '--out', join(dir, `hits-${name}.jsonl`), '--quiet'],
+    scan_one_output: (name) => [
+      'scan',
+      '--dataset',
+      tpdsOf[name],
+      oneLine,
+      '--out',
+      join(dir, 'one-hits.jsonl'),
+      '--quiet',
+    ],
+  };
+  const runs = Object.fromEntries(
+    builds.map(([name]) => [name, { start: [], fingerprint: [], scan: [], scan_one_output: [] }]),
+  );
+  const loads = [];
+  let identical = true;
+  for (let r = 0; r < ROUNDS; r++) {
+    loads.push(loadavg()[0]);
+    const printed = {};
+    for (const [name, dist] of r % 2 ? [...builds].reverse() : builds) {
+      for (const [command, args] of Object.entries(commands)) runs[name][command].push(cliRun(dist, args(name)));
+      printed[name] = [
+        execFileSync(process.execPath, [join(dist, 'cli.js'), 'fingerprint', file]),
+        readFileSync(join(dir, `hits-${name}.jsonl`)),
+      ];
+    }
+    if (builds.length > 1) identical &&= printed.this.every((b, i) => b.equals(printed.baseline[i]));
+  }
+  const table = {};
+  for (const [name, byCommand] of Object.entries(runs)) {
+    table[name] = Object.fromEntries(
+      Object.entries(byCommand).map(([command, rs]) => [
+        command,
+        {
+          cpu_s: round(median(rs.map((x) => x.cpu_s)), 3),
+          wall_s: round(median(rs.map((x) => x.wall_s)), 3),
+          faults: median(rs.map((x) => x.faults)),
+          max_rss_mb: round(median(rs.map((x) => x.max_rss_mb)), 1),
+        },
+      ]),
+    );
+    // throughput of scan over that of fingerprint on the same bytes = fingerprint CPU / scan CPU, per round
+    table[name].scan_over_fingerprint_cpu = round(
+      median(byCommand.scan.map((s, i) => byCommand.fingerprint[i].cpu_s / s.cpu_s)),
+      2,
+    );
+    table[name].raw = byCommand;
+  }
+  // each figure of this build as a ratio to the baseline's, per round (CPU), then the median
+  const ratios = {};
+  if (builds.length > 1)
+    for (const command of Object.keys(commands))
+      ratios[`${command}_cpu_this_over_baseline`] = round(
+        median(runs.this[command].map((x, i) => x.cpu_s / runs.baseline[command][i].cpu_s)),
+        3,
+      );
+  const record = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: cpus()[0]?.model,
+    cores: cpus().length,
+    options: process.argv.slice(2),
+    builds,
+    rounds: ROUNDS,
+    load_1min: {
+      median: round(median(loads), 2),
+      min: round(Math.min(...loads), 2),
+      max: round(Math.max(...loads), 2),
+    },
+    identical_outputs: builds.length > 1 ? identical : null,
+    ratios,
+    ...table,
+  };
+  for (const [name] of builds)
+    console.log(
+      `${name.padEnd(9)} start ${table[name].start.cpu_s} s CPU | fingerprint ${table[name].fingerprint.cpu_s} s CPU ` +
+        `(${table[name].fingerprint.wall_s} s wall) | scan ${table[name].scan.cpu_s} s CPU | scan/fingerprint ` +
+        `${table[name].scan_over_fingerprint_cpu} | scan of one output ${table[name].scan_one_output.cpu_s} s CPU`,
+    );
+  console.log(
+    `ratios ${JSON.stringify(ratios)}; identical outputs: ${record.identical_outputs}; load ${record.load_1min.median}`,
+  );
+  writeFileSync(join(here, 'results', OUT), `${JSON.stringify(record, null, 2)}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
