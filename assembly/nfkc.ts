@@ -306,8 +306,14 @@ const PLAIN2: usize = memory.data(240, 16);
 /** The info word of a code point. */
 // @ts-ignore: decorator
 @inline function infoOf(cp: u32): u32 {
+  return infoIn(dataPtr, cp);
+}
+
+/** {@link infoOf} with the data table at `data` (dataPtr, which a hot loop holds in a local). */
+// @ts-ignore: decorator
+@inline function infoIn(data: usize, cp: u32): u32 {
   const block = <usize>load<u16>(TABLES + (<usize>(cp >> 6) << 1));
-  return load<u32>(dataPtr + (((block << 6) | <usize>(cp & 63)) << 2));
+  return load<u32>(data + (((block << 6) | <usize>(cp & 63)) << 2));
 }
 
 // @ts-ignore: decorator
@@ -641,15 +647,36 @@ function spellInTok(c: u32): bool {
 }
 
 /**
- * XXH64 of the 3 bytes at `q` (`h0` = seed + P5 + 3): the specification's path for a 3-byte input, three single-byte
- * steps and the final mix. Bytes >= 0x80 need no case folding.
+ * XXH64 state after the first two bytes of a 3-byte code point's UTF-8 under seed {@link headSeed}, one per 64 code
+ * points (the two bytes are the lead and second byte, so cp >> 6 names them): a token of one such code point then costs
+ * one step and the final mix instead of three steps (see xxh64Of3). Filled by fillHeads for the seed a call uses.
+ */
+const HEADS: usize = memory.data(1024 << 3, 16);
+let headSeed: u64 = 0;
+let headsReady = false;
+
+/** HEADS for `seed`: the specification's path for a 3-byte input (seed + P5 + 3), its first two single-byte steps. */
+function fillHeads(seed: u64): void {
+  const h0 = seed + P5 + 3;
+  for (let k: u32 = 0x20; k < 1024; k++) {
+    // k = cp >> 6 of U+0800..U+FFFF: lead 0xE0 | k >> 6, second byte 0x80 | k & 63
+    let h = rotl<u64>(h0 ^ (<u64>(0xE0 | (k >> 6)) * P5), 11) * P1;
+    h = rotl<u64>(h ^ (<u64>(0x80 | (k & 63)) * P5), 11) * P1;
+    store<u64>(HEADS + (<usize>k << 3), h);
+  }
+  headSeed = seed;
+  headsReady = true;
+}
+
+/**
+ * XXH64 (seed {@link headSeed}) of the UTF-8 of the 3-byte code point `c`: its HEADS state, the third byte's step and
+ * the final mix — the specification's three single-byte steps, the first two looked up. Bytes >= 0x80 need no case
+ * folding.
  */
 // @ts-ignore: decorator
-@inline function xxh64Of3(q: usize, h0: u64): u64 {
-  let h = rotl<u64>(h0 ^ (<u64>load<u8>(q) * P5), 11) * P1;
-  h = rotl<u64>(h ^ (<u64>load<u8>(q, 1) * P5), 11) * P1;
-  h = rotl<u64>(h ^ (<u64>load<u8>(q, 2) * P5), 11) * P1;
-  return avalanche64(h);
+@inline function xxh64Of3(c: u32): u64 {
+  const h = load<u64>(HEADS + (<usize>(c >> 6) << 3));
+  return avalanche64(rotl<u64>(h ^ (<u64>(0x80 | (c & 63)) * P5), 11) * P1);
 }
 
 // Where aloneRun or fastRun stopped (globals: no multiple return values): the UTF-16 offset there, and (fastRun)
@@ -669,29 +696,35 @@ let runFold = false;
 function aloneRun(i: usize, end: usize, u: u32): usize {
   if (!closeToken()) return 0;
   inToken = false;
-  const h0 = tSeed + P5 + 3;
+  if (!headsReady || headSeed != tSeed) fillHeads(tSeed);
+  // the globals the loop reads, in locals (a global is a load from the instance at each use)
+  const starts = tStarts;
+  const ends = tEnds;
+  const hashes = tHashes;
+  const data = dataPtr;
   let at = tBase + u;
   let q = i;
-  let qb: usize = 3; // the code point at q: its bytes, UTF-16 units, and whether it stands alone (else a separator)
-  let qn: u32 = 1;
-  let alone = true;
+  let qc = dCp; // the code point at q (decodeAt read the first)
+  let qb: usize = 3; // the code point at q: its bytes (each is one UTF-16 unit: no 4-byte one gets here), and whether
+  let alone = true; // it stands alone (else a separator)
   let o = <usize>tCount << 2;
   const room = <usize>tCap << 2;
   while (q + qb < end) {
     const nq = q + qb;
     const lead = <u32>load<u8>(nq);
     let c: u32 = 0;
-    let b: usize = 1;
-    let n: u32 = 1;
-    if (lead < 0x80) c = lead;
-    else if (lead < 0xE0) {
+    let b: usize = 3;
+    // 3-byte code points first: the run is made of them
+    if ((lead & 0xF0) == 0xE0) {
+      c = ((lead & 0x0F) << 12) | ((<u32>load<u8>(nq, 1) & 0x3F) << 6) | (<u32>load<u8>(nq, 2) & 0x3F);
+    } else if (lead < 0x80) {
+      c = lead;
+      b = 1;
+    } else if (lead < 0xE0) {
       c = ((lead & 0x1F) << 6) | (<u32>load<u8>(nq, 1) & 0x3F);
       b = 2;
-    } else if (lead < 0xF0) {
-      c = ((lead & 0x0F) << 12) | ((<u32>load<u8>(nq, 1) & 0x3F) << 6) | (<u32>load<u8>(nq, 2) & 0x3F);
-      b = 3;
     } else break; // astral, or the tail of an inert separator: the general loop's
-    const inf = infoOf(c);
+    const inf = infoIn(data, c);
     const nextAlone = b == 3 && aloneAsItIs(inf);
     if (!nextAlone) {
       // a separator that goes out as it is or as one separator, or the end of the run
@@ -700,15 +733,15 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
     }
     if (alone) {
       if (o >= room) return 0;
-      store<u32>(tStarts + o, at);
-      store<u32>(tEnds + o, at + 1);
-      store<u64>(tHashes + (o << 1), xxh64Of3(q, h0));
+      store<u32>(starts + o, at);
+      store<u32>(ends + o, at + 1);
+      store<u64>(hashes + (o << 1), xxh64Of3(qc));
       o += 4;
     }
-    at += qn;
+    at++;
     q = nq;
+    qc = c;
     qb = b;
-    qn = n;
     alone = nextAlone;
   }
   tCount = <u32>(o >> 2);

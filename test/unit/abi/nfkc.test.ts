@@ -19,8 +19,11 @@ const fixture = JSON.parse(readFileSync(new URL('../../fixtures/nfkc-vectors.jso
 };
 const encoder = new TextEncoder();
 
-/** The core's word tokens of `text` as one region at UTF-16 offset `base` (nfkcTokens), or null when handed back. */
-function tokensInCore(core: Core, text: string, base = 0, cap?: number) {
+/**
+ * The core's word tokens of `text` as one region at UTF-16 offset `base` (nfkcTokens), hashed under `seed`, or null when
+ * handed back.
+ */
+function tokensInCore(core: Core, text: string, base = 0, cap?: number, seed = 7n) {
   const bytes = encoder.encode(text);
   const room = cap ?? bytes.length + 2;
   const L = core.layout(1 << 20);
@@ -30,7 +33,7 @@ function tokensInCore(core: Core, text: string, base = 0, cap?: number) {
   const hashesPtr = L.take(room * 8);
   L.commit();
   core.writeBytes(inPtr, bytes);
-  const n = core.raw.nfkcTokens(inPtr, bytes.length, base, 7n, startsPtr, endsPtr, hashesPtr, room);
+  const n = core.raw.nfkcTokens(inPtr, bytes.length, base, seed, startsPtr, endsPtr, hashesPtr, room);
   if (n < 0) return null;
   return {
     starts: Array.from(core.u32(startsPtr, n)),
@@ -39,14 +42,14 @@ function tokensInCore(core: Core, text: string, base = 0, cap?: number) {
   };
 }
 
-/** What the reference says: the tokens of normalize(text).text, their offsets mapped back, XXH64 seed 7 of each. */
-function tokensRefOf(text: string, base = 0) {
+/** What the reference says: the tokens of normalize(text).text, their offsets mapped back, XXH64 (`seed`) of each. */
+function tokensRefOf(text: string, base = 0, seed = 7n) {
   const n = normalize(text);
   const t = tokensRef(n.text);
   return {
     starts: t.starts.map((s) => base + n.map[s]),
     ends: t.ends.map((e) => base + n.map[e]),
-    hashes: t.starts.map((s, i) => xxh64Ref(encoder.encode(n.text.slice(s, t.ends[i])), 7n)),
+    hashes: t.starts.map((s, i) => xxh64Ref(encoder.encode(n.text.slice(s, t.ends[i])), seed)),
   };
 }
 
@@ -183,6 +186,14 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
         ' ',
       );
     expectPiecesSame(core, PIECES, 77, 300, 40);
+  });
+
+  it('hashes a run of ideographs and kana under the seed of each call, seeds alternating', () => {
+    // a run's 3-byte characters are hashed from a table of XXH64 states kept for one seed at a time
+    const text = '中文的句子，日本語の文章。ひらがな「カタカナ」 ࠀ一丁龥鿿ꀀ\uFFEE 가 ｱ 中\n国';
+    for (const seed of [7n, 0n, 0xffff_ffff_ffff_ffffn, 7n, 1n << 63n, 0n]) {
+      expect(tokensInCore(core, text, 3, undefined, seed), String(seed)).toEqual(tokensRefOf(text, 3, seed));
+    }
   });
 
   it('gives the tokens of normalize() where the fast paths meet: separators in runs of ideographs, capitals, marks', () => {
