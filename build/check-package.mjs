@@ -191,7 +191,8 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // Then 1,371,236 B (+1.6 KB): the refusal of a oneOf by the form meant and one function wording every schema keyword
 // (oneOfRefusal, schemaRefusal: the HTTP validator's copies of those sentences left http.js), and the OAuth token
 // form's contract (REQUESTS.issueToken, in the main entry as every contract is) — 1,340 KiB.
-const MAIN_BUDGET = 1340 * 1024;
+// Both merged with the CLI's lighter start-up and the core's ideograph table: 1,373,192 B — 1,342 KiB.
+const MAIN_BUDGET = 1342 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -203,9 +204,9 @@ const BUDGETS_KIB = {
   // with the main entry's budget (above): 1,369,027 B; 1,370,182 B with job-descriptions and trackWork; 1,371,441 B
   // with an audit's journal key hashed in parts; 1,376,403 B with the core's faster fingerprint (34,661 B of SIMD
   // WebAssembly, +3,793 B, embedded as base64); 1,378,144 B with the Markdown block pass and the Unicode decoder split
-  // by concern (above)
-  // WebAssembly, +3,793 B, embedded as base64); 1,378,076 B with oneOfRefusal, schemaRefusal and the token form's contract
-  'library.cjs': 1347,
+  // by concern (above), 1,378,076 B with oneOfRefusal, schemaRefusal and the token form's contract instead; 1,380,032 B
+  // with both, the CLI's lighter start-up and the core's ideograph table
+  'library.cjs': 1349,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
