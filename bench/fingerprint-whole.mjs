@@ -330,10 +330,12 @@ export async function wholeTables(builds, { rounds, corpora, cliRounds, peer = (
     for (const [name] of builds) {
       const f = fresh[corpus][name],
         s = st[name];
+      // a run without the peer on this corpus (--peer-only) has no ratio to print
+      const toPeer = (r) => (r === undefined ? 'no peer' : `${r}x peer`);
       log(
         `${corpus.padEnd(9)} ${name.padEnd(9)} fresh best of 3: ${f.ours_mb_s_wall} MB/s wall, ${f.ours_mb_s_cpu} MB/s CPU, ` +
-          `${f.ours_faults_per_call} faults, ${f.ratio_to_peer_wall}x peer (wall) | steady: ${s.ours_mb_s_wall} MB/s wall, ` +
-          `${s.ours_mb_s_cpu} CPU, ${s.ours_faults_per_call} faults, ${s.ratio_to_peer_wall}x peer`,
+          `${f.ours_faults_per_call} faults, ${toPeer(f.ratio_to_peer_wall)} (wall) | steady: ${s.ours_mb_s_wall} MB/s wall, ` +
+          `${s.ours_mb_s_cpu} CPU, ${s.ours_faults_per_call} faults, ${toPeer(s.ratio_to_peer_wall)}`,
       );
     }
   }

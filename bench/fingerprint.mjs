@@ -37,6 +37,12 @@ const version = (n) => {
   return 'unknown';
 };
 
+// --help prints the usage above instead of starting a run (which would overwrite the recorded results)
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  const head = readFileSync(new URL(import.meta.url), 'utf8').split('\nimport ')[0];
+  console.log(head.replace(/^\/\/ ?/gm, ''));
+  process.exit(0);
+}
 const QUICK = process.argv.includes('--quick');
 const WRITE = !QUICK || process.argv.includes('--write');
 const REPS = QUICK ? { fast: 3, mid: 2, slow: 1 } : { fast: 15, mid: 7, slow: 3 };
