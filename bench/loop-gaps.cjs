@@ -1,5 +1,5 @@
 /**
- * Preloaded into a `serve` (node --require, e.g. `SERVE_NODE_ARGS="--require bench/loop-gaps.cjs --cpu-prof …"`): a
+ * Preloaded into a `serve` (node --require, e.g. `SERVE_NODE_ARGS="--require ./bench/loop-gaps.cjs --cpu-prof …"`): a
  * timer every 5 ms on the main thread; each time it fires more than TRAINPRINT_LOOP_GAP_MS (50 by default) late, the
  * event loop was held that long — no probe, timer or socket was served — and one JSON line is appended to
  * TRAINPRINT_LOOP_GAPS: the stretch's start and end on the monotonic clock in µs (`process.hrtime`, the clock of a
