@@ -271,7 +271,7 @@ async function bridge(
   });
   let response: Response;
   const body = new RequestBody(req, abort);
-  const requestId = `req_${randomBytes(12).toString('hex')}`;
+  const requestId = newRequestId();
   if (FETCH_FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())) {
     // a Fetch Request cannot carry these methods (TRACE would echo credentials back): refused here, as the handler
     // refuses any method a path does not serve
@@ -322,15 +322,12 @@ function refuseUnread(
   const answer = () => {
     delayed.delete(req);
     if (socket.destroyed) return;
-    const requestId = `req_${randomBytes(12).toString('hex')}`;
-    const text = JSON.stringify({
-      success: false,
-      error: {
-        code: 'RATE_LIMITED',
-        message: `Too many large request bodies from this key were refused unread; send again in ${retryAfterS} s`,
-        details: { request_id: requestId },
-      },
-    });
+    const requestId = newRequestId();
+    const text = errorText(
+      'RATE_LIMITED',
+      `Too many large request bodies from this key were refused unread; send again in ${retryAfterS} s`,
+      requestId,
+    );
     res.writeHead(429, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(text),
@@ -370,18 +367,25 @@ export const CLIENT_ADDRESS_HEADER = 'x-trainprint-client-address';
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** An error answered by the bridge itself, in the handler's envelope, with a request id. */
+/** A request id as the handler makes them (`req_` and 24 hex digits), for the answers the bridge gives itself. */
+function newRequestId(): string {
+  return `req_${randomBytes(12).toString('hex')}`;
+}
+
+/** The JSON error envelope of an answer the bridge gives itself, as the handler words its own. */
+function errorText(code: string, message: string, requestId: string): string {
+  return JSON.stringify({ success: false, error: { code, message, details: { request_id: requestId } } });
+}
+
 function bridgeError(status: number, code: string, message: string, requestId: string): Response {
-  return new Response(
-    JSON.stringify({ success: false, error: { code, message, details: { request_id: requestId } } }),
-    {
-      status,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'x-request-id': requestId,
-        ...(status === 405 ? { allow: 'GET, HEAD, POST, DELETE' } : {}),
-      },
+  return new Response(errorText(code, message, requestId), {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': requestId,
+      ...(status === 405 ? { allow: 'GET, HEAD, POST, DELETE' } : {}),
     },
-  );
+  });
 }
 
 function toRequest(
