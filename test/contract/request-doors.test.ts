@@ -96,6 +96,43 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(over(job)).toEqual(asItem(library));
   });
 
+  it("audit: a work's sections past its text (its rules), in the library and a job item, before a call", async () => {
+    const model = {
+      id: 'never-called',
+      access: 'generations_only',
+      generate: async () => expect.fail('a refused audit called its model'),
+    } as unknown as TargetModel;
+    const sectioned = [
+      {
+        id: 'a.txt',
+        text,
+        sections: [
+          { start: 0, end: 10 },
+          { start: 10, end: text.length + 1 },
+        ],
+      },
+    ];
+    const library = await refusal(auditCatalogue(engine.store, { model, works: sectioned }));
+    expect(library).toEqual({
+      code: 'INVALID_INPUT',
+      field: 'works[0].sections[1]',
+      message: `The input is not valid: works[0].sections[1]: start and end must be integers with 10 ≤ start < end ≤ ${text.length} (in order, not overlapping)`,
+    });
+    const call = await keyedCall(handler, keys, 'doors-audit-sections', 'scale');
+    const item = { works: sectioned, model: { base_url: BASE_URL, model: 'm', api: 'chat' } };
+    const job = await call('POST', '/api/v1/jobs', { type: 'audit', items: [item] });
+    expect(job.status).toBe(422);
+    expect(over(job)).toEqual(asItem(library));
+  });
+
+  it('audit: a model that is no TargetModel is refused before its works are planned', async () => {
+    const library = await refusal(
+      auditCatalogue(engine.store, { model: { id: 'x' } as unknown as TargetModel, works: works.slice(0, 1) }),
+    );
+    expect(library).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(library.message).toContain('model must be a TargetModel');
+  });
+
   it('audit: an option out of its bounds (its schema), in the library, the CLI and a job item', async () => {
     const model = { id: 'm', access: 'generations_only', generate: async () => '' } as unknown as TargetModel;
     const library = await refusal(auditCatalogue(engine.store, { model, works: works.slice(0, 1), budget_calls: 0 }));

@@ -40,7 +40,7 @@ beforeAll(async () => {
     budget_calls: 120,
     concurrency: 1,
   });
-  const audit = await auditCatalogue(new MemoryStore(), {
+  const audit = await auditCatalogue({
     works,
     model: reciterModel(book),
     budget_calls: 200,

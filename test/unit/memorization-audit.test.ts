@@ -247,7 +247,7 @@ describe('a large catalogue gives the event loop turns', () => {
     let turns = 0;
     const tick = setInterval(() => turns++, 0);
     try {
-      const sliced = await checkAuditSliced({ works: big, budget_calls: 30 });
+      const sliced = await checkAuditSliced({ model: memorising(rnd), works: big, budget_calls: 30 });
       expect(turns).toBeGreaterThan(0);
       const { planned, ...options } = sliced;
       expect(options).toEqual({ works: big, budget: 30, first: 3, level: 0.5 });

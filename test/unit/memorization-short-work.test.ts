@@ -151,7 +151,7 @@ describe('the audit of short works', () => {
       { id: 'line', text: plainLine },
       { id: 'poem', text: poem },
     ];
-    const r = await auditCatalogue(store, { model: learnt(), works, budget_calls: 100, first_probes: 3 });
+    const r = await auditCatalogue({ model: learnt(), works, budget_calls: 100, first_probes: 3 });
     expect(r.works.map((w) => [w.id, w.verdict, w.short_work ?? false])).toEqual([
       ['seen', 'reproduced', true],
       ['unseen', 'not_found', true],

@@ -14,7 +14,6 @@ import {
   verifyEvidenceBundle,
   type ReportKey,
 } from '../../src/services/report/index.js';
-import { MemoryStore } from '../../src/store/memory.js';
 import { analyseWork, reportEngine } from '../fixtures/work-report.js';
 
 let engine: Engine;
@@ -46,7 +45,7 @@ beforeAll(async () => {
   key = await loadReportKey(engine.store);
   const words = text.split(/\s+/).filter(Boolean);
   const other = Array.from({ length: 400 }, (_, i) => `word${(i * 7919) % 997}`).join(' ');
-  audit = await auditCatalogue(new MemoryStore(), {
+  audit = await auditCatalogue({
     model: reciter(words),
     works: [
       { id: 'the-work', text },

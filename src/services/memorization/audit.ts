@@ -21,13 +21,13 @@
 import { TrainprintError } from '../../errors.js';
 import type { TargetModel } from '../../models/types.js';
 import { wilsonInterval } from '../../stats/binomial.js';
-import type { Store } from '../../store/types.js';
 import { round4 } from '../../util/round.js';
 import { countWords } from '../../util/space.js';
 import { turnsEvery } from '../../util/steps.js';
 import { memoryExtractionJournal, type ExtractionJournal } from './extraction-journal.js';
 import { HIT_WORDS } from './constants.js';
-import { checkResultBound, runWorkExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
+import { checkRunObjects } from './inputs.js';
+import { checkResultBound, runPlannedExtraction, type WorkExtractionResult, type WorkSection } from './extract-work.js';
 import { MEMORIZATION_LIMITS } from './limits.js';
 import { SHORT_WORK_WORDS, shortWorkSplits } from './short-work.js';
 import { wordSpans } from './text.js';
@@ -167,12 +167,12 @@ export interface CatalogueAuditResult {
  * Audit a catalogue under one budget: a request read through `AUDIT_REQUEST` (the library's `auditCatalogue` does).
  * @throws PAYLOAD_TOO_LARGE, UPSTREAM_*
  * @example
- * const r = await auditCatalogue(engine.store, { model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
+ * const r = await auditCatalogue({ model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
  * r.catalogue.share // share of the works reproduced, with r.catalogue.ci_95
  */
-export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
+export async function auditCatalogue(request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
   try {
-    return await runAudit(store, request);
+    return await runAudit(request);
   } finally {
     // kept only for the next run: this one ended at the end of its time slice
     const key = planKey(request);
@@ -181,7 +181,7 @@ export async function auditCatalogue(store: Store, request: CatalogueAuditReques
 }
 
 /** {@link auditCatalogue}'s run. */
-async function runAudit(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
+async function runAudit(request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
   const { works, budget, first, level, planned } = await checkAuditSliced(request);
   const pause = turnsEvery(AUDIT_SLICE_MS);
   const journal = request.journal ?? memoryExtractionJournal();
@@ -210,7 +210,7 @@ async function runAudit(store: Store, request: CatalogueAuditRequest): Promise<C
       await pause();
       continue;
     }
-    const result = await runWorkExtraction(store, {
+    const result = await runPlannedExtraction({
       ...common,
       text: w.text,
       ...(w.sections ? { sections: w.sections } : {}),
@@ -242,7 +242,7 @@ async function runAudit(store: Store, request: CatalogueAuditRequest): Promise<C
     }
     const run = runs[k];
     const before = run.result as WorkExtractionResult;
-    const result = await runWorkExtraction(store, {
+    const result = await runPlannedExtraction({
       ...common,
       text: works[k].text,
       ...(works[k].sections ? { sections: works[k].sections } : {}),
@@ -270,13 +270,15 @@ const AUDIT_SLICE_MS = 10;
 /**
  * Each work's plan, once no measurement of a work — which may get the whole budget — could exceed the result a run may
  * hold, with a turn of the event loop every {@link AUDIT_SLICE_MS} ms of work (a catalogue of 100,000 works takes about
- * a second to plan). The request was read through `AUDIT_REQUEST` (./schemas.ts) first: its schema and rules. The plan
+ * a second to plan), after its objects (the model, journal and signals: {@link checkRunObjects}); no run of a work checks
+ * any of it again ({@link runPlannedExtraction}). The request was read through `AUDIT_REQUEST` (./schemas.ts) first: its schema and rules. The plan
  * kept under `request.plan_key` when there is one is read instead of counting the words again, else counted and kept
  * under it for the next run.
  * @throws PAYLOAD_TOO_LARGE (naming the work)
- * @example const { works, planned } = await checkAuditSliced({ works, budget_calls: 2000 })
+ * @example const { works, planned } = await checkAuditSliced({ model, works, budget_calls: 2000 })
  */
-export async function checkAuditSliced(request: Omit<CatalogueAuditRequest, 'model'>) {
+export async function checkAuditSliced(request: CatalogueAuditRequest) {
+  checkRunObjects(request);
   const { works } = request;
   const budget = request.budget_calls ?? MEMORIZATION_LIMITS.audit.budget_calls.default;
   const first = request.first_probes ?? MEMORIZATION_LIMITS.audit.first_probes.default;

@@ -36,7 +36,7 @@ import {
   type ExtractionJournal,
   type RecordedCall,
 } from './extraction-journal.js';
-import { checkModel, intOption, resolveWork } from './inputs.js';
+import { checkRunObjects, resolveWork } from './inputs.js';
 import { MEMORIZATION_LIMITS } from './limits.js';
 import {
   inOrderShare,
@@ -50,6 +50,7 @@ import {
   type NearVerbatimBlock,
 } from './nv-blocks.js';
 import { PLAIN_PROMPT, PROMPT_VARIANTS, type PromptVariant } from './prompt-variants.js';
+import { sectionsWithin } from './sections.js';
 import { isRefusal } from './refusal.js';
 import { runInRounds, type Ask } from './rounds.js';
 import {
@@ -306,7 +307,23 @@ const hex = (s: string) => sha256HexNow(encoder.encode(s));
  *   `stopped: 'upstream_errors'` and the first failure in `error`, even when none was answered)
  */
 export async function runWorkExtraction(store: Store, request: ExtractWorkRequest): Promise<WorkExtractionResult> {
-  const settings = await readExtraction(store, request);
+  return runSettled(await readExtraction(store, request));
+}
+
+/**
+ * A catalogue audit's run of one of its works: a request whose every check the audit made before its first call —
+ * its objects and its sections within the text (the audit's contract and rules), the work long enough for its prompt
+ * and its result within bound under the whole budget (the audit's plan) — so none is made again per run.
+ * @example const r = await runPlannedExtraction({ model, text: work.text, prefix_words: 40, probes: 4, budget_calls: 4 })
+ */
+export async function runPlannedExtraction(
+  request: ExtractWorkRequest & { readonly text: string },
+): Promise<WorkExtractionResult> {
+  return runSettled(settle(request, request.text, null));
+}
+
+/** {@link runWorkExtraction}'s run once its request is settled. */
+async function runSettled(settings: ExtractionSettings): Promise<WorkExtractionResult> {
   const run: RunState = {
     settings,
     index: new RunIndex(settings.work.tokens),
@@ -960,47 +977,51 @@ interface ExtractionSettings {
 }
 
 /**
- * Check the request of {@link runWorkExtraction} and resolve its work.
- * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND
+ * Check the request of {@link runWorkExtraction} and resolve its work: its objects (the model, journal and signals,
+ * which its contract does not describe), then what only its text can say — enough words for the prompt, the sections
+ * within it, a result within bound. The JSON members were read through `EXTRACT_WORK_REQUEST` (./schemas.ts) by
+ * `extractWork`.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE
  */
 async function readExtraction(store: Store, request: ExtractWorkRequest): Promise<ExtractionSettings> {
-  // read through EXTRACT_WORK_REQUEST (./schemas.ts) by `extractWork`; an audit's runs are made from its own
-  const r = request as ExtractWorkRequest & Record<string, unknown>;
-  const signal = r.signal as AbortSignal | undefined;
-  if (signal !== undefined && !(signal instanceof AbortSignal))
-    throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
-  const stop = r.stop as AbortSignal | undefined;
-  if (stop !== undefined && !(stop instanceof AbortSignal))
-    throw new TrainprintError('INVALID_OPTIONS', 'stop must be an AbortSignal');
-  const model = checkModel(r.model);
-  const { budget_calls: B, prefix_words: P, max_tokens: T, concurrency: C } = MEMORIZATION_LIMITS.extractWork;
-  const budget = r.budget_calls ?? B.default;
-  const prefix = r.prefix_words ?? P.default;
-  const maxTokens = r.max_tokens ?? T.default;
-  const concurrency = r.concurrency ?? C.default;
-  const prices = r.prices ?? null;
-  const journal = checkJournal(r.journal);
-  const chat = model.chat === true;
-  const variants = chat
-    ? PROMPT_VARIANTS.slice(
-        0,
-        intOption(r.prompt_variants, PROMPT_VARIANTS.length, 1, PROMPT_VARIANTS.length, 'prompt_variants'),
-      )
-    : [null];
-  if (!chat) intOption(r.prompt_variants, 1, 1, 1, 'prompt_variants (a completions model has one prompt)');
-  const { text, workId } = await resolveWork(store, r);
+  checkRunObjects(request);
+  const { text, workId } = await resolveWork(store, request as ExtractWorkRequest & Record<string, unknown>);
   const work = wordSpans(text);
   const n = work.tokens.length;
   const short = n < SHORT_WORK_WORDS;
-  const splits = short ? shortWorkSplits(work, text) : [];
-  if (short && splits.length === 0)
+  const prefix = request.prefix_words ?? MEMORIZATION_LIMITS.extractWork.prefix_words.default;
+  if (short && shortWorkSplits(work, text).length === 0)
     fail(
       `the work has ${n} words and no ${SHORT_REST_DIGITS}-digit number: a work under ${SHORT_WORK_WORDS} words is probed with a rest of ≥ ${SHORT_REST_WORDS} words or one holding such a number after a prompt of its first words, so it needs ${SHORT_REST_WORDS + 1}`,
     );
   if (!short && n < prefix + HIT_WORDS)
     fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
-  const sections = checkSections(r.sections, text);
-  checkResultBound(budget, text.length, n, prefix);
+  if (request.sections !== undefined) sectionsWithin(request.sections, text.length, 'sections');
+  checkResultBound(
+    request.budget_calls ?? MEMORIZATION_LIMITS.extractWork.budget_calls.default,
+    text.length,
+    n,
+    prefix,
+  );
+  return settle(request, text, workId, work);
+}
+
+/** A run's settings from a request whose checks are made: its defaults, its work's words, its plan of probes. */
+function settle(
+  r: ExtractWorkRequest,
+  text: string,
+  workId: string | null,
+  work: WordTokenSpans = wordSpans(text),
+): ExtractionSettings {
+  const { budget_calls: B, prefix_words: P, max_tokens: T, concurrency: C } = MEMORIZATION_LIMITS.extractWork;
+  const model = r.model;
+  const budget = r.budget_calls ?? B.default;
+  const prefix = r.prefix_words ?? P.default;
+  const variants = model.chat === true ? PROMPT_VARIANTS.slice(0, r.prompt_variants ?? PROMPT_VARIANTS.length) : [null];
+  const n = work.tokens.length;
+  const short = n < SHORT_WORK_WORDS;
+  const splits = short ? shortWorkSplits(work, text) : [];
+  const sections = r.sections === undefined ? [{ start: 0, end: text.length }] : [...r.sections];
   const sectionWords = sections.map((s) => [wordAt(work, s.start), wordAt(work, s.end)] as const);
   // one probe a section at least: no chapter is left out of the plan by default (a budget too small for them all
   // leaves the rest untried, listed, and stops with 'budget')
@@ -1012,15 +1033,15 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
     ? shortPlan(sectionWords, splits.slice(0, probes))
     : probePositions(sectionWords, probes, prefix, n);
   return {
-    signal,
-    stop,
+    signal: r.signal,
+    stop: r.stop,
     model,
     budget,
     prefix,
-    maxTokens,
-    concurrency,
-    prices,
-    journal,
+    maxTokens: r.max_tokens ?? T.default,
+    concurrency: r.concurrency ?? C.default,
+    prices: r.prices ?? null,
+    journal: r.journal ?? null,
     variants,
     text,
     workId,
@@ -1084,14 +1105,6 @@ function canonicalRequest(
   );
 }
 
-function checkJournal(v: unknown): ExtractionJournal | null {
-  if (v === undefined) return null;
-  const j = v as ExtractionJournal;
-  if (!j || typeof j !== 'object' || typeof j.get !== 'function' || typeof j.put !== 'function')
-    throw new TrainprintError('INVALID_OPTIONS', 'journal must be an ExtractionJournal { get(key), put(key, call) }');
-  return j;
-}
-
 /** The last `k` words of `s` (the engine's word tokens), as written. */
 function lastWords(s: string, k: number): string {
   const sp = wordSpans(s);
@@ -1109,21 +1122,6 @@ function wordAt(work: WordTokenSpans, at: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/** The sections (their shape checked by the schema): in order, not overlapping, within the text. */
-function checkSections(v: readonly WorkSection[] | undefined, text: string): WorkSection[] {
-  if (v === undefined) return [{ start: 0, end: text.length }];
-  if (v.length === 0) fail('sections must be a non-empty array');
-  let prev = 0;
-  for (const [i, { start, end }] of v.entries()) {
-    if (start < prev || end <= start || end > text.length)
-      fail(
-        `sections[${i}]: start and end must be integers with ${prev} ≤ start < end ≤ ${text.length} (in order, not overlapping)`,
-      );
-    prev = end;
-  }
-  return [...v];
 }
 
 /**

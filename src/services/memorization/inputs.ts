@@ -4,6 +4,7 @@
  */
 import { TrainprintError } from '../../errors.js';
 import type { TargetModel } from '../../models/types.js';
+import type { ExtractionJournal } from './extraction-journal.js';
 import { getWork, workText } from '../registry/works.js';
 import type { Store } from '../../store/types.js';
 import { fail } from '../../util/validate.js';
@@ -28,6 +29,34 @@ export function checkModel(v: unknown, name = 'model'): TargetModel {
   if (m.access !== 'generations_only' && typeof m.logprobs !== 'function')
     fail(`${name} "${m.id}" has access '${m.access}' but no logprobs method`);
   return m;
+}
+
+/** The members of a run's request that are objects, not JSON: what its contract cannot check. */
+export interface RunObjects {
+  readonly model: unknown;
+  readonly journal?: unknown;
+  readonly signal?: unknown;
+  readonly stop?: unknown;
+  readonly prompt_variants?: number;
+}
+
+/**
+ * A whole-work extraction's or a catalogue audit's objects — its model, journal and signals — and the one rule its
+ * contract cannot say without the model (a completions model has one prompt, the prefix): checked once, before the
+ * first call.
+ * @throws INVALID_INPUT (the model), INVALID_OPTIONS (the journal, a signal, prompt_variants)
+ * @example checkRunObjects({ model, journal: storeJournal(store, 'acct') })
+ */
+export function checkRunObjects(r: RunObjects): void {
+  for (const name of ['signal', 'stop'] as const)
+    if (r[name] !== undefined && !(r[name] instanceof AbortSignal))
+      throw new TrainprintError('INVALID_OPTIONS', `${name} must be an AbortSignal`);
+  const model = checkModel(r.model);
+  const j = r.journal as ExtractionJournal | undefined;
+  if (j !== undefined && (!j || typeof j !== 'object' || typeof j.get !== 'function' || typeof j.put !== 'function'))
+    throw new TrainprintError('INVALID_OPTIONS', 'journal must be an ExtractionJournal { get(key), put(key, call) }');
+  if (model.chat !== true)
+    intOption(r.prompt_variants, 1, 1, 1, 'prompt_variants (a completions model has one prompt)');
 }
 
 /** An integer option in lo..hi, or its default. */

@@ -44,13 +44,14 @@ const operations = loadOnce(() => import('./operations.js'));
 
 /**
  * Which works of a catalogue the model writes out, under one call budget for the whole catalogue (./audit.ts); its
- * code loads on the first call.
+ * code loads on the first call. The store is the other operations' first argument: an audit reads and keeps nothing
+ * in it (its works are given whole; its journal is the request's).
  * @throws INVALID_INPUT, INVALID_OPTIONS, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
  * @example const audit = await auditCatalogue(engine.store, { model, works: [{ id: 'a.txt', text }], budget_calls: 2000 })
  */
-export async function auditCatalogue(store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
+export async function auditCatalogue(_store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
   const ops = await operations();
-  return ops.auditCatalogue(store, await readCatalogue(request, {}, ops.readThroughSliced));
+  return ops.auditCatalogue(await readCatalogue(request, {}, ops.readThroughSliced));
 }
 
 /** The members of a request that are objects its schema does not describe: kept as given. */

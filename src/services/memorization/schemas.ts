@@ -30,6 +30,7 @@ import type {
 import { MAX_CANARIES, MAX_REFERENCE_CHARS } from './constants.js';
 import { REGISTER_WORK_REQUEST } from '../registry/schema.js';
 import { limitSchema, servedProps } from './limits.js';
+import { sectionsWithin } from './sections.js';
 
 /**
  * The target model: an OpenAI-compatible service the server calls. The server's model-host
@@ -209,7 +210,7 @@ export interface AuditContext {
 
 /**
  * What the audit's schema cannot say: a catalogue within a job's plan (at most `jobItems` works, a work being what an
- * item of another type is), its ids distinct.
+ * item of another type is), its ids distinct, each work's sections within its text.
  * @throws PAYLOAD_TOO_LARGE past the plan; INVALID_INPUT naming the repeated id
  * @example auditRules({ works: [{ id: 'a', text }, { id: 'a', text }] }, {}) // INVALID_INPUT: works[1].id: "a" is repeated
  */
@@ -224,6 +225,7 @@ export function auditRules(request: AuditRequestJson, context: AuditContext): vo
   for (const [j, w] of works.entries()) {
     if (seen.has(w.id)) invalidField(`works[${j}].id`, `${JSON.stringify(w.id)} is repeated`);
     seen.add(w.id);
+    if (w.sections !== undefined) sectionsWithin(w.sections, w.text.length, `works[${j}].sections`);
   }
 }
 
