@@ -359,7 +359,7 @@ describe("each service's rules", () => {
     expect(rules({ text: 'x' })).toBeNull();
   });
 
-  it("audit: ids distinct; a job's catalogue within its plan's jobItems (413)", () => {
+  it("audit: ids distinct; a job's catalogue within its plan's jobItems (413); each work's sections within its text", () => {
     const works = [
       { id: 'a', text: 'x' },
       { id: 'b', text: 'y' },
@@ -372,6 +372,21 @@ describe("each service's rules", () => {
       undefined,
     ]);
     expect(refusedAt(() => auditRules({ works: works.slice(0, 2) }, { plan: 'free', jobItems: 2 }))).toBeNull();
+    const within = (sections: { start: number; end: number }[]) =>
+      refusedAt(() =>
+        auditRules(
+          {
+            works: [
+              { id: 'a', text: 'ten chars.' },
+              { id: 'b', text: 'x', sections },
+            ],
+          },
+          {},
+        ),
+      );
+    expect(within([{ start: 0, end: 1 }])).toBeNull();
+    expect(within([{ start: 0, end: 2 }])).toEqual(['INVALID_INPUT', 'works[1].sections[0]']);
+    expect(within([])).toEqual(['INVALID_INPUT', 'works[1].sections']);
   });
 
   it('createMonitor: exactly one of work_id and work_hash; a webhook URL of http: or https: without credentials', () => {
