@@ -280,8 +280,9 @@ const BUDGETS_KIB = {
   // schemas' words out of the library (1,165,155 → 1,151,354 B)
   // → 1,122: the worker checks bodies too, so carries the lengths' pre-check (src/http/validate-lengths.ts; 1,148,339 B)
   // → 1,127 with the core's faster fingerprint (1,153,733 B); → 1,129 with the Markdown block pass and the Unicode
-  // decoder split by concern (1,155,404 B)
-  'offload-worker.js': 1129,
+  // decoder split by concern (1,155,404 B); → 1,130 with each audit work's sections checked by the audit's rules
+  // (src/services/memorization/sections.ts; 1,156,422 B)
+  'offload-worker.js': 1130,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {

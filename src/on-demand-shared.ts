@@ -46,7 +46,7 @@ import { GramIndex, maximalRuns } from './util/exact-runs.js';
 import { int0, intIn, object, workId } from './util/json-schema.js';
 import { mapLimit } from './util/pool.js';
 import { round1, round4 } from './util/round.js';
-import { checkSchema, fieldsWithin, readThrough, schemaChecked } from './util/schema-check.js';
+import { checkSchema, fieldsWithin, invalidField, readThrough, schemaChecked } from './util/schema-check.js';
 import { codeUnitOrder, lowerBound } from './util/sorted.js';
 import { countWords } from './util/space.js';
 import { nextMacrotask, turnsEvery } from './util/steps.js';
@@ -85,7 +85,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'util/json-schema': { int0, intIn, object, workId },
   'util/pool': { mapLimit },
   'util/round': { round1, round4 },
-  'util/schema-check': { checkSchema, fieldsWithin, readThrough, schemaChecked },
+  'util/schema-check': { checkSchema, fieldsWithin, invalidField, readThrough, schemaChecked },
   'util/sorted': { codeUnitOrder, lowerBound },
   'util/space': { countWords },
   'util/steps': { nextMacrotask, turnsEvery },
