@@ -6,7 +6,7 @@
  */
 import type { Core } from '../core/abi.js';
 import { BackgroundTally, checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
-import { PORTRAIT_FPR, type PortraitDataset } from '../datasets/portrait.js';
+import { portraitFpr, type PortraitDataset } from '../datasets/portrait.js';
 import type { PortraitDatasetData } from '../datasets/snapshot.js';
 import type { ExactDatasetSource, PortraitDatasetSource } from '../datasets/snapshot-stream.js';
 import type { DatasetDescriptor } from '../datasets/types.js';
@@ -107,7 +107,7 @@ export class MemoryPortrait extends HeldInMemory<PortraitDataset> implements Loa
     // the chain null is measured apart, on documents of the portrait's own kind: a new background keeps it
     const chains = d.descriptor.background?.chains;
     const background = checkPortraitBackground({
-      ...tally.result(request.corpus, date, Math.max(d.fpr(), PORTRAIT_FPR)),
+      ...tally.result(request.corpus, date, Math.max(d.fpr(), portraitFpr())),
       ...(chains && { chains }),
     });
     d.setBackground(background);

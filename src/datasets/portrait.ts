@@ -140,10 +140,24 @@ export const PORTRAIT_DEFAULT_WINDOW = 8;
 export const PORTRAIT_MAX_WINDOW = 64;
 /** Filter bits per distinct stored n-gram (1.2 bytes). */
 export const PORTRAIT_BITS_PER_KEY = 9.6;
-/** Bits set per key. */
-export const PORTRAIT_K = optimalBloomK(PORTRAIT_BITS_PER_KEY);
-/** Design false-positive rate at 9.6 bits/key, k = 6; also the floor of the p used in scoring. */
-export const PORTRAIT_FPR = blockedBloomFpr(PORTRAIT_BITS_PER_KEY, PORTRAIT_K);
+let portraitKMemo: number | undefined;
+/**
+ * Bits set per key (6 at 9.6 bits/key), worked out on first use rather than when the library loads: a process that
+ * reads no portrait (a `trainprint scan`) skips the sums.
+ * @example portraitK() // 6
+ */
+export function portraitK(): number {
+  portraitKMemo ??= optimalBloomK(PORTRAIT_BITS_PER_KEY);
+  return portraitKMemo;
+}
+/**
+ * Design false-positive rate at 9.6 bits/key, k = 6; also the floor of the p used in scoring (memoised by
+ * blockedBloomFpr).
+ * @example portraitFpr() // 0.01133…
+ */
+export function portraitFpr(): number {
+  return blockedBloomFpr(PORTRAIT_BITS_PER_KEY, portraitK());
+}
 /**
  * Default bound on the chance of the runs reported, per query and dataset, under the portrait's background: on
  * natural text in no pack, 0 of 3,420 texts get a match at 1e-4 and 3 at 1e-3 (bench/eval-false-attribution.mjs).
@@ -716,9 +730,9 @@ export class PortraitDataset {
       for (let i = 0; i < keys.length; i += BATCH) {
         const n = Math.min(BATCH, keys.length - i);
         core.u64(kp, n).set(keys.subarray(i, i + n));
-        core.raw.bloomInsert(ptr, blocks, kp, n, PORTRAIT_K);
+        core.raw.bloomInsert(ptr, blocks, kp, n, portraitK());
       }
-      this.open = { ptr, blocks, keys: keys.length, k: PORTRAIT_K };
+      this.open = { ptr, blocks, keys: keys.length, k: portraitK() };
     });
   }
 
@@ -860,7 +874,7 @@ export class PortraitDataset {
       runs: [],
       tested: m,
       hits: found,
-      fpr: Math.max(this.fpr(), PORTRAIT_FPR),
+      fpr: Math.max(this.fpr(), portraitFpr()),
       chance,
       run_start: ev.run_start,
       counted: located === null ? ev.counted : located.chains.length,

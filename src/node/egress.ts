@@ -13,9 +13,8 @@
  * never followed). Each request has its own connection (`agent: false`): a pooled socket to the
  * same host name could have been opened to another address.
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import type { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 
 /**
@@ -38,17 +37,29 @@ export interface PinnedHost {
  * const handler = createHandler(engine, { resolveHost })
  */
 export async function resolveHost(hostname: string): Promise<PinnedHost> {
+  // imported here, not at the top: every process that loads trainprint/node (a `trainprint scan`) would load
+  // node:dns, node:http, node:https and TLS for a resolver that only the HTTP service's egress uses
+  const [{ lookup: dnsLookup }, { request: httpRequest }, { request: httpsRequest }] = await Promise.all([
+    import('node:dns'),
+    import('node:http'),
+    import('node:https'),
+  ]);
   const found = await new Promise<LookupAddress[]>((resolve, reject) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
   });
   const pinned = found.map((a) => ({ address: a.address, family: a.family }));
-  return { addresses: pinned.map((a) => a.address), fetch: pinnedFetch(hostname, pinned) };
+  const requests = { http: httpRequest, https: httpsRequest as typeof httpRequest };
+  return { addresses: pinned.map((a) => a.address), fetch: pinnedFetch(hostname, pinned, requests) };
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** A fetch for `hostname` whose connections go to `addresses` (never a new lookup). */
-function pinnedFetch(hostname: string, addresses: readonly LookupAddress[]): typeof fetch {
+/** A fetch for `hostname` whose connections go to `addresses` (never a new lookup), sent by node:http(s)'s `request`. */
+function pinnedFetch(
+  hostname: string,
+  addresses: readonly LookupAddress[],
+  requests: { readonly http: typeof httpRequest; readonly https: typeof httpRequest },
+): typeof fetch {
   // net.connect calls this instead of dns.lookup; with autoSelectFamily it asks for `all`
   const lookup = (_name: string, options: LookupOptions, callback: LookupCallback): void => {
     const family = options.family === 4 || options.family === 6 ? options.family : undefined;
@@ -74,7 +85,7 @@ function pinnedFetch(hostname: string, addresses: readonly LookupAddress[]): typ
       headers[k] = v;
     });
     if (body !== undefined) headers['content-length'] = String(body.byteLength);
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const send = url.protocol === 'https:' ? requests.https : requests.http;
     return new Promise<Response>((resolve, reject) => {
       const req = send(
         {

@@ -13,7 +13,6 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { brotliDecompressSync, createGunzip, gunzipSync } from 'node:zlib';
-import { Decompress, decompress as zstdDecompress } from 'fzstd';
 // hyparquet is imported by readParquet when a Parquet file is read: loading it costs about 35 ms of CPU, which every
 // process that imports this entry (`trainprint scan`, `serve`) paid for a reader most never use
 import type { AsyncBuffer, Compressors } from 'hyparquet';
@@ -316,6 +315,7 @@ async function* byteChunks(path: string, compression: Compression, reuse = false
       pipeline(raw, gz, () => {}); // errors reach the loop below through gz
       yield* gz as AsyncIterable<Uint8Array>;
     } else if (compression === 'zstd') {
+      const { Decompress } = await import('fzstd'); // on demand: only a .zst input needs it
       const out: Uint8Array[] = [];
       const z = new Decompress((chunk) => {
         if (chunk.length) out.push(chunk);
@@ -539,12 +539,18 @@ function* readJsonArray(path: string, text: string, ctx: RecordFields): Generato
   for (let i = 0; i < value.length; i++) yield docFrom(value[i], path, `[${i}]`, `${path}[${i}]`, ctx);
 }
 
-/** Page decompressors beyond hyparquet's built-in snappy: zstd (fzstd), gzip and brotli (node:zlib). */
-const COMPRESSORS: Compressors = {
-  ZSTD: (input, outputLength) => zstdDecompress(input, new Uint8Array(outputLength)),
-  GZIP: (input) => new Uint8Array(gunzipSync(input)),
-  BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
-};
+/**
+ * Page decompressors beyond hyparquet's built-in snappy: zstd (fzstd), gzip and brotli (node:zlib); fzstd is
+ * imported with hyparquet, when a Parquet file is first read, not by every process that loads trainprint/node.
+ */
+async function parquetCompressors(): Promise<Compressors> {
+  const { decompress: zstdDecompress } = await import('fzstd');
+  return {
+    ZSTD: (input, outputLength) => zstdDecompress(input, new Uint8Array(outputLength)),
+    GZIP: (input) => new Uint8Array(gunzipSync(input)),
+    BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
+  };
+}
 
 /** A hyparquet AsyncBuffer over an open file: reads only the byte ranges asked for. */
 async function fileBuffer(path: string): Promise<{ buffer: AsyncBuffer; close: () => Promise<void> }> {
@@ -571,6 +577,7 @@ async function fileBuffer(path: string): Promise<{ buffer: AsyncBuffer; close: (
 /** Parquet: the text (and id) column, one row group at a time. */
 async function* readParquet(path: string, ctx: RecordFields): AsyncGenerator<DatasetDocument> {
   const { parquetMetadataAsync, parquetReadObjects, parquetSchema } = await import('hyparquet');
+  const compressors = await parquetCompressors();
   const { buffer, close } = await fileBuffer(path);
   let row = 0; // rows yielded so far (0-based index of the next)
   try {
@@ -600,7 +607,7 @@ async function* readParquet(path: string, ctx: RecordFields): AsyncGenerator<Dat
           columns,
           rowStart: row,
           rowEnd: row + n,
-          compressors: COMPRESSORS,
+          compressors,
         });
       } catch (e) {
         throw fail(

@@ -14,7 +14,7 @@
  * honours the announcement closes first.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { TrainprintError } from '../library.js';
 import { BodyPages, pastFreePieces } from './body-pages.js';
@@ -106,6 +106,9 @@ export async function serve(
   const lingering = new LingeringReads();
   const refusals = new UnreadRefusals();
   const delayedRefusals = new Set<IncomingMessage>();
+  // imported here, not at the top: a process that loads trainprint/node for anything else (a `trainprint scan`)
+  // does not load node:http and node:net
+  const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {

@@ -160,7 +160,9 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
   const batches = readDocumentBatches(options.inputs, { textField, idField, missingId: 'position' });
 
   // the engine (one thread) or the workers, with the datasets loaded, before the output is touched
-  const engine = threads === 1 ? await createEngine() : null;
+  // the WordNet table (a 580 KB module) only where the search reads it: a scan for copies aligns without synonyms
+  // (src/services/scan/scan.ts), so it is left unloaded unless `paraphrase`
+  const engine = threads === 1 ? await createEngine({ synonyms: paraphrase }) : null;
   const closeDatasets = engine ? await loadDatasetSpecs(engine, options.datasets) : async () => {};
   const pool = engine ? null : new ScanPool(WORKER_URL, threads, { datasets: options.datasets, minWords, paraphrase });
   let out: HitOutput | null = null;

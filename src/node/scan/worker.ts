@@ -20,7 +20,8 @@ if (port) {
     message: e instanceof Error ? e.message : String(e),
   });
   const ready: Promise<Engine> = (async () => {
-    const engine = await createEngine();
+    // the WordNet table only for a scan for paraphrases, as scanFiles' own engine (./run.ts)
+    const engine = await createEngine({ synonyms: data.paraphrase });
     await loadDatasetSpecs(engine, data.datasets);
     return engine;
   })();
