@@ -145,10 +145,23 @@ export function encodeValue(value: unknown): Uint8Array {
   return encodeChecked(value);
 }
 
+/**
+ * The values that msgpack writes in one byte (nil, true, false, −32…127), one shared array each: an index entry's
+ * value is often one of them (an audit's text index holds 100,000 `1`s), and a Uint8Array of its own, with its
+ * ArrayBuffer, is about 200 bytes of heap an entry. Stored bytes are never written to nor transferred, so sharing one
+ * array among entries is safe.
+ */
+const ONE_BYTE_VALUES: Array<Uint8Array | undefined> = new Array(256);
+
 /** `value`, checked, as msgpack. */
 function encodeChecked(value: unknown): Uint8Array {
   try {
-    return encoder.encode(value);
+    const bytes = encoder.encode(value);
+    if (bytes.byteLength !== 1) return bytes;
+    const shared = ONE_BYTE_VALUES[bytes[0]];
+    if (shared) return shared;
+    ONE_BYTE_VALUES[bytes[0]] = bytes;
+    return bytes;
   } catch (cause) {
     throw new TrainprintError('INVALID_INPUT', `the stored value cannot be encoded: ${(cause as Error).message}`, {
       cause,
