@@ -192,7 +192,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // (oneOfRefusal, schemaRefusal: the HTTP validator's copies of those sentences left http.js), and the OAuth token
 // form's contract (REQUESTS.issueToken, in the main entry as every contract is) — 1,340 KiB.
 // Both merged with the CLI's lighter start-up and the core's ideograph table: 1,373,192 B — 1,342 KiB.
-const MAIN_BUDGET = 1342 * 1024;
+// Then 1,380,491 B (+7.3 KB): the audits' text index under short keys with readers of the old keys beside
+// (audit-text-index.ts: kept audits are stored data), and a large stored value decoded item by item from its msgpack
+// headers with turns of the event loop (decodeValueSliced, valueEnd) — 1,349 KiB.
+const MAIN_BUDGET = 1349 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -205,8 +208,9 @@ const BUDGETS_KIB = {
   // with an audit's journal key hashed in parts; 1,376,403 B with the core's faster fingerprint (34,661 B of SIMD
   // WebAssembly, +3,793 B, embedded as base64); 1,378,144 B with the Markdown block pass and the Unicode decoder split
   // by concern (above), 1,378,076 B with oneOfRefusal, schemaRefusal and the token form's contract instead; 1,380,032 B
-  // with both, the CLI's lighter start-up and the core's ideograph table
-  'library.cjs': 1349,
+  // with both, the CLI's lighter start-up and the core's ideograph table; 1,387,331 B with the audits' short index
+  // keys (and the old keys' readers) and the sliced decode of large stored values
+  'library.cjs': 1356,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -280,9 +284,10 @@ const BUDGETS_KIB = {
   // schemas' words out of the library (1,165,155 → 1,151,354 B)
   // → 1,122: the worker checks bodies too, so carries the lengths' pre-check (src/http/validate-lengths.ts; 1,148,339 B)
   // → 1,127 with the core's faster fingerprint (1,153,733 B); → 1,129 with the Markdown block pass and the Unicode
-  // decoder split by concern (1,155,404 B); → 1,130 with each audit work's sections checked by the audit's rules
-  // (src/services/memorization/sections.ts; 1,156,422 B)
-  'offload-worker.js': 1130,
+  // decoder split by concern (1,155,404 B); → 1,134 with each audit work's sections checked by the audit's rules
+  // (src/services/memorization/sections.ts) and the sliced decode of large stored values, which the worker's store
+  // code carries (1,156,422 and 1,159,788 B apart)
+  'offload-worker.js': 1134,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {

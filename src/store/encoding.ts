@@ -128,3 +128,103 @@ export function snapshotChunks(entries: ReadonlyArray<readonly [string, Uint8Arr
 
 /** The fixarray of 2 that opens each entry. */
 const ENTRY = Uint8Array.of(0x92);
+
+/** An array or map whose header is at some offset of msgpack bytes: its kind, its items (pairs) and the header's length. */
+export interface ContainerHead {
+  readonly kind: 'array' | 'map';
+  readonly size: number;
+  readonly headerBytes: number;
+}
+
+const u16 = (b: Uint8Array, p: number) => (b[p] << 8) | b[p + 1];
+const u32 = (b: Uint8Array, p: number) => ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]) >>> 0;
+
+/**
+ * The array or map whose header starts at `pos` of `bytes` (msgpack), or undefined for any other value.
+ * @example containerHead(Uint8Array.of(0x92, 1, 2), 0) // { kind: 'array', size: 2, headerBytes: 1 }
+ */
+export function containerHead(bytes: Uint8Array, pos: number): ContainerHead | undefined {
+  const h = bytes[pos];
+  if (h >= 0x90 && h <= 0x9f) return { kind: 'array', size: h & 0x0f, headerBytes: 1 };
+  if (h >= 0x80 && h <= 0x8f) return { kind: 'map', size: h & 0x0f, headerBytes: 1 };
+  if (h === 0xdc) return { kind: 'array', size: u16(bytes, pos + 1), headerBytes: 3 };
+  if (h === 0xdd) return { kind: 'array', size: u32(bytes, pos + 1), headerBytes: 5 };
+  if (h === 0xde) return { kind: 'map', size: u16(bytes, pos + 1), headerBytes: 3 };
+  if (h === 0xdf) return { kind: 'map', size: u32(bytes, pos + 1), headerBytes: 5 };
+  return undefined;
+}
+
+/**
+ * The offset just past the msgpack value that starts at `pos` of `bytes`, read from the headers only (the msgpack
+ * specification's formats, https://github.com/msgpack/msgpack/blob/master/spec.md). Throws a RangeError when the
+ * bytes end first or hold a byte that starts no format (0xc1).
+ * @example valueEnd(Uint8Array.of(0x92, 1, 0xa1, 0x61), 0) // 4
+ */
+export function valueEnd(bytes: Uint8Array, pos: number): number {
+  let p = pos;
+  // values still to skip: a container adds its items to it
+  let left = 1;
+  while (left > 0) {
+    if (p >= bytes.length) throw new RangeError('msgpack value cut short');
+    const h = bytes[p];
+    left--;
+    const head = containerHead(bytes, p);
+    if (head) {
+      left += head.kind === 'array' ? head.size : 2 * head.size;
+      p += head.headerBytes;
+    } else p += scalarBytes(bytes, p, h);
+  }
+  if (p > bytes.length) throw new RangeError('msgpack value cut short');
+  return p;
+}
+
+/** The bytes of the scalar (not array nor map) whose head byte `h` is at `p`, header and payload. */
+function scalarBytes(b: Uint8Array, p: number, h: number): number {
+  if (h <= 0x7f || h >= 0xe0 || h === 0xc0 || h === 0xc2 || h === 0xc3) return 1; // fixint, nil, false, true
+  if (h >= 0xa0 && h <= 0xbf) return 1 + (h & 0x1f); // fixstr
+  switch (h) {
+    case 0xc4: // bin 8
+    case 0xd9: // str 8
+      return 2 + b[p + 1];
+    case 0xc5: // bin 16
+    case 0xda: // str 16
+      return 3 + u16(b, p + 1);
+    case 0xc6: // bin 32
+    case 0xdb: // str 32
+      return 5 + u32(b, p + 1);
+    case 0xc7: // ext 8
+      return 3 + b[p + 1];
+    case 0xc8: // ext 16
+      return 4 + u16(b, p + 1);
+    case 0xc9: // ext 32
+      return 6 + u32(b, p + 1);
+    case 0xca: // float 32
+      return 5;
+    case 0xcb: // float 64
+      return 9;
+    case 0xcc: // uint 8 … int 64
+    case 0xd0:
+      return 2;
+    case 0xcd:
+    case 0xd1:
+      return 3;
+    case 0xce:
+    case 0xd2:
+      return 5;
+    case 0xcf:
+    case 0xd3:
+      return 9;
+    case 0xd4: // fixext 1, 2, 4, 8, 16: a type byte and the data
+      return 3;
+    case 0xd5:
+      return 4;
+    case 0xd6:
+      return 6;
+    case 0xd7:
+      return 10;
+    case 0xd8:
+      return 18;
+    default:
+      throw new RangeError(`no msgpack format starts with 0x${h.toString(16)}`);
+  }
+}

@@ -1,7 +1,7 @@
 /**
- * Results an account keeps by the text they measured (./stored-extractions.ts, ./stored-audits.ts): under one text's
- * prefix, one key a result, `<prefix><15-digit ms kept>/<digest>`, so a scan lists them oldest first and the same
- * result kept twice is one entry.
+ * Results an account keeps by the text they measured (./stored-extractions.ts; the audits' index of their texts,
+ * with shorter keys, is ./audit-text-index.ts): under one text's prefix, one key a result,
+ * `<prefix><15-digit ms kept>/<digest>`, so a scan lists them oldest first and the same result kept twice is one entry.
  *
  * @example
  * await store.transaction((tx) => keepNewest(tx, prefix, digest, result, 16))

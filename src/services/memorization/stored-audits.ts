@@ -17,18 +17,16 @@ import { TrainprintError } from '../../errors.js';
 import type { BatchOp, Store } from '../../store/types.js';
 import { nextMacrotask } from '../../util/steps.js';
 import type { AuditedWork, CatalogueAuditResult } from './audit.js';
-import { HEX64, keepNewestAll, keptOfText, keptStamp } from './kept-by-text.js';
+import { auditAccountPrefix, auditOrdinal, auditsOfText, indexAuditTexts } from './audit-text-index.js';
+import { HEX64, keptStamp } from './kept-by-text.js';
 
-const PREFIX = 'catalogue-audits/';
-
-/** Audits that measured one text an account keeps indexed at most: the newest replace the oldest past it. */
-export const STORED_AUDITS_PER_TEXT = 16;
+export { STORED_AUDITS_PER_TEXT } from './audit-text-index.js';
 
 /** Works of an audit kept in one page (one store value): a page of typical works is tens of KB. */
 export const AUDIT_WORKS_PER_PAGE = 500;
 
 /**
- * Texts indexed in one transaction: every text's entries read, then written (`keepNewestAll`), a few milliseconds a
+ * Texts indexed in one transaction: every text's entries read, then written (`indexAuditTexts`), a few milliseconds a
  * batch, so the store's write lock is never held long; and a commit a batch (391 commits of 256 for 100,000 texts
  * were 391 merges of new keys into a memory or file store's sorted keys, and as many fsyncs).
  */
@@ -42,11 +40,9 @@ interface StoredAudit extends Omit<CatalogueAuditResult, 'works'> {
   readonly work_pages: number;
 }
 
-const accountPrefix = (account: string) => `${PREFIX}${encodeURIComponent(account)}/`;
-const recordKey = (account: string, auditSha256: string) => `${accountPrefix(account)}audit/${auditSha256}`;
+const recordKey = (account: string, auditSha256: string) => `${auditAccountPrefix(account)}audit/${auditSha256}`;
 const pageKey = (account: string, auditSha256: string, page: number) =>
-  `${accountPrefix(account)}works/${auditSha256}/${String(page).padStart(6, '0')}`;
-const textPrefix = (account: string, textSha256: string) => `${accountPrefix(account)}text/${textSha256}/`;
+  `${auditAccountPrefix(account)}works/${auditSha256}/${String(page).padStart(6, '0')}`;
 
 /**
  * Keeps `result` as one of the account's audits, indexed under the SHA-256 (hex, UTF-8) of each work's text
@@ -64,6 +60,9 @@ export async function storeCatalogueAudit(
   const digest = result?.audit_sha256;
   if (typeof digest !== 'string' || !HEX64.test(digest) || !textSha256s.every((t) => HEX64.test(t)))
     throw new TrainprintError('INVALID_INPUT', 'an audit to keep needs its audit_sha256 and its texts’ SHA-256');
+  // what the audit's index entries name it by (./audit-text-index.ts)
+  const ordinal = await auditOrdinal(store, account, digest);
+  await nextMacrotask();
   const { works, ...summary } = result;
   const list = Array.isArray(works) ? works : [];
   const pages = Math.ceil(list.length / AUDIT_WORKS_PER_PAGE);
@@ -81,8 +80,7 @@ export async function storeCatalogueAudit(
   const texts = [...new Set(textSha256s)];
   for (let i = 0; i < texts.length; i += AUDIT_INDEX_BATCH) {
     const batch = texts.slice(i, i + AUDIT_INDEX_BATCH);
-    const prefixes = batch.map((text) => textPrefix(account, text));
-    await store.transaction((tx) => keepNewestAll(tx, prefixes, digest, 1, STORED_AUDITS_PER_TEXT, stamp));
+    await store.transaction((tx) => indexAuditTexts(tx, account, batch, digest, ordinal, stamp));
     await nextMacrotask();
   }
   const stored: StoredAudit = { ...summary, work_pages: pages };
@@ -119,8 +117,8 @@ export async function catalogueAuditsOfText(
   textSha256: string,
 ): Promise<CatalogueAuditResult[]> {
   const audits: CatalogueAuditResult[] = [];
-  for (const [k] of await keptOfText(store, textSha256, (text) => textPrefix(account, text))) {
-    const digest = k.slice(k.lastIndexOf('/') + 1);
+  if (!HEX64.test(textSha256)) return audits;
+  for (const digest of await auditsOfText(store, account, textSha256)) {
     const record = await storedAudit(store, account, digest);
     if (record === undefined) continue;
     if (!('work_pages' in record)) {

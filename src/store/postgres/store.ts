@@ -25,6 +25,7 @@ import {
   checkKey,
   checkScan,
   decodeValue,
+  decodeValueSliced,
   encodeBatchSliced,
   encodeValue,
   type EncodedOp,
@@ -125,7 +126,7 @@ class Statements {
 
 async function getValue(db: Queryable, sql: Statements, key: string, forUpdate = false): Promise<unknown | undefined> {
   const r = await db.query(forUpdate ? sql.getForUpdate : sql.get, [buffer(keyBytes(key))]);
-  return r.rows.length === 0 ? undefined : decodeValue(r.rows[0].value as Uint8Array);
+  return r.rows.length === 0 ? undefined : decodeValueSliced(r.rows[0].value as Uint8Array);
 }
 
 /** A prefix scan as one index range: key ≥ prefix, < the prefix's end, > after, in byte order. */
@@ -385,7 +386,7 @@ class PostgresTransaction extends BufferedTransaction {
     this.checkActive();
     checkKey(key);
     const own = this.writes.get(key);
-    if (own !== undefined) return own === null ? undefined : decodeValue(own);
+    if (own !== undefined) return own === null ? undefined : decodeValueSliced(own);
     // FOR UPDATE: a row read here is locked until the commit, so a lock-free `increment` of it from another
     // process waits and then adds to what this transaction wrote, instead of being overwritten by it
     return getValue(this.#db, this.#sql, key, true);
