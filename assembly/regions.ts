@@ -90,26 +90,40 @@ let maskCheck: u64 = 0; // lead bytes of characters that may be inert separators
 // @ts-ignore: decorator
 @inline function blockMasks(b: usize): bool {
   if (ASC_FEATURE_SIMD) {
-    let hi: u64 = 0, co: u64 = 0, l4: u64 = 0, c23: u64 = 0, e2: u64 = 0, e3: u64 = 0, x80: u64 = 0;
-    let ff = i8x16.splat(0);
+    // 0xF0..0xFF is rare (astral characters, or a rewritten tail): one test for the block, its masks only then
+    const top = i8x16.max_u(
+      i8x16.max_u(v128.load(b), v128.load(b, 16)),
+      i8x16.max_u(v128.load(b, 32), v128.load(b, 48)),
+    );
+    let l4: u64 = 0;
+    if (i8x16.bitmask(i8x16.ge_u(top, i8x16.splat(<i8>0xF0))) != 0) {
+      if (v128.any_true(i8x16.eq(top, i8x16.splat(-1)))) return false;
+      for (let k = 0; k < 4; k++) {
+        const v = v128.load(b + (<usize>k << 4));
+        l4 |= (<u64><u32>i8x16.bitmask(i8x16.ge_u(v, i8x16.splat(<i8>0xF0)))) << (<u64>k << 4);
+      }
+    }
+    let hi: u64 = 0, co: u64 = 0, check: u64 = 0;
     for (let k = 0; k < 4; k++) {
-      const v = v128.load(b + (<usize>k << 4));
+      const at = b + (<usize>k << 4);
+      const v = v128.load(at);
+      // the byte after each byte; past the block's end 0x80, so an E3 in its last byte is checked whatever follows
+      const next = k < 3
+        ? v128.load(at, 1)
+        : i8x16.shuffle(v, i8x16.splat(<i8>0x80), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
       const sh = <u64>k << 4;
       hi |= (<u64><u32>i8x16.bitmask(v)) << sh;
       co |= (<u64><u32>i8x16.bitmask(i8x16.lt_s(v, i8x16.splat(-64)))) << sh; // 0x80..0xBF
-      l4 |= (<u64><u32>i8x16.bitmask(i8x16.ge_u(v, i8x16.splat(<i8>0xF0)))) << sh;
-      const lo2 = v128.and(i8x16.ge_u(v, i8x16.splat(<i8>0xC2)), i8x16.le_u(v, i8x16.splat(<i8>0xC3)));
-      c23 |= (<u64><u32>i8x16.bitmask(lo2)) << sh;
-      e2 |= (<u64><u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(<i8>0xE2)))) << sh;
-      e3 |= (<u64><u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(<i8>0xE3)))) << sh;
-      x80 |= (<u64><u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(<i8>0x80)))) << sh;
-      ff = v128.or(ff, i8x16.eq(v, i8x16.splat(-1)));
+      // lead bytes C2, C3 or E2, and E3 followed by 0x80
+      const c23 = i8x16.eq(v128.and(v, i8x16.splat(<i8>0xFE)), i8x16.splat(<i8>0xC2));
+      const e2 = i8x16.eq(v, i8x16.splat(<i8>0xE2));
+      const e380 = v128.and(i8x16.eq(v, i8x16.splat(<i8>0xE3)), i8x16.eq(next, i8x16.splat(<i8>0x80)));
+      check |= (<u64><u32>i8x16.bitmask(v128.or(v128.or(c23, e2), e380))) << sh;
     }
-    if (v128.any_true(ff)) return false;
     maskHigh = hi;
     maskCont = co;
     maskLead4 = l4;
-    maskCheck = c23 | e2 | (e3 & ((x80 >> 1) | (<u64>1 << 63)));
+    maskCheck = check;
     return true;
   }
   return false;
