@@ -28,6 +28,7 @@ import { sharedText } from './services/analyze/shared-text.js';
 import { FACTORS } from './services/kb/factors.js';
 import { EU_MEMBERS, resolveJurisdiction } from './services/kb/jurisdictions.js';
 import { auditDigest, extractionTranscriptSha256 } from './services/memorization/digests.js';
+import { MARKET_REQUESTS } from './services/market/schema.js';
 import { NV_BLOCK_WORDS, inOrderShare } from './services/memorization/nv-blocks.js';
 import { esc } from './services/memorization/report.js';
 import {
@@ -46,7 +47,7 @@ import { GramIndex, maximalRuns } from './util/exact-runs.js';
 import { int0, intIn, object, workId } from './util/json-schema.js';
 import { mapLimit } from './util/pool.js';
 import { round1, round4 } from './util/round.js';
-import { checkSchema, fieldsWithin, readThrough, schemaChecked } from './util/schema-check.js';
+import { checkSchema, fieldsWithin, invalidField, readThrough, schemaChecked } from './util/schema-check.js';
 import { codeUnitOrder, lowerBound } from './util/sorted.js';
 import { countWords } from './util/space.js';
 import { nextMacrotask, turnsEvery } from './util/steps.js';
@@ -71,6 +72,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'services/analyze/shared-text': { sharedText },
   'services/kb/factors': { FACTORS },
   'services/kb/jurisdictions': { EU_MEMBERS, resolveJurisdiction },
+  'services/market/schema': { MARKET_REQUESTS },
   'services/memorization/digests': { auditDigest, extractionTranscriptSha256 },
   'services/memorization/nv-blocks': { NV_BLOCK_WORDS, inOrderShare },
   'services/memorization/report': { esc },
@@ -85,7 +87,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'util/json-schema': { int0, intIn, object, workId },
   'util/pool': { mapLimit },
   'util/round': { round1, round4 },
-  'util/schema-check': { checkSchema, fieldsWithin, readThrough, schemaChecked },
+  'util/schema-check': { checkSchema, fieldsWithin, invalidField, readThrough, schemaChecked },
   'util/sorted': { codeUnitOrder, lowerBound },
   'util/space': { countWords },
   'util/steps': { nextMacrotask, turnsEvery },
