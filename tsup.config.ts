@@ -120,7 +120,9 @@ function builtOnLibrary(own: RegExp) {
       build.onResolve({ filter: /^\.\.?\// }, (args) => {
         if (!args.importer) return undefined; // the entry itself
         const file = resolvePath(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-        if (own.test(file)) return undefined;
+        // the folder's request contracts (schema.ts) are the library's too: taken from it, so that the schema object
+        // the HTTP adapter checked a body against is the one the operation reads the body through (schemaChecked)
+        if (own.test(file) && !(SHARED_MODULES.has(file) && /[\\/]schema\.ts$/.test(file))) return undefined;
         // the path relative to the repository: the bundle's comments name it, so no build machine's folder is shipped
         if (SHARED_MODULES.has(file)) return { path: relativePath(process.cwd(), file), namespace: 'library-shared' };
         throw new Error(`${args.importer} imports ${args.path}: add the names it takes to src/on-demand-shared.ts`);

@@ -214,6 +214,7 @@ export {
 } from './util/schema-check.js';
 // for the outer ring only: each operation's request contract, which the routes read their requests through
 export { REQUESTS } from './services/requests.js';
+export { MARKET_REQUESTS } from './services/market/schema.js';
 // for the outer ring only: whether a fetch error is a failed connection (the server's model fetch wraps it as one type)
 export { connectionFailed } from './models/openai.js';
 // for the outer ring only: the JSON Schema fragments the services' request schemas share with the HTTP API's

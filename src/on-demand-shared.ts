@@ -28,6 +28,7 @@ import { sharedText } from './services/analyze/shared-text.js';
 import { FACTORS } from './services/kb/factors.js';
 import { EU_MEMBERS, resolveJurisdiction } from './services/kb/jurisdictions.js';
 import { auditDigest, extractionTranscriptSha256 } from './services/memorization/digests.js';
+import { MARKET_REQUESTS } from './services/market/schema.js';
 import { NV_BLOCK_WORDS, inOrderShare } from './services/memorization/nv-blocks.js';
 import { esc } from './services/memorization/report.js';
 import {
@@ -71,6 +72,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'services/analyze/shared-text': { sharedText },
   'services/kb/factors': { FACTORS },
   'services/kb/jurisdictions': { EU_MEMBERS, resolveJurisdiction },
+  'services/market/schema': { MARKET_REQUESTS },
   'services/memorization/digests': { auditDigest, extractionTranscriptSha256 },
   'services/memorization/nv-blocks': { NV_BLOCK_WORDS, inOrderShare },
   'services/memorization/report': { esc },

@@ -1,9 +1,9 @@
 /**
  * A JSON Schema as the one definition of a request: {@link FromSchema} derives its TypeScript type and
  * {@link checkSchema} checks a value against it at run time, with INVALID_INPUT naming the field. The subset is what
- * request schemas here use (object, string, boolean, number, integer, array; enum, const, oneOf, required,
- * additionalProperties: false, minLength, maxLength, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
- * items, minItems, maxItems, uniqueItems). An operation's request is read through its {@link RequestContract}: its
+ * request schemas here use (object, string, boolean, number, integer, array, null and a list of these; enum, const,
+ * oneOf, required, additionalProperties: false, minProperties, minLength, maxLength, pattern, minimum, maximum,
+ * exclusiveMinimum, exclusiveMaximum, items, minItems, maxItems, uniqueItems). An operation's request is read through its {@link RequestContract}: its
  * schema, then its `rules`, in one call ({@link readThrough}). The HTTP adapter validates its bodies with a full
  * validator instead and says so ({@link markSchemaChecked}), so that a request is validated once on its way in.
  */
@@ -12,12 +12,14 @@ import type { JsonSchema } from './json-schema.js';
 
 /** The part of JSON Schema {@link checkSchema} understands. */
 export interface SchemaNode {
-  readonly type?: 'object' | 'string' | 'boolean' | 'number' | 'integer' | 'array';
+  /** One type, or a list of which the value takes one (`['string', 'null']`). */
+  readonly type?: SchemaType | readonly SchemaType[];
   readonly enum?: readonly unknown[];
   readonly const?: unknown;
   readonly properties?: Readonly<Record<string, SchemaNode>>;
   readonly required?: readonly string[];
   readonly additionalProperties?: boolean;
+  readonly minProperties?: number;
   readonly items?: SchemaNode;
   readonly minLength?: number;
   readonly maxLength?: number;
@@ -35,6 +37,9 @@ export interface SchemaNode {
   readonly oneOf?: readonly SchemaNode[];
 }
 
+/** The JSON types a schema names. */
+type SchemaType = 'object' | 'string' | 'boolean' | 'number' | 'integer' | 'array' | 'null';
+
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type ObjectOf<P, R> = Simplify<
   { readonly [K in keyof P as K extends R ? K : never]: FromSchema<P[K]> } & {
@@ -50,17 +55,24 @@ export type FromSchema<S> = S extends { readonly enum: readonly (infer E)[] }
   ? E
   : S extends { readonly const: infer C }
     ? C
-    : S extends { readonly type: 'string' }
-      ? string
-      : S extends { readonly type: 'boolean' }
-        ? boolean
-        : S extends { readonly type: 'number' | 'integer' }
-          ? number
-          : S extends { readonly type: 'array'; readonly items: infer I }
-            ? readonly FromSchema<I>[]
-            : S extends { readonly type: 'object'; readonly properties: infer P }
-              ? ObjectOf<P, S extends { readonly required: readonly (infer R)[] } ? R : never>
-              : unknown;
+    : S extends { readonly type: readonly (infer T)[] }
+      ? OneOfTypes<T>
+      : S extends { readonly type: 'null' }
+        ? null
+        : S extends { readonly type: 'string' }
+          ? string
+          : S extends { readonly type: 'boolean' }
+            ? boolean
+            : S extends { readonly type: 'number' | 'integer' }
+              ? number
+              : S extends { readonly type: 'array'; readonly items: infer I }
+                ? readonly FromSchema<I>[]
+                : S extends { readonly type: 'object'; readonly properties: infer P }
+                  ? ObjectOf<P, S extends { readonly required: readonly (infer R)[] } ? R : never>
+                  : unknown;
+
+/** The values of each type of a list (`['integer', 'null']`: number | null). */
+type OneOfTypes<T> = T extends unknown ? FromSchema<{ readonly type: T }> : never;
 
 /** Values a full JSON Schema validator accepted, each with the schema object it checked them against. */
 const CHECKED = new WeakMap<object, object>();
@@ -152,6 +164,7 @@ export const SCHEMA_WORDS: Readonly<Record<string, string>> = {
   integer: 'must be an integer',
   object: 'must be an object',
   array: 'must be an array',
+  null: 'must be null',
   required: 'is required',
   false: 'is not a known field',
   uniqueItems: 'must not repeat an item',
@@ -318,7 +331,12 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   if (s.const !== undefined && v !== s.const) refuse('const');
   if (s.oneOf && s.oneOf.filter((form) => fits(form, v, path, where)).length !== 1)
     throw oneOfRefusal(s.oneOf, v, path, where);
-  switch (s.type) {
+  // of a list of types, the one the value has (an integer is a number too: the first that fits)
+  const type = Array.isArray(s.type) ? (s.type.find((t) => hasType(t, v)) ?? refuse('type')) : s.type;
+  switch (type) {
+    case 'null':
+      if (v !== null) refuse('type');
+      return;
     case 'string': {
       if (typeof v !== 'string') refuse('type');
       if (s.minLength !== undefined && codePointsBelow(v, s.minLength)) refuse('minLength');
@@ -355,6 +373,7 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
       const props = s.properties ?? {};
       const allowed = Object.keys(props);
       const at = (k: string): string => (path ? `${path}.${k}` : k);
+      if (s.minProperties !== undefined && Object.keys(o).length < s.minProperties) refuse('minProperties');
       if (s.additionalProperties === false)
         for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(at(k), SCHEMA_WORDS.false);
       for (const k of s.required ?? []) if (o[k] === undefined) fail(at(k), SCHEMA_WORDS.required);
@@ -384,6 +403,9 @@ export function oneOfRefusal(forms: readonly SchemaNode[], v: unknown, path: str
   return refusal(path || where, SCHEMA_WORDS.oneOf);
 }
 const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+/** Whether `v` is of the JSON type `t` (an integer: a number without a fraction). */
+const hasType = (t: string, v: unknown): boolean =>
+  t === 'integer' ? Number.isInteger(v) : t === 'number' ? Number.isFinite(v) : jsonType(v) === t;
 
 /**
  * One operation's request, written once: the JSON Schema of what every door takes (the library, an HTTP route, a job

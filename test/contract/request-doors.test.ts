@@ -285,6 +285,56 @@ describe('the same bad request gives the same 422 at every door', () => {
     );
   });
 
+  it('marketplace: a listing, a patch and an offer (their schemas and rules), in the library and the routes', async () => {
+    const owner = 'doors-market-owner';
+    const seller = await keyedCall(handler, keys, owner, 'pro', ['marketplace' as never]);
+    const work = await engine.registerWork({ content: `${text} A work on the market.`, owner });
+    const listing = { work_id: work.work_id, licence_type: 'training', territory: ['US'], term_months: 12 };
+    const price = { amount_minor: 100, currency: 'USD' };
+    const listings: Array<[object, Refused]> = [
+      [listing, invalid('price', 'is required (or give rate)')],
+      [{ ...listing, price, rate: { per: 'word', ...price } }, invalid('rate', 'give only one of price, rate')],
+      [
+        { ...listing, price: { amount_minor: 1, currency: 'usd' } },
+        invalid('price.currency', 'must be an ISO 4217 code such as "USD"'),
+      ],
+      [{ ...listing, price, max_licences: 0 }, invalid('max_licences', 'must be ≥ 1')],
+      [{ ...listing, price, output_cap: { max_percent: 150 } }, invalid('output_cap.max_percent', 'must be ≤ 100')],
+      [
+        { ...listing, price, exclusive: true, max_licences: 2 },
+        invalid('max_licences', 'is for non-exclusive listings (an exclusive listing sells one licence)'),
+      ],
+      [
+        { ...listing, price, territory: ['US', 'U$'] },
+        {
+          ...invalid('territory[1]', ''),
+          message: expect.stringContaining('territory[1]: jurisdiction "U$" is not accepted'),
+        },
+      ],
+    ];
+    for (const [request, said] of listings) {
+      const library = await refusal(engine.marketplace.createListing(owner, request as never));
+      expect(library).toEqual(said);
+      const route = await seller('POST', '/api/v1/marketplace/listings', request);
+      expect(route.status).toBe(422);
+      expect(over(route)).toEqual(library);
+    }
+    const { listing_id } = await engine.marketplace.createListing(owner, {
+      ...listing,
+      price,
+      status: 'active',
+    } as never);
+    const patch = { price, rate: { per: 'word', ...price } };
+    const patched = await refusal(engine.marketplace.updateListing(owner, listing_id, patch as never));
+    expect(patched).toEqual(invalid('rate', 'give only one of price, rate'));
+    expect(over(await seller('PATCH', `/api/v1/marketplace/listings/${listing_id}`, patch))).toEqual(patched);
+    const buyer = await keyedCall(handler, keys, 'doors-market-buyer', 'pro', ['marketplace' as never]);
+    const offer = { amount: price, expires_at: 'tomorrow' };
+    const offered = await refusal(engine.marketplace.makeOffer('doors-market-buyer', listing_id, offer));
+    expect(offered).toEqual(invalid('expires_at', 'must be an ISO 8601 date such as "2024-05-01"'));
+    expect(over(await buyer('POST', `/api/v1/marketplace/listings/${listing_id}/offers`, offer))).toEqual(offered);
+  });
+
   it('report: max_spans out of its bounds (its schema), in the library and the route', async () => {
     const assessment_id = `ma_${'0'.repeat(32)}`;
     const library = await refusal(engine.memorization.report(assessment_id, { maxSpans: 101 }));

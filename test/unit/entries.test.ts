@@ -56,6 +56,7 @@ const OUTER_RING_ONLY = [
   'REFERENCE_SET_ID',
   // each operation's request contract (src/services/requests.ts), which the HTTP routes read their requests through
   'REQUESTS',
+  'MARKET_REQUESTS',
   'readThrough',
   'SCHEMA_WORDS',
   'oneOfRefusal',

@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError, type Engine } from '../../src/index.js';
 import { resolveJurisdiction, SUBDIVISIONS } from '../../src/services/kb/jurisdictions.js';
 import { ANALYSIS_RESULT_SCHEMA, ANALYZE_REQUEST_SCHEMA } from '../../src/services/analyze/schema.js';
-import { markSchemaChecked, readRequest } from '../../src/util/schema-check.js';
+import { checkSchema, markSchemaChecked, readRequest } from '../../src/util/schema-check.js';
+import { compileValidator } from '../../src/http/validate.js';
 import { passageAt } from '../reference/core.js';
 import { book } from '../fixtures/texts/index.js';
 
@@ -278,5 +279,51 @@ describe('string lengths are counted in characters (code points), as JSON Schema
     const other = { content: CONTENT, content_type: 'text', metadata: { title: '' } } as const;
     markSchemaChecked({ ...ANALYZE_REQUEST_SCHEMA }, other);
     expect((await rejection(engine.analyze(other))).code).toBe('INVALID_INPUT');
+  });
+});
+
+describe('a list of types, null and minProperties: both validators take and refuse alike, in the same words', () => {
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: {
+      cap: { type: ['integer', 'null'], minimum: 1 },
+      note: { type: ['string', 'null'], minLength: 1 },
+      none: { type: 'null' },
+    },
+  } as const;
+  const http = compileValidator(schema, 'body');
+  /** What each door says of `value`: null when it takes it, else the detail after the field. */
+  const said = (check: () => unknown) => {
+    try {
+      check();
+      return null;
+    } catch (e) {
+      return String((e as TrainprintError).detail).replace(/^the (request|body): /, '');
+    }
+  };
+  for (const value of [
+    { cap: 2 },
+    { cap: null, note: null, none: null },
+    { note: 'x' },
+    {},
+    { cap: 0 },
+    { cap: 1.5 },
+    { cap: '2' },
+    { note: '' },
+    { note: 3 },
+    { none: 0 },
+  ])
+    it(JSON.stringify(value), () => {
+      const library = said(() => checkSchema(schema, value, 'the request'));
+      expect(library).toBe(said(() => http(value)));
+      if (Object.keys(value).length === 0) expect(library).toBe('must have at least this many members: 1');
+    });
+  it('the words of each refusal', () => {
+    expect(said(() => checkSchema(schema, { cap: 1.5 }, 'the request'))).toBe('cap: must be of type integer or null');
+    expect(said(() => checkSchema(schema, { none: 0 }, 'the request'))).toBe('none: must be null');
+    expect(said(() => checkSchema(schema, { cap: 0 }, 'the request'))).toBe('cap: must be ≥ 1');
+    expect(said(() => checkSchema(schema, { cap: null }, 'the request'))).toBeNull();
   });
 });

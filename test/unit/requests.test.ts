@@ -24,6 +24,8 @@ import { createMonitorRules } from '../../src/services/monitors/schema.js';
 import { registerRules } from '../../src/services/registry/schema.js';
 import type { ListWorksOptions, RegisterWorkRequest } from '../../src/services/registry/works.js';
 import { REQUESTS } from '../../src/services/requests.js';
+import { MARKET_REQUESTS } from '../../src/services/market/schema.js';
+import type { CreateListingRequest, MakeOfferRequest, UpdateListingRequest } from '../../src/services/market/types.js';
 import type { AdminCreateKeyRequest } from '../../src/services/accounts/schema.js';
 import type { CreateClientOptions, CreateKeyOptions } from '../../src/services/accounts/keys.js';
 import type { TokenRequest } from '../../src/services/accounts/schema.js';
@@ -273,6 +275,95 @@ describe('REQUESTS', () => {
       }
     });
   }
+});
+
+/** The marketplace's entries: each one route's body, served as the library reads it. */
+const MARKET_TYPE_KEYS: Record<keyof typeof MARKET_REQUESTS, string[]> = {
+  createListing: Object.keys({
+    work_id: 1,
+    licence_type: 1,
+    territory: 1,
+    term_months: 1,
+    price: 1,
+    rate: 1,
+    exclusive: 1,
+    max_licences: 1,
+    output_cap: 1,
+    title: 1,
+    description: 1,
+    status: 1,
+  } satisfies Record<keyof CreateListingRequest, 1>),
+  updateListing: Object.keys({
+    title: 1,
+    description: 1,
+    territory: 1,
+    term_months: 1,
+    price: 1,
+    rate: 1,
+    exclusive: 1,
+    max_licences: 1,
+    output_cap: 1,
+  } satisfies Record<keyof UpdateListingRequest, 1>),
+  makeOffer: Object.keys({
+    amount: 1,
+    territory: 1,
+    term_months: 1,
+    expires_at: 1,
+    message: 1,
+  } satisfies Record<keyof MakeOfferRequest, 1>),
+  counterOffer: ['amount', 'territory', 'term_months', 'expires_at', 'message'],
+};
+
+describe('MARKET_REQUESTS', () => {
+  for (const [name, entry] of Object.entries(MARKET_REQUESTS) as [
+    keyof typeof MARKET_REQUESTS,
+    (typeof MARKET_REQUESTS)[keyof typeof MARKET_REQUESTS],
+  ][]) {
+    it(`${name}: its route's request schema is the entry's, served as the library reads it`, () => {
+      expect(entry.operation).toBe(name);
+      const rows = ROUTES.filter((r) => r.operationId === name);
+      expect(rows.length).toBe(1);
+      expect(rows[0].requestSchema === entry.served).toBe(true);
+      expect(entry.served).toBe(entry.schema);
+      expect(ROUTES.filter((r) => r.requestSchema === entry.schema).map((r) => r.operationId)).toEqual([name]);
+    });
+    it(`${name}: its type names the members its schema does`, () => {
+      expect(Object.keys(props(entry.schema)).sort()).toEqual([...MARKET_TYPE_KEYS[name]].sort());
+    });
+  }
+
+  it('createListing, updateListing: one of price and rate; max_licences without exclusivity; a cap of something', () => {
+    const listing = {
+      work_id: `wk_${'0'.repeat(32)}`,
+      licence_type: 'training',
+      territory: ['US'],
+      term_months: 12,
+    } as const;
+    const price = { amount_minor: 1, currency: 'USD' };
+    const rate = { per: 'word', ...price } as const;
+    const create = (r: object) =>
+      refusedAt(() => MARKET_REQUESTS.createListing.rules({ ...listing, ...r } as CreateListingRequest, undefined));
+    expect(create({})).toEqual(['INVALID_INPUT', 'price']);
+    expect(create({ price, rate })).toEqual(['INVALID_INPUT', 'rate']);
+    expect(create({ price })).toBeNull();
+    expect(create({ rate, exclusive: true, max_licences: 2 })).toEqual(['INVALID_INPUT', 'max_licences']);
+    expect(create({ rate, exclusive: true, max_licences: null })).toBeNull();
+    expect(create({ price, output_cap: { max_percent: null } })).toEqual(['INVALID_INPUT', 'output_cap']);
+    expect(create({ price, output_cap: { max_percent: 5 } })).toBeNull();
+    const patch = (r: object) => refusedAt(() => MARKET_REQUESTS.updateListing.rules(r, undefined));
+    expect(patch({ price, rate })).toEqual(['INVALID_INPUT', 'rate']);
+    expect(patch({ exclusive: true, max_licences: 3 })).toEqual(['INVALID_INPUT', 'max_licences']);
+    expect(patch({ rate })).toBeNull();
+  });
+
+  it('makeOffer, counterOffer: an expiry in ISO 8601', () => {
+    for (const entry of [MARKET_REQUESTS.makeOffer, MARKET_REQUESTS.counterOffer]) {
+      const rules = (expires_at: string) =>
+        refusedAt(() => entry.rules({ amount: { amount_minor: 1, currency: 'USD' }, expires_at }, undefined));
+      expect(rules('tomorrow')).toEqual(['INVALID_INPUT', 'expires_at']);
+      expect(rules('2030-01-01T00:00:00Z')).toBeNull();
+    }
+  });
 });
 
 describe('members served otherwise (SERVED_OWN)', () => {

@@ -12,6 +12,7 @@ import {
   ANALYZE_REQUEST_SCHEMA,
   declarations,
   jurisdiction,
+  MARKET_REQUESTS,
   MATCH_SCHEMA,
   MODEL_SPEC_SCHEMA,
   modelId,
@@ -215,6 +216,30 @@ const REMOTE_MATCH_DOCS = {
   metadata: "The document's metadata as the index holds it (e.g. the Pile's `meta.pile_set_name`)",
 };
 
+/** A marketplace request's money: integer minor units and a currency. */
+const MONEY_DOCS = (at: string) => ({
+  [`${at}.amount_minor`]: 'Integer minor units (cents for USD)',
+  [`${at}.currency`]: 'ISO 4217 code',
+});
+/** The terms a listing and its patch share. */
+const LISTING_TERM_DOCS = {
+  territory: 'ISO 3166 codes (`US`, `DE`, `US-CA`), `EU` or `WORLDWIDE`; normalised, sorted and deduplicated',
+  price: 'Flat fee per licence (or give `rate`)',
+  ...MONEY_DOCS('price'),
+  rate: 'Price per word, title or month (or give `price`)',
+  ...MONEY_DOCS('rate'),
+  exclusive: 'One licence only, and no overlapping listing or licence of the same type. Default false',
+  max_licences: 'Non-exclusive only; null: unlimited',
+  output_cap: 'Output cap (at least one member), or null for none',
+};
+/** An offer's terms, made or countered. */
+const OFFER_DOCS = {
+  amount: "In the listing's currency: the flat fee, or the amount per unit of its rate",
+  ...MONEY_DOCS('amount'),
+  territory: "Within the listing's territory. Default: the listing's (a counter: the countered offer's)",
+  expires_at: 'ISO 8601, in the future, at most 90 days ahead. Default: 14 days',
+};
+
 /** Every documented schema, by identity: a contract's `served` object or a shared fragment. */
 export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldDocs>([
   [modelId, { '': '`provider/model_name` of the knowledge base' }],
@@ -389,6 +414,17 @@ export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldD
       include_text: ANALYZE_DOCS.include_text,
     },
   ],
+  [
+    MARKET_REQUESTS.createListing.served,
+    {
+      ...LISTING_TERM_DOCS,
+      title: "Default: the work's title",
+      status: 'Default `draft` (publish later); `active` lists it at once',
+    },
+  ],
+  [MARKET_REQUESTS.updateListing.served, LISTING_TERM_DOCS],
+  [MARKET_REQUESTS.makeOffer.served, OFFER_DOCS],
+  [MARKET_REQUESTS.counterOffer.served, OFFER_DOCS],
   [REQUESTS.listModels.served, { dataset: 'Models with a documented link to this dataset (id or name)' }],
   [REQUESTS.createKey.served, { scopes: "A subset of the caller's scopes. Default: the caller's scopes" }],
   [REQUESTS.createClient.served, { scopes: "A subset of the caller's scopes. Default: the caller's scopes" }],

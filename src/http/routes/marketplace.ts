@@ -27,6 +27,7 @@ import {
   type Licence,
   type Listing,
   type ListingFilter,
+  MARKET_REQUESTS,
   type MakeOfferRequest,
   type Offer,
   type UpdateListingRequest,
@@ -55,7 +56,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'List a registered work of the account (draft unless `status: "active"`)',
     body: 'json',
-    requestSchema: M.CREATE_LISTING_REQUEST_SCHEMA,
+    requestSchema: MARKET_REQUESTS.createListing.served,
     responseSchema: M.LISTING_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
@@ -103,7 +104,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     scope: 'marketplace',
     summary: 'Change a draft or active listing of the account',
     body: 'json',
-    requestSchema: M.UPDATE_LISTING_REQUEST_SCHEMA,
+    requestSchema: MARKET_REQUESTS.updateListing.served,
     responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       await visibleListing(ctx);
@@ -121,7 +122,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Offer on an active listing of another account',
     body: 'json',
-    requestSchema: M.MAKE_OFFER_REQUEST_SCHEMA,
+    requestSchema: MARKET_REQUESTS.makeOffer.served,
     responseSchema: M.OFFER_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
@@ -195,7 +196,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Counter a pending offer made to the account: a new pending offer the other way',
     body: 'json',
-    requestSchema: M.COUNTER_OFFER_REQUEST_SCHEMA,
+    requestSchema: MARKET_REQUESTS.counterOffer.served,
     responseSchema: M.OFFER_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {

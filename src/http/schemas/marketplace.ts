@@ -1,9 +1,10 @@
 /**
- * JSON Schemas of the marketplace routes (`/api/v1/marketplace/…`): requests mirror the engine's
- * own checks (src/services/market/requests.ts), which still run after them and name the field of anything
- * the schemas cannot express (exactly one of `price` and `rate`, territory codes, expiry bounds);
- * responses are the engine's records (src/services/market/types.ts) field for field.
+ * JSON Schemas of the marketplace routes (`/api/v1/marketplace/…`): the bodies of requests are the marketplace's
+ * contracts (`MARKET_REQUESTS`, src/services/market/schema.ts), whose words src/http/docs/fields.ts gives; the
+ * queries mirror the engine's own checks of its filters (src/services/market/requests.ts), which still run after
+ * them; responses are the engine's records (src/services/market/types.ts) field for field.
  */
+import { MARKET_REQUESTS } from '../../library.js';
 import type { JsonSchema } from '../context.js';
 import {
   bool,
@@ -36,17 +37,9 @@ const minor = {
 } as const;
 const licenceType = { enum: ['training', 'retrieval', 'display'] } as const;
 const rateUnit = { enum: ['word', 'title', 'month'] } as const;
-const termMonths = { type: 'integer', minimum: 1, maximum: 1200 } as const;
-const text = { type: 'string', minLength: 1, maxLength: 5000 } as const;
+const termMonths = (MARKET_REQUESTS.createListing.served.properties as Record<string, JsonSchema>).term_months;
 const listingStatus = { enum: ['draft', 'active', 'withdrawn', 'sold_out'] } as const;
 const offerStatus = { enum: ['pending', 'accepted', 'declined', 'countered', 'expired', 'withdrawn'] } as const;
-const territoryIn = {
-  type: 'array',
-  minItems: 1,
-  maxItems: 300,
-  items: { type: 'string', minLength: 1, maxLength: 16 },
-  description: 'ISO 3166 codes (`US`, `DE`, `US-CA`), `EU` or `WORLDWIDE`; normalised, sorted and deduplicated',
-} as const;
 const cursor = {
   type: 'string',
   minLength: 1,
@@ -64,17 +57,6 @@ export const OUTPUT_CAP_SCHEMA = object({
   max_consecutive_words: { type: ['integer', 'null'], minimum: 1 },
   max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
 });
-const capIn = {
-  oneOf: [
-    { type: 'null' },
-    partialObject({
-      max_consecutive_words: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
-      max_percent: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 100 },
-    }),
-  ],
-  description: 'Output cap (at least one member), or null for none',
-} as const;
-
 // ------------------------------------------------------------------ records
 
 const LISTING_PROPS = {
@@ -185,72 +167,6 @@ export const AUDIT_LIST_SCHEMA = page('entries', AUDIT_ENTRY_SCHEMA);
 
 // ------------------------------------------------------------------ requests
 
-/** `POST /api/v1/marketplace/listings`: a work of the account; exactly one of `price` and `rate`. */
-export const CREATE_LISTING_REQUEST_SCHEMA = object(
-  {
-    work_id: workId,
-    licence_type: licenceType,
-    territory: territoryIn,
-    term_months: termMonths,
-    price: { ...MONEY_SCHEMA, description: 'Flat fee per licence (or give `rate`)' },
-    rate: { ...RATE_SCHEMA, description: 'Price per word, title or month (or give `price`)' },
-    exclusive: {
-      type: 'boolean',
-      description: 'One licence only, and no overlapping listing or licence of the same type. Default false',
-    },
-    max_licences: {
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 1_000_000_000,
-      description: 'Non-exclusive only; null: unlimited',
-    },
-    output_cap: capIn,
-    title: { ...text, description: "Default: the work's title" },
-    description: text,
-    status: { enum: ['draft', 'active'], description: 'Default `draft` (publish later); `active` lists it at once' },
-  },
-  ['price', 'rate', 'exclusive', 'max_licences', 'output_cap', 'title', 'description', 'status'],
-);
-
-/** `PATCH /api/v1/marketplace/listings/{listing_id}`: the fields to change. */
-export const UPDATE_LISTING_REQUEST_SCHEMA = {
-  ...partialObject({
-    title: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
-    description: { type: ['string', 'null'], minLength: 1, maxLength: 5000 },
-    territory: territoryIn,
-    term_months: termMonths,
-    price: MONEY_SCHEMA,
-    rate: RATE_SCHEMA,
-    exclusive: bool,
-    max_licences: { type: ['integer', 'null'], minimum: 1, maximum: 1_000_000_000 },
-    output_cap: capIn,
-  }),
-  minProperties: 1,
-} as const;
-
-const OFFER_TERMS = {
-  amount: {
-    ...MONEY_SCHEMA,
-    description: "In the listing's currency: the flat fee, or the amount per unit of its rate",
-  },
-  territory: {
-    ...territoryIn,
-    description: "Within the listing's territory. Default: the listing's (a counter: the countered offer's)",
-  },
-  term_months: termMonths,
-  expires_at: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 64,
-    description: 'ISO 8601, in the future, at most 90 days ahead. Default: 14 days',
-  },
-  message: text,
-} as const;
-
-/** `POST /api/v1/marketplace/listings/{listing_id}/offers`. */
-export const MAKE_OFFER_REQUEST_SCHEMA = object(OFFER_TERMS, ['territory', 'term_months', 'expires_at', 'message']);
-/** `POST /api/v1/marketplace/offers/{offer_id}/counter`: terms left out are the countered offer's. */
-export const COUNTER_OFFER_REQUEST_SCHEMA = partialObject(OFFER_TERMS);
 /** `POST /api/v1/marketplace/licences/verify`. */
 export const VERIFY_LICENCE_REQUEST_SCHEMA = object({
   licence: { type: 'object', description: 'A licence as issued (extra `verified` is ignored)' },
@@ -338,10 +254,10 @@ export const MARKETPLACE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   LicenceList: LICENCE_LIST_SCHEMA,
   AuditEntry: AUDIT_ENTRY_SCHEMA,
   AuditList: AUDIT_LIST_SCHEMA,
-  CreateListingRequest: CREATE_LISTING_REQUEST_SCHEMA,
-  UpdateListingRequest: UPDATE_LISTING_REQUEST_SCHEMA,
-  MakeOfferRequest: MAKE_OFFER_REQUEST_SCHEMA,
-  CounterOfferRequest: COUNTER_OFFER_REQUEST_SCHEMA,
+  CreateListingRequest: MARKET_REQUESTS.createListing.served,
+  UpdateListingRequest: MARKET_REQUESTS.updateListing.served,
+  MakeOfferRequest: MARKET_REQUESTS.makeOffer.served,
+  CounterOfferRequest: MARKET_REQUESTS.counterOffer.served,
   VerifyLicenceRequest: VERIFY_LICENCE_REQUEST_SCHEMA,
   VerifyLicenceResult: VERIFY_LICENCE_RESULT_SCHEMA,
 };

@@ -1,15 +1,18 @@
 /**
- * Input checks of the marketplace requests. Every failure is INVALID_INPUT naming the field
- * (`price.currency`, `territory[2]`, …); unknown fields are refused, not dropped. The parsed
- * forms use `null` for "not given" because the store refuses `undefined`.
+ * The marketplace's requests as its operations take them: the requests with a contract (./schema.ts) read through it
+ * and brought to the records' form (a territory normalised, defaults filled in), the list calls' filters and the
+ * positional arguments checked here. Every failure is INVALID_INPUT naming the field (`price.currency`,
+ * `territory[2]`, …); unknown fields are refused, not dropped. The parsed forms use `null` for "not given" because
+ * the store refuses `undefined`.
  */
-import { checkObject, checkString, checkWorkType, fail, onlyKeys, parseDate } from '../../util/validate.js';
+import { invalidField, readThrough } from '../../util/schema-check.js';
+import { checkObject, checkString, checkWorkType, fail, onlyKeys } from '../../util/validate.js';
+import { MARKET_REQUESTS } from './schema.js';
 import { checkTerritory, checkTerritoryCode } from './territory.js';
 import {
   LICENCE_TYPES,
   LISTING_STATES,
   OFFER_STATES,
-  RATE_UNITS,
   type LicenceType,
   type Listing,
   type ListingFilter,
@@ -18,14 +21,8 @@ import {
   type OfferStatus,
   type OutputCap,
   type Rate,
-  type RateUnit,
 } from './types.js';
 
-/**
- * Longest term, in months (100 years).
- * @example createListing('estate', { …, term_months: MAX_TERM_MONTHS + 1 }) // rejects INVALID_INPUT naming term_months
- */
-export const MAX_TERM_MONTHS = 1200;
 /**
  * Life of an offer made without `expires_at` (14 days).
  * @example new Date(Date.now() + OFFER_TTL_DEFAULT_MS).toISOString() // the default expires_at
@@ -39,7 +36,6 @@ export const OFFER_TTL_DEFAULT_MS = 14 * 86_400_000;
 export const OFFER_TTL_MAX_MS = 90 * 86_400_000;
 
 const CURRENCY = /^[A-Z]{3}$/;
-const MAX_TEXT = 5000;
 
 /** A caller (account id): 1..200 characters. */
 export function checkCaller(v: unknown): string {
@@ -53,53 +49,10 @@ export function checkId(v: unknown, prefix: string, where: string): string {
   return v as string;
 }
 
-/** `{ amount_minor, currency }`: a non-negative safe integer and an ISO 4217 code. */
-export function checkMoney(v: unknown, where: string, extra: readonly string[] = []): Money {
-  const o = checkObject(v, where);
-  onlyKeys(o, ['amount_minor', 'currency', ...extra], where);
-  if (!Number.isSafeInteger(o.amount_minor) || (o.amount_minor as number) < 0)
-    fail(`${where}.amount_minor must be a non-negative integer (minor units, e.g. cents)`);
-  if (typeof o.currency !== 'string' || !CURRENCY.test(o.currency))
-    fail(`${where}.currency must be an ISO 4217 code such as "USD"`);
-  return { amount_minor: o.amount_minor as number, currency: o.currency as string };
-}
-
-/** `{ per, amount_minor, currency }`. */
-export function checkRate(v: unknown, where: string): Rate {
-  const m = checkMoney(v, where, ['per']);
-  const per = (v as Record<string, unknown>).per;
-  if (!(RATE_UNITS as readonly unknown[]).includes(per))
-    fail(`${where}.per must be one of ${RATE_UNITS.map((u) => `'${u}'`).join(', ')}`);
-  return { per: per as RateUnit, ...m };
-}
-
 function checkInt(v: unknown, where: string, min: number, max: number): number {
   if (!Number.isSafeInteger(v) || (v as number) < min || (v as number) > max)
     fail(`${where} must be an integer in ${min}..${max}`);
   return v as number;
-}
-
-function checkOutputCap(v: unknown, where: string): OutputCap | null {
-  if (v === null) return null;
-  const o = checkObject(v, where);
-  onlyKeys(o, ['max_consecutive_words', 'max_percent'], where);
-  const words =
-    o.max_consecutive_words == null
-      ? null
-      : checkInt(o.max_consecutive_words, `${where}.max_consecutive_words`, 1, 1_000_000_000);
-  let percent: number | null = null;
-  if (o.max_percent != null) {
-    if (typeof o.max_percent !== 'number' || !(o.max_percent > 0 && o.max_percent <= 100))
-      fail(`${where}.max_percent must be a number in (0, 100]`);
-    percent = o.max_percent as number;
-  }
-  if (words === null && percent === null)
-    fail(`${where} needs max_consecutive_words or max_percent (or pass null for no cap)`);
-  return { max_consecutive_words: words, max_percent: percent };
-}
-
-function optionalText(v: unknown, where: string): string | null {
-  return v == null ? null : checkString(v, where, MAX_TEXT);
 }
 
 function checkLicenceType(v: unknown, where: string): LicenceType {
@@ -108,11 +61,11 @@ function checkLicenceType(v: unknown, where: string): LicenceType {
   return v as LicenceType;
 }
 
-function checkMaxLicences(v: unknown, exclusive: boolean, where: string): number | null {
-  if (v == null) return null;
-  if (exclusive) fail(`${where} is for non-exclusive listings (an exclusive listing sells one licence)`);
-  return checkInt(v, where, 1, 1_000_000_000);
-}
+// a request's money, rate and cap as the records hold them: their members in one order, whatever the caller's
+const moneyOf = (m: Money): Money => ({ amount_minor: m.amount_minor, currency: m.currency });
+const rateOf = (r: Rate): Rate => ({ per: r.per, ...moneyOf(r) });
+const capOf = (c: Partial<OutputCap> | null | undefined): OutputCap | null =>
+  c ? { max_consecutive_words: c.max_consecutive_words ?? null, max_percent: c.max_percent ?? null } : null;
 
 /**
  * The listing terms a buyer's offer rests on: a patch that changes one of them waits until no offer is
@@ -134,36 +87,22 @@ export interface ListingInput
   readonly status: 'draft' | 'active';
 }
 
-/** Checks a `createListing` request. */
+/** A `createListing` request read through its contract, its territory normalised and its defaults filled in. */
 export function parseCreateListing(v: unknown): ListingInput {
-  const r = checkObject(v, 'the listing');
-  onlyKeys(r, ['work_id', 'licence_type', ...COMMERCIAL_FIELDS, 'title', 'description', 'status'], 'createListing');
-  const work_id = checkId(r.work_id, 'wk_', 'work_id');
-  const licence_type = checkLicenceType(r.licence_type, 'licence_type');
-  const territory = checkTerritory(r.territory, 'territory');
-  const term_months = checkInt(r.term_months, 'term_months', 1, MAX_TERM_MONTHS);
-  if ((r.price === undefined) === (r.rate === undefined)) fail('give exactly one of price or rate');
-  const price = r.price === undefined ? null : checkMoney(r.price, 'price');
-  const rate = r.rate === undefined ? null : checkRate(r.rate, 'rate');
-  if (r.exclusive !== undefined && typeof r.exclusive !== 'boolean') fail('exclusive must be a boolean');
-  const exclusive = r.exclusive === true;
-  const max_licences = checkMaxLicences(r.max_licences, exclusive, 'max_licences');
-  const output_cap = r.output_cap === undefined ? null : checkOutputCap(r.output_cap, 'output_cap');
-  const status = r.status ?? 'draft';
-  if (status !== 'draft' && status !== 'active') fail(`status must be 'draft' or 'active'`);
+  const r = readThrough(MARKET_REQUESTS.createListing, v, undefined);
   return {
-    work_id,
-    licence_type,
-    territory,
-    term_months,
-    price,
-    rate,
-    exclusive,
-    max_licences,
-    output_cap,
-    title: optionalText(r.title, 'title'),
-    description: optionalText(r.description, 'description'),
-    status: status as 'draft' | 'active',
+    work_id: r.work_id,
+    licence_type: r.licence_type,
+    territory: checkTerritory(r.territory, 'territory'),
+    term_months: r.term_months,
+    price: r.price ? moneyOf(r.price) : null,
+    rate: r.rate ? rateOf(r.rate) : null,
+    exclusive: r.exclusive === true,
+    max_licences: r.max_licences ?? null,
+    output_cap: capOf(r.output_cap),
+    title: r.title ?? null,
+    description: r.description ?? null,
+    status: r.status ?? 'draft',
   };
 }
 
@@ -171,31 +110,22 @@ export function parseCreateListing(v: unknown): ListingInput {
 export type ListingPatch = Partial<Pick<ListingInput, 'title' | 'description' | (typeof COMMERCIAL_FIELDS)[number]>>;
 
 /**
- * Checks an `updateListing` patch. Giving `price` clears `rate` and the other way round; setting
+ * An `updateListing` patch read through its contract. Giving `price` clears `rate` and the other way round; setting
  * `exclusive: true` clears `max_licences`. Whether `max_licences` fits the resulting exclusivity
  * is checked against the listing (see listings.ts).
  */
 export function parseListingPatch(v: unknown): ListingPatch {
-  const r = checkObject(v, 'the patch');
-  onlyKeys(r, ['title', 'description', ...COMMERCIAL_FIELDS], 'updateListing');
-  if (Object.keys(r).length === 0) fail('the patch is empty');
-  if (r.price !== undefined && r.rate !== undefined) fail('give price or rate, not both');
+  const r = readThrough(MARKET_REQUESTS.updateListing, v, undefined);
   const p: { -readonly [K in keyof ListingPatch]: ListingPatch[K] } = {};
-  if ('title' in r) p.title = optionalText(r.title, 'title');
-  if ('description' in r) p.description = optionalText(r.description, 'description');
+  if ('title' in r) p.title = r.title ?? null;
+  if ('description' in r) p.description = r.description ?? null;
   if (r.territory !== undefined) p.territory = checkTerritory(r.territory, 'territory');
-  if (r.term_months !== undefined) p.term_months = checkInt(r.term_months, 'term_months', 1, MAX_TERM_MONTHS);
-  if (r.price !== undefined) [p.price, p.rate] = [checkMoney(r.price, 'price'), null];
-  if (r.rate !== undefined) [p.rate, p.price] = [checkRate(r.rate, 'rate'), null];
-  if (r.exclusive !== undefined) {
-    if (typeof r.exclusive !== 'boolean') fail('exclusive must be a boolean');
-    p.exclusive = r.exclusive as boolean;
-  }
-  if ('max_licences' in r)
-    p.max_licences = r.max_licences == null ? null : checkInt(r.max_licences, 'max_licences', 1, 1_000_000_000);
-  if ('output_cap' in r) p.output_cap = r.output_cap === undefined ? null : checkOutputCap(r.output_cap, 'output_cap');
-  if (p.exclusive === true && p.max_licences != null)
-    fail('max_licences is for non-exclusive listings (an exclusive listing sells one licence)');
+  if (r.term_months !== undefined) p.term_months = r.term_months;
+  if (r.price !== undefined) [p.price, p.rate] = [moneyOf(r.price), null];
+  if (r.rate !== undefined) [p.rate, p.price] = [rateOf(r.rate), null];
+  if (r.exclusive !== undefined) p.exclusive = r.exclusive;
+  if ('max_licences' in r) p.max_licences = r.max_licences ?? null;
+  if ('output_cap' in r) p.output_cap = capOf(r.output_cap);
   if (p.exclusive === true) p.max_licences = null;
   return p;
 }
@@ -209,23 +139,22 @@ export interface OfferInput {
   readonly message: string | null;
 }
 
-/** Checks a `makeOffer` (`amount` required) or `counterOffer` request against the clock. */
+/** A `makeOffer` or `counterOffer` request read through its contract, its expiry checked against the clock. */
 export function parseOffer(v: unknown, nowMs: number, counter: boolean): OfferInput {
-  const r = checkObject(v, counter ? 'the counter offer' : 'the offer');
-  onlyKeys(r, ['amount', 'territory', 'term_months', 'expires_at', 'message'], counter ? 'counterOffer' : 'makeOffer');
-  if (!counter && r.amount === undefined) fail('amount is required');
+  const r = readThrough(counter ? MARKET_REQUESTS.counterOffer : MARKET_REQUESTS.makeOffer, v, undefined);
   let expires = nowMs + OFFER_TTL_DEFAULT_MS;
   if (r.expires_at !== undefined) {
-    expires = parseDate(r.expires_at, 'expires_at').getTime();
-    if (expires <= nowMs) fail('expires_at must be in the future');
-    if (expires > nowMs + OFFER_TTL_MAX_MS) fail('expires_at must be at most 90 days ahead');
+    expires = Date.parse(r.expires_at);
+    if (expires <= nowMs) invalidField('expires_at', 'must be in the future');
+    if (expires > nowMs + OFFER_TTL_MAX_MS)
+      invalidField('expires_at', `must be at most ${OFFER_TTL_MAX_MS / 86_400_000} days ahead`);
   }
   return {
-    ...(r.amount === undefined ? {} : { amount: checkMoney(r.amount, 'amount') }),
+    ...(r.amount === undefined ? {} : { amount: moneyOf(r.amount) }),
     ...(r.territory === undefined ? {} : { territory: checkTerritory(r.territory, 'territory') }),
-    ...(r.term_months === undefined ? {} : { term_months: checkInt(r.term_months, 'term_months', 1, MAX_TERM_MONTHS) }),
+    ...(r.term_months === undefined ? {} : { term_months: r.term_months }),
     expires_at: new Date(expires).toISOString(),
-    message: optionalText(r.message, 'message'),
+    message: r.message ?? null,
   };
 }
 

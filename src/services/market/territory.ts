@@ -5,7 +5,7 @@
  */
 import { TrainprintError } from '../../errors.js';
 import { EU_MEMBERS, resolveJurisdiction } from '../kb/jurisdictions.js';
-import { fail } from '../../util/validate.js';
+import { invalidField } from '../../util/schema-check.js';
 
 /**
  * The territory token for "every country" (not an ISO code: ISO 3166 has none).
@@ -13,20 +13,15 @@ import { fail } from '../../util/validate.js';
  */
 export const WORLDWIDE = 'WORLDWIDE';
 
-/** Most codes in one territory list (ISO 3166-1 has 249 countries). */
-const MAX_CODES = 300;
-
 /**
  * A territory list, normalised: upper-case ISO codes, sorted, no repeats; `WORLDWIDE` absorbs the
- * rest. Throws INVALID_INPUT naming `where[i]` for a bad code.
+ * rest. Throws INVALID_INPUT naming `where[i]` for a bad code (how many codes a list holds is its schema's, ./schema.ts).
  * @example
  * checkTerritory(['de', 'uk', 'DE'], 'territory') // ['DE', 'GB']
  */
-export function checkTerritory(v: unknown, where: string): string[] {
-  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_CODES)
-    fail(`${where} must be a non-empty array of at most ${MAX_CODES} ISO 3166 codes (or "EU", "WORLDWIDE")`);
+export function checkTerritory(v: readonly unknown[], where: string): string[] {
   const codes = new Set<string>();
-  (v as unknown[]).forEach((c, i) => {
+  v.forEach((c, i) => {
     if (typeof c === 'string' && c.trim().toUpperCase() === WORLDWIDE) {
       codes.add(WORLDWIDE);
       return;
@@ -34,7 +29,7 @@ export function checkTerritory(v: unknown, where: string): string[] {
     try {
       codes.add(resolveJurisdiction(c).code);
     } catch (error) {
-      fail(`${where}[${i}]: ${error instanceof TrainprintError ? error.detail : String(error)}`);
+      invalidField(`${where}[${i}]`, error instanceof TrainprintError ? String(error.detail) : String(error));
     }
   });
   return codes.has(WORLDWIDE) ? [WORLDWIDE] : [...codes].sort();
