@@ -19,7 +19,7 @@
  * minimum holders, the seed, segment length, segment count, keys) and the cells.
  */
 import { TrainprintError } from '../errors.js';
-import { invalidField } from '../util/schema-check.js';
+import { invalidField, SCHEMA_WORDS } from '../util/schema-check.js';
 import { buildLocator, fuseSizing, keyDigest, type LocatorData, locatorValue } from './locator.js';
 
 /**
@@ -57,7 +57,7 @@ export function checkCommonRule(value: unknown): CommonRule {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) invalidField('common', 'must be an object');
   const o = value as Record<string, unknown>;
   for (const k of Object.keys(o))
-    if (k !== 'min_holders' && k !== 'by') invalidField(`common.${k}`, 'is not a known field');
+    if (k !== 'min_holders' && k !== 'by') invalidField(`common.${k}`, SCHEMA_WORDS.false);
   const min = o.min_holders ?? COMMON_MIN_HOLDERS;
   if (!(Number.isInteger(min) && (min as number) >= 2 && (min as number) <= COMMON_MAX_COUNT))
     invalidField('common.min_holders', `must be an integer in 2..${COMMON_MAX_COUNT}`);

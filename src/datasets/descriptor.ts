@@ -1,9 +1,6 @@
 /**
- * A dataset's descriptor, written once: the contract every door reads it through (`engine.addDataset`,
- * `addFingerprintedDocuments`, `POST /api/v1/datasets`, a dataset file's payload), and the descriptor an exact
- * dataset keeps, wherever it lives (in memory, in a snapshot, in a database): only the documented fields, so a
- * snapshot or a catalog row never carries what no reader checks. The documents are no part of it: they stream, each
- * checked as it comes.
+ * A dataset's descriptor: the contract every door reads it through ({@link CREATE_DATASET_REQUEST}; the documents
+ * stream outside it, each checked as it comes), and the descriptor an exact dataset keeps wherever it lives.
  */
 import { intIn, modelId, object } from '../util/json-schema.js';
 import { contract, invalidField } from '../util/schema-check.js';
@@ -47,10 +44,7 @@ const DESCRIPTOR_PROPS = {
 } as const;
 
 /** The fields of one kind only: a portrait's, an exact dataset's. */
-const KIND_ONLY = {
-  portrait: ['window', 'background', 'locate', 'common'],
-  exact: ['keep_text'],
-} as const;
+const KIND_ONLY = { portrait: ['window', 'background', 'locate', 'common'], exact: ['keep_text'] } as const;
 
 /**
  * What a descriptor's schema cannot say: a field of one kind only given for the other (`kind` absent is `'exact'`);
@@ -67,29 +61,20 @@ export function descriptorRules(d: DatasetDescriptor): void {
 }
 
 const { id, background: _b, locate: _l, common: _c, ...SERVED_PROPS } = DESCRIPTOR_PROPS;
+const SERVED = { id: { ...id, pattern: DATASET_ID_PATTERN }, ...SERVED_PROPS, documents: SERVED_DOCUMENTS };
+const allButId = (props: object) => Object.keys(props).filter((k) => k !== 'id');
 
 /**
  * A dataset's descriptor, written once: the library reads it through this (`addDataset`, `addFingerprintedDocuments`,
  * a dataset file's payload). `POST /api/v1/datasets` serves it with its first `documents` ({@link SERVED_DOCUMENTS}),
- * an id of {@link DATASET_ID_PATTERN}, and without the portrait options of the packs'
- * builds (`background`, `locate`, `common`), which the API does not offer.
+ * an id of {@link DATASET_ID_PATTERN}, and without the packs' portrait options (`background`, `locate`, `common`).
  * @example readThrough(CREATE_DATASET_REQUEST, { id: 'books', kind: 'portrait', window: 12 }, undefined)
  */
 export const CREATE_DATASET_REQUEST = contract<DatasetDescriptor>(
   'createDataset',
-  object(
-    DESCRIPTOR_PROPS,
-    Object.keys(DESCRIPTOR_PROPS).filter((k) => k !== 'id'),
-  ),
+  object(DESCRIPTOR_PROPS, allButId(DESCRIPTOR_PROPS)),
   descriptorRules,
-  object(
-    {
-      id: { ...id, pattern: DATASET_ID_PATTERN },
-      ...SERVED_PROPS,
-      documents: SERVED_DOCUMENTS,
-    },
-    [...Object.keys(SERVED_PROPS), 'documents'],
-  ),
+  object(SERVED, allButId(SERVED)),
 );
 
 /**

@@ -388,7 +388,7 @@ export class PortraitDataset {
     // read through CREATE_DATASET_REQUEST (./descriptor.ts) by the corpus, or checked in a file by ./snapshot.ts
     const { id, name, models, kb_dataset, meta, background, locate } = descriptor;
     this.window = checkPortraitWindow(descriptor.window);
-    this.common = checkCommonRule((descriptor as { common?: unknown }).common);
+    this.common = checkCommonRule(descriptor.common);
     this.descriptor = {
       id,
       kind: 'portrait',

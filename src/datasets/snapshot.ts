@@ -189,11 +189,7 @@ function checkKeys(obj: Record<string, unknown>, allowed: ReadonlySet<string>, w
   for (const k of Object.keys(obj)) if (!allowed.has(k)) fail(`${what} has unknown field ${JSON.stringify(k)}`);
 }
 
-/**
- * A file's descriptor, of `kind`, read through the contract every door reads a descriptor through
- * ({@link CREATE_DATASET_REQUEST}), its refusals said with `fail`. A file keeps no `common` rule: that is a build's
- * option (the locator's table keeps its minimum).
- */
+/** A file's descriptor of `kind` read through its contract, refused with `fail`; no `common` (a build's option). */
 export function checkDescriptor(
   d: unknown,
   fail: Fail,
@@ -205,8 +201,7 @@ export function checkDescriptor(
   try {
     readThrough(CREATE_DATASET_REQUEST, d, undefined);
   } catch (e) {
-    if (!(e instanceof TrainprintError)) throw e;
-    fail(`descriptor.${e.detail}`);
+    fail(`descriptor.${(e as TrainprintError).detail}`); // the contract refuses with TrainprintError only
   }
   return d as unknown as ExactDatasetData['descriptor'];
 }

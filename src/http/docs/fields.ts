@@ -76,7 +76,6 @@ const under = (path: string, docs: FieldDocs): FieldDocs =>
 
 /** A dataset's documents, as creating one and adding to one take them. */
 export const DOCUMENTS_DOCS = { 'documents[].meta': 'Any JSON, kept with the document' };
-
 const KEPT = 'Kept in the result, and in `register_prefill` for registering the work.';
 /** Analyze's members, some of which score and a registration take whole. */
 const ANALYZE_DOCS = {
