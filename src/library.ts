@@ -234,6 +234,7 @@ export {
   workType,
   DATASET_REF_PATTERN,
 } from './util/json-schema.js';
+export { DATASET_ID_PATTERN, SERVED_DOCUMENTS } from './datasets/descriptor.js';
 export { SCORE_REQUEST_SCHEMA } from './services/score/schema.js';
 export { MODEL_SPEC_SCHEMA, REFERENCE_SET_ID } from './services/memorization/schemas.js';
 export { MEMORIZATION_LIMITS, SERVER_CAPS } from './services/memorization/limits.js';

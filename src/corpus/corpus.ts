@@ -7,7 +7,8 @@ import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
 import { CANDIDATE_MIN_HITS, chainGap, ExactDataset, type ExactSearchable } from '../datasets/exact.js';
 import { checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
-import { checkPortraitWindow, PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
+import { CREATE_DATASET_REQUEST, DOCUMENT_ID } from '../datasets/descriptor.js';
+import { PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, decodeDatasetLazily, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
 import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';
 import type { ExactStorage } from '../datasets/stored.js';
@@ -40,6 +41,7 @@ import type {
   SliceOptions,
 } from './types.js';
 import { checkAccount, provenanceOf, Provenances } from './provenance.js';
+import { checkSchema, invalidField, readThrough, SCHEMA_WORDS } from '../util/schema-check.js';
 import { DEFAULT_SLICE_MS, type Pause, turnOf } from '../util/steps.js';
 import { anySignal } from '../util/signals.js';
 import { StoredExactDataset } from './stored.js';
@@ -162,9 +164,9 @@ export class Corpus {
    *   it and frees the kept keys. See src/datasets/portrait.ts for the statistics and what length is
    *   reliably reported (≈ 30 words at `window: 8`; ≥ 16 words with `window: 3`, ≈ 10.6 % of corpus bytes).
    *
-   * @throws INVALID_INPUT (bad descriptor or document), INVALID_OPTIONS (unknown kind, `window`
-   *   out of 1..64 or given for an exact dataset, kind/window differ from the existing dataset's),
-   *   ALREADY_EXISTS (a document id already in the dataset)
+   * @throws INVALID_INPUT naming the field (a descriptor refused by its contract, CREATE_DATASET_REQUEST; a bad
+   *   document), INVALID_OPTIONS (kind/window differ from the existing dataset's), NOT_FOUND (an unknown `kb_dataset`
+   *   or model), ALREADY_EXISTS (a document id already in the dataset)
    * @example
    * await corpus.addDataset({ id: 'gutenberg-sample', models: ['example/model-1'] }, [{ id: 'alice', text }])
    * await corpus.addDataset({ id: 'books-portrait', kind: 'portrait' }, books)
@@ -176,7 +178,7 @@ export class Corpus {
     load?: DatasetLoadOptions,
   ): Promise<DatasetStats> {
     const core = this.core();
-    checkDescriptor(descriptor, this.links);
+    const checked = readDescriptor(descriptor, this.links);
     const provenance = provenanceOf(load);
     if (
       documents === null ||
@@ -185,7 +187,7 @@ export class Corpus {
     ) {
       throw new TrainprintError('INVALID_INPUT', 'documents must be an Iterable or AsyncIterable of { id, text }');
     }
-    const ds = await this.openDataset(descriptor, provenance);
+    const ds = await this.openDataset(checked, provenance);
     return this.loadInto(ds, core, async (loading) => {
       let at = 0;
       for await (const doc of documents as AsyncIterable<DatasetDocument>) {
@@ -245,7 +247,7 @@ export class Corpus {
         'batches must be an Iterable or AsyncIterable of { documents, fingerprints }',
       );
     }
-    const ds = await this.openDataset(descriptor, provenanceOf(undefined));
+    const ds = await this.openDataset(readDescriptor(descriptor, this.links), provenanceOf(undefined));
     return this.loadInto(ds, core, async (loading) => {
       let at = 0;
       for await (const { documents, fingerprints } of batches as AsyncIterable<FingerprintedDocuments>) {
@@ -299,7 +301,7 @@ export class Corpus {
         `dataset "${storage.id}" has params ${got}, expected ${want}${older}`,
       );
     }
-    checkDescriptor(info.descriptor, this.links);
+    readDescriptor(info.descriptor, this.links);
     if (this.sets.has(info.descriptor.id) || this.remotes.has(info.descriptor.id)) {
       throw new TrainprintError('ALREADY_EXISTS', `dataset "${info.descriptor.id}" is already loaded`);
     }
@@ -345,9 +347,8 @@ export class Corpus {
     return into.stats();
   }
 
-  /** The dataset `descriptor` names: the loaded one (kind, window and keep_text must agree), or a new one. */
+  /** The dataset the checked `descriptor` names: the loaded one (kind, window and keep_text must agree), or a new one. */
   private async openDataset(descriptor: DatasetDescriptor, provenance: DatasetProvenance): Promise<LoadedDataset> {
-    checkDescriptor(descriptor, this.links);
     this.refuseRemote(descriptor.id, 'adding documents');
     let ds = this.sets.get(descriptor.id);
     if (ds) {
@@ -1096,53 +1097,17 @@ function asSource(data: ExactDatasetData): ExactDatasetSource {
   };
 }
 
-/** A document's id is a non-empty string of ≤ 1000 characters (INVALID_INPUT naming its position). */
+/** A document's id is {@link DOCUMENT_ID} (INVALID_INPUT naming it: `documents[3].id`, as over HTTP). */
 function checkDocument(doc: DatasetDocument, at: number): void {
-  if (!doc || typeof doc !== 'object' || typeof doc.id !== 'string' || doc.id.length === 0 || doc.id.length > 1000) {
-    throw new TrainprintError(
-      'INVALID_INPUT',
-      `document ${at}: id must be a non-empty string of at most 1000 characters`,
-    );
-  }
+  if (!doc || typeof doc !== 'object') invalidField(`documents[${at}]`, SCHEMA_WORDS.object);
+  checkSchema(DOCUMENT_ID, doc.id, `documents[${at}].id`);
 }
 
-function checkDescriptor(d: DatasetDescriptor, links: DescriptorLinks): void {
-  if (!d || typeof d !== 'object')
-    throw new TrainprintError(
-      'INVALID_INPUT',
-      'descriptor must be an object { id, name?, kind?, models?, kb_dataset?, keep_text?, meta? }',
-    );
-  if (typeof d.id !== 'string' || d.id.length === 0 || d.id.length > 200)
-    throw new TrainprintError('INVALID_INPUT', 'descriptor.id must be a non-empty string of at most 200 characters');
-  if (d.kind !== undefined && d.kind !== 'exact' && d.kind !== 'portrait')
-    throw new TrainprintError('INVALID_OPTIONS', `kind must be 'exact' or 'portrait'`);
-  if (d.window !== undefined) {
-    if (d.kind !== 'portrait')
-      throw new TrainprintError('INVALID_OPTIONS', `window is an option of kind 'portrait' only`);
-    checkPortraitWindow(d.window);
-  }
-  if (d.background !== undefined) {
-    if (d.kind !== 'portrait')
-      throw new TrainprintError('INVALID_OPTIONS', `background is an option of kind 'portrait' only`);
-    checkPortraitBackground(d.background, 'descriptor.background');
-  }
-  if (d.locate !== undefined) {
-    if (typeof d.locate !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'locate must be a boolean');
-    if (d.kind !== 'portrait')
-      throw new TrainprintError('INVALID_OPTIONS', `locate is an option of kind 'portrait' only`);
-  }
-  if (d.keep_text !== undefined) {
-    if (typeof d.keep_text !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'keep_text must be a boolean');
-    if (d.kind === 'portrait')
-      throw new TrainprintError('INVALID_OPTIONS', `keep_text is an option of kind 'exact' only`);
-  }
-  if (d.name !== undefined && typeof d.name !== 'string')
-    throw new TrainprintError('INVALID_INPUT', 'descriptor.name must be a string');
-  if (d.models !== undefined && (!Array.isArray(d.models) || d.models.some((m) => typeof m !== 'string')))
-    throw new TrainprintError('INVALID_INPUT', 'descriptor.models must be an array of strings');
-  if (d.kb_dataset !== undefined && typeof d.kb_dataset !== 'string')
-    throw new TrainprintError('INVALID_INPUT', 'descriptor.kb_dataset must be a string');
-  checkLinks(links, d);
+/** `d` read through its contract ({@link CREATE_DATASET_REQUEST}), its declarations naming knowledge-base entries. */
+function readDescriptor(d: DatasetDescriptor, links: DescriptorLinks): DatasetDescriptor {
+  const descriptor = readThrough(CREATE_DATASET_REQUEST, d, undefined);
+  checkLinks(links, descriptor);
+  return descriptor;
 }
 
 /**

@@ -19,6 +19,7 @@
  * minimum holders, the seed, segment length, segment count, keys) and the cells.
  */
 import { TrainprintError } from '../errors.js';
+import { invalidField, SCHEMA_WORDS } from '../util/schema-check.js';
 import { buildLocator, fuseSizing, keyDigest, type LocatorData, locatorValue } from './locator.js';
 
 /**
@@ -48,22 +49,20 @@ export interface CommonRule {
 
 /**
  * Check a descriptor's `common` (layout in {@link CommonRule}; absent: 3 documents).
- * @throws INVALID_OPTIONS when it is not an object of those fields and values
+ * @throws INVALID_INPUT naming the field when it is not an object of those fields and values
  * @example checkCommonRule({ min_holders: 4 }) // { min_holders: 4, by: 'document' }
  */
 export function checkCommonRule(value: unknown): CommonRule {
   if (value === undefined) return { min_holders: COMMON_MIN_HOLDERS, by: 'document' };
-  const bad = (why: string): never => {
-    throw new TrainprintError('INVALID_OPTIONS', `common${why}`);
-  };
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) bad(' must be an object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) invalidField('common', 'must be an object');
   const o = value as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (k !== 'min_holders' && k !== 'by') bad(` has an unknown field "${k}"`);
+  for (const k of Object.keys(o))
+    if (k !== 'min_holders' && k !== 'by') invalidField(`common.${k}`, SCHEMA_WORDS.false);
   const min = o.min_holders ?? COMMON_MIN_HOLDERS;
   if (!(Number.isInteger(min) && (min as number) >= 2 && (min as number) <= COMMON_MAX_COUNT))
-    bad(`.min_holders must be an integer in 2..${COMMON_MAX_COUNT}`);
+    invalidField('common.min_holders', `must be an integer in 2..${COMMON_MAX_COUNT}`);
   const by = o.by ?? 'document';
-  if (by !== 'document' && by !== 'author') bad('.by must be "document" or "author"');
+  if (by !== 'document' && by !== 'author') invalidField('common.by', 'must be "document" or "author"');
   return { min_holders: min as number, by: by as CommonHolder };
 }
 

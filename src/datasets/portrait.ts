@@ -56,6 +56,7 @@ import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { withTokenHashes } from '../fingerprint/words.js';
 import { distinctSorted } from '../fingerprint/similarity.js';
+import { PORTRAIT_MAX_WINDOW } from './descriptor.js';
 import { articleOf, type DocumentArticles, packedOf, unpackArticlesNow } from './articles.js';
 import type { PortraitDatasetData } from './snapshot.js';
 import type { PortraitDatasetSource } from './snapshot-stream.js';
@@ -136,8 +137,6 @@ export interface PortraitSearch {
 
 /** Default winnowing window of a portrait (the 12-word guarantee with word 5-grams). */
 export const PORTRAIT_DEFAULT_WINDOW = 8;
-/** Largest portrait window. */
-export const PORTRAIT_MAX_WINDOW = 64;
 /** Filter bits per distinct stored n-gram (1.2 bytes). */
 export const PORTRAIT_BITS_PER_KEY = 9.6;
 let portraitKMemo: number | undefined;
@@ -400,12 +399,10 @@ export class PortraitDataset {
     private readonly core: Core,
     descriptor: DatasetDescriptor,
   ) {
-    const { id, name, models, kb_dataset, meta, background } = descriptor;
-    const locate = (descriptor as { locate?: unknown }).locate;
-    if (locate !== undefined && typeof locate !== 'boolean')
-      throw new TrainprintError('INVALID_OPTIONS', 'locate must be a boolean');
+    // read through CREATE_DATASET_REQUEST (./descriptor.ts) by the corpus, or checked in a file by ./snapshot.ts
+    const { id, name, models, kb_dataset, meta, background, locate } = descriptor;
     this.window = checkPortraitWindow(descriptor.window);
-    this.common = checkCommonRule((descriptor as { common?: unknown }).common);
+    this.common = checkCommonRule(descriptor.common);
     this.descriptor = {
       id,
       kind: 'portrait',

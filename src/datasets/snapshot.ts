@@ -48,8 +48,10 @@ import { Decoder, Encoder, ExtData } from '@msgpack/msgpack';
 import { TrainprintError, type ErrorCode } from '../errors.js';
 import { olderNormalizer } from '../fingerprint/options.js';
 import { crc32 } from '../util/crc32.js';
+import { readThrough } from '../util/schema-check.js';
 import { checkPortraitBackground, type PortraitBackground } from './background.js';
 import { commonFault } from './common.js';
+import { CREATE_DATASET_REQUEST } from './descriptor.js';
 import { type LocatorData, locatorFault } from './locator.js';
 
 export { crc32 };
@@ -149,12 +151,7 @@ const PAYLOAD_KEYS = ['descriptor', 'docs', 'keys', 'postDoc', 'postStart', 'pos
 /** Optional payload fields of exact snapshots (version 2). */
 const PAYLOAD_OPTIONAL = ['texts'] as const;
 const PORTRAIT_PAYLOAD_KEYS = ['descriptor', 'docs', 'filters'] as const;
-const COMMON_DESCRIPTOR_KEYS = ['id', 'name', 'kind', 'models', 'kb_dataset', 'meta'];
-const DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'keep_text']);
-const PORTRAIT_DESCRIPTOR_KEYS = new Set([...COMMON_DESCRIPTOR_KEYS, 'window', 'background', 'locate']);
 const FILTER_KEYS = new Set(['keys', 'k', 'bits']);
-/** Largest portrait window accepted (as in src/datasets/portrait.ts). */
-const MAX_PORTRAIT_WINDOW = 64;
 const MAX_FILTER_K = 16;
 const DOC_KEYS = new Set(['id', 'chars', 'tokens', 'bytes', 'meta']);
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -192,34 +189,19 @@ function checkKeys(obj: Record<string, unknown>, allowed: ReadonlySet<string>, w
   for (const k of Object.keys(obj)) if (!allowed.has(k)) fail(`${what} has unknown field ${JSON.stringify(k)}`);
 }
 
+/** A file's descriptor of `kind` read through its contract, refused with `fail`; no `common` (a build's option). */
 export function checkDescriptor(
   d: unknown,
   fail: Fail,
   kind: 'exact' | 'portrait' = 'exact',
 ): ExactDatasetData['descriptor'] {
   if (!isPlainObject(d)) fail('descriptor must be an object');
-  checkKeys(d, kind === 'portrait' ? PORTRAIT_DESCRIPTOR_KEYS : DESCRIPTOR_KEYS, 'descriptor', fail);
-  if (typeof d.id !== 'string') fail('descriptor.id must be a string');
   if (d.kind !== kind) fail(`descriptor.kind must be '${kind}', got ${JSON.stringify(d.kind)}`);
-  if (
-    d.window !== undefined &&
-    !(Number.isInteger(d.window) && (d.window as number) >= 1 && (d.window as number) <= MAX_PORTRAIT_WINDOW)
-  ) {
-    fail(`descriptor.window must be an integer in 1..${MAX_PORTRAIT_WINDOW}`);
-  }
-  if (d.name !== undefined && typeof d.name !== 'string') fail('descriptor.name must be a string');
-  if (d.kb_dataset !== undefined && typeof d.kb_dataset !== 'string') fail('descriptor.kb_dataset must be a string');
-  if (d.models !== undefined && !(Array.isArray(d.models) && d.models.every((m) => typeof m === 'string'))) {
-    fail('descriptor.models must be an array of strings');
-  }
-  if (d.keep_text !== undefined && typeof d.keep_text !== 'boolean') fail('descriptor.keep_text must be a boolean');
-  if (d.locate !== undefined && typeof d.locate !== 'boolean') fail('descriptor.locate must be a boolean');
-  if (d.background !== undefined) {
-    try {
-      checkPortraitBackground(d.background, 'descriptor.background');
-    } catch (e) {
-      fail((e as Error).message);
-    }
+  if (d.common !== undefined) fail('descriptor has unknown field "common"');
+  try {
+    readThrough(CREATE_DATASET_REQUEST, d, undefined);
+  } catch (e) {
+    fail(`descriptor.${(e as TrainprintError).detail}`); // the contract refuses with TrainprintError only
   }
   return d as unknown as ExactDatasetData['descriptor'];
 }

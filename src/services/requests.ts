@@ -8,6 +8,7 @@
  * (src/http/docs/fields.ts), so that prose does not ship in the main library.
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
+import { CREATE_DATASET_REQUEST } from '../datasets/descriptor.js';
 import * as memorization from './memorization/schemas.js';
 import {
   ADMIN_CREATE_KEY_REQUEST,
@@ -47,4 +48,5 @@ export const REQUESTS = {
   adminCreateKey: ADMIN_CREATE_KEY_REQUEST,
   createClient: CREATE_CLIENT_REQUEST,
   issueToken: TOKEN_REQUEST,
+  createDataset: CREATE_DATASET_REQUEST,
 } as const;

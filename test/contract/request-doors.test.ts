@@ -395,6 +395,25 @@ describe('the same bad request gives the same 422 at every door', () => {
   });
 });
 
+describe("a dataset's descriptor read through its contract", () => {
+  it('createDataset: a field of the other kind (its rules), a kind it has not (its schema), in the library and the route', async () => {
+    const writer = await keys.createKey({ account: 'doors-datasets', plan: 'scale', scopes: ['datasets:write'] });
+    const call = callWithKey(handler, writer.key);
+    const documents = [{ id: 'one', text }];
+    const create = (d: object) =>
+      [engine.addDataset(d as never, documents), call('POST', '/api/v1/datasets', { ...d, documents })] as const;
+    await saidAlike(create({ id: 'doors-books', window: 8 }), 'window', "is an option of kind 'portrait' only");
+    await saidAlike(create({ id: 'doors-books', kind: 'bloom' }), 'kind', 'must be one of "exact", "portrait"');
+    await saidAlike(
+      create({ id: 'doors-books', kind: 'portrait', keep_text: false }),
+      'keep_text',
+      "is an option of kind 'exact' only",
+    );
+    // refused before anything was loaded, at either door
+    expect(engine.datasets().map((d) => d.id)).not.toContain('doors-books');
+  });
+});
+
 describe("an account's credentials read through their contracts", () => {
   it('createKey, createClient: a name past its bound, a scope twice (their schema), in the library and the routes', async () => {
     const own = { account: 'doors-keys', plan: 'scale' };

@@ -323,13 +323,13 @@ describe('which n-grams a pack stores as common (its rule)', () => {
       { by: 'title' },
       { at: 3 },
     ])
-      expect(() => checkCommonRule(bad)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+      expect(() => checkCommonRule(bad)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     const engine = await createEngine();
     await expect(
       engine.addDataset(
         { id: 'p', kind: 'portrait', locate: true, window: 4, common: { by: 'title' } as never },
         docs(['A']),
       ),
-    ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', cause: { field: 'common.by' } });
   });
 });

@@ -188,7 +188,18 @@ describe('exact datasets', () => {
     expect(() => e.search('text', { datasets: ['x'] })).toThrow(code('NOT_FOUND'));
     expect(() => e.exportDataset('x')).toThrow(code('NOT_FOUND'));
     await expect(e.addDataset({ id: '' }, [])).rejects.toThrow(code('INVALID_INPUT'));
-    await expect(e.addDataset({ id: 'p', kind: 'minhash' as never }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    // a descriptor is read through its contract: INVALID_INPUT naming the field, as over HTTP
+    await expect(e.addDataset({ id: 'p', kind: 'minhash' as never }, [])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      cause: { field: 'kind' },
+    });
+    await expect(e.addDataset({ id: 'p', colour: 'red' } as never, [])).rejects.toMatchObject({
+      cause: { field: 'colour' },
+    });
+    await expect(e.addDataset({ id: 'p' }, [{ id: 'x'.repeat(1001), text: 'x' }])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      cause: { field: 'documents[0].id' },
+    });
     await expect(e.addDataset({ id: 'p' }, 42 as never)).rejects.toThrow(code('INVALID_INPUT'));
     await expect(e.addDataset({ id: 'p' }, [{ id: 'a' } as never])).rejects.toThrow(code('INVALID_INPUT'));
     await expect(e.addDataset({ id: 'p' }, [{ id: 'a', text: 'x\uD800' }])).rejects.toThrow(code('INVALID_INPUT'));

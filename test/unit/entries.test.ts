@@ -47,6 +47,9 @@ const OUTER_RING_ONLY = [
   'workType',
   'declarations',
   'DATASET_REF_PATTERN',
+  // the id of a dataset an account creates and the documents the dataset routes take (src/datasets/descriptor.ts)
+  'DATASET_ID_PATTERN',
+  'SERVED_DOCUMENTS',
   'SCORE_REQUEST_SCHEMA',
   'MODEL_SPEC_SCHEMA',
   'ON_DEMAND_SHARED',

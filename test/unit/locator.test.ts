@@ -276,7 +276,7 @@ describe('a portrait that locates', () => {
     expect(() => encodeDataset(wrongBits)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     await expect(
       engine.addDataset({ id: 's', kind: 'exact', locate: true } as never, docs.slice(0, 1)),
-    ).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', cause: { field: 'locate' } });
   });
 });
 

@@ -367,13 +367,14 @@ describe('portrait datasets', () => {
 
   it('validates its options', async () => {
     const e = await createEngine();
+    const refused = (field: string) => ({ code: 'INVALID_INPUT', cause: expect.objectContaining({ field }) });
     for (const window of [0, 65, 1.5, '8', null]) {
-      await expect(e.addDataset({ id: 'p', kind: 'portrait', window } as never, [])).rejects.toThrow(
-        code('INVALID_OPTIONS'),
+      await expect(e.addDataset({ id: 'p', kind: 'portrait', window } as never, [])).rejects.toMatchObject(
+        refused('window'),
       );
     }
-    await expect(e.addDataset({ id: 'p', window: 8 }, [])).rejects.toThrow(code('INVALID_OPTIONS'));
-    await expect(e.addDataset({ id: 'p', kind: 'bloom' } as never, [])).rejects.toThrow(code('INVALID_OPTIONS'));
+    await expect(e.addDataset({ id: 'p', window: 8 }, [])).rejects.toMatchObject(refused('window'));
+    await expect(e.addDataset({ id: 'p', kind: 'bloom' } as never, [])).rejects.toMatchObject(refused('kind'));
     expect(e.datasets()).toEqual([]);
     await e.addDataset({ id: 'p', kind: 'portrait' }, []);
     expect(e.datasets()[0]).toMatchObject({ kind: 'portrait', documents: 0, fingerprints: 0, window: 8 });

@@ -26,6 +26,7 @@ import type { ListWorksOptions, RegisterWorkRequest } from '../../src/services/r
 import { REQUESTS } from '../../src/services/requests.js';
 import { MARKET_REQUESTS } from '../../src/services/market/schema.js';
 import type { CreateListingRequest, MakeOfferRequest, UpdateListingRequest } from '../../src/services/market/types.js';
+import type { DatasetDescriptor } from '../../src/datasets/types.js';
 import type { AdminCreateKeyRequest } from '../../src/services/accounts/schema.js';
 import type { CreateClientOptions, CreateKeyOptions } from '../../src/services/accounts/keys.js';
 import type { TokenRequest } from '../../src/services/accounts/schema.js';
@@ -69,6 +70,7 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; job
   adminCreateKey: { routes: ['adminCreateKey'] },
   createClient: { routes: ['createOAuthClient'] },
   issueToken: { routes: ['oauthToken'] },
+  createDataset: { routes: ['createDataset'] },
 };
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
@@ -211,6 +213,19 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     keyof TokenRequest,
     1
   >),
+  createDataset: Object.keys({
+    id: 1,
+    name: 1,
+    kind: 1,
+    window: 1,
+    background: 1,
+    locate: 1,
+    common: 1,
+    models: 1,
+    kb_dataset: 1,
+    keep_text: 1,
+    meta: 1,
+  } satisfies Record<keyof DatasetDescriptor, 1>),
 };
 
 /**
@@ -218,7 +233,8 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
  * reference set's id is the account's own name for the set (the route stores it as `<account>/<id>`), and so a
  * probe's reference; an assessment's settings are the extraction's and the probe's options as their routes serve them;
  * a comparison's texts are held shorter by a server, which aligns them within the request; a tracked work's `work` is a
- * registration, read by the library through its own contract and served as that contract serves it (without `owner`).
+ * registration, read by the library through its own contract and served as that contract serves it (without `owner`);
+ * a dataset an account creates has an id without `:`, so that it cannot take a name of the shipped packs' family.
  */
 const SERVED_OWN: Partial<Record<keyof typeof REQUESTS, string[]>> = {
   trackWork: ['work'],
@@ -226,6 +242,7 @@ const SERVED_OWN: Partial<Record<keyof typeof REQUESTS, string[]>> = {
   probe: ['reference'],
   assess: ['extract', 'probe'],
   compare: ['a', 'b'],
+  createDataset: ['id'],
 };
 
 type Props = Record<string, Record<string, unknown>>;
@@ -384,6 +401,15 @@ describe('members served otherwise (SERVED_OWN)', () => {
   });
 });
 
+describe("createDataset: served without the packs' portrait options, its id without `:`", () => {
+  it('serves no background, locate or common; an id of the HTTP pattern', () => {
+    const served = props(REQUESTS.createDataset.served);
+    for (const k of ['background', 'locate', 'common']) expect(served[k], k).toBeUndefined();
+    expect(new RegExp(served.id.pattern as string).test('pack:gutenberg')).toBe(false);
+    expect(props(REQUESTS.createDataset.schema).id).toMatchObject({ minLength: 1, maxLength: 200 });
+  });
+});
+
 describe("each service's rules", () => {
   const scored = { target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' };
   const hash = `sha256:${'0'.repeat(64)}`;
@@ -507,6 +533,21 @@ describe("each service's rules", () => {
       // a name a plan cannot have is none, even if the server was given it
       expect(rules({ plan: 'Big Co' }, ['free', 'Big Co'])).toEqual(['INVALID_INPUT', 'plan']);
     }
+  });
+
+  it("createDataset: a field of one kind only refused for the other (no kind: 'exact'); a common rule of its shape", () => {
+    const rules = (d: object) => refusedAt(() => REQUESTS.createDataset.rules({ id: 'books', ...d }, undefined));
+    expect(rules({})).toBeNull();
+    for (const k of ['window', 'locate', 'common'] as const) {
+      const value = { window: 8, locate: true, common: { min_holders: 3 } }[k];
+      expect(rules({ [k]: value }), k).toEqual(['INVALID_INPUT', k]);
+      expect(rules({ kind: 'exact', [k]: value }), k).toEqual(['INVALID_INPUT', k]);
+      expect(rules({ kind: 'portrait', [k]: value }), k).toBeNull();
+    }
+    expect(rules({ kind: 'portrait', keep_text: false })).toEqual(['INVALID_INPUT', 'keep_text']);
+    expect(rules({ keep_text: false })).toBeNull();
+    expect(rules({ kind: 'portrait', common: { min_holders: 1 } })).toEqual(['INVALID_INPUT', 'common.min_holders']);
+    expect(rules({ kind: 'portrait', common: { by: 'title' } })).toEqual(['INVALID_INPUT', 'common.by']);
   });
 
   it('registerWork: exactly one of content and fingerprint; content members with content; the fields once; a date', () => {

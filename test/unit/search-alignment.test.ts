@@ -160,8 +160,10 @@ describe('two-stage search', () => {
     await expect(engine.addDataset({ id: 'lean', keep_text: true }, [])).rejects.toMatchObject({
       code: 'INVALID_OPTIONS',
     });
+    // a descriptor field of the other kind is refused by the descriptor's contract, naming it
     await expect(engine.addDataset({ id: 'x', kind: 'portrait', keep_text: true }, [])).rejects.toMatchObject({
-      code: 'INVALID_OPTIONS',
+      code: 'INVALID_INPUT',
+      cause: { field: 'keep_text' },
     });
     engine.dispose();
   });

@@ -47,7 +47,7 @@ function makeData(nKeys: number, nDocs: number, seed: number): ExactDatasetData 
     postEnd[i] = postStart[i] + (u32() % 200);
   }
   return {
-    descriptor: { id: `ds-${seed}`, name: 'Random', kind: 'exact', models: ['m1', 'm2'] },
+    descriptor: { id: `ds-${seed}`, name: 'Random', kind: 'exact', models: ['example/m1', 'example/m2'] },
     params: PARAMS,
     docs,
     keys,
@@ -215,7 +215,7 @@ describe('encodeDataset / decodeDataset round trip', () => {
         id: 'корпус-🚀',
         name: 'ñ',
         kind: 'exact',
-        models: ['gpt-x'],
+        models: ['example/gpt-x'],
         kb_dataset: 'k',
         meta: { a: [1, 'two', null, { b: true }], t: 1.5, big: 1.7e12 },
       },

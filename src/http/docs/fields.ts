@@ -75,6 +75,8 @@ function joinAt(schema: JsonSchema, keys: readonly string[], words: JsonSchema |
 const under = (path: string, docs: FieldDocs): FieldDocs =>
   Object.fromEntries(Object.entries(docs).map(([k, v]) => [k === '' ? path : `${path}.${k}`, v]));
 
+/** A dataset's documents, as creating one and adding to one take them. */
+export const DOCUMENTS_DOCS = { 'documents[].meta': 'Any JSON, kept with the document' };
 const KEPT = 'Kept in the result, and in `register_prefill` for registering the work.';
 /** Analyze's members, some of which score and a registration take whole. */
 const ANALYZE_DOCS = {
@@ -385,6 +387,17 @@ export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldD
       content: 'At most 10 MiB of UTF-8',
       content_type: 'How to read `content` (markup is reduced to its text). Default `text`',
       include_winnow: 'Also return the winnowed fingerprints with their spans in `content`. Default false',
+    },
+  ],
+  [
+    REQUESTS.createDataset.served,
+    {
+      window: 'Portrait only',
+      models: 'Knowledge-base models you declare trained on this corpus',
+      kb_dataset: 'Knowledge-base dataset this corpus samples (your declaration)',
+      keep_text: 'Exact only (default true): keep the document texts so that analyze aligns edited and reworded reuse',
+      meta: 'Any JSON',
+      ...DOCUMENTS_DOCS,
     },
   ],
   [declarations, { since: 'ISO 8601 date' }],

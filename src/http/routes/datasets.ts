@@ -10,6 +10,7 @@
  */
 import {
   declaredDatasetId,
+  REQUESTS,
   TrainprintError,
   type DatasetDocument,
   type DatasetLoadOptions,
@@ -61,7 +62,7 @@ export const DATASET_ROUTES: readonly Route[] = [
     creates: true,
     summary: 'Create a reference dataset (optionally with its first documents)',
     body: 'json',
-    requestSchema: S.CREATE_DATASET_REQUEST_SCHEMA,
+    requestSchema: REQUESTS.createDataset.served,
     responseSchema: S.DATASET_RESPONSE_SCHEMA,
     status: [201],
     beforeBody: newDatasetAllowance,

@@ -1,28 +1,14 @@
 /**
  * JSON Schemas of the reference-dataset routes (`/api/v1/datasets…`): the two id patterns, a
- * dataset's stats, creating one, adding documents, the dataset file.
+ * dataset's stats, adding documents, the dataset file (creating one: `REQUESTS.createDataset`).
  */
-import { bool, int0, listOf, modelId, num01, object, resourceSchemas, str } from './kit.js';
+import { SERVED_DOCUMENTS } from '../../library.js';
+import { DOCUMENTS_DOCS, documented } from '../docs/fields.js';
+import { bool, int0, listOf, num01, object, resourceSchemas, str } from './kit.js';
 
-// a reference dataset id as the path and monitors name it (src/util/json-schema.ts)
-export { DATASET_REF_PATTERN } from '../../library.js';
-/** The id of a dataset an account creates or imports (letters, digits, `.`, `_`, `-`; at most 200). */
-export const DATASET_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$';
-
-const datasetId = { type: 'string', pattern: DATASET_ID_PATTERN } as const;
-const DOCUMENTS = {
-  type: 'array',
-  minItems: 1,
-  maxItems: 100_000,
-  items: object(
-    {
-      id: { type: 'string', minLength: 1, maxLength: 1000 },
-      text: str,
-      meta: { description: 'Any JSON, kept with the document' },
-    },
-    ['meta'],
-  ),
-} as const;
+// a reference dataset id as the path and monitors name it (src/util/json-schema.ts); the id of one an account creates
+// or imports (src/datasets/descriptor.ts)
+export { DATASET_ID_PATTERN, DATASET_REF_PATTERN } from '../../library.js';
 
 const DATASET_STATS_PROPS = {
   id: str,
@@ -77,26 +63,8 @@ export const [DATASET_STATS_SCHEMA, DATASET_RESPONSE_SCHEMA, DATASET_LIST_SCHEMA
   DATASET_OPTIONAL,
 );
 
-export const CREATE_DATASET_REQUEST_SCHEMA = object(
-  {
-    id: datasetId,
-    name: { type: 'string', maxLength: 1000 },
-    kind: { enum: ['exact', 'portrait'] },
-    window: { type: 'integer', minimum: 1, maximum: 64, description: 'Portrait only' },
-    models: { type: 'array', items: modelId, description: 'Knowledge-base models you declare trained on this corpus' },
-    kb_dataset: { type: 'string', description: 'Knowledge-base dataset this corpus samples (your declaration)' },
-    keep_text: {
-      type: 'boolean',
-      description:
-        'Exact only (default true): keep the document texts so that analyze aligns edited and reworded reuse',
-    },
-    meta: { description: 'Any JSON' },
-    documents: DOCUMENTS,
-  },
-  ['name', 'kind', 'window', 'models', 'kb_dataset', 'keep_text', 'meta', 'documents'],
-);
-
-export const ADD_DOCUMENTS_REQUEST_SCHEMA = object({ documents: DOCUMENTS });
+/** Documents to add to a dataset, as creating one takes them. */
+export const ADD_DOCUMENTS_REQUEST_SCHEMA = documented(object({ documents: SERVED_DOCUMENTS }), DOCUMENTS_DOCS);
 export const BINARY_SCHEMA = {
   type: 'string',
   contentMediaType: 'application/octet-stream',

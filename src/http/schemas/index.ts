@@ -42,7 +42,6 @@ import {
   DATASET_STATS_SCHEMA,
   DATASET_RESPONSE_SCHEMA,
   DATASET_LIST_SCHEMA,
-  CREATE_DATASET_REQUEST_SCHEMA,
   ADD_DOCUMENTS_REQUEST_SCHEMA,
   BINARY_SCHEMA,
 } from './datasets.js';
@@ -115,7 +114,7 @@ export const CORE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   DatasetStats: DATASET_STATS_SCHEMA,
   DatasetResponse: DATASET_RESPONSE_SCHEMA,
   DatasetList: DATASET_LIST_SCHEMA,
-  CreateDatasetRequest: CREATE_DATASET_REQUEST_SCHEMA,
+  CreateDatasetRequest: REQUESTS.createDataset.served,
   AddDocumentsRequest: ADD_DOCUMENTS_REQUEST_SCHEMA,
   DatasetFile: BINARY_SCHEMA,
   KbModel: KB_MODEL_SCHEMA,
