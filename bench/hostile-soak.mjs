@@ -598,8 +598,9 @@ function runChild(role, job) {
   );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
+  // 'close', not 'exit': a child's last line can still be in the pipe when it exits (a 200 kB tally was cut)
   return new Promise((res, rej) =>
-    child.once('exit', (code) =>
+    child.once('close', (code) =>
       code === 0 ? res(JSON.parse(out.trim().split('\n').pop())) : rej(new Error(`${role} exited ${code}`)),
     ),
   );
@@ -794,7 +795,9 @@ async function child(role, job) {
   out.tally = { attack, honest: honestStatuses, honestMs, honestByKind, models: byHost, audit };
   out.fivexx_seen = fivexxSeen;
   out.event_loop = loopFigures(loop);
-  console.log(JSON.stringify(out));
+  // written before the exit that follows: a line of 200 kB (every honest call's time) is more than a pipe takes at once,
+  // and process.exit() drops what is still queued
+  await new Promise((r) => process.stdout.write(`${JSON.stringify(out)}\n`, r));
 }
 
 // ------------------------------------------------------------------------------------------------ the run
