@@ -986,10 +986,9 @@ interface ExtractionSettings {
 async function readExtraction(store: Store, request: ExtractWorkRequest): Promise<ExtractionSettings> {
   checkRunObjects(request);
   const { text, workId } = await resolveWork(store, request as ExtractWorkRequest & Record<string, unknown>);
-  const work = wordSpans(text);
-  const n = work.tokens.length;
-  const short = n < SHORT_WORK_WORDS;
-  const prefix = request.prefix_words ?? MEMORIZATION_LIMITS.extractWork.prefix_words.default;
+  // settled first (its plan is made whatever the sections), then checked on its own words, prefix and budget
+  const settings = settle(request, text, workId);
+  const { work, n, short, prefix, budget } = settings;
   if (short && shortWorkSplits(work, text).length === 0)
     fail(
       `the work has ${n} words and no ${SHORT_REST_DIGITS}-digit number: a work under ${SHORT_WORK_WORDS} words is probed with a rest of ≥ ${SHORT_REST_WORDS} words or one holding such a number after a prompt of its first words, so it needs ${SHORT_REST_WORDS + 1}`,
@@ -997,27 +996,18 @@ async function readExtraction(store: Store, request: ExtractWorkRequest): Promis
   if (!short && n < prefix + HIT_WORDS)
     fail(`the work has ${n} words: extraction needs more than prefix_words + ${HIT_WORDS} (${prefix + HIT_WORDS})`);
   if (request.sections !== undefined) sectionsWithin(request.sections, text.length, 'sections');
-  checkResultBound(
-    request.budget_calls ?? MEMORIZATION_LIMITS.extractWork.budget_calls.default,
-    text.length,
-    n,
-    prefix,
-  );
-  return settle(request, text, workId, work);
+  checkResultBound(budget, text.length, n, prefix);
+  return settings;
 }
 
 /** A run's settings from a request whose checks are made: its defaults, its work's words, its plan of probes. */
-function settle(
-  r: ExtractWorkRequest,
-  text: string,
-  workId: string | null,
-  work: WordTokenSpans = wordSpans(text),
-): ExtractionSettings {
+function settle(r: ExtractWorkRequest, text: string, workId: string | null): ExtractionSettings {
   const { budget_calls: B, prefix_words: P, max_tokens: T, concurrency: C } = MEMORIZATION_LIMITS.extractWork;
   const model = r.model;
   const budget = r.budget_calls ?? B.default;
   const prefix = r.prefix_words ?? P.default;
   const variants = model.chat === true ? PROMPT_VARIANTS.slice(0, r.prompt_variants ?? PROMPT_VARIANTS.length) : [null];
+  const work = wordSpans(text);
   const n = work.tokens.length;
   const short = n < SHORT_WORK_WORDS;
   const splits = short ? shortWorkSplits(work, text) : [];
