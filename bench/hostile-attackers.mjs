@@ -330,6 +330,16 @@ export async function serveCli(cli, args) {
 }
 
 /**
+ * The server's RSS once it has collected its garbage: bench/memory-probe.cjs (preloaded, with --expose-gc) collects
+ * and writes a line marked `gc` on SIGUSR2; read 2 s later, the collection's freed pages given back by then.
+ */
+async function collectedRss(child) {
+  child.kill('SIGUSR2');
+  await sleep(2000);
+  return rssMB(child.pid);
+}
+
+/**
  * What the run's calls left in the store by contract, read once the server has exited (a file store holds every value
  * in the server's memory): every analysis answered 200, kept 30 days with its text (docs/analyze.md) — the victim's
  * 2 MB analyses among them — and an audit's records (its text index, pages of works, journal). Their bytes as stored
@@ -490,6 +500,8 @@ async function main() {
       const probeDuring = await probe();
       await sleep(Number(values['after-s']) * 1000);
       const rssAfter = rssMB(child.pid);
+      // with bench/memory-probe.cjs preloaded (SERVE_NODE_ARGS, TRAINPRINT_MEMORY_TRACE): what a collection frees now
+      const rssCollected = process.env.TRAINPRINT_MEMORY_TRACE ? await collectedRss(child) : undefined;
       const med = (xs) =>
         pct(
           xs.filter((x) => x.status === 200).map((x) => x.ms),
@@ -507,6 +519,7 @@ async function main() {
         rss_peak_mb: probeDuring.peak_rss_mb,
         rss_after_mb: rssAfter,
         rss_after_ratio: Math.round((rssAfter / rssBefore) * 100) / 100,
+        ...(rssCollected === undefined ? {} : { rss_after_collected_mb: rssCollected }),
         load_average: loadavg()[0],
         // the victim's calls are timed on this process's main thread, the probes on its measuring thread
         event_loop_ms: { victim: loopFigures(loop), attacker_process: attackerLoop },

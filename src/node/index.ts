@@ -20,6 +20,8 @@ export type { ReadDocumentsOptions, DocumentFormat, Compression } from './read-d
 export { buildDatasetFile, buildPostgresDataset, pushDatasetFile, readDatasetInfo } from './build.js';
 export * from '../store/node.js'; // the file store and the PostgreSQL store and datasets
 export { CLIENT_ADDRESS_HEADER, serve } from './serve.js';
+export { collectWhenQuiet, LARGE_BODY_BYTES } from './quiet-collect.js';
+export type { CollectWhenQuietOptions, QuietCollection } from './quiet-collect.js';
 export { createWorkerPool } from './offload.js';
 export type { WorkerPool, WorkerPoolOptions } from './offload.js';
 export { createDocumentPool, DOCUMENT_MEMORY_MB } from './extract-pool.js';
