@@ -6,18 +6,18 @@
  * encoded and decoded it as a job item, and then goes quiet but for a few small requests allocates too little to ask:
  * the garbage of that work (the body's string and tree, the item's decoded copy, a hundred thousand per-work objects)
  * stayed in the heap, and the process's RSS with it, for as long as it stayed quiet. Forty-five seconds after a
- * 100,000-work audit, one run had 207 MB of heap in use and another 69 MB, depending only on whether an allocation
- * had happened to start a collection in between.
+ * 100,000-work audit, three runs had 158–254 MB of heap in use where a collection left 69–71 MB (docs/performance.md).
  *
- * The collection asked for here is `vm.measureMemory({ execution: 'eager' })`, whose V8 side starts *incremental*
- * marking (the same concurrent marking V8 uses for its own collections) and finalises it: the main thread is held for
- * the finalisation only (under 20 ms for a 470 MB heap in a test of both on this machine), where `gc()` (behind
- * `--expose-gc`) marks the whole heap in one pause (390–500 ms for the same heap). Its answer, the heap's size, is
- * not used. Node prints one ExperimentalWarning for it, the first time, in the server's log.
+ * The collection asked for is `vm.measureMemory()`'s: V8 starts *incremental* marking (the concurrent marking of its
+ * own collections) 10–20 s later (its delay, at random) and the measurement is answered once that collection is over;
+ * its answer, the heap's size, is not used. Not `execution: 'eager'`: that one finalises a marking already under way
+ * in one atomic step, and `gc()` (behind `--expose-gc`) marks the whole heap in one pause — each held the thread for
+ * 0.5–0.9 s with a heap of 470 MB on a loaded 2-core machine (bench/quiet-collect.mjs). Node prints one
+ * ExperimentalWarning for `vm.measureMemory`, the first time, in the server's log.
  *
  * @example
  * const collection = collectWhenQuiet()
- * runner.onChunk = () => collection.note() // after each large piece of work
+ * const runner = startJobRunner(engine, { onChunk: () => collection.note() }) // after each large piece of work
  * // … on shutdown
  * collection.stop()
  */
@@ -33,8 +33,8 @@ export const LARGE_BODY_BYTES = 8 << 20;
 export const QUIET_MS = 5_000;
 
 /**
- * The least time between two collections (ms): while large work keeps coming, one at most a minute (about half a
- * second of marking, mostly on V8's background threads, for the heap of the audit above).
+ * The least time between two collections (ms): while large work keeps coming, one at most a minute (about 0.3 s of
+ * the main thread's CPU and V8's background threads marking, for a heap of 470 MB, 148 MB of it live).
  */
 export const MIN_INTERVAL_MS = 60_000;
 
@@ -66,12 +66,12 @@ export interface QuietCollection {
 }
 
 /**
- * An incremental major collection of this thread's heap (the module comment says why this call); settles once it
- * is over.
- * @example await collectIncrementally()
+ * An incremental major collection of this thread's heap (the module comment says why this call); settles once it is
+ * over. `'default'` starts it 10–20 s from now; `'eager'` at once, but finishes at once a marking already under way.
+ * @example await collectIncrementally('eager')
  */
-export function collectIncrementally(): Promise<unknown> {
-  return measureMemory({ mode: 'summary', execution: 'eager' });
+export function collectIncrementally(execution: 'default' | 'eager' = 'default'): Promise<unknown> {
+  return measureMemory({ mode: 'summary', execution });
 }
 
 function unrefTimeout(fire: () => void, ms: number): () => void {
@@ -91,7 +91,7 @@ function unrefTimeout(fire: () => void, ms: number): () => void {
 export function collectWhenQuiet(options: CollectWhenQuietOptions = {}): QuietCollection {
   const quietMs = options.quietMs ?? QUIET_MS;
   const minIntervalMs = options.minIntervalMs ?? MIN_INTERVAL_MS;
-  const collect = options.collect ?? collectIncrementally;
+  const collect = options.collect ?? (() => collectIncrementally());
   const now = options.now ?? (() => performance.now());
   const schedule = options.schedule ?? unrefTimeout;
   let cancel: (() => void) | undefined;
