@@ -927,8 +927,7 @@ export class Corpus {
    * Declare what a loaded dataset samples (sync): `kb_dataset` (a knowledge-base dataset id) and/or
    * `models` (KB model ids); `null` removes a declaration. Attributions derived from it are labelled
    * as declared. Kept in the dataset's descriptor (and in its exported file). Monitors re-evaluate.
-   * @throws NOT_FOUND (unknown dataset, KB dataset or model), INVALID_INPUT naming the field (the declaration
-   *   refused by its contract, DECLARE_DATASET_REQUEST: the descriptor's `kb_dataset` and `models`, or `null`)
+   * @throws NOT_FOUND (unknown dataset, KB dataset or model), INVALID_INPUT naming the field (its contract's)
    * @example corpus.declareDataset('my-crawl', { kb_dataset: 'common-crawl' })
    */
   declareDataset(id: string, declaration: DatasetDeclaration): DatasetStats {

@@ -17,6 +17,8 @@ import { KeyStore, SCOPES, type Handler } from '../../src/http/index.js';
 import type { TargetModel } from '../../src/models/types.js';
 import { buildDatasetFile } from '../../src/node/build.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
+import { BUILT_IN_JOB_TYPES } from '../../src/services/jobs/registry.js';
+import { JOB_REQUEST } from '../../src/services/jobs/request.js';
 import { handlerWithJobs, stopJobs } from '../fixtures/http/jobs-handler.js';
 import { type Call, callWithKey, keyedCall } from '../fixtures/http/keyed-call.js';
 
@@ -460,6 +462,41 @@ describe("a dataset's descriptor read through its contract", () => {
     expect(await refusal(declared({ models: 'acme/x' }))).toEqual(invalid('models', 'must be of type array or null'));
     expect(await refusal(declared({ kb_dataset: 7 }))).toEqual(invalid('kb_dataset', 'must be of type string or null'));
     expect(engine.corpus.descriptor('doors-declared').models).toBeUndefined();
+  });
+});
+
+describe("a catalogue job's submission read through its contract", () => {
+  it('createJob: no type, two types, options for a type without any (its rules), in the library and the route', async () => {
+    const call = await keyedCall(handler, keys, 'doors-jobs', 'scale');
+    const items = [{ id: 'a', text }];
+    const cases: Array<[object, string, string, string]> = [
+      [{ items }, '', 'type', 'is required (in the body, or as ?type= for JSON lines)'],
+      [{ type: 'scan', items }, '?type=analyze', 'type', 'the body and the query name different types'],
+      [
+        { type: 'analyze', items: [{ content: text, content_type: 'text' }], options: {} },
+        '',
+        'options',
+        'only a scan job takes options',
+      ],
+    ];
+    for (const [request, query, field, reason] of cases) {
+      const namedType = query === '' ? undefined : query.slice('?type='.length);
+      const library = await refusal(
+        Promise.resolve().then(() => JOB_REQUEST.rules(request as never, { registry: BUILT_IN_JOB_TYPES, namedType })),
+      );
+      expect(library).toEqual(invalid(field, reason));
+      const route = await call('POST', `/api/v1/jobs${query}`, request);
+      expect(route.status).toBe(422);
+      expect(over(route)).toEqual(library);
+    }
+    // a type the host does not run: the words of the route's schema (its enum)
+    const unknown = { type: 'bloom', items };
+    const said = await refusal(
+      Promise.resolve().then(() => JOB_REQUEST.rules(unknown, { registry: BUILT_IN_JOB_TYPES })),
+    );
+    const route = await call('POST', '/api/v1/jobs', unknown);
+    expect(route.status).toBe(422);
+    expect(over(route)).toEqual(said);
   });
 });
 

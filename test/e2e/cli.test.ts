@@ -465,7 +465,7 @@ describe('trainprint CLI (dist/cli.js)', () => {
     for (const [args, said] of [
       [['--kind', 'fuzzy'], 'kind: must be one of "exact", "portrait"'],
       [['--window', '3'], "window: is an option of kind 'portrait' only"],
-    ]) {
+    ] as const) {
       const r = await run(['index', 'build', '--dataset', 'x', ...args, 'story.txt']);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr).toContain(`error: INVALID_INPUT: The input is not valid: ${said}`);
