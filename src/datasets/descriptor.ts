@@ -80,6 +80,7 @@ export const CREATE_DATASET_REQUEST = contract<DatasetDescriptor>(
   object(SERVED, allButId(SERVED)),
 );
 
+const declarable = { kb_dataset: { ...DECLARED.kb_dataset, type: ['string', 'null'] } };
 /**
  * What `declareDataset` sets on a loaded dataset: the descriptor's declarations, as {@link CREATE_DATASET_REQUEST}
  * takes them, `null` removing one.
@@ -87,13 +88,7 @@ export const CREATE_DATASET_REQUEST = contract<DatasetDescriptor>(
  */
 export const DECLARE_DATASET_REQUEST = contract<DatasetDeclaration>(
   'declareDataset',
-  object(
-    {
-      kb_dataset: { ...DECLARED.kb_dataset, type: ['string', 'null'] },
-      models: { ...DECLARED.models, type: ['array', 'null'] },
-    },
-    ['kb_dataset', 'models'],
-  ),
+  object({ ...declarable, models: { ...DECLARED.models, type: ['array', 'null'] } }, ['kb_dataset', 'models']),
 );
 
 /**

@@ -402,7 +402,4 @@ export interface DocInfo {
 }
 
 /** What `Corpus.declareDataset` sets: a knowledge-base dataset and/or models; `null` removes one. */
-export interface DatasetDeclaration {
-  readonly kb_dataset?: string | null;
-  readonly models?: readonly string[] | null;
-}
+export type DatasetDeclaration = { readonly kb_dataset?: string | null; readonly models?: readonly string[] | null };

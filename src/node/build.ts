@@ -48,11 +48,7 @@ export interface BuildProgress {
   readonly files: number;
 }
 
-/**
- * Options of {@link buildDatasetFile}. `dataset`, `kind`, `window`, `name`, `kbDataset` and `models` are the dataset's
- * descriptor (`id`, …, `kb_dataset`, `models`), read through its contract as `addDataset` reads it: a bad one is its
- * INVALID_INPUT, naming the descriptor's field.
- */
+/** Options of {@link buildDatasetFile}: `dataset` … `models` are the descriptor's (`id` … `models`), refused as its. */
 export interface BuildDatasetFileOptions {
   /** Dataset id (1–200 characters). */
   readonly dataset: string;
@@ -164,12 +160,10 @@ function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
   // the descriptor's fields refused as every door that takes one refuses them (a field not given is left out)
-  const fields = Object.entries({ id: dataset, kind, window, name, kb_dataset: kbDataset, models });
-  const read = readThrough(
-    REQUESTS.createDataset,
-    Object.fromEntries(fields.filter(([, v]) => v !== undefined)),
-    undefined,
+  const given = Object.entries({ id: dataset, kind, window, name, kb_dataset: kbDataset, models }).filter(
+    ([, v]) => v !== undefined,
   );
+  const read = readThrough(REQUESTS.createDataset, Object.fromEntries(given), undefined);
   const descriptor: DatasetDescriptor = { ...read, kind: read.kind ?? 'exact' };
   const t0 = performance.now();
   let documents = 0,
