@@ -93,49 +93,31 @@ export async function indexBuildCommand(args: string[]): Promise<number> {
     ...POSTGRES_TARGET_OPTIONS,
   });
   const dataset = values.dataset as string | undefined;
-  const threads = values.threads === undefined ? undefined : Number(values.threads);
-  if (threads !== undefined && (!Number.isInteger(threads) || threads < 1 || threads > 256)) {
-    throw new UsageError('--threads must be an integer 1..256');
-  }
   if (!dataset) throw new UsageError('index build needs --dataset ID');
   if (positionals.length === 0) throw new UsageError('index build needs at least one input FILE');
-  const kind = (values.kind as string | undefined) ?? 'exact';
-  if (kind !== 'exact' && kind !== 'portrait')
-    throw new UsageError(`--kind must be exact or portrait, not ${JSON.stringify(kind)}`);
-  let window: number | undefined;
-  if (values.window !== undefined) {
-    if (kind !== 'portrait') throw new UsageError('--window applies to --kind portrait only');
-    window = Number(values.window);
-    if (!Number.isInteger(window) || window < 1 || window > 64)
-      throw new UsageError('--window must be an integer 1..64');
-  }
+  // the descriptor's fields, the threads and the format go as given: the build refuses them as the library does
+  const number = (v: unknown) => (v === undefined ? undefined : Number(v));
+  const [threads, window] = [number(values.threads), number(values.window)];
+  const kind = values.kind as 'exact' | 'portrait' | undefined;
   const kbDataset = (values['kb-dataset'] as string | undefined)?.trim();
-  if (kbDataset === '') throw new UsageError('--kb-dataset needs a dataset id');
-  let models: string[] | undefined;
-  if (values.models !== undefined) {
-    models = (values.models as string).split(',').map((m) => m.trim());
-    if (models.some((m) => m === ''))
-      throw new UsageError('--models needs a comma-separated list of model ids, none empty');
-  }
-  const format = values.format as string | undefined;
-  if (format !== undefined && !['text', 'jsonl', 'json', 'parquet'].includes(format))
-    throw new UsageError('--format must be text, jsonl, json or parquet');
+  const models = (values.models as string | undefined)?.split(',').map((m) => m.trim());
+  const format = values.format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined;
   const into = postgresTarget(values, values.out !== undefined ? '--out' : undefined);
   const out = (values.out as string | undefined) ?? `${dataset.replace(/[^A-Za-z0-9._-]+/g, '_')}.tpds`;
   const progress = progressPrinter(values.quiet === true);
   if (into) {
-    if (kind !== 'exact') throw new UsageError('--into keeps exact datasets only (a portrait fits a file)');
     try {
       const r = await buildPostgresDataset({
         dataset,
         kind,
+        window,
         name: values.name as string | undefined,
         kbDataset,
         models,
         files: positionals,
         textField: values['text-field'] as string | undefined,
         idField: values['id-field'] as string | undefined,
-        format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined,
+        format,
         threads,
         ...into,
         onProgress: (p) => progress.update(p),
@@ -159,7 +141,7 @@ export async function indexBuildCommand(args: string[]): Promise<number> {
       out,
       textField: values['text-field'] as string | undefined,
       idField: values['id-field'] as string | undefined,
-      format: format as 'text' | 'jsonl' | 'json' | 'parquet' | undefined,
+      format,
       threads,
       onProgress: (p) => progress.update(p),
     });

@@ -7,7 +7,7 @@ import { Core } from '../core/abi.js';
 import { compileCore, type CoreVariant } from '../core/load.js';
 import { CANDIDATE_MIN_HITS, chainGap, ExactDataset, type ExactSearchable } from '../datasets/exact.js';
 import { checkPortraitBackground, type PortraitBackground } from '../datasets/background.js';
-import { CREATE_DATASET_REQUEST, DOCUMENT_ID } from '../datasets/descriptor.js';
+import { CREATE_DATASET_REQUEST, DECLARE_DATASET_REQUEST, DOCUMENT_ID } from '../datasets/descriptor.js';
 import { PORTRAIT_ALPHA, PortraitDataset } from '../datasets/portrait.js';
 import { decodeDataset, decodeDatasetLazily, encodeDataset, type ExactDatasetData } from '../datasets/snapshot.js';
 import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } from '../datasets/snapshot-stream.js';
@@ -927,7 +927,7 @@ export class Corpus {
    * Declare what a loaded dataset samples (sync): `kb_dataset` (a knowledge-base dataset id) and/or
    * `models` (KB model ids); `null` removes a declaration. Attributions derived from it are labelled
    * as declared. Kept in the dataset's descriptor (and in its exported file). Monitors re-evaluate.
-   * @throws NOT_FOUND (unknown dataset, KB dataset or model), INVALID_INPUT
+   * @throws NOT_FOUND (unknown dataset, KB dataset or model), INVALID_INPUT naming the field (its contract's)
    * @example corpus.declareDataset('my-crawl', { kb_dataset: 'common-crawl' })
    */
   declareDataset(id: string, declaration: DatasetDeclaration): DatasetStats {
@@ -936,28 +936,11 @@ export class Corpus {
     const d = this.sets.get(id);
     if (!d) throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
     d.checkDeclarable();
-    if (declaration === null || typeof declaration !== 'object')
-      throw new TrainprintError('INVALID_INPUT', 'declaration must be an object { kb_dataset?, models? }');
-    for (const k of Object.keys(declaration))
-      if (k !== 'kb_dataset' && k !== 'models')
-        throw new TrainprintError('INVALID_INPUT', `declaration: unknown field "${k}" (allowed: kb_dataset, models)`);
-    const next: { kb_dataset?: string; models?: readonly string[] } = {
-      kb_dataset: d.descriptor.kb_dataset,
-      models: d.descriptor.models,
+    const { kb_dataset, models } = readThrough(DECLARE_DATASET_REQUEST, declaration, undefined);
+    const next = {
+      kb_dataset: kb_dataset === undefined ? d.descriptor.kb_dataset : (kb_dataset ?? undefined),
+      models: models === undefined ? d.descriptor.models : (models ?? undefined),
     };
-    if (declaration.kb_dataset !== undefined) {
-      if (declaration.kb_dataset !== null && typeof declaration.kb_dataset !== 'string')
-        throw new TrainprintError('INVALID_INPUT', 'kb_dataset must be a string or null');
-      next.kb_dataset = declaration.kb_dataset ?? undefined;
-    }
-    if (declaration.models !== undefined) {
-      if (
-        declaration.models !== null &&
-        (!Array.isArray(declaration.models) || declaration.models.some((m) => typeof m !== 'string'))
-      )
-        throw new TrainprintError('INVALID_INPUT', 'models must be an array of model ids or null');
-      next.models = declaration.models === null ? undefined : [...declaration.models];
-    }
     checkLinks(this.links, next);
     const { kb_dataset: _k, models: _m, ...rest } = d.descriptor;
     d.descriptor = {

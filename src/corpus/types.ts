@@ -269,11 +269,7 @@ export interface SearchResult {
 /** Documents to add: any Iterable or AsyncIterable of `{ id, text, meta? }`. */
 export type DocumentSource = Iterable<DatasetDocument> | AsyncIterable<DatasetDocument>;
 
-/** What {@link Corpus.declareDataset} sets: a knowledge-base dataset and/or models; `null` removes one. */
-export interface DatasetDeclaration {
-  readonly kb_dataset?: string | null;
-  readonly models?: readonly string[] | null;
-}
+export type { DatasetDeclaration } from '../datasets/types.js';
 
 /** A search with the per-dataset counts behind it and the query's fingerprint (one pass over the query). */
 export interface DetailedSearch {

@@ -6,7 +6,7 @@ import { intIn, modelId, object } from '../util/json-schema.js';
 import { contract, invalidField } from '../util/schema-check.js';
 import { checkPortraitBackground } from './background.js';
 import { checkCommonRule } from './common.js';
-import type { DatasetDescriptor } from './types.js';
+import type { DatasetDeclaration, DatasetDescriptor } from './types.js';
 
 /** Largest portrait window. */
 export const PORTRAIT_MAX_WINDOW = 64;
@@ -28,6 +28,9 @@ export const SERVED_DOCUMENTS = {
   items: object({ id: DOCUMENT_ID, text: { type: 'string' }, meta: {} }, ['meta']),
 } as const;
 
+/** What a descriptor declares the corpus samples (a knowledge-base dataset, models trained on it). */
+const DECLARED = { kb_dataset: { type: 'string', minLength: 1 }, models: { type: 'array', items: modelId } } as const;
+
 const DESCRIPTOR_PROPS = {
   id: { type: 'string', minLength: 1, maxLength: 200 },
   name: { type: 'string', maxLength: 1000 },
@@ -37,8 +40,8 @@ const DESCRIPTOR_PROPS = {
   background: { type: 'object' },
   locate: { type: 'boolean' },
   common: { type: 'object' },
-  models: { type: 'array', items: modelId },
-  kb_dataset: { type: 'string' },
+  models: DECLARED.models,
+  kb_dataset: DECLARED.kb_dataset,
   keep_text: { type: 'boolean' },
   meta: {},
 } as const;
@@ -75,6 +78,17 @@ export const CREATE_DATASET_REQUEST = contract<DatasetDescriptor>(
   object(DESCRIPTOR_PROPS, allButId(DESCRIPTOR_PROPS)),
   descriptorRules,
   object(SERVED, allButId(SERVED)),
+);
+
+const declarable = { kb_dataset: { ...DECLARED.kb_dataset, type: ['string', 'null'] } };
+/**
+ * What `declareDataset` sets on a loaded dataset: the descriptor's declarations, as {@link CREATE_DATASET_REQUEST}
+ * takes them, `null` removing one.
+ * @example readThrough(DECLARE_DATASET_REQUEST, { kb_dataset: null, models: ['eleutherai/pythia-6.9b'] }, undefined)
+ */
+export const DECLARE_DATASET_REQUEST = contract<DatasetDeclaration>(
+  'declareDataset',
+  object({ ...declarable, models: { ...DECLARED.models, type: ['array', 'null'] } }, ['kb_dataset', 'models']),
 );
 
 /**

@@ -400,3 +400,6 @@ export interface DocInfo {
   readonly bytes: number;
   readonly meta?: unknown;
 }
+
+/** What `Corpus.declareDataset` sets: a knowledge-base dataset and/or models; `null` removes one. */
+export type DatasetDeclaration = { readonly kb_dataset?: string | null; readonly models?: readonly string[] | null };

@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { decode } from '@msgpack/msgpack';
 import {
   createEngine,
+  readThrough,
+  REQUESTS,
   TrainprintError,
+  type DatasetDescriptor,
   type DatasetDocument,
   type DatasetStats,
   type Engine,
@@ -45,7 +48,7 @@ export interface BuildProgress {
   readonly files: number;
 }
 
-/** Options of {@link buildDatasetFile}. */
+/** Options of {@link buildDatasetFile}: `dataset` … `models` are the descriptor's (`id` … `models`), refused as its. */
 export interface BuildDatasetFileOptions {
   /** Dataset id (1–200 characters). */
   readonly dataset: string;
@@ -102,15 +105,16 @@ export interface BuildDatasetFileResult {
  * the same for any number of threads; the file is written in pieces (`exportDatasetStream`), so
  * writing needs no second copy of the index in memory.
  *
- * @throws (rejects) INVALID_INPUT (see {@link readDocuments}; a file that cannot be written; a
- *   document that cannot be fingerprinted, named), INVALID_OPTIONS, ALREADY_EXISTS (a document id
- *   twice), INTERNAL (a fingerprinting thread died)
+ * @throws (rejects) INVALID_INPUT (the descriptor, naming its field; see {@link readDocuments}; a file that
+ *   cannot be written; a document that cannot be fingerprinted, named), INVALID_OPTIONS (`files`, `out`,
+ *   `threads`, `onProgress`), NOT_FOUND (a declared KB id), ALREADY_EXISTS (a document id twice), INTERNAL (a
+ *   fingerprinting thread died)
  * @example
  * import { buildDatasetFile } from 'trainprint/node'
  * const { stats } = await buildDatasetFile({ dataset: 'c4-sample', files: ['c4-00000.json.gz'], out: 'c4-sample.tpds' })
  */
 export async function buildDatasetFile(options: BuildDatasetFileOptions): Promise<BuildDatasetFileResult> {
-  const { dataset, out } = options ?? {};
+  const { out } = options ?? {};
   if (typeof out !== 'string' || out.length === 0) {
     throw new TrainprintError('INVALID_OPTIONS', 'out must be a file path');
   }
@@ -119,9 +123,9 @@ export async function buildDatasetFile(options: BuildDatasetFileOptions): Promis
   try {
     await indexDocuments(engine, build, build.descriptor);
     build.report('write');
-    const stats = engine.finalizeDataset(dataset);
+    const stats = engine.finalizeDataset(build.descriptor.id);
     const crc32 = nativeCrc32 ? { crc32: nativeCrc32 } : {};
-    const fileBytes = await writeAtomic(out, engine.exportDatasetStream(dataset, crc32));
+    const fileBytes = await writeAtomic(out, engine.exportDatasetStream(build.descriptor.id, crc32));
     build.report('done');
     return { out, file_bytes: fileBytes, elapsed_ms: performance.now() - build.t0, stats };
   } finally {
@@ -133,7 +137,7 @@ export async function buildDatasetFile(options: BuildDatasetFileOptions): Promis
 interface CheckedBuild {
   readonly options: Omit<BuildDatasetFileOptions, 'out'>;
   readonly threads: number;
-  readonly descriptor: DatasetDescriptorFields;
+  readonly descriptor: DatasetDescriptor;
   readonly t0: number;
   report(phase: BuildProgress['phase']): void;
   counted(source: AsyncIterable<DatasetDocument>): AsyncGenerator<DatasetDocument>;
@@ -143,19 +147,10 @@ interface CheckedBuild {
   onFile(file: string, index: number): void;
 }
 
-type DatasetDescriptorFields = {
-  id: string;
-  kind: 'exact' | 'portrait';
-  window?: number;
-  name?: string;
-  kb_dataset?: string;
-  models?: string[];
-};
-
 function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild {
   if (options === null || typeof options !== 'object')
     throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-  const { dataset, kind = 'exact', window, name, kbDataset, models, files, onProgress } = options;
+  const { dataset, kind, window, name, kbDataset, models, files, onProgress } = options;
   const threads = options.threads ?? (existsSync(fileURLToPath(WORKER_URL)) ? defaultThreads() : 1);
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
     throw new TrainprintError('INVALID_OPTIONS', `threads must be an integer in 1..${MAX_THREADS}`);
@@ -164,11 +159,12 @@ function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild
     throw new TrainprintError('INVALID_OPTIONS', 'files must be a non-empty array of paths');
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
-  if (kbDataset !== undefined && (typeof kbDataset !== 'string' || kbDataset.length === 0))
-    throw new TrainprintError('INVALID_OPTIONS', 'kbDataset must be a non-empty string');
-  if (models !== undefined && (!Array.isArray(models) || models.some((m) => typeof m !== 'string' || m.length === 0))) {
-    throw new TrainprintError('INVALID_OPTIONS', 'models must be an array of non-empty strings');
-  }
+  // the descriptor's fields refused as every door that takes one refuses them (a field not given is left out)
+  const given = Object.entries({ id: dataset, kind, window, name, kb_dataset: kbDataset, models }).filter(
+    ([, v]) => v !== undefined,
+  );
+  const read = readThrough(REQUESTS.createDataset, Object.fromEntries(given), undefined);
+  const descriptor: DatasetDescriptor = { ...read, kind: read.kind ?? 'exact' };
   const t0 = performance.now();
   let documents = 0,
     bytes = 0,
@@ -184,14 +180,6 @@ function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild
       file_index: fileIndex,
       files: files.length,
     });
-  const descriptor = {
-    id: dataset,
-    kind,
-    ...(window === undefined ? {} : { window }),
-    ...(name === undefined ? {} : { name }),
-    ...(kbDataset === undefined ? {} : { kb_dataset: kbDataset }),
-    ...(models === undefined ? {} : { models: [...models] }),
-  };
   return {
     options,
     threads,
@@ -227,8 +215,9 @@ function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild
 }
 
 /** Reads the build's files into the dataset `descriptor` names (fingerprinting in threads when asked). */
-async function indexDocuments(engine: Engine, build: CheckedBuild, descriptor: DatasetDescriptorFields): Promise<void> {
-  const { files, textField, idField, format, kind = 'exact', window } = build.options;
+async function indexDocuments(engine: Engine, build: CheckedBuild, descriptor: DatasetDescriptor): Promise<void> {
+  const { files, textField, idField, format } = build.options;
+  const { kind = 'exact', window } = build.descriptor;
   const read = { textField, idField, format };
   if (build.threads === 1) {
     const source = readDocuments(files, { ...read, onFile: build.onFile });

@@ -8,7 +8,7 @@
  * (src/http/docs/fields.ts), so that prose does not ship in the main library.
  * @example REQUESTS.score.rules({ target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' }, undefined) // throws: work_hash is required
  */
-import { CREATE_DATASET_REQUEST } from '../datasets/descriptor.js';
+import { CREATE_DATASET_REQUEST, DECLARE_DATASET_REQUEST } from '../datasets/descriptor.js';
 import * as memorization from './memorization/schemas.js';
 import {
   ADMIN_CREATE_KEY_REQUEST,
@@ -49,4 +49,5 @@ export const REQUESTS = {
   createClient: CREATE_CLIENT_REQUEST,
   issueToken: TOKEN_REQUEST,
   createDataset: CREATE_DATASET_REQUEST,
+  declareDataset: DECLARE_DATASET_REQUEST,
 } as const;

@@ -9,12 +9,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/analyze.js';
 import { auditCommand } from '../../src/cli/audit.js';
+import { indexBuildCommand } from '../../src/cli/index-build.js';
 import { keysCommand } from '../../src/cli/keys.js';
 import { TrainprintError } from '../../src/errors.js';
 import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, SCOPES, type Handler } from '../../src/http/index.js';
 import type { TargetModel } from '../../src/models/types.js';
+import { buildDatasetFile } from '../../src/node/build.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
+import { BUILT_IN_JOB_TYPES } from '../../src/services/jobs/registry.js';
+import { JOB_REQUEST } from '../../src/services/jobs/request.js';
 import { handlerWithJobs, stopJobs } from '../fixtures/http/jobs-handler.js';
 import { type Call, callWithKey, keyedCall } from '../fixtures/http/keyed-call.js';
 
@@ -411,6 +415,88 @@ describe("a dataset's descriptor read through its contract", () => {
     );
     // refused before anything was loaded, at either door
     expect(engine.datasets().map((d) => d.id)).not.toContain('doors-books');
+  });
+
+  it("index build: the descriptor's fields refused as addDataset and the route refuse them, in the library and the CLI", async () => {
+    const writer = await keys.createKey({ account: 'doors-build', plan: 'scale', scopes: ['datasets:write'] });
+    const call = callWithKey(handler, writer.key);
+    const documents = [{ id: 'one', text }];
+    const file = join(dir, 'build.jsonl');
+    writeFileSync(file, JSON.stringify({ text }));
+    const out = join(dir, 'doors-build.tpds');
+    const pattern = 'must be "provider/model_name" as the knowledge base names it';
+    const cases: Array<[object, string[], string, string]> = [
+      [{ window: 8 }, ['--window', '8'], 'window', "is an option of kind 'portrait' only"],
+      [{ kind: 'bloom' }, ['--kind', 'bloom'], 'kind', 'must be one of "exact", "portrait"'],
+      [{ kb_dataset: '' }, ['--kb-dataset', ' '], 'kb_dataset', 'must have at least this many characters: 1'],
+      [{ models: ['a/b', 'c'] }, ['--models', 'a/b, c'], 'models[1]', pattern],
+    ];
+    for (const [fields, flags, field, reason] of cases) {
+      const d = { id: 'doors-build', ...fields };
+      const said = await refusal(engine.addDataset(d as never, documents));
+      expect(said.message.startsWith(`The input is not valid: ${field}: ${reason}`), said.message).toBe(true);
+      expect(said).toMatchObject({ code: 'INVALID_INPUT', field });
+      const { kb_dataset: kbDataset, id: dataset, ...rest } = d as Record<string, unknown>;
+      const options = { ...rest, dataset, ...(kbDataset === undefined ? {} : { kbDataset }), files: [file], out };
+      expect(await refusal(buildDatasetFile(options as never))).toEqual(said);
+      expect(await refusal(indexBuildCommand(['--dataset', 'doors-build', '--out', out, ...flags, file]))).toEqual(
+        said,
+      );
+      const route = await call('POST', '/api/v1/datasets', { ...d, documents });
+      expect(route.status).toBe(422);
+      expect(over(route)).toEqual(said);
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("declareDataset: its declarations refused as the descriptor's, naming the same field", async () => {
+    await engine.addDataset({ id: 'doors-declared' }, [{ id: 'one', text }]);
+    const declared = (d: object) => Promise.resolve().then(() => engine.declareDataset('doors-declared', d as never));
+    for (const d of [{ models: ['acme'] }, { kb_dataset: '' }]) {
+      const said = await refusal(engine.addDataset({ id: 'doors-declared-2', ...d } as never, []));
+      expect(await refusal(declared(d))).toEqual(said);
+    }
+    expect(await refusal(declared({ kb_dataset: null, colour: 'red' }))).toEqual(
+      invalid('colour', 'is not a known field'),
+    );
+    expect(await refusal(declared({ models: 'acme/x' }))).toEqual(invalid('models', 'must be of type array or null'));
+    expect(await refusal(declared({ kb_dataset: 7 }))).toEqual(invalid('kb_dataset', 'must be of type string or null'));
+    expect(engine.corpus.descriptor('doors-declared').models).toBeUndefined();
+  });
+});
+
+describe("a catalogue job's submission read through its contract", () => {
+  it('createJob: no type, two types, options for a type without any (its rules), in the library and the route', async () => {
+    const call = await keyedCall(handler, keys, 'doors-jobs', 'scale');
+    const items = [{ id: 'a', text }];
+    const cases: Array<[object, string, string, string]> = [
+      [{ items }, '', 'type', 'is required (in the body, or as ?type= for JSON lines)'],
+      [{ type: 'scan', items }, '?type=analyze', 'type', 'the body and the query name different types'],
+      [
+        { type: 'analyze', items: [{ content: text, content_type: 'text' }], options: {} },
+        '',
+        'options',
+        'only a scan job takes options',
+      ],
+    ];
+    for (const [request, query, field, reason] of cases) {
+      const namedType = query === '' ? undefined : query.slice('?type='.length);
+      const library = await refusal(
+        Promise.resolve().then(() => JOB_REQUEST.rules(request as never, { registry: BUILT_IN_JOB_TYPES, namedType })),
+      );
+      expect(library).toEqual(invalid(field, reason));
+      const route = await call('POST', `/api/v1/jobs${query}`, request);
+      expect(route.status).toBe(422);
+      expect(over(route)).toEqual(library);
+    }
+    // a type the host does not run: the words of the route's schema (its enum)
+    const unknown = { type: 'bloom', items };
+    const said = await refusal(
+      Promise.resolve().then(() => JOB_REQUEST.rules(unknown, { registry: BUILT_IN_JOB_TYPES })),
+    );
+    const route = await call('POST', '/api/v1/jobs', unknown);
+    expect(route.status).toBe(422);
+    expect(over(route)).toEqual(said);
   });
 });
 

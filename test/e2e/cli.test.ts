@@ -402,26 +402,27 @@ describe('trainprint CLI (dist/cli.js)', () => {
       kb_dataset: 'the-pile',
       models: ['eleutherai/gpt-j-6b', 'eleutherai/gpt-neo-2.7b'],
     });
-    for (const args of [
-      ['--kb-dataset', ''],
-      ['--kb-dataset'],
-      ['--models', ''],
-      ['--models', 'a/b,,c/d'],
-      ['--models', 'a/b,'],
-    ]) {
+    // a declaration the descriptor does not take: its INVALID_INPUT naming the descriptor's field (exit 1)
+    for (const [args, field] of [
+      [['--kb-dataset', ''], 'kb_dataset'],
+      [['--models', ''], 'models[0]'],
+      [['--models', 'a/b,,c/d'], 'models[1]'],
+      [['--models', 'a/b,'], 'models[1]'],
+    ] as const) {
       const r = await run(['index', 'build', '--dataset', 'x', fx('docs.jsonl.zst'), ...args]);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(/^error: /);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^error: INVALID_INPUT: .*${field.replace(/[[\]]/g, '\\$&')}: `));
     }
+    expect((await run(['index', 'build', '--dataset', 'x', fx('docs.jsonl.zst'), '--kb-dataset'])).code).toBe(2);
     await rejects(
       buildDatasetFile({ dataset: 'x', files: [fx('docs.jsonl.zst')], out: at('x.tpds'), kbDataset: '' }),
-      'INVALID_OPTIONS',
-      'kbDataset',
+      'INVALID_INPUT',
+      'kb_dataset: ',
     );
     await rejects(
       buildDatasetFile({ dataset: 'x', files: [fx('docs.jsonl.zst')], out: at('x.tpds'), models: ['a/b', ''] }),
-      'INVALID_OPTIONS',
-      'models',
+      'INVALID_INPUT',
+      'models[1]: ',
     );
     expect((await run(['--help'])).stdout).toMatch(
       /--kb-dataset ID[\s\S]*--models A\/B,C\/D[\s\S]*labelled as declared/,
@@ -451,8 +452,6 @@ describe('trainprint CLI (dist/cli.js)', () => {
     for (const args of [
       ['index', 'build', 'story.txt'], // no --dataset
       ['index', 'build', '--dataset', 'x'], // no files
-      ['index', 'build', '--dataset', 'x', '--kind', 'fuzzy', 'story.txt'],
-      ['index', 'build', '--dataset', 'x', '--window', '3', 'story.txt'], // window without portrait
       ['index', 'build', '--datset', 'x', 'story.txt'],
       ['index', 'info'],
       ['index'],
@@ -461,6 +460,15 @@ describe('trainprint CLI (dist/cli.js)', () => {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: /);
+    }
+    // the descriptor's refusals are the library's (exit 1), as addDataset words them
+    for (const [args, said] of [
+      [['--kind', 'fuzzy'], 'kind: must be one of "exact", "portrait"'],
+      [['--window', '3'], "window: is an option of kind 'portrait' only"],
+    ] as const) {
+      const r = await run(['index', 'build', '--dataset', 'x', ...args, 'story.txt']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(`error: INVALID_INPUT: The input is not valid: ${said}`);
     }
     const h = await run(['--help']);
     expect(h.code).toBe(0);

@@ -119,7 +119,6 @@ describePostgres('trainprint CLI with datasets in PostgreSQL', (db) => {
       ['index', 'build', '--dataset', 'x', '--into', built, '--out', 'x.tpds', 'thursday.jsonl'],
       ['index', 'build', '--dataset', 'x', '--into', built, '--partitions', '0', 'thursday.jsonl'],
       ['index', 'build', '--dataset', 'x', '--partitions', '4', 'thursday.jsonl'],
-      ['index', 'build', '--dataset', 'x', '--into', built, '--kind', 'portrait', 'thursday.jsonl'],
       ['index', 'push', 'thursday.tpds'],
       ['index', 'push', '--into', built],
     ]) {
@@ -127,6 +126,20 @@ describePostgres('trainprint CLI with datasets in PostgreSQL', (db) => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: /);
     }
+    // a portrait is the library's refusal: only exact datasets are kept in PostgreSQL
+    const into = await run([
+      'index',
+      'build',
+      '--dataset',
+      'x',
+      '--into',
+      built,
+      '--kind',
+      'portrait',
+      'thursday.jsonl',
+    ]);
+    expect(into.code).toBe(1);
+    expect(into.stderr).toMatch(/^error: INVALID_OPTIONS: .*only exact datasets/);
     const exists = await run(['index', 'build', '--dataset', 'thursday', '--into', built, '--quiet', 'thursday.jsonl']);
     expect(exists.code).toBe(1);
     expect(exists.stderr).toMatch(/^error: ALREADY_EXISTS: .*thursday/);

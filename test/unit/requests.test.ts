@@ -26,7 +26,7 @@ import type { ListWorksOptions, RegisterWorkRequest } from '../../src/services/r
 import { REQUESTS } from '../../src/services/requests.js';
 import { MARKET_REQUESTS } from '../../src/services/market/schema.js';
 import type { CreateListingRequest, MakeOfferRequest, UpdateListingRequest } from '../../src/services/market/types.js';
-import type { DatasetDescriptor } from '../../src/datasets/types.js';
+import type { DatasetDeclaration, DatasetDescriptor } from '../../src/datasets/types.js';
 import type { AdminCreateKeyRequest } from '../../src/services/accounts/schema.js';
 import type { CreateClientOptions, CreateKeyOptions } from '../../src/services/accounts/keys.js';
 import type { TokenRequest } from '../../src/services/accounts/schema.js';
@@ -71,6 +71,7 @@ const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; job
   createClient: { routes: ['createOAuthClient'] },
   issueToken: { routes: ['oauthToken'] },
   createDataset: { routes: ['createDataset'] },
+  declareDataset: { routes: [] },
 };
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
@@ -226,6 +227,7 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     keep_text: 1,
     meta: 1,
   } satisfies Record<keyof DatasetDescriptor, 1>),
+  declareDataset: Object.keys({ kb_dataset: 1, models: 1 } satisfies Record<keyof DatasetDeclaration, 1>),
 };
 
 /**

@@ -13,9 +13,11 @@ import {
   BUILT_IN_JOB_TYPES,
   jobUnits,
   planFileBytes,
+  JOB_REQUEST,
   planJobItems,
   TrainprintError,
   type JobInfo,
+  type JobRequest,
   type JobTypeDefinition,
   type JobTypeRegistry,
 } from '../../library.js';
@@ -102,27 +104,12 @@ async function jobBodyAllowance(ctx: RouteContext): Promise<BodyAllowance> {
   };
 }
 
-/** The type a submission names, in its body or its query (a JSON-lines body), as the handler registered it. */
-function submittedType(ctx: RouteContext): JobTypeDefinition<unknown> {
-  const body = ctx.body as { type?: string; options?: unknown };
-  const name = body.type ?? (ctx.query.type as string | undefined);
-  if (name === undefined) invalidField('type', 'is required (in the body, or as ?type= for JSON lines)');
-  if (body.type !== undefined && ctx.query.type !== undefined && body.type !== ctx.query.type)
-    invalidField('type', 'the body and the query name different types');
-  const registry = ctx.services.jobTypes;
-  const type = registry.get(name);
-  if (!type) invalidField('type', `must be one of ${[...registry.keys()].join(', ')}`);
-  if (body.options !== undefined && !type.optionsSchema) {
-    const takers = [...registry.values()].filter((t) => t.optionsSchema).map((t) => t.name);
-    invalidField('options', `only a ${takers.join(' or ')} job takes options`);
-  }
-  return type;
-}
-
 /** `POST /api/v1/jobs`. */
 async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
-  const body = ctx.body as { type?: string; items: unknown[]; options?: Record<string, unknown> };
-  const type = submittedType(ctx);
+  const body = ctx.body as JobRequest;
+  const named = { registry: ctx.services.jobTypes, namedType: ctx.query.type as string | undefined };
+  JOB_REQUEST.rules(body, named);
+  const type = named.registry.get((body.type ?? named.namedType) as string) as JobTypeDefinition<unknown>;
   const principal = who(ctx);
   const plan = ctx.services.plan(principal.plan);
   const cap = planJobItems(plan);

@@ -2,7 +2,7 @@
  * The schemas of the catalogue jobs (`/api/v1/jobs`, src/http/routes/catalogue-jobs.ts): the submission, a job's
  * status, and one line of its results.
  */
-import { BUILT_IN_JOB_TYPES, MAX_PLAN_JOB_ITEMS, type JobTypeRegistry } from '../../library.js';
+import { BUILT_IN_JOB_TYPES, JOB_REQUEST_SHAPE, type JobTypeRegistry } from '../../library.js';
 import type { JsonSchema } from '../context.js';
 import { dateTime, dateTimeOrNull, int0, nextCursor, partialObject, prefixedId } from './kit.js';
 
@@ -31,10 +31,7 @@ export function jobRequestSchema(registry: JobTypeRegistry): JsonSchema {
           'Required here or as the query parameter `type` (a JSON-lines body has only the query)',
       },
       items: {
-        type: 'array',
-        minItems: 1,
-        maxItems: MAX_PLAN_JOB_ITEMS,
-        items: { type: 'object' },
+        ...(JOB_REQUEST_SHAPE.properties as Record<string, JsonSchema>).items,
         description:
           "The items, at most the plan's `jobItems` (Free 100, Pro 10,000, Scale and Enterprise 100,000), each " +
           "of its type's schema",

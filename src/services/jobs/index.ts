@@ -5,6 +5,7 @@ export * from './runner.js';
 export * from './executors.js';
 export * from './job-type.js';
 export * from './registry.js';
+export * from './request.js';
 export * from './start.js';
 export * from './held-models.js';
 export { ItemHandedBack } from './hand-back.js';

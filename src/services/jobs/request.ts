@@ -1,0 +1,45 @@
+/**
+ * A catalogue job's submission ({@link JOB_REQUEST}): its items, their type (named in it, or beside it) and `options`.
+ * A door checks items and options against the registry's schema; the rules say what no schema can.
+ */
+import { object } from '../../util/json-schema.js';
+import { contract, invalidField, schemaRefusal } from '../../util/schema-check.js';
+import { MAX_PLAN_JOB_ITEMS } from '../accounts/plans.js';
+import type { JobTypeRegistry } from './registry.js';
+
+/** A submission; `namedType` is a type named beside it (a JSON-lines body's `?type=`). @example { type: 'scan', items } */
+export type JobRequest = {
+  readonly type?: string;
+  readonly items: readonly unknown[];
+  readonly options?: Readonly<Record<string, unknown>>;
+};
+/** The types a host runs, and the type named beside the request. @example { registry: BUILT_IN_JOB_TYPES } */
+export type JobRequestContext = { readonly registry: JobTypeRegistry; readonly namedType?: string };
+
+const ITEMS = { type: 'array', minItems: 1, maxItems: MAX_PLAN_JOB_ITEMS, items: { type: 'object' } } as const;
+/** Every submission's shape, whatever the registry (a plan holds fewer items); the HTTP schema adds each type's. */
+export const JOB_REQUEST_SHAPE = object({ type: { type: 'string' }, items: ITEMS, options: { type: 'object' } }, [
+  'type',
+  'options',
+]);
+
+/** The type named once (or the same twice), one of the registry's, and `options` only for a type that takes them. */
+function jobRequestRules(request: JobRequest, { registry, namedType }: JobRequestContext): void {
+  const name = request.type ?? namedType;
+  if (name === undefined) invalidField('type', 'is required (in the body, or as ?type= for JSON lines)');
+  if (request.type !== undefined && namedType !== undefined && request.type !== namedType)
+    invalidField('type', 'the body and the query name different types');
+  const type = registry.get(name);
+  if (!type) invalidField('type', schemaRefusal('enum', { enum: [...registry.keys()] }));
+  if (request.options !== undefined && !type.optionsSchema) {
+    const takers = [...registry.values()].filter((t) => t.optionsSchema).map((t) => t.name);
+    invalidField('options', `only a ${takers.join(' or ')} job takes options`);
+  }
+}
+
+/**
+ * A catalogue job's submission, written once; `POST /api/v1/jobs` reads it through these rules after its validator
+ * checked the registry's schema. Once they hold, `registry.get(request.type ?? namedType)` is the type.
+ * @example JOB_REQUEST.rules({ items }, { registry: BUILT_IN_JOB_TYPES }) // INVALID_INPUT: type: is required …
+ */
+export const JOB_REQUEST = contract<JobRequest, JobRequestContext>('createJob', JOB_REQUEST_SHAPE, jobRequestRules);
