@@ -216,10 +216,10 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
           inert |= bits;
         }
       }
-      if (n > 0 && extendsRegion(i, hi & ~sep, prevEndB)) {
+      const marks = hi & ~sep; // non-ASCII bytes inside words: each makes its word a trigger
+      if (n > 0 && extendsRegion(i, marks, prevEndB)) {
         // Every trigger word of the block merges into the open region (prose in one script): only the last word's
         // end and the start of the last word are needed, not each separator's.
-        const marks = hi & ~sep;
         if (sep != 0) {
           const lastSep = <u64>(63 - clz<u64>(sep));
           // the last word closed in this block that holds a trigger ends at the first separator after its last mark
@@ -247,21 +247,31 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
         u += unitsBefore(64);
         continue;
       }
+      // Otherwise word by word, only from the words holding a trigger: with none open, the separators before the next
+      // mark only move the start of the word that holds it.
       let pos: u64 = 0;
       while (pos < 64) {
+        if (!trigger) {
+          const ahead = marks >> pos;
+          const seps = ahead == 0 ? sep >> pos : (sep >> pos) & ((<u64>1 << ctz<u64>(ahead)) - 1);
+          if (seps != 0) {
+            // the word holding the next mark (or the block's last word) starts after the last of these separators
+            const last = pos + <u64>(63 - clz<u64>(seps));
+            wordB = i + <usize>last + 1;
+            wordU = u + unitsBefore(last + 1);
+            asciiSepBefore = ((inert >> last) & 1) == 0;
+          }
+          if (ahead == 0) break;
+          trigger = true;
+          pos += ctz<u64>(ahead);
+        }
+        // the word holding a trigger ends at the next separator, if it is in this block
         const rest = sep >> pos;
-        if (rest == 0) {
-          if ((hi >> pos) != 0) trigger = true;
-          break;
-        }
+        if (rest == 0) break;
         const k = pos + ctz<u64>(rest);
-        // the word [pos, k) before this separator
-        if (k > pos && ((hi >> pos) & ((<u64>1 << (k - pos)) - 1)) != 0) trigger = true;
-        if (trigger) {
-          n = emitRegion(outPtr, cap, n, p, wordB, wordU, asciiSepBefore, prevEndB, i + <usize>k, u + unitsBefore(k));
-          prevEndB = i + <usize>k;
-          trigger = false;
-        }
+        n = emitRegion(outPtr, cap, n, p, wordB, wordU, asciiSepBefore, prevEndB, i + <usize>k, u + unitsBefore(k));
+        prevEndB = i + <usize>k;
+        trigger = false;
         // past the run of separators from k: the next word starts at j
         const tokAfter = k < 63 ? ~sep >> (k + 1) : 0;
         const j: u64 = tokAfter == 0 ? 64 : k + 1 + ctz<u64>(tokAfter);
