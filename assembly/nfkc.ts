@@ -767,19 +767,25 @@ let scanAfter: u32 = 0; // token bytes of the last 16 bytes read, from the word'
   let leads: u32 = 0;
   let changed = false;
   while (true) {
-    if (w + 17 > tReadable) return 0; // (plainRanges reads the 16 bytes at w + 1)
-    const tok = masks16(w);
-    let stop = ~tok & 0xFFFF;
-    if (end - w < 16) stop |= <u32>0xFFFF << <u32>(end - w); // (end > w here)
-    const k = stop != 0 ? ctz<u32>(stop) : 16;
-    const part = (<u32>1 << k) - 1; // bytes of the word in this stretch (k = 16: all)
-    if ((wide16 & part) != 0) return 0;
-    let l = lead16 & part;
-    leads += <u32>popcnt<u32>(l);
-    if (!plainRanges(w, l)) {
-      while (l != 0) {
-        const at = w + <usize>ctz<u32>(l);
-        l &= l - 1;
+    if (w + 33 > tReadable) return 0; // (plainRanges reads the 16 bytes at w + 17)
+    const tokLo = masks16(w);
+    const leadLo = lead16;
+    const wideLo = wide16;
+    const tok = <u64>tokLo | (<u64>masks16(w + 16) << 16);
+    const lead = <u64>leadLo | (<u64>lead16 << 16);
+    const wide = <u64>wideLo | (<u64>wide16 << 16);
+    let stop = ~tok & 0xFFFFFFFF;
+    if (end - w < 32) stop |= <u64>0xFFFFFFFF << <u64>(end - w); // (end > w here)
+    const k = stop != 0 ? ctz<u64>(stop) : 32;
+    const part = (<u64>1 << k) - 1; // bytes of the word in these 32 (k = 32: all)
+    if ((wide & part) != 0) return 0;
+    const l = lead & part;
+    leads += <u32>popcnt<u64>(l);
+    if (!plainRanges(w, <u32>l & 0xFFFF) || !plainRanges(w + 16, <u32>(l >> 16))) {
+      let m = l;
+      while (m != 0) {
+        const at = w + <usize>ctz<u64>(m);
+        m &= m - 1;
         const c = ((<u32>load<u8>(at) & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F);
         if (isPlain2(c)) continue;
         if (load<u16>(SIMPLE2 + (<usize>(c - 0x80) << 1)) == 0) return 0;
@@ -787,8 +793,8 @@ let scanAfter: u32 = 0; // token bytes of the last 16 bytes read, from the word'
       }
     }
     w += <usize>k;
-    if (k < 16 || w >= end) {
-      scanAfter = k < 16 ? (tok & ~stop) >> k : 0;
+    if (k < 32 || w >= end) {
+      scanAfter = k < 32 ? <u32>((tok & ~stop) >> k) : 0;
       break;
     }
   }
