@@ -754,12 +754,14 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
 // What scanPlain found beside the word's end (globals: no multiple return values).
 let scanLeads: u32 = 0; // lead bytes in the word (its UTF-16 units are its bytes less these)
 let scanChanged = false; // some code point is a capital of SIMPLE2
-let scanAfter: u32 = 0; // token bytes of the last 16 bytes read, from the word's end on (bit 0: the end), none past `end`
+let scanAfter: u32 = 0; // token bytes of the last 32 bytes read, from the word's end on (bit 0: the end), none past `end`
 
 /**
  * The end of a word at `q` (a token byte) that the normaliser leaves as it is: a run of token bytes (ASCII letters and
  * digits, bytes >= 0x80) up to an ASCII separator or `end`, each non-ASCII code point in it a 2-byte one in PLAIN2 or a
- * capital of SIMPLE2; 0 when it is not such a word, or 16 bytes from a stretch of it would pass the end of memory.
+ * capital of SIMPLE2; 0 when it is not such a word, or the 33 bytes from a 32-byte stretch of it would pass the end of
+ * memory. Reads 32 bytes a step: a word of Cyrillic or Greek (two bytes a letter) is about as often over 16 bytes as
+ * under, so a loop of 16-byte steps would leave at a mispredicted branch for many words.
  */
 // @ts-ignore: decorator
 @inline function scanPlain(q: usize, end: usize): usize {
