@@ -751,36 +751,43 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
 }
 
 
-// UTF-16 units of the word plainWord found (globals: no multiple return values).
-let wordUnits: u32 = 0;
+// What scanPlain found beside the word's end (globals: no multiple return values).
+let scanLeads: u32 = 0; // lead bytes in the word (its UTF-16 units are its bytes less these)
+let scanChanged = false; // some code point is a capital of SIMPLE2
+let scanAfter: u32 = 0; // token bytes of the last 32 bytes read, from the word's end on (bit 0: the end), none past `end`
 
 /**
- * A word at `q` (UTF-16 offset `u`, no token open) that the normaliser leaves as it is: a run of token bytes (ASCII
- * letters and digits, bytes >= 0x80) up to an ASCII separator or `end`, each non-ASCII code point in it a 2-byte one
- * in PLAIN2 or a capital of SIMPLE2 — what emitToken would make of it code point by code point, since each is a
- * boundary (or INFO_SELF, or goes out as one) followed by one, or by the separator or the end. Writes it as a token,
- * hashed from the input as closeToken would (ASCII capitals fold in the hash, as NFKC_Casefold folds them; a word
- * with other capitals is spelled folded in TOK first), and returns where it ends (wordUnits: its UTF-16 units); 0 when the word is not such a word, or 16 bytes from a stretch of it would pass the end of memory
- * (nothing written then). The caller has checked there is room for a token.
+ * The end of a word at `q` (a token byte) that the normaliser leaves as it is: a run of token bytes (ASCII letters and
+ * digits, bytes >= 0x80) up to an ASCII separator or `end`, each non-ASCII code point in it a 2-byte one in PLAIN2 or a
+ * capital of SIMPLE2; 0 when it is not such a word, or the 33 bytes from a 32-byte stretch of it would pass the end of
+ * memory. Reads 32 bytes a step: a word of Cyrillic or Greek (two bytes a letter) is about as often over 16 bytes as
+ * under, so a loop of 16-byte steps would leave at a mispredicted branch for many words.
  */
-function plainWord(q: usize, end: usize, u: u32): usize {
+// @ts-ignore: decorator
+@inline function scanPlain(q: usize, end: usize): usize {
   let w = q;
   let leads: u32 = 0;
-  let changed = false; // some code point is a capital of SIMPLE2
+  let changed = false;
   while (true) {
-    if (w + 17 > tReadable) return 0; // (plainRanges reads the 16 bytes at w + 1)
-    const tok = masks16(w);
-    let stop = ~tok & 0xFFFF;
-    if (end - w < 16) stop |= <u32>0xFFFF << <u32>(end - w); // (end > w here)
-    const k = stop != 0 ? ctz<u32>(stop) : 16;
-    const part = (<u32>1 << k) - 1; // bytes of the word in this stretch (k = 16: all)
-    if ((wide16 & part) != 0) return 0;
-    let l = lead16 & part;
-    leads += <u32>popcnt<u32>(l);
-    if (!plainRanges(w, l)) {
-      while (l != 0) {
-        const at = w + <usize>ctz<u32>(l);
-        l &= l - 1;
+    if (w + 33 > tReadable) return 0; // (plainRanges reads the 16 bytes at w + 17)
+    const tokLo = masks16(w);
+    const leadLo = lead16;
+    const wideLo = wide16;
+    const tok = <u64>tokLo | (<u64>masks16(w + 16) << 16);
+    const lead = <u64>leadLo | (<u64>lead16 << 16);
+    const wide = <u64>wideLo | (<u64>wide16 << 16);
+    let stop = ~tok & 0xFFFFFFFF;
+    if (end - w < 32) stop |= <u64>0xFFFFFFFF << <u64>(end - w); // (end > w here)
+    const k = stop != 0 ? ctz<u64>(stop) : 32;
+    const part = (<u64>1 << k) - 1; // bytes of the word in these 32 (k = 32: all)
+    if ((wide & part) != 0) return 0;
+    const l = lead & part;
+    leads += <u32>popcnt<u64>(l);
+    if (!plainRanges(w, <u32>l & 0xFFFF) || !plainRanges(w + 16, <u32>(l >> 16))) {
+      let m = l;
+      while (m != 0) {
+        const at = w + <usize>ctz<u64>(m);
+        m &= m - 1;
         const c = ((<u32>load<u8>(at) & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F);
         if (isPlain2(c)) continue;
         if (load<u16>(SIMPLE2 + (<usize>(c - 0x80) << 1)) == 0) return 0;
@@ -788,11 +795,27 @@ function plainWord(q: usize, end: usize, u: u32): usize {
       }
     }
     w += <usize>k;
-    if (k < 16 || w >= end) break;
+    if (k < 32 || w >= end) {
+      scanAfter = k < 32 ? <u32>((tok & ~stop) >> k) : 0;
+      break;
+    }
   }
+  scanLeads = leads;
+  scanChanged = changed;
+  return w;
+}
+
+/**
+ * Writes the word [`q`, `w`) that scanPlain found (UTF-16 offset `u`) as a token, hashed from the input as closeToken
+ * would (ASCII capitals fold in the hash, as NFKC_Casefold folds them; a word with other capitals is spelled folded in
+ * TOK first); returns its UTF-16 units, or 0 when it was changed and is too long for TOK (nothing written then). The
+ * caller has checked there is room for a token.
+ */
+// @ts-ignore: decorator
+@inline function writePlain(q: usize, w: usize, u: u32): u32 {
   const n = w - q;
   let at = q;
-  if (changed) {
+  if (scanChanged) {
     // spelled folded in TOK: each capital's two bytes become its letter's
     if (n > TOK_CAP) return 0;
     memory.copy(TOK, q, n);
@@ -809,14 +832,49 @@ function plainWord(q: usize, end: usize, u: u32): usize {
     at = TOK;
   }
   const h = n < 16 ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed); // 16 bytes at q or TOK are readable
-  const units = <u32>n - leads;
+  const units = <u32>n - scanLeads;
   const o = <usize>tCount << 2;
   store<u32>(tStarts + o, tBase + u);
   store<u32>(tEnds + o, tBase + u + units);
   store<u64>(tHashes + (o << 1), h);
   tCount++;
-  wordUnits = units;
-  return w;
+  return units;
+}
+
+// UTF-16 units from where plainWords started to where it stopped (globals: no multiple return values).
+let wordUnits: u32 = 0;
+
+/**
+ * Words from `q0` (UTF-16 offset `u0`, no token open) that the normaliser leaves as they are (scanPlain), and the
+ * ASCII separators between them: writes each word as a token — what emitToken would make of it code point by code
+ * point, since each code point is a boundary (or INFO_SELF, or goes out as one) followed by one, or by the separator or
+ * the end — and skips the separators, each a boundary followed by a boundary (they only end a token, and none is
+ * open). Returns where it stopped (wordUnits: the UTF-16 units up to there): the end, or the ASCII separator after the
+ * last word written, or the one before a word that is not such a word (fastRun looks at what follows it); 0 when the
+ * word at `q0` is not such a word (nothing written then). The caller has checked there is room for a token.
+ */
+function plainWords(q0: usize, end: usize, u0: u32): usize {
+  let q = q0;
+  let u = u0;
+  while (true) {
+    const w = scanPlain(q, end);
+    const units = w != 0 ? writePlain(q, w, u) : 0;
+    if (units == 0) {
+      if (q == q0) return 0;
+      wordUnits = u - 1 - u0;
+      return q - 1;
+    }
+    u += units;
+    // the next word, if the last 16 bytes read show where it starts and there is room for its token
+    const next = scanAfter & ~1; // (bit 0: the separator at w)
+    if (w >= end || next == 0 || tCount >= tCap) {
+      wordUnits = u - u0;
+      return w;
+    }
+    const k = ctz<u32>(next);
+    q = w + <usize>k;
+    u += <u32>k; // ASCII separators: a unit each
+  }
 }
 
 /**
@@ -843,10 +901,10 @@ function fastRun(i: usize, end: usize, u: u32): usize {
   runFold = false;
   while (true) {
     if (!inToken && (b == 2 || (c < 0x80 && (inf & INFO_TOKEN) != 0))) {
-      // a word may start here: one that needs no normalising is written at once (plainWord)
+      // a word may start here: words that need no normalising are written at once (plainWords)
       if (!closeToken()) return 0;
       if (tCount < tCap) {
-        const w = plainWord(q, end, uu);
+        const w = plainWords(q, end, uu);
         if (w != 0) {
           q = w;
           uu += wordUnits;

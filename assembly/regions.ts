@@ -137,6 +137,29 @@ let maskCheck: u64 = 0; // lead bytes of characters that may be inert separators
 }
 
 /**
+ * Whether every word holding a trigger in the 64-byte block at `b` (`marks`: its non-ASCII bytes inside words) would
+ * merge into the region that ended at `prevEndB`, so the block needs no separator-by-separator walk. A word's gap to
+ * the region before it is shorter than the run of mark-free bytes before its first mark, so it is enough that the
+ * first mark lies at most MERGE_GAP bytes after `prevEndB` and no run of more than MERGE_GAP mark-free bytes lies
+ * between two marks. (A word still open at the block's start ends after `prevEndB` and before the first mark of the
+ * next word, so the first test covers its gaps too.)
+ */
+// @ts-ignore: decorator
+@inline function extendsRegion(b: usize, marks: u64, prevEndB: usize): bool {
+  if (marks == 0 || b + <usize>ctz<u64>(marks) - prevEndB > MERGE_GAP) return false;
+  // runs of MERGE_GAP + 1 = 33 mark-free bytes up to the last mark: each step doubles the run a set bit stands for
+  const top = <u64>(63 - clz<u64>(marks));
+  let z = ~marks & (top >= 63 ? <u64>-1 : (<u64>2 << top) - 1);
+  z &= z >> 1;
+  z &= z >> 2;
+  z &= z >> 4;
+  z &= z >> 8;
+  z &= z >> 16;
+  z &= z >> 1;
+  return z == 0;
+}
+
+/**
  * Find the normaliser regions of `len` UTF-8 bytes at `p` (well-formed UTF-8) and rewrite every
  * inert separator outside them to ' ' followed by 0xFF bytes (so: call it once per text). Writes
  * up to `cap` records at `outPtr` and returns how many regions there are (when that exceeds
@@ -193,21 +216,62 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
           inert |= bits;
         }
       }
+      const marks = hi & ~sep; // non-ASCII bytes inside words: each makes its word a trigger
+      if (n > 0 && extendsRegion(i, marks, prevEndB)) {
+        // Every trigger word of the block merges into the open region (prose in one script): only the last word's
+        // end and the start of the last word are needed, not each separator's.
+        if (sep != 0) {
+          const lastSep = <u64>(63 - clz<u64>(sep));
+          // the last word closed in this block that holds a trigger ends at the first separator after its last mark
+          const closed = marks & ((<u64>1 << lastSep) - 1);
+          let e: i64 = -1;
+          if (closed != 0) {
+            const m = <u64>(63 - clz<u64>(closed));
+            e = <i64>(m + 1 + ctz<u64>(sep >> (m + 1)));
+          } else if (trigger) e = <i64>ctz<u64>(sep); // the word open at the block's start
+          if (e >= 0) {
+            const endU = u + unitsBefore(<u64>e);
+            if (n - 1 < cap) {
+              const o = outPtr + (<usize>(n - 1) << 5);
+              store<u32>(o, <u32>(i + <usize>e - p), 4);
+              store<u32>(o, endU, 12);
+            }
+            prevEndB = i + <usize>e;
+          }
+          trigger = (marks >> lastSep) != 0;
+          wordB = i + <usize>lastSep + 1;
+          wordU = u + unitsBefore(lastSep + 1);
+          asciiSepBefore = ((inert >> lastSep) & 1) == 0;
+        } else if (marks != 0) trigger = true;
+        i += 64;
+        u += unitsBefore(64);
+        continue;
+      }
+      // Otherwise word by word, only from the words holding a trigger: with none open, the separators before the next
+      // mark only move the start of the word that holds it.
       let pos: u64 = 0;
       while (pos < 64) {
+        if (!trigger) {
+          const ahead = marks >> pos;
+          const seps = ahead == 0 ? sep >> pos : (sep >> pos) & ((<u64>1 << ctz<u64>(ahead)) - 1);
+          if (seps != 0) {
+            // the word holding the next mark (or the block's last word) starts after the last of these separators
+            const last = pos + <u64>(63 - clz<u64>(seps));
+            wordB = i + <usize>last + 1;
+            wordU = u + unitsBefore(last + 1);
+            asciiSepBefore = ((inert >> last) & 1) == 0;
+          }
+          if (ahead == 0) break;
+          trigger = true;
+          pos += ctz<u64>(ahead);
+        }
+        // the word holding a trigger ends at the next separator, if it is in this block
         const rest = sep >> pos;
-        if (rest == 0) {
-          if ((hi >> pos) != 0) trigger = true;
-          break;
-        }
+        if (rest == 0) break;
         const k = pos + ctz<u64>(rest);
-        // the word [pos, k) before this separator
-        if (k > pos && ((hi >> pos) & ((<u64>1 << (k - pos)) - 1)) != 0) trigger = true;
-        if (trigger) {
-          n = emitRegion(outPtr, cap, n, p, wordB, wordU, asciiSepBefore, prevEndB, i + <usize>k, u + unitsBefore(k));
-          prevEndB = i + <usize>k;
-          trigger = false;
-        }
+        n = emitRegion(outPtr, cap, n, p, wordB, wordU, asciiSepBefore, prevEndB, i + <usize>k, u + unitsBefore(k));
+        prevEndB = i + <usize>k;
+        trigger = false;
         // past the run of separators from k: the next word starts at j
         const tokAfter = k < 63 ? ~sep >> (k + 1) : 0;
         const j: u64 = tokAfter == 0 ? 64 : k + 1 + ctz<u64>(tokAfter);

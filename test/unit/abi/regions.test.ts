@@ -1,0 +1,105 @@
+/**
+ * The region search (assembly/regions.ts: findRegions) of the SIMD build, which reads whole 64-byte blocks of
+ * non-ASCII text, against the scalar build's, which walks every character of them: the same regions (byte and UTF-16
+ * bounds), the same count when the records outrun their room, and the same rewritten inert separators, on texts whose
+ * non-ASCII words lie at every offset of a block with ASCII gaps on either side of the merging distance.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src/core/abi.js';
+import { prng } from '../../reference/core.js';
+import { coreOf } from './helpers.js';
+
+const encoder = new TextEncoder();
+
+/** findRegions on `bytes` with room for `cap` records: the count, the records written (words 0..5) and the bytes after. */
+function regionsOf(core: Core, bytes: Uint8Array, cap: number) {
+  const L = core.layout(1 << 20);
+  const p = L.take(bytes.length + 64);
+  const out = L.take(cap * 32 + 32);
+  L.commit();
+  core.writeBytes(p, bytes);
+  const n = core.raw.findRegions(p, bytes.length, out, cap);
+  const words = core.u32(out, Math.min(n, cap) * 8);
+  const records = Array.from({ length: Math.min(n, cap) }, (_, r) => Array.from(words.subarray(r * 8, r * 8 + 6)));
+  return { n, records, bytes: Array.from(core.u8.subarray(p, p + bytes.length)) };
+}
+
+// Words of 2-byte scripts (short and longer than the merging distance), CJK, an astral character, ASCII words and runs
+// of every length around 32 bytes, separators ASCII and inert (before ASCII or not).
+const PIECES = [
+  'слово',
+  'Москва',
+  'достопримечательность',
+  'превысокомногорассмотрительствующий',
+  'λόγος',
+  'Straße',
+  'écoute',
+  'żółw',
+  'naïveté',
+  '中文',
+  '日本語の',
+  '😀',
+  'Vim',
+  'a1',
+  'x',
+  ' ',
+  ' ',
+  ' ',
+  '  ',
+  '\n     ',
+  ', ',
+  '.',
+  '-',
+  '\u00a0',
+  '\u00bb',
+  '\u2014',
+  '\u201c',
+  '\u3001',
+  '\u00d7',
+];
+
+/** An ASCII stretch of `n` bytes: words and spaces. */
+function asciiRun(rnd: () => number, n: number): string {
+  let s = '';
+  while (s.length < n) s += rnd() < 0.2 ? ' ' : String.fromCharCode(97 + Math.floor(rnd() * 26));
+  return s;
+}
+
+function randomMixed(rnd: () => number): string {
+  let text = asciiRun(rnd, Math.floor(rnd() * 64)); // every alignment of what follows
+  for (let k = 20 + Math.floor(rnd() * 300); k > 0; k--) {
+    text += rnd() < 0.1 ? ` ${asciiRun(rnd, 20 + Math.floor(rnd() * 30))} ` : PIECES[Math.floor(rnd() * PIECES.length)];
+  }
+  return text;
+}
+
+describe('findRegions: SIMD blocks against the character walk', () => {
+  let simd: Core;
+  let scalar: Core;
+  beforeAll(async () => {
+    simd = await coreOf('core.simd.wasm');
+    scalar = await coreOf('core.wasm');
+  });
+
+  it('finds the same regions and rewrites the same separators on 1,000 mixed-script texts', () => {
+    const rnd = prng(2718);
+    let regions = 0;
+    for (let t = 0; t < 1000; t++) {
+      const text = randomMixed(rnd);
+      const bytes = encoder.encode(text);
+      const want = regionsOf(scalar, bytes, bytes.length + 1);
+      expect(regionsOf(simd, bytes, bytes.length + 1), JSON.stringify(text)).toEqual(want);
+      regions += want.n;
+    }
+    expect(regions).toBeGreaterThan(2000); // the texts are not one region each: gaps over 32 bytes split them
+  });
+
+  it('counts the regions past its room the same way', () => {
+    const rnd = prng(3141);
+    for (let t = 0; t < 200; t++) {
+      const text = randomMixed(rnd);
+      const bytes = encoder.encode(text);
+      expect(regionsOf(simd, bytes, 2), JSON.stringify(text)).toEqual(regionsOf(scalar, bytes, 2));
+    }
+  });
+});
