@@ -9,6 +9,7 @@ export { xxh64, xxh64Folded, xxh64Pair, xxh64PairSecond } from './hash/xxh64';
 export { countTokens, tokenize } from './tokenize';
 export { failedRegion, findRegions, setInert, tokenizeRegions } from './regions';
 export { utf8Invalid } from './utf8';
+export { utf16ToUtf8 } from './utf16';
 export { wordsAtLeast } from './words';
 
 // pinned NFKC_Casefold + word tokens of a region, straight from its UTF-8 (the tables are copied in by the host)

@@ -25,6 +25,30 @@ const KAV: Array<[number, bigint, bigint]> = [
   [101, 0n, 0x0eab543384f878adn],
   [101, BigInt(PRIME32), 0xcaa65939306f1e21n],
 ];
+/**
+ * A string of `n` code units drawn from runs of ASCII, 2-byte and 3-byte characters, surrogate pairs and lone halves
+ * of pairs — each kind as likely at any offset, so that some fall on the edges of the core's blocks of 16 and 4 units.
+ */
+function mixedUnits(rand: () => number, n: number, asciiShare = 0.6): string {
+  const units: number[] = [];
+  while (units.length < n) {
+    const r = rand();
+    const run = 1 + Math.floor(rand() * 40);
+    for (let i = 0; i < run && units.length < n; i++) {
+      if (r < asciiShare) units.push(Math.floor(rand() * 128));
+      else if (r < asciiShare + 0.1) units.push(0x80 + Math.floor(rand() * 0x780));
+      else if (r < asciiShare + 0.2)
+        units.push(rand() < 0.5 ? 0x800 + Math.floor(rand() * 0xd000) : 0xe000 + Math.floor(rand() * 0x2000));
+      else if (r < asciiShare + 0.3)
+        units.push(0xd800 + Math.floor(rand() * 0x400), 0xdc00 + Math.floor(rand() * 0x400));
+      else units.push(rand() < 0.5 ? 0xd800 + Math.floor(rand() * 0x400) : 0xdc00 + Math.floor(rand() * 0x400));
+    }
+  }
+  let s = '';
+  for (let i = 0; i < n; i += 8192) s += String.fromCharCode(...units.slice(i, Math.min(n, i + 8192)));
+  return s;
+}
+
 const TEXT_KAV: Array<[string, bigint]> = [
   ['', 0xef46db3751d8e999n],
   ['a', 0xd24ec4f1a98c6e5bn],
@@ -82,6 +106,64 @@ describe.each(BUILDS)('core ABI (%s)', (build) => {
       const bytes = new TextEncoder().encode(s);
       const lower = new TextEncoder().encode(s.replace(/[A-Z]/g, (c) => c.toLowerCase()));
       expect(BigInt.asUintN(64, core.raw.xxh64Folded(put(core, bytes), bytes.length, 5n))).toBe(xxh64Ref(lower, 5n));
+    }
+  });
+
+  it('utf16ToUtf8 writes what TextEncoder writes (lone surrogates as U+FFFD), for every length 0..200', async () => {
+    const core = await coreOf(build);
+    const rand = prng(16);
+    const enc = new TextEncoder();
+    const L = core.layout();
+    const src = L.take(2 * 200);
+    const dst = L.take(3 * 200 + 16);
+    L.commit();
+    for (let n = 0; n <= 200; n++) {
+      for (const share of [1, 0.9, 0.6, 0]) {
+        const s = mixedUnits(rand, n, share);
+        const u16 = core.u16(src, n);
+        for (let i = 0; i < n; i++) u16[i] = s.charCodeAt(i);
+        const len = core.raw.utf16ToUtf8(src, n, dst);
+        expect(core.u8.slice(dst, dst + len)).toEqual(enc.encode(s));
+      }
+    }
+    // the edges: a pair across a block's end, a lone half at a block's end and at the input's end
+    for (const s of [
+      'a'.repeat(15) + '😀b',
+      'a'.repeat(15) + '\ud800',
+      'a'.repeat(15) + '\ud800b',
+      '\udc00'.repeat(17),
+      'é'.repeat(33),
+    ]) {
+      const u16 = core.u16(src, s.length);
+      for (let i = 0; i < s.length; i++) u16[i] = s.charCodeAt(i);
+      const len = core.raw.utf16ToUtf8(src, s.length, dst);
+      expect(core.u8.slice(dst, dst + len)).toEqual(enc.encode(s));
+    }
+  });
+
+  it('writeUtf8 writes what TextEncoder writes, whichever way it takes (chunks, encodeInto, both)', async () => {
+    const core = await coreOf(build);
+    const rand = prng(17);
+    const enc = new TextEncoder();
+    const texts = [
+      mixedUnits(rand, 100_000, 0.97), // mostly ASCII: chunks of code units encoded by the core
+      mixedUnits(rand, 300_000, 0.995), // several chunks, pairs and lone halves at their edges
+      'x'.repeat(65_535) + '😀'.repeat(3) + 'y'.repeat(200_000), // a pair straddling the first chunk's end
+      'x'.repeat(65_535) + '\ud800' + 'y'.repeat(200_000) + '\udc00', // lone halves at a chunk's end and the text's
+      'a'.repeat(140_000) + '日本語'.repeat(40_000), // ASCII, then wide characters: encodeInto finishes it
+      '日本語'.repeat(10_000), // wide from the start
+      mixedUnits(rand, 20_000, 0.9), // just over the size where the chunks start
+      mixedUnits(rand, 5_000, 0.9), // under it: encodeInto alone
+    ];
+    for (const s of texts) {
+      const L = core.layout();
+      const cap = 3 * s.length;
+      const p = L.take(cap);
+      L.commit();
+      const len = core.writeUtf8(s, p, cap);
+      const want = enc.encode(s);
+      expect(len).toBe(want.length);
+      expect(Buffer.compare(core.u8.subarray(p, p + len), want)).toBe(0);
     }
   });
 
