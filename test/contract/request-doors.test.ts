@@ -328,6 +328,11 @@ describe('the same bad request gives the same 422 at every door', () => {
     const patched = await refusal(engine.marketplace.updateListing(owner, listing_id, patch as never));
     expect(patched).toEqual(invalid('rate', 'give only one of price, rate'));
     expect(over(await seller('PATCH', `/api/v1/marketplace/listings/${listing_id}`, patch))).toEqual(patched);
+    // an empty patch, refused whole (its schema's minProperties): one sentence at both doors
+    const empty = await refusal(engine.marketplace.updateListing(owner, listing_id, {}));
+    expect(empty.message).toBe('The input is not valid: the request: must have at least this many members: 1');
+    const emptied = over(await seller('PATCH', `/api/v1/marketplace/listings/${listing_id}`, {}));
+    expect(emptied).toMatchObject({ code: empty.code, message: empty.message });
     const buyer = await keyedCall(handler, keys, 'doors-market-buyer', 'pro', ['marketplace' as never]);
     const offer = { amount: price, expires_at: 'tomorrow' };
     const offered = await refusal(engine.marketplace.makeOffer('doors-market-buyer', listing_id, offer));
