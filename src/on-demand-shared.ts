@@ -52,7 +52,7 @@ import { codeUnitOrder, lowerBound } from './util/sorted.js';
 import { countWords } from './util/space.js';
 import { nextMacrotask, turnsEvery } from './util/steps.js';
 import { unrefTimer } from './util/timers.js';
-import { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate } from './util/validate.js';
+import { checkObject, checkString, fail, newId, onlyKeys, parseDate } from './util/validate.js';
 
 /** The names shared, by their module's path under src/ (without the extension). */
 export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, unknown>>>> = Object.freeze({
@@ -92,5 +92,5 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'util/space': { countWords },
   'util/steps': { nextMacrotask, turnsEvery },
   'util/timers': { unrefTimer },
-  'util/validate': { checkObject, checkString, checkWorkType, fail, newId, onlyKeys, parseDate },
+  'util/validate': { checkObject, checkString, fail, newId, onlyKeys, parseDate },
 });

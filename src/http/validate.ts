@@ -34,7 +34,8 @@ export function compileValidator(schema: JsonSchema, location: Location): (value
     const r = validator.validate(value);
     if (r.valid) return value;
     const { field, reason } = describe(r.errors, schema, value);
-    const where = field === '' ? (location === 'body' ? 'the body' : 'the query') : field;
+    // a body refused whole is named as the library names a request read through its contract (readThrough)
+    const where = field === '' ? (location === 'body' ? 'the request' : 'the query') : field;
     throw new TrainprintError('INVALID_INPUT', `${where}: ${reason}`, { cause: { location, field, reason } });
   };
 }

@@ -4,7 +4,7 @@
  */
 import { TrainprintError } from '../errors.js';
 import { readRequest } from './schema-check.js';
-import type { Declarations, WorkType } from '../types.js';
+import type { Declarations } from '../types.js';
 
 /** A lone surrogate (UTF-8 would turn it into U+FFFD). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -18,9 +18,6 @@ export function isWellFormed(s: string): boolean {
   const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
   return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
 }
-
-/** The work types the revenue model and the risk table know. */
-export const WORK_TYPES: readonly WorkType[] = ['book', 'article', 'news', 'code', 'other'];
 
 /** Throw INVALID_INPUT with `detail`. */
 export function fail(detail: string): never {
@@ -63,13 +60,6 @@ export const isIsoDate = (v: string): boolean => DATE.test(v) && !Number.isNaN(D
 export function parseDate(v: unknown, where: string): Date {
   if (typeof v !== 'string' || !isIsoDate(v)) fail(`${where} must be an ISO 8601 date such as "2024-05-01"`);
   return new Date(v as string);
-}
-
-/** One of {@link WORK_TYPES}. */
-export function checkWorkType(v: unknown, where: string): WorkType {
-  if (!(WORK_TYPES as readonly unknown[]).includes(v))
-    fail(`${where} must be one of ${WORK_TYPES.map((t) => `'${t}'`).join(', ')}`);
-  return v as WorkType;
 }
 
 /** `{ tdm_opt_out?: boolean, since?: ISO date }`, returned normalised (since as given). */

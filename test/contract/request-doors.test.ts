@@ -332,11 +332,72 @@ describe('the same bad request gives the same 422 at every door', () => {
     const patched = await refusal(engine.marketplace.updateListing(owner, listing_id, patch as never));
     expect(patched).toEqual(invalid('rate', 'give only one of price, rate'));
     expect(over(await seller('PATCH', `/api/v1/marketplace/listings/${listing_id}`, patch))).toEqual(patched);
+    // an empty patch, refused whole (its schema's minProperties): one sentence at both doors
+    const empty = await refusal(engine.marketplace.updateListing(owner, listing_id, {}));
+    expect(empty.message).toBe('The input is not valid: the request: must have at least this many members: 1');
+    const emptied = over(await seller('PATCH', `/api/v1/marketplace/listings/${listing_id}`, {}));
+    expect(emptied).toMatchObject({ code: empty.code, message: empty.message });
     const buyer = await keyedCall(handler, keys, 'doors-market-buyer', 'pro', ['marketplace' as never]);
     const offer = { amount: price, expires_at: 'tomorrow' };
     const offered = await refusal(engine.marketplace.makeOffer('doors-market-buyer', listing_id, offer));
     expect(offered).toEqual(invalid('expires_at', 'must be an ISO 8601 date such as "2024-05-01"'));
     expect(over(await buyer('POST', `/api/v1/marketplace/listings/${listing_id}/offers`, offer))).toEqual(offered);
+  });
+
+  it("marketplace: a listing, offer, licence and audit query (their schemas and rules), in the library and the routes' queries", async () => {
+    const who = 'doors-market-queries';
+    const call = await keyedCall(handler, keys, who, 'pro', ['marketplace' as never]);
+    const work_id = (await engine.registerWork({ content: `${text} A work to query.`, owner: who })).work_id;
+    const market = engine.marketplace;
+    const long = 'x'.repeat(301);
+    const statuses = ['draft', 'active', 'withdrawn', 'sold_out', 'any'].map((x) => JSON.stringify(x)).join(', ');
+    const queries: Array<[Promise<unknown>, string, string, string]> = [
+      [
+        market.listListings({ status: 'closed' as never }),
+        '/listings?status=closed',
+        'status',
+        `must be one of ${statuses}`,
+      ],
+      [
+        market.listListings({ currency: 'usd' }),
+        '/listings?currency=usd',
+        'currency',
+        'must be an ISO 4217 code such as "USD"',
+      ],
+      [
+        market.listListings({ min_amount_minor: 5 }),
+        '/listings?min_amount_minor=5',
+        'currency',
+        'is required with a price range: amounts in different currencies do not compare',
+      ],
+      [
+        market.listListings({ currency: 'USD', min_amount_minor: 6, max_amount_minor: 5 }),
+        '/listings?currency=USD&min_amount_minor=6&max_amount_minor=5',
+        'max_amount_minor',
+        'must be ≥ min_amount_minor',
+      ],
+      [
+        market.listListings({ after: long }),
+        `/listings?after=${long}`,
+        'after',
+        'must have at most this many characters: 300',
+      ],
+      [
+        market.listOffers({ party: who, listing_id: 'lst_1' }),
+        '/offers?listing_id=lst_1',
+        'listing_id',
+        'must match ^lst_[0-9a-f]{32}$',
+      ],
+      [market.listLicences({ party: who, limit: 0 }), '/licences?limit=0', 'limit', 'must be ≥ 1'],
+      [
+        market.auditLog({ entity_id: work_id, after: long }),
+        `/audit?entity_id=${work_id}&after=${long}`,
+        'after',
+        'must have at most this many characters: 300',
+      ],
+    ];
+    for (const [library, path, field, reason] of queries)
+      await saidAlike([library, call('GET', `/api/v1/marketplace${path}`)], field, reason);
   });
 
   it('report: max_spans out of its bounds (its schema), in the library and the route', async () => {

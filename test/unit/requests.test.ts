@@ -25,7 +25,15 @@ import { registerRules } from '../../src/services/registry/schema.js';
 import type { ListWorksOptions, RegisterWorkRequest } from '../../src/services/registry/works.js';
 import { REQUESTS } from '../../src/services/requests.js';
 import { MARKET_REQUESTS } from '../../src/services/market/schema.js';
-import type { CreateListingRequest, MakeOfferRequest, UpdateListingRequest } from '../../src/services/market/types.js';
+import type {
+  AuditFilter,
+  CreateListingRequest,
+  LicenceFilter,
+  ListingFilter,
+  MakeOfferRequest,
+  OfferFilter,
+  UpdateListingRequest,
+} from '../../src/services/market/types.js';
 import type { DatasetDeclaration, DatasetDescriptor } from '../../src/datasets/types.js';
 import type { AdminCreateKeyRequest } from '../../src/services/accounts/schema.js';
 import type { CreateClientOptions, CreateKeyOptions } from '../../src/services/accounts/keys.js';
@@ -296,7 +304,19 @@ describe('REQUESTS', () => {
   }
 });
 
-/** The marketplace's entries: each one route's body, served as the library reads it. */
+/** The marketplace's entries: each one route's body or query (`query`), served as the library reads it but where said. */
+const MARKET_DOORS: Record<keyof typeof MARKET_REQUESTS, { route: string; query?: true }> = {
+  createListing: { route: 'createListing' },
+  updateListing: { route: 'updateListing' },
+  makeOffer: { route: 'makeOffer' },
+  counterOffer: { route: 'counterOffer' },
+  listListings: { route: 'listListings', query: true },
+  listOffers: { route: 'listOffers', query: true },
+  listLicences: { route: 'listLicences', query: true },
+  auditLog: { route: 'marketplaceAudit', query: true },
+  verifyLicence: { route: 'verifyLicence' },
+};
+
 const MARKET_TYPE_KEYS: Record<keyof typeof MARKET_REQUESTS, string[]> = {
   createListing: Object.keys({
     work_id: 1,
@@ -331,6 +351,55 @@ const MARKET_TYPE_KEYS: Record<keyof typeof MARKET_REQUESTS, string[]> = {
     message: 1,
   } satisfies Record<keyof MakeOfferRequest, 1>),
   counterOffer: ['amount', 'territory', 'term_months', 'expires_at', 'message'],
+  listListings: Object.keys({
+    status: 1,
+    licence_type: 1,
+    territory: 1,
+    work_type: 1,
+    owner: 1,
+    visible_to: 1,
+    exclusive: 1,
+    pricing: 1,
+    currency: 1,
+    min_amount_minor: 1,
+    max_amount_minor: 1,
+    after: 1,
+    limit: 1,
+  } satisfies Record<keyof ListingFilter, 1>),
+  listOffers: Object.keys({
+    listing_id: 1,
+    buyer: 1,
+    seller: 1,
+    party: 1,
+    status: 1,
+    after: 1,
+    limit: 1,
+  } satisfies Record<keyof OfferFilter, 1>),
+  listLicences: Object.keys({
+    licensor: 1,
+    licensee: 1,
+    party: 1,
+    listing_id: 1,
+    work_id: 1,
+    after: 1,
+    limit: 1,
+  } satisfies Record<keyof LicenceFilter, 1>),
+  auditLog: Object.keys({ entity_id: 1, after: 1, limit: 1 } satisfies Record<keyof AuditFilter, 1>),
+  verifyLicence: ['licence'],
+};
+
+/**
+ * What a route serves otherwise than the library reads it: the library's parties of an offer or licence are the
+ * caller's `role` over HTTP (the route names the caller), a listing search is the caller's (no `visible_to`: the route
+ * gives the caller), and an audit read over HTTP is of one entity (the route checks the caller may see it).
+ */
+const MARKET_SERVED: Partial<
+  Record<keyof typeof MARKET_REQUESTS, { gone: string[]; role?: string[]; required?: string[] }>
+> = {
+  listListings: { gone: ['visible_to'] },
+  listOffers: { gone: ['buyer', 'seller', 'party'], role: ['buyer', 'seller'] },
+  listLicences: { gone: ['licensor', 'licensee', 'party'], role: ['licensor', 'licensee'] },
+  auditLog: { gone: [], required: ['entity_id'] },
 };
 
 describe('MARKET_REQUESTS', () => {
@@ -338,13 +407,28 @@ describe('MARKET_REQUESTS', () => {
     keyof typeof MARKET_REQUESTS,
     (typeof MARKET_REQUESTS)[keyof typeof MARKET_REQUESTS],
   ][]) {
-    it(`${name}: its route's request schema is the entry's, served as the library reads it`, () => {
+    it(`${name}: its route's ${MARKET_DOORS[name].query ? 'query' : 'request'} schema is the entry's served object`, () => {
       expect(entry.operation).toBe(name);
-      const rows = ROUTES.filter((r) => r.operationId === name);
+      const { route, query } = MARKET_DOORS[name];
+      const rows = ROUTES.filter((r) => r.operationId === route);
       expect(rows.length).toBe(1);
-      expect(rows[0].requestSchema === entry.served).toBe(true);
-      expect(entry.served).toBe(entry.schema);
-      expect(ROUTES.filter((r) => r.requestSchema === entry.schema).map((r) => r.operationId)).toEqual([name]);
+      expect((query ? rows[0].querySchema : rows[0].requestSchema) === entry.served).toBe(true);
+      const serving = ROUTES.filter((r) =>
+        [r.requestSchema, r.querySchema].some((s) => s === entry.served || s === entry.schema),
+      );
+      expect(serving.map((r) => r.operationId)).toEqual([route]);
+    });
+    it(`${name}: served as the library reads it, but for what MARKET_SERVED says`, () => {
+      const own = MARKET_SERVED[name];
+      if (own === undefined) return void expect(entry.served).toBe(entry.schema);
+      const { role, ...library } = props(entry.schema);
+      expect(role).toBeUndefined();
+      for (const k of own.gone) delete library[k];
+      const { role: served, ...rest } = props(entry.served);
+      expect(rest).toEqual(library);
+      expect(served).toEqual(own.role && { enum: own.role });
+      expect((entry.served as { required: string[] }).required).toEqual(own.required ?? []);
+      expect((entry.schema as { required: string[] }).required).toEqual([]);
     });
     it(`${name}: its type names the members its schema does`, () => {
       expect(Object.keys(props(entry.schema)).sort()).toEqual([...MARKET_TYPE_KEYS[name]].sort());
@@ -373,6 +457,18 @@ describe('MARKET_REQUESTS', () => {
     expect(patch({ price, rate })).toEqual(['INVALID_INPUT', 'rate']);
     expect(patch({ exclusive: true, max_licences: 3 })).toEqual(['INVALID_INPUT', 'max_licences']);
     expect(patch({ rate })).toBeNull();
+  });
+
+  it('listListings: a price range in one currency, low to high', () => {
+    const rules = (q: ListingFilter) => refusedAt(() => MARKET_REQUESTS.listListings.rules(q, undefined));
+    expect(rules({ min_amount_minor: 5 })).toEqual(['INVALID_INPUT', 'currency']);
+    expect(rules({ max_amount_minor: 0 })).toEqual(['INVALID_INPUT', 'currency']);
+    expect(rules({ currency: 'USD', min_amount_minor: 6, max_amount_minor: 5 })).toEqual([
+      'INVALID_INPUT',
+      'max_amount_minor',
+    ]);
+    expect(rules({ currency: 'USD', min_amount_minor: 5, max_amount_minor: 5 })).toBeNull();
+    expect(rules({ currency: 'USD' })).toBeNull();
   });
 
   it('makeOffer, counterOffer: an expiry in ISO 8601', () => {

@@ -234,6 +234,10 @@ const LISTING_TERM_DOCS = {
   max_licences: 'Non-exclusive only; null: unlimited',
   output_cap: 'Output cap (at least one member), or null for none',
 };
+/** A marketplace query's page. */
+const PAGE_DOCS = { after: 'The `next` of the previous page', limit: 'Page size (default 100)' };
+/** A marketplace query's role: which party the caller is. */
+const ROLE_DOCS = (records: string) => ({ role: `Only ${records} where the caller is this party. Default: either` });
 /** An offer's terms, made or countered. */
 const OFFER_DOCS = {
   amount: "In the listing's currency: the flat fee, or the amount per unit of its rate",
@@ -438,6 +442,28 @@ export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldD
   [MARKET_REQUESTS.updateListing.served, LISTING_TERM_DOCS],
   [MARKET_REQUESTS.makeOffer.served, OFFER_DOCS],
   [MARKET_REQUESTS.counterOffer.served, OFFER_DOCS],
+  [
+    MARKET_REQUESTS.listListings.served,
+    {
+      status: 'Default `active`',
+      territory: 'Listings whose territory covers this code (`DE` matches `DE`, `EU`, `WORLDWIDE`)',
+      currency: 'ISO 4217 code',
+      min_amount_minor: 'Needs `currency`',
+      max_amount_minor: 'Needs `currency`',
+      ...PAGE_DOCS,
+    },
+  ],
+  [MARKET_REQUESTS.listOffers.served, { ...ROLE_DOCS('offers'), ...PAGE_DOCS }],
+  [MARKET_REQUESTS.listLicences.served, { ...ROLE_DOCS('licences'), ...PAGE_DOCS }],
+  [
+    MARKET_REQUESTS.auditLog.served,
+    {
+      entity_id: 'A listing or work the caller owns, or an offer or licence the caller is a party to',
+      after: 'An entry `id`',
+      limit: PAGE_DOCS.limit,
+    },
+  ],
+  [MARKET_REQUESTS.verifyLicence.served, { licence: 'A licence as issued (extra `verified` is ignored)' }],
   [REQUESTS.listModels.served, { dataset: 'Models with a documented link to this dataset (id or name)' }],
   [REQUESTS.createKey.served, { scopes: "A subset of the caller's scopes. Default: the caller's scopes" }],
   [REQUESTS.createClient.served, { scopes: "A subset of the caller's scopes. Default: the caller's scopes" }],

@@ -76,7 +76,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     tag: TAG,
     scope: 'marketplace',
     summary: "Search listings (active ones unless `status` says otherwise; drafts only the account's own)",
-    querySchema: M.LISTING_QUERY_SCHEMA,
+    querySchema: MARKET_REQUESTS.listListings.served,
     responseSchema: M.LISTING_LIST_SCHEMA,
     handler: async (ctx) => {
       const q = ctx.query as ListingFilter;
@@ -142,7 +142,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     tag: TAG,
     scope: 'marketplace',
     summary: "The account's offers, as buyer or as seller (due ones expire on the way)",
-    querySchema: M.OFFER_QUERY_SCHEMA,
+    querySchema: MARKET_REQUESTS.listOffers.served,
     responseSchema: M.OFFER_LIST_SCHEMA,
     handler: async (ctx) => {
       const q = ctx.query as {
@@ -217,7 +217,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     tag: TAG,
     scope: 'marketplace',
     summary: "The account's licences, as licensor or licensee, each with its signature checked",
-    querySchema: M.LICENCE_QUERY_SCHEMA,
+    querySchema: MARKET_REQUESTS.listLicences.served,
     responseSchema: M.LICENCE_LIST_SCHEMA,
     handler: async (ctx) => {
       const q = ctx.query as {
@@ -252,7 +252,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     scope: 'marketplace',
     summary: 'Check that a licence was signed by this service and no signed field changed',
     body: 'json',
-    requestSchema: M.VERIFY_LICENCE_REQUEST_SCHEMA,
+    requestSchema: MARKET_REQUESTS.verifyLicence.served,
     responseSchema: M.VERIFY_LICENCE_RESULT_SCHEMA,
     handler: async (ctx) => ({ valid: await market(ctx).verifyLicence((ctx.body as { licence: unknown }).licence) }),
   },
@@ -265,7 +265,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     tag: TAG,
     scope: 'marketplace',
     summary: 'The audit trail of a listing or work the account owns, or of an offer or licence it is party to',
-    querySchema: M.AUDIT_QUERY_SCHEMA,
+    querySchema: MARKET_REQUESTS.auditLog.served,
     responseSchema: M.AUDIT_LIST_SCHEMA,
     handler: async (ctx) => {
       const q = ctx.query as { entity_id: string; after?: string; limit?: number };

@@ -1,8 +1,7 @@
 /**
- * JSON Schemas of the marketplace routes (`/api/v1/marketplace/…`): the bodies of requests are the marketplace's
- * contracts (`MARKET_REQUESTS`, src/services/market/schema.ts), whose words src/http/docs/fields.ts gives; the
- * queries mirror the engine's own checks of its filters (src/services/market/requests.ts), which still run after
- * them; responses are the engine's records (src/services/market/types.ts) field for field.
+ * JSON Schemas of the marketplace routes (`/api/v1/marketplace/…`): the bodies and queries of requests are the
+ * marketplace's contracts (`MARKET_REQUESTS`, src/services/market/schema.ts), whose words src/http/docs/fields.ts
+ * gives; responses are the engine's records (src/services/market/types.ts) field for field.
  */
 import { MARKET_REQUESTS } from '../../library.js';
 import type { JsonSchema } from '../context.js';
@@ -18,8 +17,6 @@ import {
   offerId,
   ok,
   page,
-  pageLimit,
-  partialObject,
   resourceSchemas,
   str,
   strings,
@@ -40,13 +37,6 @@ const rateUnit = { enum: ['word', 'title', 'month'] } as const;
 const termMonths = (MARKET_REQUESTS.createListing.served.properties as Record<string, JsonSchema>).term_months;
 const listingStatus = { enum: ['draft', 'active', 'withdrawn', 'sold_out'] } as const;
 const offerStatus = { enum: ['pending', 'accepted', 'declined', 'countered', 'expired', 'withdrawn'] } as const;
-const cursor = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 300,
-  description: 'The `next` of the previous page',
-} as const;
-const limit = { ...pageLimit, description: 'Page size (default 100)' } as const;
 
 /** Money: integer minor units and a currency. */
 export const MONEY_SCHEMA = object({ amount_minor: minor, currency });
@@ -165,73 +155,12 @@ export const AUDIT_ENTRY_SCHEMA = object({
 });
 export const AUDIT_LIST_SCHEMA = page('entries', AUDIT_ENTRY_SCHEMA);
 
-// ------------------------------------------------------------------ requests
+// ------------------------------------------------------------------ results
 
-/** `POST /api/v1/marketplace/licences/verify`. */
-export const VERIFY_LICENCE_REQUEST_SCHEMA = object({
-  licence: { type: 'object', description: 'A licence as issued (extra `verified` is ignored)' },
-});
+/** What `POST /api/v1/marketplace/licences/verify` answers. */
 export const VERIFY_LICENCE_RESULT_SCHEMA = ok({
   valid: { type: 'boolean', description: 'Signed by this service and unaltered' },
 });
-
-// ------------------------------------------------------------------ queries
-
-/** `GET /api/v1/marketplace/listings`. Drafts are only ever the caller's own. */
-export const LISTING_QUERY_SCHEMA = partialObject({
-  status: { enum: ['draft', 'active', 'withdrawn', 'sold_out', 'any'], description: 'Default `active`' },
-  licence_type: licenceType,
-  territory: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 16,
-    description: 'Listings whose territory covers this code (`DE` matches `DE`, `EU`, `WORLDWIDE`)',
-  },
-  work_type: workType,
-  owner: { type: 'string', minLength: 1, maxLength: 200 },
-  exclusive: bool,
-  pricing: { enum: ['price', 'rate'] },
-  currency,
-  min_amount_minor: { ...minor, description: 'Needs `currency`' },
-  max_amount_minor: { ...minor, description: 'Needs `currency`' },
-  after: cursor,
-  limit,
-});
-
-/** `GET /api/v1/marketplace/offers`: the caller's offers, as buyer or as seller. */
-export const OFFER_QUERY_SCHEMA = partialObject({
-  role: { enum: ['buyer', 'seller'], description: 'Only offers where the caller is this party. Default: either' },
-  listing_id: listingId,
-  status: offerStatus,
-  after: cursor,
-  limit,
-});
-
-/** `GET /api/v1/marketplace/licences`: the caller's licences, as licensor or licensee. */
-export const LICENCE_QUERY_SCHEMA = partialObject({
-  role: {
-    enum: ['licensor', 'licensee'],
-    description: 'Only licences where the caller is this party. Default: either',
-  },
-  listing_id: listingId,
-  work_id: workId,
-  after: cursor,
-  limit,
-});
-
-/** `GET /api/v1/marketplace/audit`: entries about one listing, offer, licence or work the caller is a party to. */
-export const AUDIT_QUERY_SCHEMA = object(
-  {
-    entity_id: {
-      type: 'string',
-      pattern: '^(lst|ofr|lic|wk)_[0-9a-f]{32}$',
-      description: 'A listing or work the caller owns, or an offer or licence the caller is a party to',
-    },
-    after: { type: 'string', minLength: 1, maxLength: 300, description: 'An entry `id`' },
-    limit,
-  },
-  ['after', 'limit'],
-);
 
 /**
  * Component names of the marketplace schemas (merged into `NAMED_SCHEMAS`).
@@ -258,6 +187,6 @@ export const MARKETPLACE_SCHEMA_NAMES: Readonly<Record<string, JsonSchema>> = {
   UpdateListingRequest: MARKET_REQUESTS.updateListing.served,
   MakeOfferRequest: MARKET_REQUESTS.makeOffer.served,
   CounterOfferRequest: MARKET_REQUESTS.counterOffer.served,
-  VerifyLicenceRequest: VERIFY_LICENCE_REQUEST_SCHEMA,
+  VerifyLicenceRequest: MARKET_REQUESTS.verifyLicence.served,
   VerifyLicenceResult: VERIFY_LICENCE_RESULT_SCHEMA,
 };

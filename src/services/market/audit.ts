@@ -9,9 +9,11 @@
  * order is the order in which the changes were committed.
  */
 import type { Store } from '../../store/types.js';
-import { checkObject, checkString, newId, onlyKeys } from '../../util/validate.js';
+import { readThrough } from '../../util/schema-check.js';
+import { newId } from '../../util/validate.js';
 import type { Op } from './op.js';
-import { checkPage } from './requests.js';
+import { PAGE_DEFAULT } from './page.js';
+import { MARKET_REQUESTS } from './schema.js';
 import type { AuditEntry, AuditFilter } from './types.js';
 
 const HEAD = 'audit-head';
@@ -61,12 +63,10 @@ export async function readAudit(
   store: Store,
   filter: AuditFilter = {},
 ): Promise<{ entries: AuditEntry[]; next: string | null }> {
-  const o = checkObject(filter, 'the filter');
-  onlyKeys(o, ['entity_id', 'after', 'limit'], 'auditLog filter');
-  const { after, limit } = checkPage(o);
+  const { entity_id, after, limit = PAGE_DEFAULT } = readThrough(MARKET_REQUESTS.auditLog, filter, undefined);
   let entries: AuditEntry[];
-  if (o.entity_id !== undefined) {
-    const prefix = `${BY}${checkString(o.entity_id, 'entity_id', 200)}/`;
+  if (entity_id !== undefined) {
+    const prefix = `${BY}${entity_id}/`;
     const refs = await store.scan(prefix, {
       after: after === undefined ? undefined : prefix + after,
       limit: limit + 1,

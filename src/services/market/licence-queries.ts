@@ -5,9 +5,11 @@
 import { TrainprintError } from '../../errors.js';
 import { K } from './keys.js';
 import { checkLicence } from './licence-signing.js';
-import { scanPage } from './page.js';
+import { readThrough } from '../../util/schema-check.js';
+import { PAGE_DEFAULT, scanPage } from './page.js';
 import type { MarketContext } from './records.js';
-import { accountMember, checkId, idMember, parseFilter } from './requests.js';
+import { checkId } from './requests.js';
+import { MARKET_REQUESTS } from './schema.js';
 import type { Licence, LicenceFilter, VerifiedLicence } from './types.js';
 
 /** A licence by id, with `verified` (see `Marketplace.getLicence`). */
@@ -30,14 +32,8 @@ export async function listLicences(
     listing_id: listing,
     work_id: work,
     after,
-    limit,
-  } = parseFilter(filter, 'listLicences filter', {
-    licensor: accountMember,
-    licensee: accountMember,
-    party: accountMember,
-    listing_id: idMember('lst_'),
-    work_id: idMember('wk_'),
-  });
+    limit = PAGE_DEFAULT,
+  } = readThrough(MARKET_REQUESTS.listLicences, filter, undefined);
   const keep = (l: Licence) =>
     (licensor === undefined || l.licensor === licensor) &&
     (licensee === undefined || l.licensee === licensee) &&

@@ -5,6 +5,7 @@
  */
 import { TrainprintError } from '../../errors.js';
 import type { Work } from '../registry/works.js';
+import { readThrough } from '../../util/schema-check.js';
 import { newId } from '../../util/validate.js';
 import { appendAudit } from './audit.js';
 import { canonicalJson, idemLookup, idemRemember } from './idempotent-op.js';
@@ -18,19 +19,19 @@ import {
   loadListing,
   type MarketContext,
 } from './records.js';
-import { scanPage } from './page.js';
+import { PAGE_DEFAULT, scanPage } from './page.js';
 import {
   checkCaller,
   checkId,
   checkIdempotency,
   COMMERCIAL_FIELDS,
   parseCreateListing,
-  parseListingFilter,
   parseListingPatch,
   type ListingPatch,
 } from './requests.js';
+import { MARKET_REQUESTS } from './schema.js';
 import { assertListingIn, assertListingTransition } from './states.js';
-import { covers } from './territory.js';
+import { checkTerritoryCode, covers } from './territory.js';
 import type {
   CreateListingRequest,
   IdempotencyOptions,
@@ -124,29 +125,32 @@ export async function listListings(
   ctx: MarketContext,
   filter: ListingFilter = {},
 ): Promise<{ listings: Listing[]; next: string | null }> {
-  const q = parseListingFilter(filter);
+  const q = readThrough(MARKET_REQUESTS.listListings, filter, undefined);
+  const { status = 'active', min_amount_minor: min = 0, max_amount_minor: max = Number.MAX_SAFE_INTEGER } = q;
+  const territory = q.territory === undefined ? undefined : checkTerritoryCode(q.territory, 'territory');
   const keep = (l: Listing): boolean => {
     const money = l.price ?? l.rate!;
     return (
-      (q.status === 'any' || l.status === q.status) &&
+      (status === 'any' || l.status === status) &&
       (q.licence_type === undefined || l.licence_type === q.licence_type) &&
-      (q.territory === undefined || l.territory.some((t) => covers(t, q.territory!))) &&
+      (territory === undefined || l.territory.some((t) => covers(t, territory))) &&
       (q.work_type === undefined || l.work_type === q.work_type) &&
       (q.owner === undefined || l.owner === q.owner) &&
       (q.exclusive === undefined || l.exclusive === q.exclusive) &&
       (q.pricing === undefined || (q.pricing === 'price') === (l.price !== null)) &&
       (q.currency === undefined || money.currency === q.currency) &&
-      (q.min === undefined || money.amount_minor >= q.min) &&
-      (q.max === undefined || money.amount_minor <= q.max)
+      money.amount_minor >= min &&
+      money.amount_minor <= max
     );
   };
   const visible = (l: Listing): boolean =>
     q.visible_to === undefined || l.status !== 'draft' || l.owner === q.visible_to;
+  const page = [q.after, q.limit ?? PAGE_DEFAULT, (l: Listing) => keep(l) && visible(l)] as const;
   // an owner's listings come from the owner's index; a search of the market reads every listing
   const { items, next } =
     q.owner === undefined
-      ? await scanPage<Listing>(ctx.store, K.LISTING, q.after, q.limit, (l) => keep(l) && visible(l))
-      : await scanPage<Listing>(ctx.store, K.listingsOfOwner(q.owner), q.after, q.limit, (l) => keep(l) && visible(l), {
+      ? await scanPage<Listing>(ctx.store, K.LISTING, ...page)
+      : await scanPage<Listing>(ctx.store, K.listingsOfOwner(q.owner), ...page, {
           load: async (id) => (await ctx.store.get(K.listing(id as string))) as Listing | undefined,
         });
   return { listings: items, next };

@@ -10,13 +10,14 @@
  * any number of concurrent accepts on an exclusive listing exactly one finds it active.
  */
 import { TrainprintError } from '../../errors.js';
+import { readThrough } from '../../util/schema-check.js';
 import { fail, newId } from '../../util/validate.js';
 import { appendAudit } from './audit.js';
 import { idemLookup, idemRemember } from './idempotent-op.js';
 import { K } from './keys.js';
 import { addMonths, signLicence } from './licence-signing.js';
 import { runOp, type Op } from './op.js';
-import { scanPage } from './page.js';
+import { PAGE_DEFAULT, scanPage } from './page.js';
 import {
   assertExclusivity,
   assertWorkHeld,
@@ -27,17 +28,8 @@ import {
   moveOffer,
   type MarketContext,
 } from './records.js';
-import {
-  accountMember,
-  checkCaller,
-  checkId,
-  checkIdempotency,
-  checkOfferStatus,
-  idMember,
-  parseFilter,
-  parseOffer,
-  type OfferInput,
-} from './requests.js';
+import { checkCaller, checkId, checkIdempotency, parseOffer, type OfferInput } from './requests.js';
+import { MARKET_REQUESTS } from './schema.js';
 import { assertListingIn, assertListingTransition, assertOfferTransition } from './states.js';
 import { coversAll } from './territory.js';
 import type {
@@ -196,14 +188,8 @@ export async function listOffers(
     party,
     status,
     after,
-    limit,
-  } = parseFilter(filter, 'listOffers filter', {
-    listing_id: idMember('lst_'),
-    buyer: accountMember,
-    seller: accountMember,
-    party: accountMember,
-    status: checkOfferStatus,
-  });
+    limit = PAGE_DEFAULT,
+  } = readThrough(MARKET_REQUESTS.listOffers, filter, undefined);
   return runOp(ctx.store, ctx.now, async (op) => {
     // filter on the status the offer has once lazy expiry has run, so a due offer never shows as pending
     const effective = (x: Offer) =>

@@ -4,6 +4,9 @@
  */
 import type { ScanOptions } from '../../store/types.js';
 
+/** Items on a page of a list call that gives no `limit`. */
+export const PAGE_DEFAULT = 100;
+
 /** Anything with an ordered prefix scan: the store or an {@link Op}. */
 export interface Scanner {
   scan(prefix: string, options?: ScanOptions): Promise<Array<[string, unknown]>>;
