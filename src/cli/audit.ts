@@ -17,7 +17,7 @@ import {
 } from '../library.js';
 
 import { openExtractionJournal } from '../node/index.js';
-import { onInterrupt, withCallProgress } from './call-progress.js';
+import { runInterruptibly, withCallProgress } from './call-progress.js';
 import { commandModel, MODEL_FLAGS } from './extract.js';
 import { readWorkFile } from './files.js';
 import { parse, UsageError } from './shared.js';
@@ -45,11 +45,10 @@ export async function auditCommand(args: string[]): Promise<number> {
   const journal = journalPath ? await openExtractionJournal(journalPath) : undefined;
   const engine = await createEngine();
   // Ctrl-C: as extract's, the answered calls kept in the journal and the way back printed
-  const interrupt = onInterrupt(journalPath, 'audit');
-  try {
+  return runInterruptibly(journalPath, 'audit', engine, journal, async (signal) => {
     const r = await auditCatalogue(engine.store, {
       model: withCallProgress(model, number('budget-calls') ?? 2000, 'audit'),
-      signal: interrupt.signal,
+      signal,
       works,
       ...optional('budget_calls', number('budget-calls')),
       ...optional('first_probes', number('first-probes')),
@@ -73,14 +72,7 @@ export async function auditCommand(args: string[]): Promise<number> {
     return r.stopped === 'upstream_errors' || (c.measured === 0 && r.works.some((w) => w.verdict === 'unanswered'))
       ? 1
       : 0;
-  } catch (e) {
-    if (interrupt.signal.aborted) return 130;
-    throw e;
-  } finally {
-    interrupt.dispose();
-    engine.dispose();
-    await journal?.close();
-  }
+  });
 }
 
 /** The works of DIR or LIST, in a fixed order. */

@@ -52,3 +52,28 @@ export function onInterrupt(journalPath: string | undefined, what: string): { si
   process.once('SIGINT', onSigint);
   return { signal: interrupt.signal, dispose: () => process.removeListener('SIGINT', onSigint) };
 }
+
+/**
+ * A run that keeps its answered calls in a journal, with Ctrl-C's signal ({@link onInterrupt}): an interrupted run
+ * exits 130; whatever it ends with, the engine is disposed and the journal closed.
+ * @example return runInterruptibly(journalPath, 'audit', engine, journal, async (signal) => (await run(signal)) ? 0 : 1)
+ */
+export async function runInterruptibly(
+  journalPath: string | undefined,
+  what: string,
+  engine: { dispose(): void },
+  journal: { close(): Promise<unknown> } | undefined,
+  run: (signal: AbortSignal) => Promise<number>,
+): Promise<number> {
+  const interrupt = onInterrupt(journalPath, what);
+  try {
+    return await run(interrupt.signal);
+  } catch (e) {
+    if (interrupt.signal.aborted) return 130;
+    throw e;
+  } finally {
+    interrupt.dispose();
+    engine.dispose();
+    await journal?.close();
+  }
+}

@@ -23,7 +23,7 @@ import {
   type WorkSection,
 } from '../library.js';
 import { openExtractionJournal, resolveHost } from '../node/index.js';
-import { onInterrupt, withCallProgress } from './call-progress.js';
+import { runInterruptibly, withCallProgress } from './call-progress.js';
 import { readWorkFile } from './files.js';
 import { parse, UsageError } from './shared.js';
 
@@ -65,10 +65,9 @@ export async function extractCommand(args: string[]): Promise<number> {
   const journal = journalPath === undefined ? undefined : await openExtractionJournal(journalPath);
   const engine = await createEngine();
   // Ctrl-C: the calls in flight are aborted, the journal keeps every answered call, and the way back is printed
-  const interrupt = onInterrupt(journalPath, 'extraction');
-  try {
+  return runInterruptibly(journalPath, 'extraction', engine, journal, async (signal) => {
     const result = await engine.memorization.extractWork({
-      signal: interrupt.signal,
+      signal,
       text,
       model: withCallProgress(model, number('budget-calls') ?? 2000, 'extract'),
       ...(sections ? { sections } : {}),
@@ -92,14 +91,7 @@ export async function extractCommand(args: string[]): Promise<number> {
     );
     if (result.error) console.error(`first failed call: ${result.error.code}: ${result.error.message}`);
     return result.stopped === 'upstream_errors' ? 1 : 0;
-  } catch (e) {
-    if (interrupt.signal.aborted) return 130;
-    throw e;
-  } finally {
-    interrupt.dispose();
-    engine.dispose();
-    await journal?.close();
-  }
+  });
 }
 
 /** What `refusedResolution` says of a name that does not resolve. */

@@ -105,23 +105,24 @@ export async function indexBuildCommand(args: string[]): Promise<number> {
   const into = postgresTarget(values, values.out !== undefined ? '--out' : undefined);
   const out = (values.out as string | undefined) ?? `${dataset.replace(/[^A-Za-z0-9._-]+/g, '_')}.tpds`;
   const progress = progressPrinter(values.quiet === true);
+  // what both builds take: the descriptor's fields, the inputs, the threads and the progress
+  const common = {
+    dataset,
+    kind,
+    window,
+    name: values.name as string | undefined,
+    kbDataset,
+    models,
+    files: positionals,
+    textField: values['text-field'] as string | undefined,
+    idField: values['id-field'] as string | undefined,
+    format,
+    threads,
+    onProgress: (p: Parameters<typeof progress.update>[0]) => progress.update(p),
+  };
   if (into) {
     try {
-      const r = await buildPostgresDataset({
-        dataset,
-        kind,
-        window,
-        name: values.name as string | undefined,
-        kbDataset,
-        models,
-        files: positionals,
-        textField: values['text-field'] as string | undefined,
-        idField: values['id-field'] as string | undefined,
-        format,
-        threads,
-        ...into,
-        onProgress: (p) => progress.update(p),
-      });
+      const r = await buildPostgresDataset({ ...common, ...into });
       progress.end();
       printStored('built', r);
       return 0;
@@ -130,21 +131,7 @@ export async function indexBuildCommand(args: string[]): Promise<number> {
     }
   }
   try {
-    const r = await buildDatasetFile({
-      dataset,
-      kind,
-      window,
-      name: values.name as string | undefined,
-      kbDataset,
-      models,
-      files: positionals,
-      out,
-      textField: values['text-field'] as string | undefined,
-      idField: values['id-field'] as string | undefined,
-      format,
-      threads,
-      onProgress: (p) => progress.update(p),
-    });
+    const r = await buildDatasetFile({ ...common, out });
     progress.end();
     printWritten(r);
     return 0;
