@@ -217,7 +217,7 @@ function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild
 /** Reads the build's files into the dataset `descriptor` names (fingerprinting in threads when asked). */
 async function indexDocuments(engine: Engine, build: CheckedBuild, descriptor: DatasetDescriptor): Promise<void> {
   const { files, textField, idField, format } = build.options;
-  const { kind = 'exact', window } = build.descriptor;
+  const { kind = 'exact', window } = descriptor;
   const read = { textField, idField, format };
   if (build.threads === 1) {
     const source = readDocuments(files, { ...read, onFile: build.onFile });
