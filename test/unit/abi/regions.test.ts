@@ -2,12 +2,15 @@
  * The region search (assembly/regions.ts: findRegions) of the SIMD build, which reads whole 64-byte blocks of
  * non-ASCII text, against the scalar build's, which walks every character of them: the same regions (byte and UTF-16
  * bounds), the same count when the records outrun their room, and the same rewritten inert separators, on texts whose
- * non-ASCII words lie at every offset of a block with ASCII gaps on either side of the merging distance.
+ * non-ASCII words lie at every offset of a block with ASCII gaps on either side of the merging distance; and the word
+ * tokens of texts whose triggers follow ASCII stretches of several blocks, against the reference.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/abi.js';
-import { prng } from '../../reference/core.js';
-import { coreOf } from './helpers.js';
+import { tokenizeWords } from '../../../src/fingerprint/words.js';
+import { normalize } from '../../../src/text/normalize.js';
+import { prng, tokensRef, xxh64Ref } from '../../reference/core.js';
+import { BUILDS, coreOf } from './helpers.js';
 
 const encoder = new TextEncoder();
 
@@ -103,3 +106,62 @@ describe('findRegions: SIMD blocks against the character walk', () => {
     }
   });
 });
+
+// Long ASCII stretches — several 64-byte blocks, with spaces or one unbroken word — ending in a word that needs the
+// normaliser, at every alignment: findRegions skips such stretches a block at a time and finds the start of the word
+// that holds the trigger from the stretch's end.
+const TRIGGERS = ['é', 'Москва', '中文', '=\u0338b', 'e\u0301', '😀', 'Ｎｏ', 'ÉCOLE', 'déjà-vu'];
+const AFTER = ['', ' ', '\u00a0', '\u201d ', '. ', 'x', '\u2014'];
+
+function asciiStretch(rnd: () => number): string {
+  const n = Math.floor(rnd() * 400);
+  if (rnd() < 0.3) return 'w'.repeat(n); // one word of up to six blocks
+  let s = '';
+  while (s.length < n)
+    s += rnd() < 0.15 ? (rnd() < 0.5 ? ' ' : ', ') : String.fromCharCode(97 + Math.floor(rnd() * 26));
+  return s;
+}
+
+function longAscii(rnd: () => number): string {
+  let text = '';
+  for (let k = 1 + Math.floor(rnd() * 6); k > 0; k--) {
+    text += asciiStretch(rnd);
+    if (rnd() < 0.5) text += 'q'.repeat(Math.floor(rnd() * 70)); // the trigger's word begins in the stretch
+    text += TRIGGERS[Math.floor(rnd() * TRIGGERS.length)] + AFTER[Math.floor(rnd() * AFTER.length)];
+  }
+  return text + asciiStretch(rnd);
+}
+
+describe('word tokens after long ASCII stretches', () => {
+  it('equal the reference (normalize, then split) in every build on 600 texts', async () => {
+    for (const file of BUILDS) {
+      const core = await coreOf(file);
+      const rnd = prng(1618);
+      for (let t = 0; t < 600; t++) {
+        const text = longAscii(rnd);
+        const got = tokenizeWords(core, core.layout(), text);
+        const n = got.count;
+        expect(got.regionFixes).toEqual([]);
+        expect(
+          {
+            starts: Array.from(core.u32(got.startsPtr, n)),
+            ends: Array.from(core.u32(got.endsPtr, n)),
+            hashes: Array.from(core.u64(got.hashesPtr, n)),
+          },
+          `${file} ${JSON.stringify(text)}`,
+        ).toEqual(tokensRefOf(text));
+      }
+    }
+  });
+});
+
+/** The reference's word tokens of `text`: those of normalize(text).text, offsets mapped back, XXH64 (seed 0) of each. */
+function tokensRefOf(text: string) {
+  const n = normalize(text);
+  const t = tokensRef(n.text);
+  return {
+    starts: t.starts.map((s) => n.map[s]),
+    ends: t.ends.map((e) => n.map[e]),
+    hashes: t.starts.map((s, i) => xxh64Ref(encoder.encode(n.text.slice(s, t.ends[i])), 0n)),
+  };
+}
