@@ -25,9 +25,8 @@ import {
   workId,
   workType,
 } from './kit.js';
-// the members a listing's request and its record share are the request contract's own schemas (its price's currency
-// and minor units, its licence type, its rate's unit, its term), so a record can say no other value than a request
-// may; a record's money adds the words its readers see
+// a record's members that a request has too are the request contract's own schemas, so that a record says no other
+// value than a request may (a record's money adds the words its readers see)
 const LISTING_REQUEST = MARKET_REQUESTS.createListing.served.properties as Record<string, JsonSchema>;
 const REQUEST_RATE = LISTING_REQUEST.rate.properties as Record<string, JsonSchema>;
 const { licence_type: licenceType, term_months: termMonths } = LISTING_REQUEST;
