@@ -25,23 +25,23 @@ import {
   workId,
   workType,
 } from './kit.js';
-const currency = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' } as const;
-const minor = {
-  type: 'integer',
-  minimum: 0,
-  maximum: Number.MAX_SAFE_INTEGER,
-  description: 'Integer minor units (cents for USD)',
-} as const;
-const licenceType = { enum: ['training', 'retrieval', 'display'] } as const;
-const rateUnit = { enum: ['word', 'title', 'month'] } as const;
-const termMonths = (MARKET_REQUESTS.createListing.served.properties as Record<string, JsonSchema>).term_months;
+// a record's members that a request has too are the request contract's own schemas, so that a record says no other
+// value than a request may (a record's money adds the words its readers see)
+const LISTING_REQUEST = MARKET_REQUESTS.createListing.served.properties as Record<string, JsonSchema>;
+const REQUEST_RATE = LISTING_REQUEST.rate.properties as Record<string, JsonSchema>;
+const { licence_type: licenceType, term_months: termMonths } = LISTING_REQUEST;
+const { per: rateUnit } = REQUEST_RATE;
+const currency = { ...REQUEST_RATE.currency, description: 'ISO 4217 code' } as const;
+const minor = { ...REQUEST_RATE.amount_minor, description: 'Integer minor units (cents for USD)' } as const;
+// an offer's states as the offers' query takes them; a listing's query takes `any` besides its states
+const { status: offerStatus } = MARKET_REQUESTS.listOffers.served.properties as Record<string, JsonSchema>;
 const listingStatus = { enum: ['draft', 'active', 'withdrawn', 'sold_out'] } as const;
-const offerStatus = { enum: ['pending', 'accepted', 'declined', 'countered', 'expired', 'withdrawn'] } as const;
 
+const MONEY_PROPS = { amount_minor: minor, currency } as const;
 /** Money: integer minor units and a currency. */
-export const MONEY_SCHEMA = object({ amount_minor: minor, currency });
+export const MONEY_SCHEMA = object(MONEY_PROPS);
 /** A rate: money per word, title or month. */
-export const RATE_SCHEMA = object({ per: rateUnit, amount_minor: minor, currency });
+export const RATE_SCHEMA = object({ per: rateUnit, ...MONEY_PROPS });
 /** What the licensee's outputs may reproduce at most (`null`: not limited). */
 export const OUTPUT_CAP_SCHEMA = object({
   max_consecutive_words: { type: ['integer', 'null'], minimum: 1 },
