@@ -27,11 +27,24 @@ export interface ScanCorpus {
    * of which they hold none is searched no further; and its words (runs of characters outside `\s`) counted up to
    * `minWords`. Optional: without it, every item of enough words is searched.
    */
-  exactShinglesFound?(
-    query: string,
+  exactShinglesFound?(query: string, datasets: readonly string[], minWords: number): ShinglesFound | null;
+  /**
+   * {@link exactShinglesFound} of many queries at once (the same answers, in order), or null: then each is asked
+   * alone. Optional: a scan of short items asks it of the items at hand.
+   */
+  exactShinglesFoundOfMany?(
+    queries: readonly string[],
     datasets: readonly string[],
     minWords: number,
-  ): { found: number; byteLength: number; runs: ReadonlyArray<readonly [number, number]>; words: number } | null;
+  ): readonly ShinglesFound[] | null;
+}
+
+/** What the lookups tell of one item (see {@link ScanCorpus.exactShinglesFound}). */
+export interface ShinglesFound {
+  readonly found: number;
+  readonly byteLength: number;
+  readonly runs: ReadonlyArray<readonly [number, number]>;
+  readonly words: number;
 }
 
 /** The scan service: {@link createScanService}. */
@@ -49,6 +62,9 @@ const DEFAULT_MIN_WORDS = 50;
 const MAX_MIN_WORDS = 100_000;
 /** Work between two turns of the event loop inside one item's search (ms): a stream yields between items too. */
 const SLICE_MS = 50;
+/** Most items, and most UTF-16 units of their texts, looked up together ({@link ScanCorpus.exactShinglesFoundOfMany}). */
+const BATCH_ITEMS = 64;
+const BATCH_UNITS = 1 << 16;
 
 /** The checked options of one scan, with its search options made once. */
 interface Plan {
@@ -129,7 +145,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
     // or too few to make a document a candidate and none of their runs (where any seed match lies) of minWords;
     // the words are counted on the bytes the lookups hash (a regular expression over the string took as long)
-    let pre: ReturnType<NonNullable<ScanCorpus['exactShinglesFound']>> = null;
+    let pre: ShinglesFound | null = null;
     try {
       if (!p.paraphrase && corpus.exactShinglesFound) pre = corpus.exactShinglesFound(text, p.datasets, p.minWords);
     } catch (e) {
@@ -138,6 +154,28 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       return { hits: null, bytes: utf8Length(text) };
     }
     if (pre === null) return p.enough.test(text) ? null : { hits: null, bytes: utf8Length(text) };
+    return settled(text, pre, p);
+  };
+
+  /**
+   * {@link settle} of the items of `batch` that its lookups answer, from one call for them all
+   * (`exactShinglesFoundOfMany`): per item, its hits and bytes, null (to be searched) or undefined (not answered:
+   * settled alone, which checks it and reports what it must — the first item that is no item, and those after it).
+   */
+  const settleMany = (
+    batch: readonly ScanItem[],
+    p: Plan,
+  ): Array<{ hits: ScanHit[] | null; bytes: number } | null> | undefined => {
+    if (p.paraphrase || !corpus.exactShinglesFoundOfMany || batch.length < 2) return undefined;
+    let valid = 0;
+    while (valid < batch.length && isItem(batch[valid])) valid++;
+    const texts = batch.slice(0, valid).map((item) => item.text);
+    const pre = texts.length > 1 ? corpus.exactShinglesFoundOfMany(texts, p.datasets, p.minWords) : null;
+    return pre?.map((one, k) => settled(texts[k], one, p));
+  };
+
+  /** An item's hits and bytes when its lookups `pre` tell them (see {@link settle}), else null: it is searched. */
+  const settled = (text: string, pre: ShinglesFound, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
     if (pre.words < p.minWords) return { hits: null, bytes: pre.byteLength };
     if (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords)))
       return { hits: [], bytes: pre.byteLength };
@@ -162,20 +200,28 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
         hits = 0,
         skipped = 0;
       p.signal?.throwIfAborted();
-      for await (const item of items as AsyncIterable<ScanItem>) {
-        p.signal?.throwIfAborted();
-        const one = settle(item, p) ?? (await scanOne(item, p));
-        count++;
-        bytes += one.bytes;
-        if (one.hits === null) skipped++;
-        else {
-          for (const hit of one.hits) {
-            p.signal?.throwIfAborted();
-            hits++;
-            yield hit;
+      for await (const batch of atHand(items)) {
+        const pre = settleMany(batch, p);
+        for (let k = 0; k < batch.length; k++) {
+          const item = batch[k];
+          p.signal?.throwIfAborted();
+          const answered = pre?.[k];
+          const one =
+            answered === undefined
+              ? (settle(item, p) ?? (await scanOne(item, p)))
+              : (answered ?? (await scanOne(item, p)));
+          count++;
+          bytes += one.bytes;
+          if (one.hits === null) skipped++;
+          else {
+            for (const hit of one.hits) {
+              p.signal?.throwIfAborted();
+              hits++;
+              yield hit;
+            }
           }
+          onProgress?.({ items: count, bytes, hits });
         }
-        onProgress?.({ items: count, bytes, hits });
       }
       return { items: count, bytes, hits, skipped, ms: performance.now() - started };
     },
@@ -199,6 +245,102 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
 export function candidateHits(minWords: number): number {
   return Math.max(2, Math.floor((0.4 * ((minWords - 4) * 2)) / 9));
 }
+
+/** What a pull answers before it is settled: the pull waits, so the items at hand end there. */
+const WAITS = Symbol('waits');
+
+/**
+ * The items of `items` in order, as arrays of those at hand: after the first item of an array, each next item is
+ * taken while its pull is already answered (an async source whose next item is in memory, any sync one), up to
+ * BATCH_ITEMS items or BATCH_UNITS units of text; a pull that must wait (a file being read) ends the array, so no
+ * item waits for the next to arrive. The source is read as `for await` reads it: closed when the consumer stops early,
+ * not when it fails.
+ */
+async function* atHand(items: Iterable<ScanItem> | AsyncIterable<ScanItem>): AsyncGenerator<ScanItem[], void> {
+  const isAsync = Symbol.asyncIterator in items;
+  const it: AsyncIterator<ScanItem> | Iterator<ScanItem> = isAsync
+    ? items[Symbol.asyncIterator]()
+    : items[Symbol.iterator]();
+  let open = true;
+  type Pulled = IteratorResult<ScanItem> | Promise<IteratorResult<ScanItem>>;
+  // the next result, as it is: a sync source's at once (its value awaited when it is a promise, as `for await` awaits
+  // it), an async source's promise — already answered when the source had its item at hand
+  const pull = (): Pulled => {
+    let r: Pulled;
+    try {
+      r = it.next() as Pulled;
+    } catch (e) {
+      open = false;
+      throw e;
+    }
+    if (isAsync) r = r instanceof Promise ? r : Promise.resolve(r);
+    else {
+      const value = (r as IteratorResult<ScanItem>).value as unknown;
+      if ((r as IteratorResult<ScanItem>).done || typeof (value as PromiseLike<unknown>)?.then !== 'function') return r;
+      r = Promise.resolve(value as PromiseLike<ScanItem>).then((v) => ({ done: false, value: v }));
+    }
+    // a pull made ahead may fail while the items before it are scanned: its failure is taken after them
+    (r as Promise<unknown>).catch(() => undefined);
+    return r;
+  };
+  const taken = async (r: Pulled): Promise<IteratorResult<ScanItem>> => {
+    try {
+      const x = await r;
+      if (x.done) open = false;
+      return x;
+    } catch (e) {
+      open = false;
+      throw e;
+    }
+  };
+  try {
+    let next: Pulled | null = pull();
+    for (;;) {
+      const first = await taken(next);
+      if (first.done) return;
+      const batch = [first.value];
+      let units = typeof first.value?.text === 'string' ? first.value.text.length : 0;
+      let failed: { error: unknown } | null = null;
+      next = null;
+      while (batch.length < BATCH_ITEMS && units < BATCH_UNITS) {
+        let pulled: Pulled;
+        let r: IteratorResult<ScanItem> | typeof WAITS;
+        try {
+          pulled = pull();
+          r = pulled instanceof Promise ? await Promise.race([pulled, Promise.resolve(WAITS)]) : pulled;
+        } catch (error) {
+          open = false;
+          failed = { error }; // thrown after the items before it
+          break;
+        }
+        if (r === WAITS) {
+          next = pulled; // taken when the items at hand are done
+          break;
+        }
+        if (r.done) {
+          open = false;
+          break;
+        }
+        batch.push(r.value);
+        units += typeof r.value?.text === 'string' ? r.value.text.length : 0;
+      }
+      yield batch;
+      if (failed) throw failed.error;
+      if (!open) return;
+      next ??= pull();
+    }
+  } finally {
+    if (open) await it.return?.();
+  }
+}
+
+/** Whether `item` is an item (what {@link checkItem} lets through). */
+const isItem = (item: unknown): item is ScanItem =>
+  item !== null &&
+  typeof item === 'object' &&
+  typeof (item as ScanItem).id === 'string' &&
+  (item as ScanItem).id.length > 0 &&
+  typeof (item as ScanItem).text === 'string';
 
 /** An AbortSignal (of this realm or another). */
 const isSignal = (s: unknown): s is AbortSignal =>
