@@ -62,7 +62,7 @@ const DEFAULT_MIN_WORDS = 50;
 const MAX_MIN_WORDS = 100_000;
 /** Work between two turns of the event loop inside one item's search (ms): a stream yields between items too. */
 const SLICE_MS = 50;
-/** Most items, and most UTF-16 units of their texts, looked up together ({@link ScanCorpus.exactShinglesFoundOfMany}). */
+/** Most items of an array, and most UTF-16 units of their texts, looked up together (`exactShinglesFoundOfMany`). */
 const BATCH_ITEMS = 64;
 const BATCH_UNITS = 1 << 16;
 
@@ -200,8 +200,11 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
         hits = 0,
         skipped = 0;
       p.signal?.throwIfAborted();
-      for await (const batch of atHand(items)) {
-        const pre = settleMany(batch, p);
+      // an array's items are settled in batches; any other source's one at a time, as it gives them
+      const batches = Array.isArray(items) ? inBatches(items) : null;
+      for await (const got of batches ?? (items as AsyncIterable<ScanItem>)) {
+        const batch = batches ? (got as ScanItem[]) : [got as ScanItem];
+        const pre = batches ? settleMany(batch, p) : undefined;
         for (let k = 0; k < batch.length; k++) {
           const item = batch[k];
           p.signal?.throwIfAborted();
@@ -246,91 +249,21 @@ export function candidateHits(minWords: number): number {
   return Math.max(2, Math.floor((0.4 * ((minWords - 4) * 2)) / 9));
 }
 
-/** What a pull answers before it is settled: the pull waits, so the items at hand end there. */
-const WAITS = Symbol('waits');
-
 /**
- * The items of `items` in order, as arrays of those at hand: after the first item of an array, each next item is
- * taken while its pull is already answered (an async source whose next item is in memory, any sync one), up to
- * BATCH_ITEMS items or BATCH_UNITS units of text; a pull that must wait (a file being read) ends the array, so no
- * item waits for the next to arrive. The source is read as `for await` reads it: closed when the consumer stops early,
- * not when it fails.
+ * An array's items in order, BATCH_ITEMS at a time (or BATCH_UNITS units of text, at least one item). Only an array
+ * is read ahead: a generator or a stream may decide its next item from what the scan has done so far (a caller that
+ * stops the source from `onProgress` stops it right after that item), so the scan reads those one item at a time.
  */
-async function* atHand(items: Iterable<ScanItem> | AsyncIterable<ScanItem>): AsyncGenerator<ScanItem[], void> {
-  const isAsync = Symbol.asyncIterator in items;
-  const it: AsyncIterator<ScanItem> | Iterator<ScanItem> = isAsync
-    ? items[Symbol.asyncIterator]()
-    : items[Symbol.iterator]();
-  let open = true;
-  type Pulled = IteratorResult<ScanItem> | Promise<IteratorResult<ScanItem>>;
-  // the next result, as it is: a sync source's at once (its value awaited when it is a promise, as `for await` awaits
-  // it), an async source's promise — already answered when the source had its item at hand
-  const pull = (): Pulled => {
-    let r: Pulled;
-    try {
-      r = it.next() as Pulled;
-    } catch (e) {
-      open = false;
-      throw e;
+async function* inBatches(items: readonly ScanItem[]): AsyncGenerator<ScanItem[], void> {
+  for (let k = 0; k < items.length; ) {
+    const batch: ScanItem[] = [];
+    let units = 0;
+    while (k < items.length && batch.length < BATCH_ITEMS && units < BATCH_UNITS) {
+      const item = (await items[k++]) as ScanItem; // awaited, as `for await` awaits an array's values
+      batch.push(item);
+      units += typeof item?.text === 'string' ? item.text.length : 0;
     }
-    if (isAsync) r = r instanceof Promise ? r : Promise.resolve(r);
-    else {
-      const value = (r as IteratorResult<ScanItem>).value as unknown;
-      if ((r as IteratorResult<ScanItem>).done || typeof (value as PromiseLike<unknown>)?.then !== 'function') return r;
-      r = Promise.resolve(value as PromiseLike<ScanItem>).then((v) => ({ done: false, value: v }));
-    }
-    // a pull made ahead may fail while the items before it are scanned: its failure is taken after them
-    (r as Promise<unknown>).catch(() => undefined);
-    return r;
-  };
-  const taken = async (r: Pulled): Promise<IteratorResult<ScanItem>> => {
-    try {
-      const x = await r;
-      if (x.done) open = false;
-      return x;
-    } catch (e) {
-      open = false;
-      throw e;
-    }
-  };
-  try {
-    let next: Pulled | null = pull();
-    for (;;) {
-      const first = await taken(next);
-      if (first.done) return;
-      const batch = [first.value];
-      let units = typeof first.value?.text === 'string' ? first.value.text.length : 0;
-      let failed: { error: unknown } | null = null;
-      next = null;
-      while (batch.length < BATCH_ITEMS && units < BATCH_UNITS) {
-        let pulled: Pulled;
-        let r: IteratorResult<ScanItem> | typeof WAITS;
-        try {
-          pulled = pull();
-          r = pulled instanceof Promise ? await Promise.race([pulled, Promise.resolve(WAITS)]) : pulled;
-        } catch (error) {
-          open = false;
-          failed = { error }; // thrown after the items before it
-          break;
-        }
-        if (r === WAITS) {
-          next = pulled; // taken when the items at hand are done
-          break;
-        }
-        if (r.done) {
-          open = false;
-          break;
-        }
-        batch.push(r.value);
-        units += typeof r.value?.text === 'string' ? r.value.text.length : 0;
-      }
-      yield batch;
-      if (failed) throw failed.error;
-      if (!open) return;
-      next ??= pull();
-    }
-  } finally {
-    if (open) await it.return?.();
+    yield batch;
   }
 }
 
