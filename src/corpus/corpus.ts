@@ -14,7 +14,13 @@ import { SnapshotStream, type ExactDatasetSource, type SnapshotStreamOptions } f
 import type { ExactStorage } from '../datasets/stored.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
-import { fingerprintCore, toText, withShingleHashes } from '../fingerprint/fingerprint.js';
+import {
+  fingerprintCore,
+  toText,
+  withShingleHashes,
+  withShingleHashesOfTexts,
+  type ShingleHashesOfTexts,
+} from '../fingerprint/fingerprint.js';
 import { olderNormalizer, resolveOptions } from '../fingerprint/options.js';
 import {
   batchDocument,
@@ -614,19 +620,67 @@ export class Corpus {
       for (const d of targets) found += d.shinglesFound(hashes, hitAt);
       // most items of a scan hold none: no runs to read
       if (found === 0) return { found, byteLength, runs, words };
-      const n = hitAt.length;
-      let first = hitAt.indexOf(1);
-      for (let last = first, i = first + 1; first >= 0; i++) {
-        if (i < n && hitAt[i] === 0) continue;
-        if (i === n || i - last > RUN_GAP) {
-          runs.push(span(first, last));
-          first = i < n ? i : -1;
-        }
-        last = i;
-      }
+      foundRuns(hitAt, (first, last) => runs.push(span(first, last)));
       return { found, byteLength, runs, words };
     };
     return withShingleHashes(this.core(), query, COPY_SEARCH_OPTIONS, lookUp, minWords);
+  }
+
+  /**
+   * {@link exactShinglesFound} of each of `queries`, in one pass of the tokenizer and one look-up per dataset for
+   * them all (src/fingerprint/fingerprint.ts, withShingleHashesOfTexts): the same answers, in the same order, for a
+   * scan's batch of short items, whose calls one by one cost more than their hashing. Null where it would be null
+   * for one query (a dataset not in memory), and where one pass cannot stand for them (a query the tokenizer
+   * refuses): ask query by query then.
+   * @example corpus.exactShinglesFoundOfMany(['A short answer.', 'Another one.'], ['books'], 50)?.map((r) => r.found) // [0, 0]
+   */
+  exactShinglesFoundOfMany(
+    queries: readonly string[],
+    datasets: readonly string[],
+    minWords = 0,
+  ): Array<{ found: number; byteLength: number; runs: Array<[number, number]>; words: number }> | null {
+    this.assertLive();
+    const targets: ExactDataset[] = [];
+    for (const id of datasets) {
+      const d = this.sets.get(id);
+      if (!(d instanceof MemoryExact)) return null;
+      targets.push(d.dataset);
+    }
+    const lookUp = (b: ShingleHashesOfTexts) => {
+      const n = queries.length;
+      const m = b.hashes.length;
+      const found = new Uint32Array(n);
+      // per dataset, which shingles it holds (a shingle two datasets hold counts twice, as in exactShinglesFound)
+      if (this.hitScratch.length < 2 * m) this.hitScratch = new Uint8Array(Math.max(2 * m, 1024));
+      const hitAt = this.hitScratch.subarray(0, m);
+      const hitHere = this.hitScratch.subarray(m, 2 * m);
+      hitAt.fill(0);
+      for (const d of targets) {
+        hitHere.fill(0);
+        if (d.shinglesFound(b.hashes, hitHere) === 0) continue;
+        // the found ones, each counted to its query (an item of too few words is not looked up: none of its)
+        for (let k = hitHere.indexOf(1), i = 0; k >= 0; k = hitHere.indexOf(1, k + 1)) {
+          while (b.from[i + 1] <= k) i++;
+          if (b.words[i] < minWords) continue;
+          found[i]++;
+          hitAt[k] = 1;
+        }
+      }
+      const out: Array<{ found: number; byteLength: number; runs: Array<[number, number]>; words: number }> = [];
+      for (let i = 0; i < n; i++) {
+        const runs: Array<[number, number]> = [];
+        const words = b.words[i];
+        const byteLength = b.byteLength[i];
+        if (words < minWords || found[i] === 0) {
+          out.push({ found: 0, byteLength, runs, words });
+          continue;
+        }
+        foundRuns(hitAt.subarray(b.from[i], b.from[i + 1]), (first, last) => runs.push(b.span(i, first, last)));
+        out.push({ found: found[i], byteLength, runs, words });
+      }
+      return out;
+    };
+    return withShingleHashesOfTexts(this.core(), queries, COPY_SEARCH_OPTIONS, lookUp, minWords);
   }
 
   /**
@@ -1046,6 +1100,23 @@ const SEARCH_OPTIONS = resolveOptions({ minhash: NEAR_MINHASH, simhash: false, w
 const COPY_SEARCH_OPTIONS = resolveOptions({ minhash: false, simhash: false, workHash: false, winnow: false });
 /** Furthest apart two found 5-grams of one run are (in shingles): what a seed chain bridges. */
 const RUN_GAP = chainGap(EXACT_WINDOW, EXACT_SIZE);
+
+/**
+ * The runs of found shingles (`hitAt[k]` 1) no two of which are further apart than RUN_GAP, in order, each given to
+ * `run` as its first and last shingle.
+ */
+function foundRuns(hitAt: Uint8Array, run: (first: number, last: number) => void): void {
+  const n = hitAt.length;
+  let first = hitAt.indexOf(1);
+  for (let last = first, i = first + 1; first >= 0; i++) {
+    if (i < n && hitAt[i] === 0) continue;
+    if (i === n || i - last > RUN_GAP) {
+      run(first, last);
+      first = i < n ? i : -1;
+    }
+    last = i;
+  }
+}
 
 /** The query span of shingles first … last (withShingleHashes's reader). */
 type ShingleSpan = (first: number, last: number) => [number, number];

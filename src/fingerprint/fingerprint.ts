@@ -7,7 +7,14 @@ import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
 import type { Fingerprint, ShingleSet, WinnowSet } from '../types.js';
 import { normalize } from '../text/normalize.js';
-import { loneSurrogateIndex, tokenizeWords, tokenRange, tokenSpans, type WordTokens } from './words.js';
+import {
+  loneSurrogateIndex,
+  tokenizeWords,
+  tokenizeWritten,
+  tokenRange,
+  tokenSpans,
+  type WordTokens,
+} from './words.js';
 
 export { loneSurrogateIndex };
 import { paramsId, type ResolvedOptions } from './options.js';
@@ -379,6 +386,96 @@ export function withShingleHashes<T>(
     const span = (first: number, last: number) =>
       tokenRange(core, t, first, Math.min(last + o.size - 1, Math.max(t.count - 1, 0)));
     return use(core.u64(t.spareU64Ptr, m), t.byteLength, span, words);
+  });
+}
+
+/** The shingle hashes of several texts at once ({@link withShingleHashesOfTexts}): views of the core's memory. */
+export interface ShingleHashesOfTexts {
+  /** Every text's shingle hashes, one text after another: text i's are `hashes[from[i] … from[i + 1])`. */
+  readonly hashes: BigUint64Array;
+  readonly from: Uint32Array;
+  /** Each text's UTF-8 length. */
+  readonly byteLength: Uint32Array;
+  /** Each text's words (runs of characters outside `\s`) counted up to `wordsUpTo` (0 without it). */
+  readonly words: Uint32Array;
+  /** Where shingles first … last of text i lie in it (UTF-16 [start, end), as {@link withShingleHashes}'s reader). */
+  span(i: number, first: number, last: number): [number, number];
+}
+
+/**
+ * {@link withShingleHashes} of many short texts in one pass of the tokenizer: each text's UTF-8 is written after the
+ * last, followed by a line feed, the whole is tokenised once (a token never crosses white space, so each text's
+ * tokens and their hashes are those it has alone), and each text's shingles are hashed from its own tokens. The
+ * same hashes, lengths, words and spans as one call per text, for a fraction of the calls across the boundary: a
+ * scan of short outputs asks this of each of them. Null when the pass cannot stand for the calls one by one (a
+ * text that the tokenizer refuses, such as one with a lone surrogate, or a region it hands back to be normalised
+ * here): the caller asks text by text, which reports what it must.
+ * @example withShingleHashesOfTexts(core, ['It is a truth', 'universally acknowledged'], o, (b) => b.from[2]) // 2
+ */
+export function withShingleHashesOfTexts<T>(
+  core: Core,
+  texts: readonly string[],
+  o: ResolvedOptions,
+  use: (b: ShingleHashesOfTexts) => T,
+  wordsUpTo = 0,
+): T | null {
+  if (o.unit !== 'word') throw new TrainprintError('INVALID_OPTIONS', 'withShingleHashesOfTexts needs word shingles');
+  const n = texts.length;
+  let units = 0;
+  for (const text of texts) units += text.length + 1;
+  return core.guard(() => {
+    const L = core.layout();
+    const inPtr = L.take(units * 3);
+    L.commit();
+    const byteLength = new Uint32Array(n);
+    const words = new Uint32Array(n);
+    const base = new Uint32Array(n + 1); // each text's first UTF-16 offset in the texts joined by line feeds
+    let len = 0;
+    for (let i = 0; i < n; i++) {
+      const text = texts[i];
+      const written = core.writeUtf8(text, inPtr + len, text.length * 3);
+      byteLength[i] = written;
+      // counted on the raw bytes, before the tokenizer rewrites inert separators (as withShingleHashes does)
+      if (wordsUpTo > 0) words[i] = core.raw.wordsAtLeast(inPtr + len, written, wordsUpTo);
+      core.u8[inPtr + len + written] = 0x0a;
+      len += written + 1;
+      base[i + 1] = base[i] + text.length + 1;
+    }
+    let t: WordTokens;
+    try {
+      t = tokenizeWritten(core, L, texts.join('\n'), inPtr, len, len === base[n]);
+    } catch (e) {
+      if (e instanceof TrainprintError && e.code === 'INVALID_INPUT') return null;
+      throw e;
+    }
+    if (t.regionFixes.length > 0) return null;
+    const starts = core.u32(t.startsPtr, t.count);
+    const firstToken = new Uint32Array(n + 1);
+    for (let i = 1; i <= n; i++) firstToken[i] = lowerBound(starts, base[i], firstToken[i - 1]);
+    const from = new Uint32Array(n + 1);
+    const seed = BigInt(o.seed);
+    for (let i = 0; i < n; i++) {
+      const count = firstToken[i + 1] - firstToken[i];
+      const m = core.raw.shingleTokens(
+        t.hashesPtr + firstToken[i] * 8,
+        count,
+        o.size,
+        seed,
+        t.spareU64Ptr + from[i] * 8,
+      );
+      from[i + 1] = from[i] + m;
+    }
+    const span = (i: number, first: number, last: number): [number, number] => {
+      const count = firstToken[i + 1] - firstToken[i];
+      const [s, e] = tokenRange(
+        core,
+        t,
+        firstToken[i] + first,
+        firstToken[i] + Math.min(last + o.size - 1, Math.max(count - 1, 0)),
+      );
+      return [s - base[i], e - base[i]];
+    };
+    return use({ hashes: core.u64(t.spareU64Ptr, from[n]), from, byteLength, words, span });
   });
 }
 

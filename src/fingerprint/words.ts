@@ -169,7 +169,24 @@ export function tokenizeWords(
   }
   // The raw bytes are about to be rewritten (inert separators): let the caller see them first.
   if (onRawBytes) onRawBytes(core.u8.subarray(inPtr, inPtr + len));
+  return tokenizeWritten(core, L, input, inPtr, len, asciiOnly);
+}
 
+/**
+ * {@link tokenizeWords} of UTF-8 already in the core: `len` bytes at `inPtr`, the encoding of `input` (whose UTF-16
+ * offsets the tokens' spans are), `asciiOnly` when every byte is ASCII. The bytes are rewritten (inert separators).
+ * For a caller that writes several texts one after another, each followed by a line feed, and tokenises them at once
+ * (a token never crosses white space, so each text's tokens are those it has alone).
+ * @throws INVALID_INPUT for a lone surrogate of `input` (a string)
+ */
+export function tokenizeWritten(
+  core: Core,
+  L: Layout,
+  input: string | Uint8Array,
+  inPtr: number,
+  len: number,
+  asciiOnly: boolean,
+): WordTokens {
   // Regions (findRegions also rewrites inert separators in place, so it runs exactly once with
   // enough room: a region needs at least two bytes, so len / 2 + 1 records always suffice).
   let regPtr = 0;

@@ -27,11 +27,24 @@ export interface ScanCorpus {
    * of which they hold none is searched no further; and its words (runs of characters outside `\s`) counted up to
    * `minWords`. Optional: without it, every item of enough words is searched.
    */
-  exactShinglesFound?(
-    query: string,
+  exactShinglesFound?(query: string, datasets: readonly string[], minWords: number): ShinglesFound | null;
+  /**
+   * {@link exactShinglesFound} of many queries at once (the same answers, in order), or null: then each is asked
+   * alone. Optional: a scan of short items asks it of the items at hand.
+   */
+  exactShinglesFoundOfMany?(
+    queries: readonly string[],
     datasets: readonly string[],
     minWords: number,
-  ): { found: number; byteLength: number; runs: ReadonlyArray<readonly [number, number]>; words: number } | null;
+  ): readonly ShinglesFound[] | null;
+}
+
+/** What the lookups tell of one item (see {@link ScanCorpus.exactShinglesFound}). */
+export interface ShinglesFound {
+  readonly found: number;
+  readonly byteLength: number;
+  readonly runs: ReadonlyArray<readonly [number, number]>;
+  readonly words: number;
 }
 
 /** The scan service: {@link createScanService}. */
@@ -49,6 +62,9 @@ const DEFAULT_MIN_WORDS = 50;
 const MAX_MIN_WORDS = 100_000;
 /** Work between two turns of the event loop inside one item's search (ms): a stream yields between items too. */
 const SLICE_MS = 50;
+/** Most items of an array, and most UTF-16 units of their texts, looked up together (`exactShinglesFoundOfMany`). */
+const BATCH_ITEMS = 64;
+const BATCH_UNITS = 1 << 16;
 
 /** The checked options of one scan, with its search options made once. */
 interface Plan {
@@ -129,7 +145,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
     // or too few to make a document a candidate and none of their runs (where any seed match lies) of minWords;
     // the words are counted on the bytes the lookups hash (a regular expression over the string took as long)
-    let pre: ReturnType<NonNullable<ScanCorpus['exactShinglesFound']>> = null;
+    let pre: ShinglesFound | null = null;
     try {
       if (!p.paraphrase && corpus.exactShinglesFound) pre = corpus.exactShinglesFound(text, p.datasets, p.minWords);
     } catch (e) {
@@ -138,6 +154,28 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       return { hits: null, bytes: utf8Length(text) };
     }
     if (pre === null) return p.enough.test(text) ? null : { hits: null, bytes: utf8Length(text) };
+    return settled(text, pre, p);
+  };
+
+  /**
+   * {@link settle} of the items of `batch` that its lookups answer, from one call for them all
+   * (`exactShinglesFoundOfMany`): per item, its hits and bytes, null (to be searched) or undefined (not answered:
+   * settled alone, which checks it and reports what it must — the first item that is no item, and those after it).
+   */
+  const settleMany = (
+    batch: readonly ScanItem[],
+    p: Plan,
+  ): Array<{ hits: ScanHit[] | null; bytes: number } | null> | undefined => {
+    if (p.paraphrase || !corpus.exactShinglesFoundOfMany || batch.length < 2) return undefined;
+    let valid = 0;
+    while (valid < batch.length && isItem(batch[valid])) valid++;
+    const texts = batch.slice(0, valid).map((item) => item.text);
+    const pre = texts.length > 1 ? corpus.exactShinglesFoundOfMany(texts, p.datasets, p.minWords) : null;
+    return pre?.map((one, k) => settled(texts[k], one, p));
+  };
+
+  /** An item's hits and bytes when its lookups `pre` tell them (see {@link settle}), else null: it is searched. */
+  const settled = (text: string, pre: ShinglesFound, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
     if (pre.words < p.minWords) return { hits: null, bytes: pre.byteLength };
     if (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords)))
       return { hits: [], bytes: pre.byteLength };
@@ -162,20 +200,31 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
         hits = 0,
         skipped = 0;
       p.signal?.throwIfAborted();
-      for await (const item of items as AsyncIterable<ScanItem>) {
-        p.signal?.throwIfAborted();
-        const one = settle(item, p) ?? (await scanOne(item, p));
-        count++;
-        bytes += one.bytes;
-        if (one.hits === null) skipped++;
-        else {
-          for (const hit of one.hits) {
-            p.signal?.throwIfAborted();
-            hits++;
-            yield hit;
+      // an array's items are settled in batches; any other source's one at a time, as it gives them
+      const batches = Array.isArray(items) ? inBatches(items) : null;
+      for await (const got of batches ?? (items as AsyncIterable<ScanItem>)) {
+        const batch = batches ? (got as ScanItem[]) : [got as ScanItem];
+        const pre = batches ? settleMany(batch, p) : undefined;
+        for (let k = 0; k < batch.length; k++) {
+          const item = batch[k];
+          p.signal?.throwIfAborted();
+          const answered = pre?.[k];
+          const one =
+            answered === undefined
+              ? (settle(item, p) ?? (await scanOne(item, p)))
+              : (answered ?? (await scanOne(item, p)));
+          count++;
+          bytes += one.bytes;
+          if (one.hits === null) skipped++;
+          else {
+            for (const hit of one.hits) {
+              p.signal?.throwIfAborted();
+              hits++;
+              yield hit;
+            }
           }
+          onProgress?.({ items: count, bytes, hits });
         }
-        onProgress?.({ items: count, bytes, hits });
       }
       return { items: count, bytes, hits, skipped, ms: performance.now() - started };
     },
@@ -199,6 +248,32 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
 export function candidateHits(minWords: number): number {
   return Math.max(2, Math.floor((0.4 * ((minWords - 4) * 2)) / 9));
 }
+
+/**
+ * An array's items in order, BATCH_ITEMS at a time (or BATCH_UNITS units of text, at least one item). Only an array
+ * is read ahead: a generator or a stream may decide its next item from what the scan has done so far (a caller that
+ * stops the source from `onProgress` stops it right after that item), so the scan reads those one item at a time.
+ */
+async function* inBatches(items: readonly ScanItem[]): AsyncGenerator<ScanItem[], void> {
+  for (let k = 0; k < items.length; ) {
+    const batch: ScanItem[] = [];
+    let units = 0;
+    while (k < items.length && batch.length < BATCH_ITEMS && units < BATCH_UNITS) {
+      const item = (await items[k++]) as ScanItem; // awaited, as `for await` awaits an array's values
+      batch.push(item);
+      units += typeof item?.text === 'string' ? item.text.length : 0;
+    }
+    yield batch;
+  }
+}
+
+/** Whether `item` is an item (what {@link checkItem} lets through). */
+const isItem = (item: unknown): item is ScanItem =>
+  item !== null &&
+  typeof item === 'object' &&
+  typeof (item as ScanItem).id === 'string' &&
+  (item as ScanItem).id.length > 0 &&
+  typeof (item as ScanItem).text === 'string';
 
 /** An AbortSignal (of this realm or another). */
 const isSignal = (s: unknown): s is AbortSignal =>
