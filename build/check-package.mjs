@@ -208,7 +208,9 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // schemas (−0.8 KB) and market-work.js its filter checks (−4.1 KB) — 1,355 KiB.
 // All merged (the core's two paths, the dataset build's, job submission's and marketplace queries' contracts):
 // 1,390,501 B — 1,359 KiB.
-const MAIN_BUDGET = 1359 * 1024;
+// The file store's values kept on disk: the shared store core reads a value through its backend when the index holds
+// a reference instead of its bytes (+1.2 KB): 1,391,691 B — 1,360 KiB.
+const MAIN_BUDGET = 1360 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
