@@ -133,6 +133,14 @@ describe('FileStore: values on disk', () => {
     await s.close();
   });
 
+  it('a scan in flight when the store closes finishes; close waits for its reads', async () => {
+    const s = await openFileStore(freshDir());
+    for (const key of ['a', 'b', 'c']) await s.put(key, large(key, 0, 2_000_000));
+    const scan = s.scan('');
+    await s.close();
+    expect(await scan).toEqual(['a', 'b', 'c'].map((k) => [k, large(k, 0, 2_000_000)]));
+  });
+
   it('reopens after a crash with large values: acknowledged ones intact, a torn large record dropped', async () => {
     const dir = freshDir();
     const s = await openFileStore(dir, { compactEvery: 4 });
