@@ -56,18 +56,27 @@
  *   do not fit, a log missing beside a manifest or snapshot) is STORE_CORRUPT. A failed open
  *   changes nothing on disk.
  * - A log of format version 1 (16-byte header, no durable point, no manifest) is replayed with the
- *   old rule (a damaged tail is a torn write) and upgraded at once by a compaction.
+ *   old rule (a damaged tail is a torn write) and upgraded at once by a compaction. *
+ * What stays in memory: every key, and the values under `valuesOnDiskFrom` bytes (4 KiB by default) encoded. A longer
+ * value is kept as where its bytes lie (./value-file.ts): in the log, at the offset its record framed it at (known
+ * when written, found again at replay from the bin that msgpack's Decoder hands back as a view of the file's bytes),
+ * and after a compaction in the snapshot, which copies it there. `get` and `scan` read it with a positional read and
+ * check it against the CRC-32 kept beside the offset (the files were checked when replayed; this catches a change
+ * after that, STORE_CORRUPT for that read). The formats are the same either way: a store moves between builds and
+ * between settings of `valuesOnDiskFrom` unchanged. A compaction re-points the values it copied once the new log is
+ * in place; the replaced files stay open until the reads that found values in them are done.
  */
 import { mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Decoder } from '@msgpack/msgpack';
 import { TrainprintError } from '../errors.js';
 import { crc32 } from '../util/crc32.js';
-import { SortedIndex, StoreCore, type EncodedOp } from './memory.js';
-import { ShrinkingEncoder, snapshotChunks } from './encoding.js';
+import { SortedIndex, StoreCore, type EncodedOp, type IndexedOp, type IndexValue, type ValueRef } from './memory.js';
+import { arrayHeader, binHeader, ShrinkingEncoder } from './encoding.js';
 import { errno, writeFully } from './fsutil.js';
 import { acquireLock, releaseLock, type HeldLock } from './lock.js';
-import { frameRecordChunks, RECORD_HEADER, writeRecordChunks } from './log-record.js';
+import { frameLocatedRecord, RECORD_HEADER, writeRecordChunks } from './log-record.js';
+import { DiskValue, readDiskValues, ValueFile } from './value-file.js';
 
 /**
  * Options of {@link openFileStore}.
@@ -83,7 +92,17 @@ export interface FileStoreOptions {
    * gone. @default 5_000
    */
   readonly lockStaleMs?: number;
+  /**
+   * Values whose encoded bytes are at least this long are kept on disk only: the store keeps where they lie in its
+   * log or snapshot and reads them back on each `get` or `scan` (a positional read, checked against the value's
+   * CRC-32). Shorter values, and every key, stay in memory. 0 keeps every value on disk; Infinity keeps every value
+   * in memory too. @default 4096
+   */
+  readonly valuesOnDiskFrom?: number;
 }
+
+/** {@link FileStoreOptions.valuesOnDiskFrom}'s default. */
+const VALUES_ON_DISK_FROM = 4096;
 
 const LOG = 'store.log';
 const SNAPSHOT = 'snapshot';
@@ -184,27 +203,14 @@ function logHeader(generation: number): Uint8Array {
 }
 
 /**
- * A snapshot as pieces (its header, then its payload's {@link snapshotChunks}): values of 64 KiB or more are written
- * from where they are, the rest gathered into blocks, so a compaction needs at most one copy of the small values (it
- * needed three copies of the store: the encoder's buffer, which it kept, the payload and the file's bytes).
+ * Reads a snapshot file's bytes; values of at least `onDiskFrom` bytes become {@link DiskValue}s in `file`, the rest
+ * are copied.
  */
-function encodeSnapshot(generation: number, entries: Iterable<[string, Uint8Array]>): Uint8Array[] {
-  const payload = snapshotChunks([...entries]);
-  let length = 0;
-  for (const chunk of payload) length += chunk.byteLength;
-  const header = new Uint8Array(SNAPSHOT_HEADER);
-  const dv = view(header);
-  header.set(SNAPSHOT_MAGIC, 0);
-  dv.setUint32(4, SNAPSHOT_VERSION, true);
-  dv.setUint32(8, generation, true);
-  dv.setUint32(12, length, true);
-  let crc = crc32(header.subarray(0, 16));
-  for (const chunk of payload) crc = crc32(chunk, crc);
-  dv.setUint32(16, crc, true);
-  return [header, ...payload];
-}
-
-function decodeSnapshot(bytes: Uint8Array): { generation: number; entries: Map<string, Uint8Array> } {
+function decodeSnapshot(
+  bytes: Uint8Array,
+  file: ValueFile,
+  onDiskFrom: number,
+): { generation: number; entries: Map<string, IndexValue> } {
   if (bytes.length < SNAPSHOT_HEADER || !hasMagic(bytes, SNAPSHOT_MAGIC))
     throw corrupt(SNAPSHOT, 'not a trainprint store snapshot');
   const dv = view(bytes);
@@ -224,11 +230,11 @@ function decodeSnapshot(bytes: Uint8Array): { generation: number; entries: Map<s
   }
   const list = (decoded as { entries?: unknown } | null)?.entries;
   if (!Array.isArray(list)) throw corrupt(SNAPSHOT, 'payload has no entries');
-  const entries = new Map<string, Uint8Array>();
+  const entries = new Map<string, IndexValue>();
   for (const e of list) {
     if (!Array.isArray(e) || typeof e[0] !== 'string' || !(e[1] instanceof Uint8Array))
       throw corrupt(SNAPSHOT, 'malformed entry');
-    entries.set(e[0], new Uint8Array(e[1])); // own copy: a view would pin the whole file buffer
+    entries.set(e[0], located(e[1], bytes, file, onDiskFrom));
   }
   return { generation: dv.getUint32(8, true), entries };
 }
@@ -316,6 +322,16 @@ function intactAt(bytes: Uint8Array, dv: DataView, offset: number, minSeq: numbe
   return crc32(payload, crc32(bytes.subarray(offset, offset + 8))) === dv.getUint32(offset + 8, true);
 }
 
+/**
+ * A value decoded from `file`'s bytes `fileBytes`: a {@link DiskValue} where it lies in the file when it is at least
+ * `onDiskFrom` bytes long, else its own copy (a view would pin the whole file's buffer). msgpack's Decoder gives a
+ * bin as a view of its input, which is how its place in the file is known; a copy is kept should it not be a view.
+ */
+function located(value: Uint8Array, fileBytes: Uint8Array, file: ValueFile, onDiskFrom: number): IndexValue {
+  if (value.length < onDiskFrom || value.buffer !== fileBytes.buffer) return new Uint8Array(value);
+  return new DiskValue(file, value.byteOffset - fileBytes.byteOffset, value.length, crc32(value));
+}
+
 function decodeOps(payload: Uint8Array, seq: number): EncodedOp[] {
   let decoded: unknown;
   try {
@@ -328,7 +344,7 @@ function decodeOps(payload: Uint8Array, seq: number): EncodedOp[] {
   return ops.map((op: { type?: unknown; key?: unknown; value?: unknown } | null): EncodedOp => {
     if (typeof op?.key === 'string' && op.type === 'delete') return { type: 'delete', key: op.key };
     if (typeof op?.key === 'string' && op.type === 'put' && op.value instanceof Uint8Array)
-      return { type: 'put', key: op.key, value: new Uint8Array(op.value) };
+      return { type: 'put', key: op.key, value: op.value }; // a view of the log's bytes: see replayLog
     throw corrupt(LOG, `record ${seq} has a malformed op`);
   });
 }
@@ -342,7 +358,9 @@ function decodeOps(payload: Uint8Array, seq: number): EncodedOp[] {
 function replayLog(
   bytes: Uint8Array,
   header: LogHeader,
-  entries: Map<string, Uint8Array>,
+  entries: Map<string, IndexValue>,
+  file: ValueFile,
+  onDiskFrom: number,
 ): { seq: number; end: number } {
   const { durable } = header;
   const claim = `the header records ${durable.records} acknowledged records ending at byte ${durable.length}`;
@@ -377,7 +395,7 @@ function replayLog(
       break;
     }
     for (const op of decodeOps(record.payload, record.seq)) {
-      if (op.type === 'put') entries.set(op.key, op.value);
+      if (op.type === 'put') entries.set(op.key, located(op.value, bytes, file, onDiskFrom));
       else entries.delete(op.key);
     }
     seq = record.seq;
@@ -417,10 +435,13 @@ async function readOptional(path: string): Promise<Uint8Array | undefined> {
   }
 }
 
-/** Writes a whole file durably under `name` via `name.tmp` → fsync → rename → fsync dir; returns it open. */
+/**
+ * Writes a whole file durably under `name` via `name.tmp` → fsync → rename → fsync dir; returns it open for reading
+ * and writing (a log's values are read back from the handle it is appended through).
+ */
 async function replaceFile(dir: string, name: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<FileHandle> {
   const tmp = join(dir, `${name}.tmp`);
-  const handle = await open(tmp, 'w');
+  const handle = await open(tmp, 'w+');
   try {
     await writeChunks(handle, bytes instanceof Uint8Array ? [bytes] : bytes);
     await handle.sync();
@@ -470,14 +491,137 @@ async function writeManifest(dir: string, generation: number): Promise<void> {
   await (await replaceFile(dir, MANIFEST, encodeManifest(generation))).close();
 }
 
+/** `{ entries: ` as msgpack: a map of one member, the string "entries" (the array's header follows). */
+const ENTRIES_KEY = encoder.encode({ entries: [] }).subarray(0, -1);
+/** The fixarray of 2 that opens each snapshot entry. */
+const ENTRY = Uint8Array.of(0x92);
+/** Pieces at least this long are written from where they are, shorter ones gathered into a block first. */
+const OWN_WRITE_BYTES = 1 << 16;
+
+/** Appends bytes to a file from a position on, small pieces gathered into writes of {@link WRITE_BYTES}, with their CRC-32. */
+class GatheringWriter {
+  readonly #handle: FileHandle;
+  readonly #block = new Uint8Array(WRITE_BYTES);
+  #used = 0;
+  /** Where the block's first byte goes in the file. */
+  #flushed: number;
+  crc: number;
+
+  constructor(handle: FileHandle, position: number, crc: number) {
+    this.#handle = handle;
+    this.#flushed = position;
+    this.crc = crc;
+  }
+
+  /** Where the next byte put goes in the file. */
+  get position(): number {
+    return this.#flushed + this.#used;
+  }
+
+  async put(bytes: Uint8Array): Promise<void> {
+    this.crc = crc32(bytes, this.crc);
+    if (bytes.length >= OWN_WRITE_BYTES) {
+      await this.flush();
+      await writeFully(this.#handle, bytes, this.#flushed);
+      this.#flushed += bytes.length;
+      return;
+    }
+    if (this.#used + bytes.length > WRITE_BYTES) await this.flush();
+    this.#block.set(bytes, this.#used);
+    this.#used += bytes.length;
+  }
+
+  async flush(): Promise<void> {
+    if (this.#used === 0) return;
+    await writeFully(this.#handle, this.#block.subarray(0, this.#used), this.#flushed);
+    this.#flushed += this.#used;
+    this.#used = 0;
+  }
+}
+
+const binHeaderBytes = (length: number): number => (length < 0x100 ? 2 : length < 0x10000 ? 3 : 5);
+
+/**
+ * Writes a snapshot of `entries` (in key order) durably, as {@link replaceFile} does, and returns it open for reading
+ * with where each value now lies in it (undefined for a value kept in memory). A value kept on disk is copied from
+ * its file a MiB at a time and checked against its CRC-32 on the way (damage is reported, never sealed under a new
+ * CRC), so a compaction holds at most a MiB of it, not every value at once. The bytes are those of
+ * `new Encoder().encode({ entries })` after the header: the format is unchanged.
+ */
+async function writeSnapshot(
+  dir: string,
+  generation: number,
+  entries: ReadonlyArray<readonly [string, IndexValue]>,
+  onDiskFrom: number,
+): Promise<{ file: ValueFile; values: Array<DiskValue | undefined> }> {
+  const keys = entries.map(([key]) => encoder.encode(key));
+  const count = arrayHeader(entries.length);
+  let length = ENTRIES_KEY.length + count.length;
+  entries.forEach(([, v], i) => {
+    length += ENTRY.length + keys[i].length + binHeaderBytes(v.length) + v.length;
+  });
+  const header = new Uint8Array(SNAPSHOT_HEADER);
+  const dv = view(header);
+  header.set(SNAPSHOT_MAGIC, 0);
+  dv.setUint32(4, SNAPSHOT_VERSION, true);
+  dv.setUint32(8, generation, true);
+  dv.setUint32(12, length, true);
+  const tmp = join(dir, `${SNAPSHOT}.tmp`);
+  const handle = await open(tmp, 'w+');
+  const file = new ValueFile(SNAPSHOT, handle);
+  try {
+    const out = new GatheringWriter(handle, SNAPSHOT_HEADER, crc32(header.subarray(0, 16)));
+    await out.put(ENTRIES_KEY);
+    await out.put(count);
+    const values = new Array<DiskValue | undefined>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const v = entries[i][1];
+      await out.put(ENTRY);
+      await out.put(keys[i]);
+      await out.put(binHeader(v.length));
+      const at = out.position;
+      if (v instanceof Uint8Array) {
+        await out.put(v);
+        if (v.length >= onDiskFrom) values[i] = new DiskValue(file, at, v.length, crc32(v));
+      } else {
+        const from = v as DiskValue;
+        let crc = 0;
+        for (let done = 0; done < from.length; done += WRITE_BYTES) {
+          const piece = await from.file.read(from.offset + done, Math.min(WRITE_BYTES, from.length - done));
+          crc = crc32(piece, crc);
+          await out.put(piece);
+        }
+        if (crc !== from.crc) throw from.damaged();
+        values[i] = new DiskValue(file, at, from.length, from.crc);
+      }
+    }
+    await out.flush();
+    if (out.position !== SNAPSHOT_HEADER + length) {
+      throw new Error(`snapshot written to byte ${out.position}, expected ${SNAPSHOT_HEADER + length}`);
+    }
+    dv.setUint32(16, out.crc, true);
+    await writeFully(handle, header, 0);
+    await handle.sync();
+    await rename(tmp, join(dir, SNAPSHOT));
+    await syncDir(dir);
+    return { file, values };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The store
 
 interface Recovered {
   readonly dir: string;
   readonly lock: HeldLock;
-  readonly log: FileHandle;
-  readonly entries: Map<string, Uint8Array>;
+  /** The log, open for appends and for reading the values kept in it. */
+  readonly log: ValueFile;
+  /** The snapshot, open for reading the values kept in it (none before the first compaction). */
+  readonly snapshot: ValueFile | undefined;
+  readonly entries: Map<string, IndexValue>;
   readonly generation: number;
   /** Seq of the last record = records in the log. */
   readonly seq: number;
@@ -486,6 +630,7 @@ interface Recovered {
   readonly claimed: DurablePoint;
   readonly stamp: number;
   readonly compactEvery: number;
+  readonly onDiskFrom: number;
 }
 
 const noop = (): void => {};
@@ -496,6 +641,9 @@ const EMPTY: DurablePoint = { records: 0, length: LOG_HEADER };
  * A {@link Store} kept in a directory; see the module comment for formats and guarantees. Made
  * by {@link openFileStore} only. Inside a transaction callback use `tx`, never the store (a store
  * write issued there waits for the transaction, so awaiting it inside never resolves).
+ *
+ * In memory it keeps every key and the values shorter than `valuesOnDiskFrom` (4 KiB); a longer value is kept as
+ * where its bytes lie in the log or the snapshot (./value-file.ts) and read from there by `get` and `scan`.
  * @example
  * const store: FileStore = await openFileStore('./data')
  * console.log(store.dir)
@@ -505,7 +653,11 @@ class FileStore extends StoreCore {
   readonly dir: string;
   readonly #lock: HeldLock;
   readonly #compactEvery: number;
-  #log: FileHandle;
+  readonly #onDiskFrom: number;
+  #log: ValueFile;
+  #snapshot: ValueFile | undefined;
+  /** Files a compaction replaced, closing once the reads holding them are done: close() waits for them. */
+  readonly #retiring = new Set<Promise<void>>();
   #generation: number;
   #seq: number;
   #size: number;
@@ -527,7 +679,9 @@ class FileStore extends StoreCore {
     this.dir = r.dir;
     this.#lock = r.lock;
     this.#compactEvery = r.compactEvery;
+    this.#onDiskFrom = r.onDiskFrom;
     this.#log = r.log;
+    this.#snapshot = r.snapshot;
     this.#generation = r.generation;
     this.#seq = r.seq;
     this.#size = r.size;
@@ -535,11 +689,11 @@ class FileStore extends StoreCore {
     this.#stamp = r.stamp;
   }
 
-  protected async persist(ops: readonly EncodedOp[]): Promise<void> {
-    await this.#exclusive(async () => {
+  protected async persist(ops: readonly EncodedOp[]): Promise<readonly IndexedOp[]> {
+    const indexed = await this.#exclusive(async () => {
       if (this.#checkpointError) throw this.#checkpointError.error;
       // a large value (a job's catalogue) is written from its own bytes, not copied into one buffer
-      const record = frameRecordChunks(this.#seq + 1, ops, encoder);
+      const record = frameLocatedRecord(this.#seq + 1, ops, encoder, this.#onDiskFrom);
       // The slot claims what the previous fdatasync made durable; written beside the record, it
       // rides on the same fdatasync instead of costing one of its own.
       const previous = { records: this.#seq, length: this.#size };
@@ -547,16 +701,37 @@ class FileStore extends StoreCore {
       const now = performance.now();
       const claim = behind > 0 && (behind >= CLAIM_EVERY_RECORDS || now - this.#claimedAt >= CLAIM_EVERY_MS);
       if (claim) this.#claimedAt = now;
+      const start = this.#size;
       const [written] = await Promise.all([
-        writeRecordChunks(this.#log, record, this.#size),
+        writeRecordChunks(this.#log.handle, record.chunks, start),
         claim ? this.#writeSlot(previous) : undefined,
       ]);
-      await this.#log.datasync();
+      await this.#log.handle.datasync();
       if (claim) this.#claimed = previous;
       this.#seq++;
       this.#size += written;
+      return this.#onDisk(ops, record.valueAt, start);
     });
     this.#armIdleCheckpoint();
+    return indexed;
+  }
+
+  /** `ops` as the index keeps them: a value whose bytes the record located (at `start` + its offset) as a DiskValue. */
+  #onDisk(ops: readonly EncodedOp[], valueAt: ReadonlyArray<number | undefined>, start: number): readonly IndexedOp[] {
+    if (valueAt.length === 0) return ops;
+    return ops.map((op, i): IndexedOp => {
+      const at = valueAt[i];
+      if (at === undefined || op.type !== 'put') return op;
+      return {
+        type: 'put',
+        key: op.key,
+        value: new DiskValue(this.#log, start + at, op.value.length, crc32(op.value)),
+      };
+    });
+  }
+
+  protected override readRefs(refs: readonly ValueRef[]): Promise<Uint8Array[]> {
+    return readDiskValues(refs as readonly DiskValue[]);
   }
 
   protected override async afterCommit(): Promise<void> {
@@ -579,7 +754,7 @@ class FileStore extends StoreCore {
 
   #writeSlot(point: DurablePoint): Promise<void> {
     this.#stamp++;
-    return writeFully(this.#log, encodeSlot(this.#stamp, point), SLOT_OFFSETS[this.#stamp % 2]);
+    return writeFully(this.#log.handle, encodeSlot(this.#stamp, point), SLOT_OFFSETS[this.#stamp % 2]);
   }
 
   /** Claims every record appended so far (one slot write + fdatasync), if any is unclaimed. */
@@ -587,7 +762,7 @@ class FileStore extends StoreCore {
     if (this.#broken || this.#claimed.records === this.#seq) return;
     const point = { records: this.#seq, length: this.#size };
     await this.#writeSlot(point);
-    await this.#log.datasync();
+    await this.#log.handle.datasync();
     this.#claimed = point;
   }
 
@@ -609,22 +784,43 @@ class FileStore extends StoreCore {
    * snapshot); after the log rename → new snapshot + empty new log (the manifest still names the
    * older generation: rewritten on open). Each state holds every acknowledged write, and nothing is
    * appended to the new log before its rename is durable.
+   *
+   * The index does not change while this runs (it runs between two commits), so the snapshot is exactly the committed
+   * state. The values kept on disk are re-pointed to the new snapshot in one synchronous step once the new log is in
+   * place; the old files stay open until the reads that found values in them are done.
    */
   async #compact(): Promise<void> {
     const generation = this.#generation + 1;
-    // Encoded synchronously, so it is exactly the committed state = the log's content.
-    const snapshot = await replaceFile(this.dir, SNAPSHOT, encodeSnapshot(generation, this.index.entries()));
-    await snapshot.close();
-    const log = await replaceFile(this.dir, LOG, logHeader(generation));
-    const old = this.#log;
-    this.#log = log;
+    const entries = [...this.index.entries()];
+    const snapshot = await writeSnapshot(this.dir, generation, entries, this.#onDiskFrom);
+    let log: FileHandle;
+    try {
+      log = await replaceFile(this.dir, LOG, logHeader(generation));
+    } catch (error) {
+      this.#retire(snapshot.file); // the values still point at the files they were in
+      throw error;
+    }
+    for (let i = 0; i < entries.length; i++) {
+      const moved = snapshot.values[i];
+      if (moved) this.index.set(entries[i][0], moved);
+    }
+    this.#retire(this.#log);
+    if (this.#snapshot) this.#retire(this.#snapshot);
+    this.#log = new ValueFile(LOG, log);
+    this.#snapshot = snapshot.file;
     this.#generation = generation;
     this.#seq = 0;
     this.#size = LOG_HEADER;
     this.#claimed = EMPTY;
     this.#stamp = 1;
-    await old.close();
     await writeManifest(this.dir, generation);
+  }
+
+  /** Closes `file` once no read holds it; close() waits for it. */
+  #retire(file: ValueFile): void {
+    const closing = file.retire().catch(noop); // a read-only use ends: nothing to lose if its close fails
+    this.#retiring.add(closing);
+    void closing.then(() => this.#retiring.delete(closing));
   }
 
   protected async release(): Promise<void> {
@@ -635,7 +831,7 @@ class FileStore extends StoreCore {
       // the log, its last record included, is reported rather than taken for a torn write.
       await this.#exclusive(() => this.#checkpoint()).catch(noop);
       await this.#io;
-      await this.#log.close();
+      await Promise.all([this.#log.retire(), this.#snapshot?.retire(), ...this.#retiring]);
     } finally {
       await releaseLock(this.#lock);
     }
@@ -654,7 +850,7 @@ export type { FileStore };
  * @throws STORE_LOCKED another live process (or this one) has the store open.
  * @throws STORE_CORRUPT acknowledged data is damaged or missing (the detail names the file, the
  *   offset and what was expected against what was found); nothing on disk is changed.
- * @throws INVALID_OPTIONS for a bad `compactEvery` or `lockStaleMs`.
+ * @throws INVALID_OPTIONS for a bad `compactEvery`, `lockStaleMs` or `valuesOnDiskFrom`.
  * @example
  * import { openFileStore } from 'trainprint/node'
  * const store = await openFileStore('./data', { compactEvery: 10_000 })
@@ -667,11 +863,16 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
     throw new TrainprintError('INVALID_INPUT', 'openFileStore needs a directory path');
   const compactEvery = options.compactEvery ?? 10_000;
   const lockStaleMs = options.lockStaleMs ?? 5_000;
+  const onDiskFrom = options.valuesOnDiskFrom ?? VALUES_ON_DISK_FROM;
   if (!Number.isSafeInteger(compactEvery) || compactEvery < 1 || compactEvery > 0xffffffff) {
     throw new TrainprintError('INVALID_OPTIONS', `compactEvery must be an integer ≥ 1, got ${String(compactEvery)}`);
   }
   if (!(typeof lockStaleMs === 'number' && lockStaleMs >= 0)) {
     throw new TrainprintError('INVALID_OPTIONS', `lockStaleMs must be a number ≥ 0, got ${String(lockStaleMs)}`);
+  }
+  if (!(typeof onDiskFrom === 'number' && onDiskFrom >= 0)) {
+    const got = String(onDiskFrom);
+    throw new TrainprintError('INVALID_OPTIONS', `valuesOnDiskFrom must be a number of bytes ≥ 0, got ${got}`);
   }
   const created = await mkdir(dir, { recursive: true });
   // A new directory survives an OS crash only once its parent is flushed too.
@@ -680,40 +881,65 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
   }
   const lock = await acquireLock(dir, lockStaleMs);
   try {
-    const recovered = await recover(dir);
+    const recovered = await recover(dir, onDiskFrom);
     // msgpack's Decoder keeps the last bytes it decoded: after a recovery, the whole snapshot or log file (a
     // record's payload is a view into it). Something of one byte to decode lets it go.
     decoder.decode(NIL);
-    return new FileStore({ ...recovered, dir, lock, compactEvery });
+    return new FileStore({ ...recovered, dir, lock, compactEvery, onDiskFrom });
   } catch (error) {
     await releaseLock(lock);
     throw error;
   }
 }
 
-type Opened = Omit<Recovered, 'dir' | 'lock' | 'compactEvery'>;
+type Opened = Omit<Recovered, 'dir' | 'lock' | 'compactEvery' | 'onDiskFrom'>;
 
-/** Reads and checks every file first, and writes only once the whole state is known to be sound. */
-async function recover(dir: string): Promise<Opened> {
+/**
+ * Reads and checks every file first, and writes only once the whole state is known to be sound. The values of at
+ * least `onDiskFrom` bytes are located in the files they were read from, which stay open for reading.
+ */
+async function recover(dir: string, onDiskFrom: number): Promise<Opened> {
   const files = [MANIFEST, SNAPSHOT, LOG].map((f) => readOptional(join(dir, f)));
   const [manifestBytes, snapshotBytes, logBytes] = await Promise.all(files);
   const manifest = manifestBytes === undefined ? undefined : decodeManifest(manifestBytes);
-  const snapshot = snapshotBytes === undefined ? undefined : decodeSnapshot(snapshotBytes);
+  const snapshotFile = snapshotBytes === undefined ? undefined : new ValueFile(SNAPSHOT);
+  const snapshot = snapshotBytes && snapshotFile && decodeSnapshot(snapshotBytes, snapshotFile, onDiskFrom);
   const generation = snapshot?.generation ?? 0;
-  const entries = snapshot?.entries ?? new Map<string, Uint8Array>();
+  const entries = snapshot?.entries ?? new Map<string, IndexValue>();
   const removeTmp = () => Promise.all([SNAPSHOT, LOG, MANIFEST].map((f) => rm(join(dir, `${f}.tmp`), { force: true })));
-  /** A new empty log of `generation` (log first: a manifest never names a log that is not there). */
-  const fresh = async (): Promise<Opened> => {
-    await removeTmp();
-    const log = await replaceFile(dir, LOG, logHeader(generation));
+  /** Opens the snapshot for reading its values, then runs `write`; closes it if that fails. */
+  const withSnapshot = async (write: () => Promise<Opened>): Promise<Opened> => {
+    if (snapshotFile) snapshotFile.attach(await open(join(dir, SNAPSHOT), 'r'));
     try {
-      if (manifest?.generation !== generation) await writeManifest(dir, generation);
+      return await write();
     } catch (error) {
-      await log.close();
+      await snapshotFile?.retire();
       throw error;
     }
-    return { log, entries, generation, seq: 0, size: LOG_HEADER, claimed: EMPTY, stamp: 1 };
   };
+  /** A new empty log of `generation` (log first: a manifest never names a log that is not there). */
+  const fresh = (): Promise<Opened> =>
+    withSnapshot(async () => {
+      await removeTmp();
+      const log = await replaceFile(dir, LOG, logHeader(generation));
+      try {
+        if (manifest?.generation !== generation) await writeManifest(dir, generation);
+      } catch (error) {
+        await log.close();
+        throw error;
+      }
+      const logFile = new ValueFile(LOG, log);
+      return {
+        log: logFile,
+        snapshot: snapshotFile,
+        entries,
+        generation,
+        seq: 0,
+        size: LOG_HEADER,
+        claimed: EMPTY,
+        stamp: 1,
+      };
+    });
 
   if (logBytes === undefined) {
     if (snapshot) throw corrupt(LOG, `missing, although the snapshot (generation ${generation}) exists`);
@@ -741,35 +967,72 @@ async function recover(dir: string): Promise<Opened> {
     const after = snapshot ? generation : 'no snapshot';
     throw corrupt(LOG, `generation ${header.generation} does not follow the snapshot's (${after})`);
   }
-  const { seq, end } = replayLog(logBytes, header, entries);
+  const logFile = new ValueFile(LOG);
+  // a version-1 log is replaced at once (upgrade): its values are copied, not located in it
+  const logOnDiskFrom = header.version === LOG_VERSION_1 ? Infinity : onDiskFrom;
+  const { seq, end } = replayLog(logBytes, header, entries, logFile, logOnDiskFrom);
 
   // Everything checked: from here on, writes.
-  await removeTmp();
-  if (header.version === LOG_VERSION_1) return upgrade(dir, generation + 1, entries);
-  const log = await open(join(dir, LOG), 'r+');
-  try {
-    if (end < logBytes.length) await log.truncate(end); // the torn tail: a write whose fsync never returned
-    // Records replayed from the page cache of a killed process may not be on disk yet; they will be
-    // claimed durable by the next slot update, so flush them first.
-    await log.datasync();
-    if (manifest?.generation !== generation) await writeManifest(dir, generation);
-  } catch (error) {
-    await log.close();
-    throw error;
-  }
-  return { log, entries, generation, seq, size: end, claimed: header.durable, stamp: header.stamp };
+  return withSnapshot(async () => {
+    await removeTmp();
+    if (header.version === LOG_VERSION_1) return upgrade(dir, generation + 1, entries, snapshotFile, onDiskFrom);
+    const log = await open(join(dir, LOG), 'r+');
+    try {
+      if (end < logBytes.length) await log.truncate(end); // the torn tail: a write whose fsync never returned
+      // Records replayed from the page cache of a killed process may not be on disk yet; they will be
+      // claimed durable by the next slot update, so flush them first.
+      await log.datasync();
+      if (manifest?.generation !== generation) await writeManifest(dir, generation);
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
+    logFile.attach(log);
+    const { durable: claimed, stamp } = header;
+    return { log: logFile, snapshot: snapshotFile, entries, generation, seq, size: end, claimed, stamp };
+  });
 }
 
-/** A version-1 log, replayed: becomes a snapshot of `generation`, a fresh version-2 log and a manifest. */
-async function upgrade(dir: string, generation: number, entries: Map<string, Uint8Array>): Promise<Opened> {
+/**
+ * A version-1 log, replayed: becomes a snapshot of `generation`, a fresh version-2 log and a manifest. The values
+ * the old snapshot held on disk are copied into the new one, and the old one closed.
+ */
+async function upgrade(
+  dir: string,
+  generation: number,
+  entries: Map<string, IndexValue>,
+  oldSnapshot: ValueFile | undefined,
+  onDiskFrom: number,
+): Promise<Opened> {
   const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  await (await replaceFile(dir, SNAPSHOT, encodeSnapshot(generation, sorted))).close();
-  const log = await replaceFile(dir, LOG, logHeader(generation));
+  const snapshot = await writeSnapshot(dir, generation, sorted, onDiskFrom);
+  let log: FileHandle;
   try {
-    await writeManifest(dir, generation);
+    log = await replaceFile(dir, LOG, logHeader(generation));
+    try {
+      await writeManifest(dir, generation);
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
   } catch (error) {
-    await log.close();
+    await snapshot.file.retire();
     throw error;
   }
-  return { log, entries, generation, seq: 0, size: LOG_HEADER, claimed: EMPTY, stamp: 1 };
+  sorted.forEach(([key], i) => {
+    const moved = snapshot.values[i];
+    if (moved) entries.set(key, moved);
+  });
+  await oldSnapshot?.retire();
+  const logFile = new ValueFile(LOG, log);
+  return {
+    log: logFile,
+    snapshot: snapshot.file,
+    entries,
+    generation,
+    seq: 0,
+    size: LOG_HEADER,
+    claimed: EMPTY,
+    stamp: 1,
+  };
 }

@@ -40,6 +40,22 @@ export type EncodedOp =
   | { readonly type: 'put'; readonly key: string; readonly value: Uint8Array }
   | { readonly type: 'delete'; readonly key: string };
 
+/**
+ * A value a backend keeps out of memory (the file store: where its bytes lie in one of its files), in the index in
+ * place of the bytes; the backend reads it back ({@link StoreCore.readRefs}). `length` is the value's byte count.
+ */
+export interface ValueRef {
+  readonly length: number;
+}
+
+/** What the index holds for a key: the encoded value, or a {@link ValueRef} to it. */
+export type IndexValue = Uint8Array | ValueRef;
+
+/** A committed write as the index applies it: an {@link EncodedOp} whose value may have become a {@link ValueRef}. */
+export type IndexedOp =
+  | { readonly type: 'put'; readonly key: string; readonly value: IndexValue }
+  | { readonly type: 'delete'; readonly key: string };
+
 /** A layer of pending writes over the index: `null` marks a delete. */
 type Layer = ReadonlyMap<string, Uint8Array | null>;
 
@@ -284,8 +300,15 @@ export async function decodeValueSliced(bytes: Uint8Array): Promise<unknown> {
     throw new TrainprintError('STORE_CORRUPT', `a stored value cannot be decoded: ${(cause as Error).message}`, {
       cause,
     });
+  } finally {
+    // msgpack's Decoder keeps the last bytes it decoded, here a view of this value: read from disk, the value's own
+    // buffer (megabytes) would stay reachable until the next decode
+    decoder.decode(NIL);
   }
 }
+
+/** msgpack's nil, decoded to make the shared decoder let go of the bytes it last decoded. */
+const NIL = Uint8Array.of(0xc0);
 
 // msgpack decodes `bin` as a subarray of its input; replace each with its own copy.
 function detachBinaries(v: unknown): unknown {
@@ -368,10 +391,10 @@ export function checkScan(
  * [...index.keysFrom('')] // ['a', 'b']
  */
 export class SortedIndex {
-  readonly #map: Map<string, Uint8Array>;
+  readonly #map: Map<string, IndexValue>;
   #keys: string[];
 
-  constructor(entries?: Map<string, Uint8Array>) {
+  constructor(entries?: Map<string, IndexValue>) {
     this.#map = entries ?? new Map();
     // Bulk load (recovery) sorts once; JS default sort compares strings by UTF-16 code units.
     this.#keys = [...this.#map.keys()].sort();
@@ -382,11 +405,11 @@ export class SortedIndex {
     return this.#map.size;
   }
 
-  get(key: string): Uint8Array | undefined {
+  get(key: string): IndexValue | undefined {
     return this.#map.get(key);
   }
 
-  set(key: string, value: Uint8Array): void {
+  set(key: string, value: IndexValue): void {
     if (!this.#map.has(key)) {
       const keys = this.#keys;
       if (keys.length === 0 || keys[keys.length - 1] < key) keys.push(key);
@@ -416,12 +439,12 @@ export class SortedIndex {
   }
 
   /** Every entry in key order. */
-  *entries(): Generator<[string, Uint8Array]> {
+  *entries(): Generator<[string, IndexValue]> {
     for (const key of this.#keys) yield [key, this.#map.get(key)!];
   }
 
   /** Applies one encoded write. */
-  apply(op: EncodedOp): void {
+  apply(op: IndexedOp): void {
     if (op.type === 'put') this.set(op.key, op.value);
     else this.delete(op.key);
   }
@@ -432,7 +455,7 @@ export class SortedIndex {
    * hundreds of memmoves of a few hundred thousand keys, 0.3–0.6 s in one go. Past {@link BULK_KEYS} such keys, the
    * keys leaving are filtered out and those arriving merged in, in one pass: O(n + k log k).
    */
-  applyAll(ops: readonly EncodedOp[]): void {
+  applyAll(ops: readonly IndexedOp[]): void {
     if (ops.length < BULK_KEYS) {
       for (const op of ops) this.apply(op);
       return;
@@ -497,7 +520,7 @@ function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
 }
 
 /** Reads a key through the layers (last wins) down to the index. */
-function lookup(index: SortedIndex, layers: readonly Layer[], key: string): Uint8Array | undefined {
+function lookup(index: SortedIndex, layers: readonly Layer[], key: string): IndexValue | undefined {
   for (let i = layers.length - 1; i >= 0; i--) {
     const v = layers[i].get(key);
     if (v !== undefined) return v ?? undefined;
@@ -505,19 +528,46 @@ function lookup(index: SortedIndex, layers: readonly Layer[], key: string): Uint
   return index.get(key);
 }
 
+/** Reads a backend's {@link ValueRef}s, in one call for all the values a read needs. */
+type RefReader = (refs: readonly ValueRef[]) => Promise<Uint8Array[]>;
+
+/** The encoded bytes of `value` (read through `read` when it is a {@link ValueRef}), decoded. */
+async function decodeIndexed(value: IndexValue, read: RefReader): Promise<unknown> {
+  return decodeValueSliced(value instanceof Uint8Array ? value : (await read([value]))[0]);
+}
+
 /**
- * Ordered scan of the index seen through layers of pending writes. The layers are small (pending
- * writes, one transaction's writes), so their matching keys are sorted per call and merged with
- * the index's ordered keys.
+ * Ordered scan of the index seen through layers of pending writes: the entries are taken in one step (a consistent
+ * view, as a synchronous scan was), then the values kept out of memory read in one call of `read`, then decoded.
  */
-function scanLayers(
+async function scanLayers(
+  index: SortedIndex,
+  layers: readonly Layer[],
+  read: RefReader,
+  prefix: string,
+  after: string | undefined,
+  limit: number,
+): Promise<Array<[string, unknown]>> {
+  const found = collectLayers(index, layers, prefix, after, limit);
+  const refs: ValueRef[] = [];
+  for (const [, v] of found) if (!(v instanceof Uint8Array)) refs.push(v);
+  const bytes = refs.length > 0 ? await read(refs) : [];
+  let r = 0;
+  return found.map(([key, v]) => [key, decodeValue(v instanceof Uint8Array ? v : bytes[r++])]);
+}
+
+/**
+ * The entries of an ordered scan, values as the index and layers hold them. The layers are small (pending writes,
+ * one transaction's writes), so their matching keys are sorted per call and merged with the index's ordered keys.
+ */
+function collectLayers(
   index: SortedIndex,
   layers: readonly Layer[],
   prefix: string,
   after: string | undefined,
   limit: number,
-): Array<[string, unknown]> {
-  const out: Array<[string, unknown]> = [];
+): Array<[string, IndexValue]> {
+  const out: Array<[string, IndexValue]> = [];
   if (limit === 0) return out;
   const extra = new Set<string>();
   for (const layer of layers) {
@@ -540,7 +590,7 @@ function scanLayers(
       next = base.next();
     }
     const v = lookup(index, layers, key);
-    if (v !== undefined) out.push([key, decodeValue(v)]);
+    if (v !== undefined) out.push([key, v]);
   }
   return out;
 }
@@ -565,7 +615,7 @@ const noop = (): void => {};
  * fsync the on-disk state is unknown; reopening recovers it from the files).
  * @example
  * class NullStore extends StoreCore {
- *   protected async persist() {}
+ *   protected async persist() { return undefined }
  *   protected async release() {}
  * }
  */
@@ -590,8 +640,22 @@ export abstract class StoreCore implements Store {
     this.index = index;
   }
 
-  /** Makes `ops` (several writes, in order) durable as one unit. Never called concurrently. */
-  protected abstract persist(ops: readonly EncodedOp[]): Promise<void>;
+  /**
+   * Makes `ops` (several writes, in order) durable as one unit. Never called concurrently. May return the ops as the
+   * index is to keep them, some values replaced by {@link ValueRef}s (the file store: to their bytes in its log).
+   */
+  protected abstract persist(ops: readonly EncodedOp[]): Promise<readonly IndexedOp[] | undefined>;
+
+  /**
+   * The bytes of values the index holds as {@link ValueRef}s, in order. Called synchronously from the read that found
+   * the references (no await in between), so a backend can hold their files open until the reads are done. A store
+   * that makes no references never calls it.
+   */
+  protected readRefs(_refs: readonly ValueRef[]): Promise<Uint8Array[]> {
+    return Promise.reject(new Error('this store keeps no values out of memory'));
+  }
+
+  readonly #read: RefReader = (refs) => this.readRefs(refs);
 
   /** Runs after a group is committed and acknowledged, before the next `persist`. */
   protected afterCommit(): Promise<void> | void {}
@@ -603,13 +667,13 @@ export abstract class StoreCore implements Store {
     this.#checkOpen();
     checkKey(key);
     const v = this.index.get(key);
-    return v === undefined ? undefined : decodeValueSliced(v);
+    return v === undefined ? undefined : decodeIndexed(v, this.#read);
   }
 
   async scan(prefix: string, options?: ScanOptions): Promise<Array<[string, unknown]>> {
     this.#checkOpen();
     const { after, limit } = checkScan(prefix, options);
-    return scanLayers(this.index, [], prefix, after, limit);
+    return scanLayers(this.index, [], this.#read, prefix, after, limit);
   }
 
   async put(key: string, value: unknown): Promise<void> {
@@ -639,7 +703,7 @@ export abstract class StoreCore implements Store {
     this.#checkOpen();
     if (typeof fn !== 'function') throw new TrainprintError('INVALID_INPUT', 'transaction() needs a function');
     return this.#submit(async () => {
-      const tx = new StoreTransaction(this.index, this.#pending);
+      const tx = new StoreTransaction(this.index, this.#pending, this.#read);
       let result: T;
       try {
         result = await fn(tx);
@@ -732,13 +796,14 @@ export abstract class StoreCore implements Store {
         const groups = this.#queue.slice(0, n);
         this.#queue = this.#queue.slice(n);
         const ops = groups.length === 1 ? groups[0].ops : groups.flatMap((g) => g.ops);
+        let indexed: readonly IndexedOp[] | undefined;
         try {
-          await this.persist(ops);
+          indexed = await this.persist(ops);
         } catch (error) {
           this.#fail(error, groups);
           return;
         }
-        this.index.applyAll(ops);
+        this.index.applyAll(indexed ?? ops);
         for (const op of ops) {
           // Drop the pending entry unless a later staged write replaced it (identity: each
           // encoded value is a distinct array; a later delete leaves `null`, equally shadowed).
@@ -811,15 +876,17 @@ export abstract class BufferedTransaction implements Transaction {
 /** The view a transaction callback gets: its own writes over the staged writes over the index. */
 class StoreTransaction extends BufferedTransaction {
   readonly #index: SortedIndex;
+  readonly #read: RefReader;
   /**
    * What lies over the index, the later first in a look-up: the staged writes, then this transaction's own (the
    * map itself: this view never swaps it for another).
    */
   readonly #layers: readonly Layer[];
 
-  constructor(index: SortedIndex, pending: Layer) {
+  constructor(index: SortedIndex, pending: Layer, read: RefReader) {
     super();
     this.#index = index;
+    this.#read = read;
     this.#layers = [pending, this.writes];
   }
 
@@ -827,13 +894,13 @@ class StoreTransaction extends BufferedTransaction {
     this.checkActive();
     checkKey(key);
     const v = lookup(this.#index, this.#layers, key);
-    return v === undefined ? undefined : decodeValueSliced(v);
+    return v === undefined ? undefined : decodeIndexed(v, this.#read);
   }
 
   async scan(prefix: string, options?: ScanOptions): Promise<Array<[string, unknown]>> {
     this.checkActive();
     const { after, limit } = checkScan(prefix, options);
-    return scanLayers(this.#index, this.#layers, prefix, after, limit);
+    return scanLayers(this.#index, this.#layers, this.#read, prefix, after, limit);
   }
 
   /** The transaction's writes, the last one per key. */
@@ -867,7 +934,9 @@ export class MemoryStore extends StoreCore {
     super();
   }
 
-  protected async persist(): Promise<void> {}
+  protected async persist(): Promise<undefined> {
+    return undefined; // nothing to write; the index keeps the values themselves
+  }
 
   protected async release(): Promise<void> {
     this.index.clear();

@@ -334,6 +334,8 @@ function contract(name: string, open: () => Promise<Store>): void {
 
 contract('MemoryStore', async () => new MemoryStore());
 contract('FileStore', () => openFileStore(freshDir()));
+// every value kept on disk and read back, with compactions between the writes (re-pointed values, retired files)
+contract('FileStore, every value on disk', () => openFileStore(freshDir(), { valuesOnDiskFrom: 0, compactEvery: 3 }));
 describePostgres('PostgreSQL', (pg) => {
   contract('PostgresStore', () => openPostgresStore(pg.url, { schema: pg.schema() }));
 });

@@ -19,7 +19,7 @@ function randomGroup(rnd: () => number, n: number, space: number): EncodedOp[] {
 }
 
 const state = (index: SortedIndex, prefix = '') =>
-  [...index.keysFrom(prefix)].map((k) => [k, Array.from(index.get(k) ?? [])]);
+  [...index.keysFrom(prefix)].map((k) => [k, Array.from((index.get(k) as Uint8Array | undefined) ?? [])]);
 
 describe('SortedIndex.applyAll', () => {
   it('leaves the index as the reference map and as one write at a time do, over 40 seeded runs of groups', () => {

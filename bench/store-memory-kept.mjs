@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+/**
+ * What an open file store keeps in memory: a store of `--analyses` stored analyses (a text of about 2 MB each, as a
+ * server keeps them 30 days) and 100,000 small index entries (as a catalogue audit leaves), opened by this build and
+ * by a baseline build, each in a fresh process (`--expose-gc`, one collection before the sample), builds alternating,
+ * `--rounds` times. Reported per build: the medians of RSS, V8's heap in use and the ArrayBuffers' bytes once the
+ * store is open, less the same process's figures before it opened it; and one `get` of an analysis checked.
+ *
+ *   npm run build && nice node bench/store-memory-kept.mjs --baseline /work/base/dist [--analyses 93] [--rounds 3]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = `usage: nice node bench/store-memory-kept.mjs --baseline DIST [--analyses 93] [--rounds 3] [--out bench/results/store-memory-kept.json]`;
+const OPTIONS = {
+  baseline: { type: 'string' },
+  analyses: { type: 'string', default: '93' },
+  rounds: { type: 'string', default: '3' },
+  out: { type: 'string', default: 'bench/results/store-memory-kept.json' },
+  // a child: open the store in `open` with the build in `dist` and print its memory figures
+  open: { type: 'string' },
+  dist: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const mb = (bytes) => Math.round(bytes / 1e5) / 10;
+
+function analysis(i) {
+  const words = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit', 'sed', 'do'];
+  const text = Array.from({ length: 330_000 }, (_, k) => words[(k * 31 + i) % words.length]).join(' ');
+  return { id: `a-${i}`, text, result: { matches: [], verdict: 'none' } };
+}
+
+async function child(values) {
+  const { openFileStore } = await import(pathToFileURL(join(values.dist, 'node.js')).href);
+  globalThis.gc();
+  const before = process.memoryUsage();
+  const store = await openFileStore(values.open);
+  globalThis.gc();
+  const after = process.memoryUsage();
+  const [[key]] = await store.scan('analysis-record/', { limit: 1 });
+  const got = await store.get(key);
+  await store.close();
+  console.log(
+    JSON.stringify({
+      rss_mb: mb(after.rss - before.rss),
+      heap_used_mb: mb(after.heapUsed - before.heapUsed),
+      array_buffers_mb: mb(after.arrayBuffers - before.arrayBuffers),
+      get_ok: typeof got?.text === 'string' && got.text.length > 1_000_000,
+    }),
+  );
+}
+
+async function main() {
+  let values;
+  try {
+    ({ values } = parseArgs({ options: OPTIONS }));
+  } catch (error) {
+    console.error(`${error.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.open) return child(values);
+  if (values.help || !values.baseline) {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  const builds = { this: resolve(ROOT, 'dist'), baseline: resolve(values.baseline) };
+  const dir = mkdtempSync(join(tmpdir(), 'store-memory-kept-'));
+  const loadAtStart = loadavg()[0];
+  try {
+    // written by the baseline build, so that the store is one either build reads as it is (the formats are the same)
+    const { openFileStore } = await import(pathToFileURL(join(builds.baseline, 'node.js')).href);
+    const store = await openFileStore(join(dir, 'store'), { compactEvery: 1_000_000 });
+    for (let i = 0; i < Number(values.analyses); i++) await store.put(`analysis-record/${i}`, analysis(i));
+    const ops = Array.from({ length: 100_000 }, (_, i) => ({
+      type: 'put',
+      key: `catalogue-audits/text/${i}`,
+      value: 1,
+    }));
+    for (let i = 0; i < ops.length; i += 1_000) await store.batch(ops.slice(i, i + 1_000));
+    await store.close();
+    const samples = { this: [], baseline: [] };
+    for (let round = 0; round < Number(values.rounds); round++) {
+      for (const name of round % 2 === 0 ? ['this', 'baseline'] : ['baseline', 'this']) {
+        const out = execFileSync(
+          process.execPath,
+          ['--expose-gc', fileURLToPath(import.meta.url), '--open', join(dir, 'store'), '--dist', builds[name]],
+          { encoding: 'utf8' },
+        );
+        samples[name].push(JSON.parse(out.trim().split('\n').at(-1)));
+      }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    const figures = (name) => ({
+      rss_mb: median(samples[name].map((s) => s.rss_mb)),
+      heap_used_mb: median(samples[name].map((s) => s.heap_used_mb)),
+      array_buffers_mb: median(samples[name].map((s) => s.array_buffers_mb)),
+      get_ok: samples[name].every((s) => s.get_ok),
+      runs: samples[name],
+    });
+    return {
+      bench: 'store-memory-kept',
+      baseline: values.baseline,
+      node: process.version,
+      cpus: cpus().length,
+      analyses: Number(values.analyses),
+      small_entries: 100_000,
+      this: figures('this'),
+      baseline_build: figures('baseline'),
+      load_average_at_start: loadAtStart,
+      load_average_at_end: loadavg()[0],
+      out: values.out,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const result = await main();
+if (result) {
+  const { out, ...record } = result;
+  console.log(JSON.stringify(record, null, 2));
+  const path = resolve(ROOT, out);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
+  console.log(`wrote ${relative(ROOT, path)}`);
+}
