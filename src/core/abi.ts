@@ -192,11 +192,12 @@ const encoder = new TextEncoder();
 
 /** The part of Node's `Buffer` used here. */
 interface NodeBuffers {
-  from(
-    buffer: ArrayBuffer,
-    byteOffset: number,
-    length: number,
-  ): { write(s: string, o: number, n: number, e: 'utf16le'): number };
+  from(buffer: ArrayBuffer, byteOffset: number, length: number): NodeBuffer;
+}
+
+/** The part of a Node `Buffer` that {@link Core#writeUtf8} uses. */
+interface NodeBuffer {
+  write(s: string, o: number, n: number, e: 'utf16le'): number;
 }
 
 /**
@@ -223,6 +224,9 @@ const UTF16_CHUNK = 65_536;
  * chunk must fit in the room after the text's worst-case UTF-8.
  */
 const UTF16_MIN = 16_384;
+
+/** A wide text's last units, fewer than this, go to `encodeInto` (the chunks before them shrink toward the room's end). */
+const UTF16_TAIL = 256;
 
 /**
  * A bump allocator over the arena for one call. `take(bytes)` returns an absolute pointer
@@ -254,12 +258,15 @@ export class Layout {
 export class Core {
   readonly raw: RawExports;
   readonly arenaBase: number;
+  /** Whether this binary has SIMD128 (its UTF-16 encoder then outruns `encodeInto` on every script). */
+  readonly simd: boolean;
   private u8view: Uint8Array;
   private poisoned = false;
 
   constructor(instance: WebAssembly.Instance) {
     this.raw = instance.exports as unknown as RawExports;
     this.arenaBase = this.raw.arenaBase.value as number;
+    this.simd = this.raw.simdEnabled() === 1;
     this.u8view = new Uint8Array(this.raw.memory.buffer);
   }
 
@@ -363,23 +370,36 @@ export class Core {
    * Encode `text` as UTF-8 straight into memory at `ptr` (capacity `cap` ≥ 3 × text.length), byte for byte what
    * `TextEncoder#encodeInto` writes. Returns the number of bytes written. A long text, where Node's `Buffer` is at
    * hand, goes in as UTF-16 a chunk at a time (at the end of the room) and is encoded by the core
-   * (assembly/utf16.ts) while it stays mostly ASCII.
+   * (assembly/utf16.ts): the whole text in the SIMD build, while it stays mostly ASCII in the scalar one.
    */
   writeUtf8(text: string, ptr: number, cap: number): number {
     const n = text.length;
     let i = 0;
     let d = 0;
     if (nodeBuffers && n >= UTF16_MIN && cap >= 3 * n) {
-      // a chunk of code units at a time into the end of the room, each encoded by the core in front of it, while the
-      // text so far is mostly ASCII (at most 1.125 bytes a unit) and the chunk's worst case fits before the stage; the
-      // rest by encodeInto, which encodes wider characters faster than the core's one-at-a-time path.
+      // a chunk of code units at a time into the end of the room, each encoded by the core in front of it while the
+      // chunk's worst case (3 bytes a unit) fits before it: near the end of a wide text the chunks shrink, and the
+      // last few units go to encodeInto. The scalar core encodes a wide character one at a time, slower than
+      // encodeInto, so there the chunks go on only while the text so far is mostly ASCII (≤ 1.125 bytes a unit).
+      const wideToo = this.simd;
       const units = Math.min(UTF16_CHUNK, n >>> 2);
-      // aligned: Node copies the units of a write at an odd address through a temporary buffer first
-      const stage = ((ptr + cap - 2 * units) & ~15) >>> 0;
-      const out = nodeBuffers.from(this.u8.buffer as ArrayBuffer, stage, 2 * units);
-      while (i < n && d + 3 * units <= stage - ptr && d <= i + (i >>> 3)) {
+      let stage = -1;
+      let out: NodeBuffer | undefined;
+      while (i < n && (wideToo || d <= i + (i >>> 3))) {
         let j = Math.min(n, i + units);
+        // aligned: Node copies the units of a write at an odd address through a temporary buffer first
+        let at = ((ptr + cap - 2 * (j - i)) & ~15) >>> 0;
+        if (ptr + d + 3 * (j - i) > at) {
+          // the worst case of u units must end before the stage of u units at the room's end: 5u ≤ room
+          j = i + Math.floor((cap - d - 16) / 5);
+          if (j - i < UTF16_TAIL) break;
+          at = ((ptr + cap - 2 * (j - i)) & ~15) >>> 0;
+        }
         if (j < n && (text.charCodeAt(j - 1) & 0xfc00) === 0xd800) j--; // never between a pair's halves
+        if (at !== stage || !out) {
+          stage = at;
+          out = nodeBuffers.from(this.u8.buffer as ArrayBuffer, stage, ptr + cap - stage);
+        }
         out.write(text.substring(i, j), 0, 2 * (j - i), 'utf16le');
         d += this.raw.utf16ToUtf8(stage, j - i, ptr + d);
         i = j;

@@ -141,6 +141,48 @@ describe.each(BUILDS)('core ABI (%s)', (build) => {
     }
   });
 
+  it('utf16ToUtf8 writes what TextEncoder writes for runs of each UTF-8 length, at every offset and at their edges', async () => {
+    const core = await coreOf(build);
+    const rand = prng(18);
+    const enc = new TextEncoder();
+    // each kind's edge values beside random ones: one byte, two, three (below and above the surrogates), pairs, lone halves
+    const pick = (lo: number, hi: number) => {
+      const r = rand();
+      return r < 0.15 ? lo : r < 0.3 ? hi : lo + Math.floor(rand() * (hi - lo + 1));
+    };
+    const kinds: Array<() => number[]> = [
+      () => [pick(0, 0x7f)],
+      () => [pick(0x80, 0x7ff)],
+      () => [pick(0x800, 0xd7ff)],
+      () => [pick(0xe000, 0xffff)],
+      () => [pick(0xd800, 0xdbff), pick(0xdc00, 0xdfff)],
+      () => [rand() < 0.5 ? pick(0xd800, 0xdbff) : pick(0xdc00, 0xdfff)],
+    ];
+    const L = core.layout();
+    const src = L.take(2 * 400);
+    const dst = L.take(3 * 400 + 16);
+    L.commit();
+    for (let t = 0; t < 2000; t++) {
+      // runs of one kind, or of two kinds mixed, each 1..24 units long: blocks of 8 whole of one width, and every mix
+      const units: number[] = [];
+      const n = 1 + Math.floor(rand() * 400);
+      while (units.length < n) {
+        const a = kinds[Math.floor(rand() * kinds.length)];
+        const b = rand() < 0.5 ? a : kinds[Math.floor(rand() * kinds.length)];
+        const run = 1 + Math.floor(rand() * 24);
+        for (let i = 0; i < run; i++) units.push(...(rand() < 0.5 ? a() : b()));
+      }
+      units.length = Math.min(units.length, n);
+      const s = String.fromCharCode(...units);
+      const u16 = core.u16(src, s.length);
+      for (let i = 0; i < s.length; i++) u16[i] = s.charCodeAt(i);
+      const len = core.raw.utf16ToUtf8(src, s.length, dst);
+      const want = enc.encode(s);
+      if (len !== want.length || Buffer.compare(core.u8.subarray(dst, dst + len), want) !== 0)
+        expect(core.u8.slice(dst, dst + len), JSON.stringify(units)).toEqual(want);
+    }
+  });
+
   it('writeUtf8 writes what TextEncoder writes, whichever way it takes (chunks, encodeInto, both)', async () => {
     const core = await coreOf(build);
     const rand = prng(17);
@@ -150,8 +192,11 @@ describe.each(BUILDS)('core ABI (%s)', (build) => {
       mixedUnits(rand, 300_000, 0.995), // several chunks, pairs and lone halves at their edges
       'x'.repeat(65_535) + '😀'.repeat(3) + 'y'.repeat(200_000), // a pair straddling the first chunk's end
       'x'.repeat(65_535) + '\ud800' + 'y'.repeat(200_000) + '\udc00', // lone halves at a chunk's end and the text's
-      'a'.repeat(140_000) + '日本語'.repeat(40_000), // ASCII, then wide characters: encodeInto finishes it
+      'a'.repeat(140_000) + '日本語'.repeat(40_000), // ASCII, then wide characters
       '日本語'.repeat(10_000), // wide from the start
+      '吾輩は猫である。'.repeat(60_000) + '😀', // wide throughout: the chunks shrink toward the room's end
+      'Съешь же ещё этих мягких французских булок. '.repeat(12_000), // two-byte words and ASCII spaces
+      mixedUnits(rand, 250_000, 0), // surrogates, pairs and wide runs throughout, halves at every chunk's edge
       mixedUnits(rand, 20_000, 0.9), // just over the size where the chunks start
       mixedUnits(rand, 5_000, 0.9), // under it: encodeInto alone
     ];
