@@ -13,8 +13,10 @@ import { isExact } from '../../corpus/alignment.js';
 import { isExactDataset } from '../../corpus/search-exact.js';
 import { TrainprintError } from '../../errors.js';
 import { utf8Length } from '../../fingerprint/fingerprint.js';
+import { readThrough, within } from '../../util/schema-check.js';
 import { countWords } from '../../util/space.js';
 import { codeUnitOrder as order } from '../../util/sorted.js';
+import { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST } from './schema.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanReuse, ScanSummary } from './types.js';
 
 /** What the scan reads of the corpus (a `Corpus` is one). */
@@ -44,9 +46,6 @@ export interface ScanService {
   digest(id: string): Promise<string>;
 }
 
-/** Default and bounds of `minWords`. */
-const DEFAULT_MIN_WORDS = 50;
-const MAX_MIN_WORDS = 100_000;
 /** Work between two turns of the event loop inside one item's search (ms): a stream yields between items too. */
 const SLICE_MS = 50;
 
@@ -75,11 +74,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     if (options === undefined) options = {};
     if (options === null || typeof options !== 'object')
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-    const minWords = options.minWords ?? DEFAULT_MIN_WORDS;
-    if (!Number.isInteger(minWords) || minWords < 1 || minWords > MAX_MIN_WORDS)
-      throw new TrainprintError('INVALID_OPTIONS', `minWords must be an integer in 1..${MAX_MIN_WORDS}`);
-    const paraphrase = options.paraphrase ?? false;
-    if (typeof paraphrase !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'paraphrase must be a boolean');
+    // what only a program passes (no JSON door takes them): a progress callback and an abort signal
     if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
       throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
     const signal = options.signal;
@@ -87,24 +82,17 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
     const account = options.account;
     const visible = corpus.datasets(account === undefined ? {} : { account });
-    const exact = new Set(visible.filter(isExactDataset).map((d) => d.id));
-    let datasets: string[];
-    if (options.datasets === undefined) datasets = [...exact].sort();
-    else {
-      if (!Array.isArray(options.datasets) || options.datasets.some((id) => typeof id !== 'string'))
-        throw new TrainprintError('INVALID_OPTIONS', 'datasets must be an array of dataset ids');
-      datasets = [...new Set(options.datasets)];
-      for (const id of datasets) {
-        if (exact.has(id)) continue;
-        if (visible.some((d) => d.id === id))
-          throw new TrainprintError(
-            'INVALID_OPTIONS',
-            `dataset "${id}" is not an exact dataset: a scan searches exact datasets`,
-          );
-        throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-      }
-    }
-    if (datasets.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'no exact dataset to scan against');
+    // a member undefined is one not given, as its schema reads it
+    const given = { datasets: options.datasets, min_words: options.minWords, paraphrase: options.paraphrase };
+    const o = readThrough(SCAN_OPTIONS_REQUEST, given, { datasets: visible });
+    const minWords = o.min_words ?? DEFAULT_MIN_WORDS;
+    const paraphrase = o.paraphrase ?? false;
+    const datasets = o.datasets
+      ? [...new Set(o.datasets)]
+      : visible
+          .filter(isExactDataset)
+          .map((d) => d.id)
+          .sort();
     const search: SearchOptions = {
       datasets,
       remote: false,
@@ -123,7 +111,6 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
    * cost no turn of the promise queue.
    */
   const settle = (item: ScanItem, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
-    checkItem(item);
     const { text } = item;
     // most items of a stream copy nothing, which the lookups alone tell, without the search's spans, objects and
     // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
@@ -162,8 +149,9 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
         hits = 0,
         skipped = 0;
       p.signal?.throwIfAborted();
-      for await (const item of items as AsyncIterable<ScanItem>) {
+      for await (const given of items as AsyncIterable<unknown>) {
         p.signal?.throwIfAborted();
+        const item = readItem(given, count);
         const one = settle(item, p) ?? (await scanOne(item, p));
         count++;
         bytes += one.bytes;
@@ -179,9 +167,10 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       }
       return { items: count, bytes, hits, skipped, ms: performance.now() - started };
     },
-    async scanItem(item, options) {
+    async scanItem(given, options) {
       const p = plan(options);
       p.signal?.throwIfAborted();
+      const item = readItem(given);
       const { hits } = settle(item, p) ?? (await scanOne(item, p));
       p.signal?.throwIfAborted();
       return hits ?? [];
@@ -207,13 +196,16 @@ const isSignal = (s: unknown): s is AbortSignal =>
   typeof (s as AbortSignal).aborted === 'boolean' &&
   typeof (s as AbortSignal).throwIfAborted === 'function';
 
-function checkItem(item: ScanItem): void {
-  if (item === null || typeof item !== 'object')
-    throw new TrainprintError('INVALID_INPUT', 'an item must be an object { id, text }');
-  if (typeof item.id !== 'string' || item.id.length === 0)
-    throw new TrainprintError('INVALID_INPUT', 'an item needs a non-empty string id');
-  if (typeof item.text !== 'string')
-    throw new TrainprintError('INVALID_INPUT', `item "${item.id.slice(0, 200)}": text must be a string`);
+/**
+ * An item read through its contract; in a stream (`at`: its place), a refusal names it as a job's item is named:
+ * `items[3].text`.
+ */
+function readItem(item: unknown, at?: number): ScanItem {
+  try {
+    return readThrough(SCAN_ITEM_REQUEST, item, undefined);
+  } catch (e) {
+    throw at === undefined ? e : within(`items[${at}]`, e);
+  }
 }
 
 /** Kinds of reuse as a scan reports them: a summary is a paraphrase. */
