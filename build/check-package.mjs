@@ -238,6 +238,8 @@ const BUDGETS_KIB = {
   // → 1,257: the bundle's JSDoc removed (build/strip-doc-comments.mjs, above: 1,285,173 B); → 1,261 with the scan's
   // lookups in batches (1,289,239 B); 1,290,136 B with the store core reading values a file store keeps on disk;
   // MEASURE with the core's UTF-16 encoder taking two- and three-byte runs a block at a time (+1.2 KB of SIMD core)
+  // and the scan's item and options contracts (REQUESTS.scan, REQUESTS.scanOptions: one schema for the library, a job
+  // and the command line)
   'library.cjs': 1280,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
@@ -386,12 +388,13 @@ for (const [main, work] of [
   }
 }
 // The scan service (src/services/scan/scan.ts) is scan-work's alone: the library loads it on the first scan or
-// scanItem call (a marker of its code: the refusal of a dataset that is not exact).
+// scanItem call (a marker of its code: the refusal of items that are no stream; a dataset that is not exact is
+// refused by the scan's contract, src/services/scan/schema.ts, which the library holds).
 for (const [main, work] of [
   ['library.js', 'scan-work.js'],
   ['library.cjs', 'scan-work.cjs'],
 ]) {
-  const marker = 'a scan searches exact datasets';
+  const marker = 'items must be an Iterable or AsyncIterable';
   if (!read(main).includes(`"./${work}"`) || read(main).includes(marker) || !read(work).includes(marker)) {
     console.error(`package check: dist/${main} must load the scan service from ./${work}, not hold it`);
     process.exit(1);

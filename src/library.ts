@@ -144,6 +144,8 @@ export type {
 } from './services/scan/index.js';
 // the hit line's fields in order: the scan queue's table holds them (the outer ring's, not a public name)
 export { SCAN_HIT_FIELDS } from './services/scan/index.js';
+// for the outer ring only: a scan's minWords when none is given (the file scan's and the scan queue's)
+export { DEFAULT_MIN_WORDS } from './services/scan/schema.js';
 // the accounts service: keys, OAuth clients and tokens, plans, usage, idempotency, back-off, availability
 export * from './services/accounts/index.js';
 export * from './services/jobs/index.js';
@@ -211,6 +213,7 @@ export {
   type SchemaNode,
   readThrough,
   type RequestContract,
+  within,
 } from './util/schema-check.js';
 // for the outer ring only: each operation's request contract, which the routes read their requests through
 export { REQUESTS } from './services/requests.js';

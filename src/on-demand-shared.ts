@@ -29,6 +29,7 @@ import { FACTORS } from './services/kb/factors.js';
 import { EU_MEMBERS, resolveJurisdiction } from './services/kb/jurisdictions.js';
 import { auditDigest, extractionTranscriptSha256 } from './services/memorization/digests.js';
 import { MARKET_REQUESTS } from './services/market/schema.js';
+import { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST } from './services/scan/schema.js';
 import { NV_BLOCK_WORDS, inOrderShare } from './services/memorization/nv-blocks.js';
 import { esc } from './services/memorization/report.js';
 import {
@@ -47,7 +48,7 @@ import { GramIndex, maximalRuns } from './util/exact-runs.js';
 import { int0, intIn, object, workId } from './util/json-schema.js';
 import { mapLimit } from './util/pool.js';
 import { round1, round4 } from './util/round.js';
-import { checkSchema, fieldsWithin, invalidField, readThrough, schemaChecked } from './util/schema-check.js';
+import { checkSchema, fieldsWithin, invalidField, readThrough, schemaChecked, within } from './util/schema-check.js';
 import { codeUnitOrder, lowerBound } from './util/sorted.js';
 import { countWords } from './util/space.js';
 import { nextMacrotask, turnsEvery } from './util/steps.js';
@@ -80,6 +81,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'services/policy/kinds/index': { matchKind },
   'services/policy/opt-out': { optOutStatus },
   'services/policy/search-scope': { confidenceInterval, searchScope, unansweredIds },
+  'services/scan/schema': { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST },
   'services/registry/receipts': { base64url, fromBase64url },
   'services/registry/works': { getWork, workText },
   'stats/binomial': { Z95, logGamma, wilsonInterval },
@@ -87,7 +89,7 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'util/json-schema': { int0, intIn, object, workId },
   'util/pool': { mapLimit },
   'util/round': { round1, round4 },
-  'util/schema-check': { checkSchema, fieldsWithin, invalidField, readThrough, schemaChecked },
+  'util/schema-check': { checkSchema, fieldsWithin, invalidField, readThrough, schemaChecked, within },
   'util/sorted': { codeUnitOrder, lowerBound },
   'util/space': { countWords },
   'util/steps': { nextMacrotask, turnsEvery },

@@ -34,12 +34,17 @@ const SCAN_QUEUE_OPTIONS: ParseOptions = {
   ),
 };
 
-/** An integer option in lo..hi, or undefined when absent; a UsageError otherwise. */
-export function intOption(values: Record<string, unknown>, name: string, lo: number, hi: number): number | undefined {
+/**
+ * An integer option in lo..hi, or undefined when absent; a UsageError otherwise. Without bounds, any integer: the
+ * library bounds it and names the field (`--min-words 0`: `min_words: must be ≥ 1`, as every door says it).
+ */
+export function intOption(values: Record<string, unknown>, name: string, lo?: number, hi?: number): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < lo || n > hi) throw new UsageError(`--${name} must be an integer ${lo}..${hi}`);
+  const bounded = lo !== undefined && hi !== undefined;
+  if (!Number.isInteger(n) || (bounded && (n < lo || n > hi)))
+    throw new UsageError(`--${name} must be an integer${bounded ? ` ${lo}..${hi}` : ''}`);
   return n;
 }
 
@@ -150,7 +155,7 @@ export async function scanQueueCommand(args: string[]): Promise<number> {
     const account = typeof values.account === 'string' ? values.account : '';
     return jobsAction(action, url, { job, account, json: values.json === true, out, quiet });
   }
-  const minWords = intOption(values, 'min-words', 1, 100_000);
+  const minWords = intOption(values, 'min-words');
   const chunkItems = intOption(values, 'chunk-items', 1, 10_000);
   const chunkMb = intOption(values, 'chunk-mb', 1, 1024);
   const concurrency = intOption(values, 'concurrency', 1, 256);

@@ -58,12 +58,17 @@ function summaryLine(r: ScanFilesResult, out: string): string {
   );
 }
 
-/** A positive integer option, or a usage error. */
-function integer(values: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
+/**
+ * An integer option in `min..max`, or a usage error; without bounds, any integer (the scan's options are bounded by
+ * the library, whose refusal names the field as every door's does: `min_words: must be ≥ 1`).
+ */
+function integer(values: Record<string, unknown>, name: string, min?: number, max?: number): number | undefined {
   const v = values[name] as string | undefined;
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max)
+  if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(n))
+    throw new UsageError(`--${name} must be an integer${min === undefined ? '' : ` in ${min}..${max}`}`);
+  if (min !== undefined && max !== undefined && (n < min || n > max))
     throw new UsageError(`--${name} must be an integer in ${min}..${max}`);
   return n;
 }
@@ -92,7 +97,7 @@ export async function scanCommand(args: string[]): Promise<number> {
   const out = values.out as string | undefined;
   if (out === undefined || out === '') throw new UsageError('scan needs --out HITS.jsonl (or - for standard output)');
   if (out === '-' && values.resume) throw new UsageError('--resume needs --out FILE (not -)');
-  const minWords = integer(values, 'min-words', 1, 100_000);
+  const minWords = integer(values, 'min-words');
   const threads = integer(values, 'threads', 1, 256);
   const every = values['checkpoint-every'] as string | undefined;
   const checkpointMs = every === undefined ? undefined : Number(every) * 1000;

@@ -17,6 +17,9 @@ export const PORTRAIT_MAX_WINDOW = 64;
  */
 export const DATASET_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$';
 
+/** A dataset's id, as every door takes it (an HTTP door adds {@link DATASET_ID_PATTERN} where it creates one). */
+export const DATASET_ID = { type: 'string', minLength: 1, maxLength: 200 } as const;
+
 /** A document's id, as every door takes it. */
 export const DOCUMENT_ID = { type: 'string', minLength: 1, maxLength: 1000 } as const;
 
@@ -32,7 +35,7 @@ export const SERVED_DOCUMENTS = {
 const DECLARED = { kb_dataset: { type: 'string', minLength: 1 }, models: { type: 'array', items: modelId } } as const;
 
 const DESCRIPTOR_PROPS = {
-  id: { type: 'string', minLength: 1, maxLength: 200 },
+  id: DATASET_ID,
   name: { type: 'string', maxLength: 1000 },
   kind: { enum: ['exact', 'portrait'] },
   window: intIn(1, PORTRAIT_MAX_WINDOW),

@@ -94,13 +94,15 @@ export function errorOutcome(err: unknown, requestId: string, details?: Record<s
   };
 }
 
-/** `{ location, field, reason }` of a schema failure (src/http/validate.ts puts it in `cause`). */
+/**
+ * `{ location, field, reason }` of a schema failure or a rule's (src/http/validate.ts, `invalidField` put it in
+ * `cause`); a body or query refused whole names no field.
+ */
 function validationDetails(err: TrainprintError): Record<string, unknown> | undefined {
   const c = err.cause as { location?: unknown; field?: unknown; reason?: unknown } | undefined;
-  if (c && typeof c === 'object' && typeof c.field === 'string' && typeof c.reason === 'string') {
-    return { location: c.location, field: c.field, reason: c.reason };
-  }
-  return undefined;
+  if (!c || typeof c !== 'object' || typeof c.reason !== 'string') return undefined;
+  if (c.field === undefined) return { location: c.location, reason: c.reason };
+  return typeof c.field === 'string' ? { location: c.location, field: c.field, reason: c.reason } : undefined;
 }
 
 /** What a client is shown instead of a self-hosted engine's URL (which may name an internal host). */

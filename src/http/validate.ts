@@ -35,8 +35,10 @@ export function compileValidator(schema: JsonSchema, location: Location): (value
     if (r.valid) return value;
     const { field, reason } = describe(r.errors, schema, value);
     // a body refused whole is named as the library names a request read through its contract (readThrough)
+    // and names no field, as the library's refusal of a whole request names none (invalidField)
     const where = field === '' ? (location === 'body' ? 'the request' : 'the query') : field;
-    throw new TrainprintError('INVALID_INPUT', `${where}: ${reason}`, { cause: { location, field, reason } });
+    const cause = field === '' ? { location, reason } : { location, field, reason };
+    throw new TrainprintError('INVALID_INPUT', `${where}: ${reason}`, { cause });
   };
 }
 

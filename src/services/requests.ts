@@ -19,6 +19,7 @@ import {
 import { LIST_MODELS_REQUEST } from './kb/schema.js';
 import { CREATE_MONITOR_REQUEST, LIST_EVENTS_REQUEST, LIST_MONITORS_REQUEST } from './monitors/schema.js';
 import { LIST_WORKS_REQUEST, REGISTER_WORK_REQUEST, VERIFY_RECEIPT_REQUEST } from './registry/schema.js';
+import { SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST } from './scan/schema.js';
 import { SCORE_REQUEST } from './score/schema.js';
 import { ANALYZE_REQUEST, COMPARE_REQUEST, FINGERPRINT_REQUEST } from './analyze/schema.js';
 
@@ -37,6 +38,8 @@ export const REQUESTS = {
   audit: memorization.AUDIT_REQUEST,
   extractWork: memorization.EXTRACT_WORK_REQUEST,
   score: SCORE_REQUEST,
+  scan: SCAN_ITEM_REQUEST,
+  scanOptions: SCAN_OPTIONS_REQUEST,
   createMonitor: CREATE_MONITOR_REQUEST,
   listMonitors: LIST_MONITORS_REQUEST,
   listEvents: LIST_EVENTS_REQUEST,

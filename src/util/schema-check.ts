@@ -97,33 +97,44 @@ export function schemaChecked(schema: object, value: unknown): boolean {
 
 /**
  * A request's rule broken: INVALID_INPUT (HTTP 422) naming the field, as a schema's failure does (its `cause` as the
- * HTTP adapter's: a job item's error names `items[i].<field>`; a description of the whole value names no field).
+ * HTTP adapter's: a job item's error names `items[i].<field>`). A description of the whole value ('the request')
+ * names no field: its `cause` has the reason alone, as the HTTP adapter's `details` of a body refused whole.
  * @example invalidField('works[3].id', '"a.txt" is repeated') // throws "works[3].id: \"a.txt\" is repeated"
  */
 export function invalidField(field: string, reason: string): never {
   throw refusal(field, reason);
 }
 const refusal = (field: string, reason: string): TrainprintError =>
-  new TrainprintError(
-    'INVALID_INPUT',
-    `${field}: ${reason}`,
-    /\s/.test(field) ? undefined : { cause: { field, reason } },
-  );
+  new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, {
+    cause: /\s/.test(field) ? { reason } : { field, reason },
+  });
 const fail: (field: string, reason: string) => never = invalidField;
 
 /**
  * `run`'s refusals naming a field of the value at `field` (`work`): `title` becomes `work.title`, as the value's own
- * schema names it where a request holds it.
+ * schema names it where a request holds it ({@link within}).
  * @example await fieldsWithin('work', () => registerWork(request.work)) // INVALID_INPUT "work.content: is blank"
  */
 export async function fieldsWithin<T>(field: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    const c = e instanceof TrainprintError && e.code === 'INVALID_INPUT' ? (e.cause as SchemaRefusal) : undefined;
-    if (typeof c?.field !== 'string' || typeof c.reason !== 'string') throw e;
-    return invalidField(`${field}.${c.field}`, c.reason);
+    throw within(field, e);
   }
+}
+
+/**
+ * A refusal of a value (its `cause` a field and a reason, of any code) as the request holding it at `field` says it:
+ * `title` becomes `work.title`, a refusal of the whole value names `work` itself; any other error as it is.
+ * @example within('items[3]', refusalOf('text: must be a string')) // "items[3].text: must be a string"
+ */
+export function within(field: string, e: unknown): unknown {
+  const c = e instanceof TrainprintError ? (e.cause as SchemaRefusal) : undefined;
+  if (typeof c?.reason !== 'string' || !(c.field === undefined || typeof c.field === 'string')) return e;
+  const at = c.field === undefined ? field : `${field}.${c.field}`;
+  return new TrainprintError((e as TrainprintError).code, `${at}: ${c.reason}`, {
+    cause: { field: at, reason: c.reason },
+  });
 }
 type SchemaRefusal = { readonly field?: unknown; readonly reason?: unknown } | undefined;
 /**

@@ -110,12 +110,14 @@ describe('job submission checks', () => {
     const items = [{ id: 'a', text: 'A plain text of a few words.' }];
     const none = await call('POST', '/api/v1/jobs', { type: 'scan', options: { datasets: ['no-such'] }, items });
     expect(none.status, none.text.slice(0, 300)).toBe(404);
-    expect(none.json.error.message).toContain('options: no dataset "no-such"');
+    expect(none.json.error.message).toContain('options.datasets[0]: no dataset "no-such"');
+    expect(none.json.error.details.field).toBe('options.datasets[0]');
     // this server holds no exact dataset: a scan of every one has none to scan against
     expect(engine.corpus.datasets().filter((d) => d.kind === 'exact')).toEqual([]);
     const empty = await call('POST', '/api/v1/jobs', { type: 'scan', items });
     expect(empty.status, empty.text.slice(0, 300)).toBe(422);
-    expect(empty.json.error.message).toContain('options: no exact dataset to scan against');
+    expect(empty.json.error.message).toContain('options.datasets: no exact dataset to scan against');
+    expect(empty.json.error.details.field).toBe('options.datasets');
     expect(await trace(call)).toEqual(before);
   });
 

@@ -11,6 +11,7 @@ import { analyzeCommand } from '../../src/cli/analyze.js';
 import { auditCommand } from '../../src/cli/audit.js';
 import { indexBuildCommand } from '../../src/cli/index-build.js';
 import { keysCommand } from '../../src/cli/keys.js';
+import { scanCommand } from '../../src/cli/scan.js';
 import { TrainprintError } from '../../src/errors.js';
 import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, SCOPES, type Handler } from '../../src/http/index.js';
@@ -18,7 +19,10 @@ import type { TargetModel } from '../../src/models/types.js';
 import { buildDatasetFile } from '../../src/node/build.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
 import { BUILT_IN_JOB_TYPES } from '../../src/services/jobs/registry.js';
-import { JOB_REQUEST } from '../../src/services/jobs/request.js';
+import { REQUESTS } from '../../src/services/requests.js';
+import { readThrough } from '../../src/util/schema-check.js';
+import { JOB_REQUEST, JOB_TYPE_NAME_WORDS } from '../../src/services/jobs/request.js';
+import { createJobService } from '../../src/services/jobs/service.js';
 import { handlerWithJobs, stopJobs } from '../fixtures/http/jobs-handler.js';
 import { type Call, callWithKey, keyedCall } from '../fixtures/http/keyed-call.js';
 
@@ -69,7 +73,13 @@ const over = (r: { status: number; json: Record<string, any> }) => ({
 const asItem = (x: { code: string; field: unknown; message: string }) => ({
   ...x,
   field: `items[0].${x.field}`,
-  message: x.message.replace(`${x.field}:`, `items[0].${x.field}:`),
+  message: x.message.replace(`: ${x.field}:`, `: items[0].${x.field}:`),
+});
+/** The same refusal as a job's `options` say it: `options.` before the field and the sentence. */
+const asOption = (x: { code: string; field: unknown; message: string }) => ({
+  ...x,
+  field: `options.${x.field}`,
+  message: x.message.replace(`: ${x.field}:`, `: options.${x.field}:`),
 });
 
 describe('the same bad request gives the same 422 at every door', () => {
@@ -526,6 +536,50 @@ describe("a dataset's descriptor read through its contract", () => {
   });
 });
 
+describe("a scan's item and options read through their contracts", () => {
+  it('scan: an item without an id, a min_words out of bounds, an inexact dataset, in the library, the CLI and a job', async () => {
+    await engine.addDataset({ id: 'doors-scanned' }, [{ id: 'one', text }]);
+    await engine.addDataset({ id: 'doors-portrait', kind: 'portrait' }, [{ id: 'one', text }]);
+    const call = await keyedCall(handler, keys, 'doors-scan', 'scale');
+    const item = { id: 'out-1', text };
+    const job = (request: object) => call('POST', '/api/v1/jobs', { type: 'scan', ...request });
+    // the item (its schema): the library's scanItem, its stream (the item named by its place), a job's item
+    const noId = { id: '', text };
+    const library = await refusal(engine.scanItem(noId));
+    expect(library).toEqual(invalid('id', 'must have at least this many characters: 1'));
+    const stream = engine.scan([item, noId]);
+    expect(await refusal(stream.next().then(() => stream.next()))).toEqual(
+      invalid('items[1].id', 'must have at least this many characters: 1'),
+    );
+    const refusedItem = await job({ items: [noId] });
+    expect(refusedItem.status).toBe(422);
+    expect(over(refusedItem)).toEqual(asItem(library));
+    // an option (its schema), as `min_words` at every door: the library's minWords, a job's options, the CLI's flag
+    for (const [minWords, reason] of [
+      [0, 'must be ≥ 1'],
+      [100_001, 'must be ≤ 100000'],
+    ] as const) {
+      const said = await refusal(engine.scanItem(item, { minWords }));
+      expect(said).toEqual(invalid('min_words', reason));
+      const refused = await job({ items: [item], options: { min_words: minWords } });
+      expect(refused.status).toBe(422);
+      expect(over(refused)).toEqual(asOption(said));
+      const input = join(dir, 'outputs.jsonl');
+      writeFileSync(input, JSON.stringify(item));
+      const cli = ['--dataset', join(dir, 'never-loaded.tpds'), input, '--out', '-', '--min-words', `${minWords}`];
+      expect(await refusal(scanCommand([...cli, '--quiet']))).toEqual(said);
+    }
+    // a dataset that is not exact (its rules)
+    const inexact = await refusal(engine.scanItem(item, { datasets: ['doors-portrait'] }));
+    expect(inexact).toEqual(
+      invalid('datasets[0]', '"doors-portrait" is not an exact dataset: a scan searches exact datasets'),
+    );
+    const refused = await job({ items: [item], options: { datasets: ['doors-portrait'] } });
+    expect(refused.status).toBe(422);
+    expect(over(refused)).toEqual(asOption(inexact));
+  });
+});
+
 describe("a catalogue job's submission read through its contract", () => {
   it('createJob: no type, two types, options for a type without any (its rules), in the library and the route', async () => {
     const call = await keyedCall(handler, keys, 'doors-jobs', 'scale');
@@ -558,6 +612,38 @@ describe("a catalogue job's submission read through its contract", () => {
     const route = await call('POST', '/api/v1/jobs', unknown);
     expect(route.status).toBe(422);
     expect(over(route)).toEqual(said);
+  });
+});
+
+describe("a job's submission at the job store, as at the route", () => {
+  it('createJob: no item (its schema), a type that is no name (its rules), at JobService.submit and the route', async () => {
+    const jobs = createJobService({ store: engine.store });
+    const call = await keyedCall(handler, keys, 'doors-job-store', 'scale');
+    const none = await refusal(jobs.submit({ account: 'doors-job-store', type: 'scan', items: [] }));
+    expect(none).toEqual(invalid('items', 'must have at least this many items: 1'));
+    const route = await call('POST', '/api/v1/jobs', { type: 'scan', items: [] });
+    expect(route.status).toBe(422);
+    expect(over(route)).toEqual(none);
+    const named = invalid('type', JOB_TYPE_NAME_WORDS);
+    expect(await refusal(jobs.submit({ account: 'doors-job-store', type: 'Scan!', items: [{}] }))).toEqual(named);
+    expect(await refusal(jobs.submitStream({ account: 'doors-job-store', type: '' }, [{}]))).toEqual(named);
+    expect((await jobs.list({ owner: 'doors-job-store' })).jobs).toEqual([]);
+  });
+});
+
+describe('a request refused whole', () => {
+  it('names no field, in the library and the route (details: location and reason)', async () => {
+    const library = await refusal(Promise.resolve().then(() => readThrough(REQUESTS.compare, [], undefined)));
+    expect(library).toEqual({
+      code: 'INVALID_INPUT',
+      field: undefined,
+      message: 'The input is not valid: the request: must be an object',
+    });
+    const call = await keyedCall(handler, keys, 'doors-whole', 'scale');
+    const route = await call('POST', '/api/v1/attribution/compare', []);
+    expect(route.status).toBe(422);
+    expect(over(route)).toEqual(library);
+    expect(route.json.error.details).toEqual({ location: 'body', reason: 'must be an object' });
   });
 });
 

@@ -43,6 +43,8 @@ import {
   type CompareRequest,
   type FingerprintRequest,
 } from '../../src/services/analyze/schema.js';
+import type { ScanOptionsJson } from '../../src/services/scan/schema.js';
+import type { ScanItem } from '../../src/services/scan/types.js';
 import { scoreRules } from '../../src/services/score/schema.js';
 import type { ScoreRequest } from '../../src/services/score/types.js';
 import type {
@@ -52,35 +54,41 @@ import type {
   TrackWorkRequest,
 } from '../../src/services/memorization/types.js';
 
-/** The doors of each entry: the operation ids of its routes (`query`: the request is their query), its job type. */
-const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; jobType?: string }> = {
-  analyze: { routes: ['analyze'], jobType: 'analyze' },
-  compare: { routes: ['compare'] },
-  fingerprint: { routes: ['fingerprint'] },
-  compareOutput: { routes: ['compareOutput'] },
-  trackWork: { routes: ['trackWork'] },
-  referenceSet: { routes: ['createReferenceSet'] },
-  extract: { routes: ['extractMemorized'] },
-  probe: { routes: ['probeMemorization'] },
-  assess: { routes: ['assessMemorization'] },
-  report: { routes: ['memorizationReport'] },
-  audit: { routes: [], jobType: 'audit' },
-  extractWork: { routes: [], jobType: 'extract' },
-  score: { routes: ['score'], jobType: 'score' },
-  createMonitor: { routes: ['createMonitor'] },
-  listMonitors: { routes: ['listMonitors'], query: true },
-  listEvents: { routes: ['listMonitorEvents'], query: true },
-  registerWork: { routes: ['registerWork'] },
-  listWorks: { routes: ['listWorks'], query: true },
-  verifyReceipt: { routes: ['verifyReceipt'] },
-  listModels: { routes: ['listModels'], query: true },
-  createKey: { routes: ['createApiKey'] },
-  adminCreateKey: { routes: ['adminCreateKey'] },
-  createClient: { routes: ['createOAuthClient'] },
-  issueToken: { routes: ['oauthToken'] },
-  createDataset: { routes: ['createDataset'] },
-  declareDataset: { routes: [] },
-};
+/**
+ * The doors of each entry: the operation ids of its routes (`query`: the request is their query), its job type (whose
+ * item it is), the job type whose `options` it is.
+ */
+const DOORS: Record<keyof typeof REQUESTS, { routes: string[]; query?: true; jobType?: string; jobOptions?: string }> =
+  {
+    analyze: { routes: ['analyze'], jobType: 'analyze' },
+    compare: { routes: ['compare'] },
+    fingerprint: { routes: ['fingerprint'] },
+    compareOutput: { routes: ['compareOutput'] },
+    trackWork: { routes: ['trackWork'] },
+    referenceSet: { routes: ['createReferenceSet'] },
+    extract: { routes: ['extractMemorized'] },
+    probe: { routes: ['probeMemorization'] },
+    assess: { routes: ['assessMemorization'] },
+    report: { routes: ['memorizationReport'] },
+    audit: { routes: [], jobType: 'audit' },
+    extractWork: { routes: [], jobType: 'extract' },
+    score: { routes: ['score'], jobType: 'score' },
+    scan: { routes: [], jobType: 'scan' },
+    scanOptions: { routes: [], jobOptions: 'scan' },
+    createMonitor: { routes: ['createMonitor'] },
+    listMonitors: { routes: ['listMonitors'], query: true },
+    listEvents: { routes: ['listMonitorEvents'], query: true },
+    registerWork: { routes: ['registerWork'] },
+    listWorks: { routes: ['listWorks'], query: true },
+    verifyReceipt: { routes: ['verifyReceipt'] },
+    listModels: { routes: ['listModels'], query: true },
+    createKey: { routes: ['createApiKey'] },
+    adminCreateKey: { routes: ['adminCreateKey'] },
+    createClient: { routes: ['createOAuthClient'] },
+    issueToken: { routes: ['oauthToken'] },
+    createDataset: { routes: ['createDataset'] },
+    declareDataset: { routes: [] },
+  };
 
 /** Each entry's TypeScript members, checked against its type by the compiler (a member added or gone fails it). */
 const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
@@ -169,6 +177,8 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
     target_model: 1,
     jurisdiction: 1,
   } satisfies Record<keyof ScoreRequest, 1>),
+  scan: Object.keys({ id: 1, text: 1 } satisfies Record<keyof ScanItem, 1>),
+  scanOptions: Object.keys({ datasets: 1, min_words: 1, paraphrase: 1 } satisfies Record<keyof ScanOptionsJson, 1>),
   createMonitor: Object.keys({
     work_id: 1,
     work_hash: 1,
@@ -244,9 +254,11 @@ const TYPE_KEYS: Record<keyof typeof REQUESTS, string[]> = {
  * probe's reference; an assessment's settings are the extraction's and the probe's options as their routes serve them;
  * a comparison's texts are held shorter by a server, which aligns them within the request; a tracked work's `work` is a
  * registration, read by the library through its own contract and served as that contract serves it (without `owner`);
- * a dataset an account creates has an id without `:`, so that it cannot take a name of the shipped packs' family.
+ * a dataset an account creates has an id without `:`, so that it cannot take a name of the shipped packs' family; a
+ * scan item's id and text are held to bounds by a server, which stores a job's items.
  */
 const SERVED_OWN: Partial<Record<keyof typeof REQUESTS, string[]>> = {
+  scan: ['id', 'text'],
   trackWork: ['work'],
   referenceSet: ['id'],
   probe: ['reference'],
@@ -282,6 +294,7 @@ describe('REQUESTS', () => {
           expect((doors.query ? r.querySchema : r.requestSchema) === entry.served, `${r.method} ${r.path}`).toBe(true);
       }
       if (doors.jobType) expect(BUILT_IN_JOB_TYPES.get(doors.jobType)?.itemSchema === entry.served).toBe(true);
+      if (doors.jobOptions) expect(BUILT_IN_JOB_TYPES.get(doors.jobOptions)?.optionsSchema === entry.served).toBe(true);
       // no route serves a schema of the same component under another object
       const same = ROUTES.filter((r) => [r.requestSchema, r.querySchema].includes(entry.schema));
       for (const r of same) expect(doors.routes).toContain(r.aliasOf ?? r.operationId);

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError, type Engine, type ScanHit } from '../../src/index.js';
-import { countWords, createScanService, type ScanSummary } from '../../src/services/scan/index.js';
+import { countWords, createScanService, type ScanItem, type ScanSummary } from '../../src/services/scan/index.js';
 import { hitsOf } from '../../src/services/scan/scan.js';
 import type { ExactMatch } from '../../src/datasets/types.js';
 import { archive, cleanOutputs, exactSpan, plantedOutputs } from '../fixtures/scan-plant.js';
@@ -240,14 +240,37 @@ describe('engine.scan', () => {
 
   it('refuses bad options, unknown and non-exact datasets, bad items', async () => {
     const item = { id: 'a', text: 'x' };
-    await expect(engine.scanItem(item, { minWords: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
-    await expect(engine.scanItem(item, { datasets: ['nope'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(engine.scanItem({ id: '', text: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(engine.scanItem({ id: 'a', text: 3 } as never)).rejects.toBeInstanceOf(TrainprintError);
+    // the options and items as every door reads them (src/services/scan/schema.ts): INVALID_INPUT naming the field
+    const named = (field: string, reason: string, code = 'INVALID_INPUT') => ({ code, cause: { field, reason } });
+    await expect(engine.scanItem(item, { minWords: 0 })).rejects.toMatchObject(named('min_words', 'must be ≥ 1'));
+    await expect(engine.scanItem(item, { paraphrase: 'yes' as never })).rejects.toMatchObject(
+      named('paraphrase', 'must be true or false'),
+    );
+    await expect(engine.scanItem(item, { datasets: ['nope'] })).rejects.toMatchObject(
+      named('datasets[0]', 'no dataset "nope"', 'NOT_FOUND'),
+    );
+    await expect(engine.scanItem({ id: '', text: 'x' })).rejects.toMatchObject(
+      named('id', 'must have at least this many characters: 1'),
+    );
+    await expect(engine.scanItem({ id: 'a', text: 3 } as never)).rejects.toMatchObject(
+      named('text', 'must be a string'),
+    );
+    // in a stream, the item is named by its place, as a job's item is
+    await expect(collect(engine.scan([item, { id: 'b' } as never]))).rejects.toMatchObject(
+      named('items[1].text', 'is required'),
+    );
+    await expect(collect(engine.scan([item, 7 as never]))).rejects.toMatchObject(
+      named('items[1]', 'must be an object'),
+    );
+    // an item may carry more than its id and text (a dataset document's meta)
+    expect(await engine.scanItem({ ...item, meta: { a: 1 } } as ScanItem)).toEqual([]);
+    await expect(engine.scanItem(item, { signal: {} as never })).rejects.toBeInstanceOf(TrainprintError);
     const e = await createEngine();
     await e.addDataset({ id: 'p', kind: 'portrait' }, docs.slice(0, 5));
-    await expect(e.scanItem(item)).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
-    await expect(e.scanItem(item, { datasets: ['p'] })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(e.scanItem(item)).rejects.toMatchObject(named('datasets', 'no exact dataset to scan against'));
+    await expect(e.scanItem(item, { datasets: ['p'] })).rejects.toMatchObject(
+      named('datasets[0]', '"p" is not an exact dataset: a scan searches exact datasets'),
+    );
     await expect(e.datasetDigest('p')).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
   });
 

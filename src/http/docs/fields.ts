@@ -420,6 +420,15 @@ export const FIELD_DOCS: ReadonlyMap<object, FieldDocs> = new Map<object, FieldD
   ],
   [REQUESTS.verifyReceipt.served, { receipt: 'A receipt as returned by register' }],
   [
+    REQUESTS.scanOptions.served,
+    {
+      '': '`scan` only: how the items are scanned',
+      datasets: 'The exact datasets to scan against; default every exact dataset loaded',
+      min_words: 'Shortest block reported, in words; default 50',
+      paraphrase: 'Report reworded reuse too; default false',
+    },
+  ],
+  [
     REQUESTS.score.served,
     {
       work_hash: 'A work the account registered from its content; or give `content`',

@@ -198,7 +198,7 @@ function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: Compile
   if (kind === 'binary') {
     if (raw.length === 0)
       throw new TrainprintError('INVALID_INPUT', 'the body: must not be empty', {
-        cause: { location: 'body', field: '', reason: 'must not be empty' },
+        cause: { location: 'body', reason: 'must not be empty' },
       });
     return raw;
   }

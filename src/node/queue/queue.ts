@@ -20,11 +20,15 @@ import {
   type ScanItem,
   type StreamSubmitOptions,
   ItemHandedBack,
+  DEFAULT_MIN_WORDS,
   positiveInt,
+  readThrough,
+  REQUESTS,
   SCAN_JOB,
   scanExecutor,
   sleep,
   TrainprintError,
+  within,
 } from '../../library.js';
 import { openPostgresStore, type PostgresStore } from '../../store/node.js';
 import { isOutage, parseTarget, waitOut } from '../../store/node-kit.js';
@@ -195,16 +199,28 @@ export class ScanQueue {
    */
   async enqueue(items: Iterable<ScanItem> | AsyncIterable<ScanItem>, options: EnqueueOptions): Promise<EnqueueResult> {
     if (options.datasets.length === 0) throw new TrainprintError('INVALID_INPUT', 'a job needs at least one dataset');
+    // the options and each item read as the scan reads them (its workers check the datasets they load)
+    const o = readThrough(
+      REQUESTS.scanOptions,
+      { min_words: options.minWords, paraphrase: options.paraphrase },
+      undefined,
+    );
     const context = {
       datasets: options.datasets.map((d) => ({ id: d.id, sha256: d.sha256 })),
-      min_words: options.minWords ?? 50,
-      paraphrase: options.paraphrase === true,
+      min_words: o.min_words ?? DEFAULT_MIN_WORDS,
+      paraphrase: o.paraphrase === true,
     };
     const scanItems = async function* () {
-      for await (const { id, text } of items) {
-        if (typeof id !== 'string' || typeof text !== 'string')
-          throw new TrainprintError('INVALID_INPUT', 'a scan item needs string id and text');
-        yield { id, text };
+      let i = 0;
+      for await (const item of items) {
+        let read: ScanItem;
+        try {
+          read = readThrough(REQUESTS.scan, item, undefined);
+        } catch (e) {
+          throw within(`items[${i}]`, e);
+        }
+        yield { id: read.id, text: read.text };
+        i++;
       }
     };
     const { chunkItems = 500, chunkBytes, signal, onChunk } = options;

@@ -7,7 +7,15 @@
  * this one reads the inputs and writes the hits in order.
  */
 import { stat } from 'node:fs/promises';
-import { createEngine, TrainprintError, type Engine, type ScanItem } from '../../library.js';
+import {
+  createEngine,
+  DEFAULT_MIN_WORDS,
+  readThrough,
+  REQUESTS,
+  TrainprintError,
+  type Engine,
+  type ScanItem,
+} from '../../library.js';
 import { readDocumentBatches } from '../read-documents.js';
 import { checkpointPath, readCheckpoint, sameScan, writeCheckpoint, type ScanIdentity } from './checkpoint.js';
 import { loadDatasetSpecs } from '../load-datasets.js';
@@ -98,9 +106,12 @@ function planOf(options: ScanFilesOptions): Plan {
     throw new TrainprintError('INVALID_OPTIONS', 'inputs: at least one input file');
   const toStdout = options.out === '-';
   if (toStdout && options.resume) throw new TrainprintError('INVALID_OPTIONS', 'resume needs an output file (not -)');
+  // the scan's options as every door reads them (the datasets, loaded later, by the engine's scan)
+  const given = { min_words: options.minWords, paraphrase: options.paraphrase };
+  const o = readThrough(REQUESTS.scanOptions, given, undefined);
   return {
-    minWords: options.minWords ?? 50,
-    paraphrase: options.paraphrase ?? false,
+    minWords: o.min_words ?? DEFAULT_MIN_WORDS,
+    paraphrase: o.paraphrase ?? false,
     textField: options.textField ?? 'text',
     idField: options.idField ?? 'id',
     threads,

@@ -5,7 +5,8 @@ export * from './runner.js';
 export * from './executors.js';
 export * from './job-type.js';
 export * from './registry.js';
-export * from './request.js';
+// a job type's name and its words are the submission's rules' and defineJobType's, no export of their own
+export { JOB_REQUEST, JOB_REQUEST_SHAPE, type JobRequest, type JobRequestContext } from './request.js';
 export * from './start.js';
 export * from './held-models.js';
 export { ItemHandedBack } from './hand-back.js';

@@ -16,6 +16,7 @@ import type { ExtractWorkRequest } from '../memorization/extract-work.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../scan/types.js';
 import type { ScoreOptions, ScoreRequest } from '../score/types.js';
 import type { HeldJobModels } from './held-models.js';
+import { JOB_TYPE_NAME, JOB_TYPE_NAME_WORDS } from './request.js';
 import type { JobClaim } from './types.js';
 
 /**
@@ -174,8 +175,6 @@ export interface JobTypeDefinition<Item = unknown> {
   executor(host: JobTypeHost): JobExecutor | string;
 }
 
-const NAME = /^[a-z][a-z0-9_-]{0,63}$/;
-
 /**
  * What a job type says of its results, and nothing else (no schema, no executor): its name, its `summarize` and its
  * `rows`. A built-in type keeps these in ./lines/<name>.ts, which the web app reads without the library
@@ -191,11 +190,8 @@ export type JobTypeDescription = Pick<JobTypeDefinition, 'name' | 'summarize' | 
  * @example const upper = defineJobType({ name: 'upper', summary: '…', itemSchema, executor: () => async (item) => item })
  */
 export function defineJobType<Item>(definition: JobTypeDefinition<Item>): JobTypeDefinition<Item> {
-  if (!NAME.test(definition.name))
-    throw new TrainprintError(
-      'INVALID_OPTIONS',
-      `a job type's name is 1-64 lowercase letters, digits, _ or -: ${definition.name}`,
-    );
+  if (!JOB_TYPE_NAME.test(definition.name))
+    throw new TrainprintError('INVALID_OPTIONS', `a job type's name ${JOB_TYPE_NAME_WORDS}: ${definition.name}`);
   // only checked: without it, the store's (the fallback is not used)
   positiveInt(`chunkItems of job type ${definition.name}`, definition.chunkItems, 1, 10_000);
   return Object.freeze({ ...definition });

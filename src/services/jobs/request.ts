@@ -5,7 +5,16 @@
 import { object } from '../../util/json-schema.js';
 import { contract, invalidField, schemaRefusal } from '../../util/schema-check.js';
 import { MAX_PLAN_JOB_ITEMS } from '../accounts/plans.js';
-import type { JobTypeRegistry } from './registry.js';
+
+/** A job type's name, and the words of its refusal (`defineJobType` takes these too). */
+export const JOB_TYPE_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+export const JOB_TYPE_NAME_WORDS = 'is 1-64 lowercase letters, digits, _ or -, starting with a letter';
+
+/**
+ * What the rules read of a registry (a `JobTypeRegistry` is one): written here, so that the job store, which reads a
+ * submission through these rules, does not import the registry's types.
+ */
+type TypeNames = ReadonlyMap<string, { readonly name: string; readonly optionsSchema?: unknown }>;
 
 /** A submission; `namedType` is a type named beside it (a JSON-lines body's `?type=`). @example { type: 'scan', items } */
 export type JobRequest = {
@@ -13,22 +22,34 @@ export type JobRequest = {
   readonly items: readonly unknown[];
   readonly options?: Readonly<Record<string, unknown>>;
 };
-/** The types a host runs, and the type named beside the request. @example { registry: BUILT_IN_JOB_TYPES } */
-export type JobRequestContext = { readonly registry: JobTypeRegistry; readonly namedType?: string };
+/**
+ * The types a host runs, and the type named beside the request. Without a registry (the job store's own door,
+ * `JobService`, which takes a host's types and leaves one it does not run to its runner), a type's name as
+ * `defineJobType` takes it. @example { registry: BUILT_IN_JOB_TYPES }
+ */
+export type JobRequestContext = { readonly registry?: TypeNames; readonly namedType?: string };
 
-const ITEMS = { type: 'array', minItems: 1, maxItems: MAX_PLAN_JOB_ITEMS, items: { type: 'object' } } as const;
+// an item is what its type's schema says (an object, for every type the HTTP API runs); the job store takes any
+const ITEMS = { type: 'array', minItems: 1, maxItems: MAX_PLAN_JOB_ITEMS } as const;
 /** Every submission's shape, whatever the registry (a plan holds fewer items); the HTTP schema adds each type's. */
 export const JOB_REQUEST_SHAPE = object({ type: { type: 'string' }, items: ITEMS, options: { type: 'object' } }, [
   'type',
   'options',
 ]);
 
-/** The type named once (or the same twice), one of the registry's, and `options` only for a type that takes them. */
+/**
+ * The type named once (or the same twice), one of the registry's (without one, a type's name), and `options` only for
+ * a type that takes them.
+ */
 function jobRequestRules(request: JobRequest, { registry, namedType }: JobRequestContext): void {
   const name = request.type ?? namedType;
   if (name === undefined) invalidField('type', 'is required (in the body, or as ?type= for JSON lines)');
   if (request.type !== undefined && namedType !== undefined && request.type !== namedType)
     invalidField('type', 'the body and the query name different types');
+  if (!registry) {
+    if (!JOB_TYPE_NAME.test(name)) invalidField('type', JOB_TYPE_NAME_WORDS);
+    return;
+  }
   const type = registry.get(name);
   if (!type) invalidField('type', schemaRefusal('enum', { enum: [...registry.keys()] }));
   if (request.options !== undefined && !type.optionsSchema) {

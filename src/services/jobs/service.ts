@@ -15,8 +15,10 @@
  *  - `job-by-account/<account>/<created, counted down>/<id>` one per job, its account's list, newest first.
  */
 import { deleteAttached } from './attached.js';
+import { JOB_REQUEST } from './request.js';
 import { TrainprintError } from '../../errors.js';
 import type { Store, Transaction } from '../../store/types.js';
+import { readThrough } from '../../util/schema-check.js';
 import { unrefTimer } from '../../util/timers.js';
 import { newId, positiveInt } from '../../util/validate.js';
 import type {
@@ -193,16 +195,16 @@ export class JobService implements JobStore {
 
   /** See {@link JobStore.submit}. */
   async submit(s: JobSubmission): Promise<JobInfo> {
-    if (!Array.isArray(s.items) || s.items.length === 0)
-      throw new TrainprintError('INVALID_INPUT', 'items: a job needs at least one item');
+    // read as every door reads a submission: a type's name, at least one item (its type's runner checks the rest)
+    const { items } = readThrough(JOB_REQUEST, { type: s.type, items: s.items }, {});
     const job = this.#record(s, this.#clock());
     const n = job.chunk_items;
-    job.total = s.items.length;
-    job.chunks = Math.ceil(s.items.length / n);
+    job.total = items.length;
+    job.chunks = Math.ceil(items.length / n);
     // the items first, the job and its open marker last and together: a runner never sees a job without its items
     const ops: Array<{ type: 'put'; key: string; value: unknown }> = [];
     for (let c = 0; c < job.chunks; c++)
-      ops.push({ type: 'put', key: itemsKey(job.id, c), value: s.items.slice(c * n, (c + 1) * n) });
+      ops.push({ type: 'put', key: itemsKey(job.id, c), value: items.slice(c * n, (c + 1) * n) });
     for (let i = 0; i < ops.length; i += 500) await this.#store.batch(ops.slice(i, i + 500));
     await this.#store.batch(this.#entries(job));
     return info(job, job.created);
@@ -216,6 +218,8 @@ export class JobService implements JobStore {
   ): Promise<JobInfo> {
     const leaseMs = options.leaseMs ?? 60_000;
     const maxBytes = options.chunkBytes ?? 4 * 1024 * 1024;
+    // its type as a submission's (its items come later: at least one, checked when it is sealed)
+    JOB_REQUEST.rules({ type: s.type, items: [] }, {});
     const job = this.#record(s, this.#clock());
     Object.assign(job, { sealed: false, submit_until: job.created + leaseMs });
     await this.#store.batch(this.#entries(job));
@@ -271,8 +275,6 @@ export class JobService implements JobStore {
 
   /** A new job's record, no items counted. */
   #record(s: Omit<JobSubmission, 'items'>, now: number): JobRecord {
-    if (typeof s.type !== 'string' || s.type === '')
-      throw new TrainprintError('INVALID_INPUT', 'type: a job needs the name of its type');
     // the type's chunk size (one item for a long one: an extraction runs across time slices), else the store's
     const n = positiveInt('chunkItems', s.chunkItems, this.#chunkItems, 10_000);
     const [account, type, context, id] = [s.account, s.type, { ...(s.context ?? {}) }, newId('job_')];

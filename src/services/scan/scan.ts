@@ -13,8 +13,10 @@ import { isExact } from '../../corpus/alignment.js';
 import { isExactDataset } from '../../corpus/search-exact.js';
 import { TrainprintError } from '../../errors.js';
 import { utf8Length } from '../../fingerprint/fingerprint.js';
+import { readThrough, within } from '../../util/schema-check.js';
 import { countWords } from '../../util/space.js';
 import { codeUnitOrder as order } from '../../util/sorted.js';
+import { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST } from './schema.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanReuse, ScanSummary } from './types.js';
 
 /** What the scan reads of the corpus (a `Corpus` is one). */
@@ -57,9 +59,6 @@ export interface ScanService {
   digest(id: string): Promise<string>;
 }
 
-/** Default and bounds of `minWords`. */
-const DEFAULT_MIN_WORDS = 50;
-const MAX_MIN_WORDS = 100_000;
 /** Work between two turns of the event loop inside one item's search (ms): a stream yields between items too. */
 const SLICE_MS = 50;
 /** Most items of an array, and most UTF-16 units of their texts, looked up together (`exactShinglesFoundOfMany`). */
@@ -91,11 +90,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     if (options === undefined) options = {};
     if (options === null || typeof options !== 'object')
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-    const minWords = options.minWords ?? DEFAULT_MIN_WORDS;
-    if (!Number.isInteger(minWords) || minWords < 1 || minWords > MAX_MIN_WORDS)
-      throw new TrainprintError('INVALID_OPTIONS', `minWords must be an integer in 1..${MAX_MIN_WORDS}`);
-    const paraphrase = options.paraphrase ?? false;
-    if (typeof paraphrase !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'paraphrase must be a boolean');
+    // what only a program passes (no JSON door takes them): a progress callback and an abort signal
     if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
       throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
     const signal = options.signal;
@@ -103,24 +98,17 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
     const account = options.account;
     const visible = corpus.datasets(account === undefined ? {} : { account });
-    const exact = new Set(visible.filter(isExactDataset).map((d) => d.id));
-    let datasets: string[];
-    if (options.datasets === undefined) datasets = [...exact].sort();
-    else {
-      if (!Array.isArray(options.datasets) || options.datasets.some((id) => typeof id !== 'string'))
-        throw new TrainprintError('INVALID_OPTIONS', 'datasets must be an array of dataset ids');
-      datasets = [...new Set(options.datasets)];
-      for (const id of datasets) {
-        if (exact.has(id)) continue;
-        if (visible.some((d) => d.id === id))
-          throw new TrainprintError(
-            'INVALID_OPTIONS',
-            `dataset "${id}" is not an exact dataset: a scan searches exact datasets`,
-          );
-        throw new TrainprintError('NOT_FOUND', `no dataset "${id}"`);
-      }
-    }
-    if (datasets.length === 0) throw new TrainprintError('INVALID_OPTIONS', 'no exact dataset to scan against');
+    // a member undefined is one not given, as its schema reads it
+    const given = { datasets: options.datasets, min_words: options.minWords, paraphrase: options.paraphrase };
+    const o = readThrough(SCAN_OPTIONS_REQUEST, given, { datasets: visible });
+    const minWords = o.min_words ?? DEFAULT_MIN_WORDS;
+    const paraphrase = o.paraphrase ?? false;
+    const datasets = o.datasets
+      ? [...new Set(o.datasets)]
+      : visible
+          .filter(isExactDataset)
+          .map((d) => d.id)
+          .sort();
     const search: SearchOptions = {
       datasets,
       remote: false,
@@ -139,7 +127,6 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
    * cost no turn of the promise queue.
    */
   const settle = (item: ScanItem, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
-    checkItem(item);
     const { text } = item;
     // most items of a stream copy nothing, which the lookups alone tell, without the search's spans, objects and
     // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
@@ -163,13 +150,13 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
    * settled alone, which checks it and reports what it must — the first item that is no item, and those after it).
    */
   const settleMany = (
-    batch: readonly ScanItem[],
+    batch: readonly unknown[],
     p: Plan,
   ): Array<{ hits: ScanHit[] | null; bytes: number } | null> | undefined => {
     if (p.paraphrase || !corpus.exactShinglesFoundOfMany || batch.length < 2) return undefined;
     let valid = 0;
     while (valid < batch.length && isItem(batch[valid])) valid++;
-    const texts = batch.slice(0, valid).map((item) => item.text);
+    const texts = (batch.slice(0, valid) as ScanItem[]).map((item) => item.text);
     const pre = texts.length > 1 ? corpus.exactShinglesFoundOfMany(texts, p.datasets, p.minWords) : null;
     return pre?.map((one, k) => settled(texts[k], one, p));
   };
@@ -202,12 +189,13 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       p.signal?.throwIfAborted();
       // an array's items are settled in batches; any other source's one at a time, as it gives them
       const batches = Array.isArray(items) ? inBatches(items) : null;
-      for await (const got of batches ?? (items as AsyncIterable<ScanItem>)) {
-        const batch = batches ? (got as ScanItem[]) : [got as ScanItem];
+      for await (const got of batches ?? (items as AsyncIterable<unknown>)) {
+        const batch = batches ? (got as unknown[]) : [got];
         const pre = batches ? settleMany(batch, p) : undefined;
         for (let k = 0; k < batch.length; k++) {
-          const item = batch[k];
           p.signal?.throwIfAborted();
+          // read through the item's contract before any answer of its batch is used
+          const item = readItem(batch[k], count);
           const answered = pre?.[k];
           const one =
             answered === undefined
@@ -228,9 +216,10 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       }
       return { items: count, bytes, hits, skipped, ms: performance.now() - started };
     },
-    async scanItem(item, options) {
+    async scanItem(given, options) {
       const p = plan(options);
       p.signal?.throwIfAborted();
+      const item = readItem(given);
       const { hits } = settle(item, p) ?? (await scanOne(item, p));
       p.signal?.throwIfAborted();
       return hits ?? [];
@@ -254,9 +243,9 @@ export function candidateHits(minWords: number): number {
  * is read ahead: a generator or a stream may decide its next item from what the scan has done so far (a caller that
  * stops the source from `onProgress` stops it right after that item), so the scan reads those one item at a time.
  */
-async function* inBatches(items: readonly ScanItem[]): AsyncGenerator<ScanItem[], void> {
+async function* inBatches(items: readonly unknown[]): AsyncGenerator<unknown[], void> {
   for (let k = 0; k < items.length; ) {
-    const batch: ScanItem[] = [];
+    const batch: unknown[] = [];
     let units = 0;
     while (k < items.length && batch.length < BATCH_ITEMS && units < BATCH_UNITS) {
       const item = (await items[k++]) as ScanItem; // awaited, as `for await` awaits an array's values
@@ -267,7 +256,7 @@ async function* inBatches(items: readonly ScanItem[]): AsyncGenerator<ScanItem[]
   }
 }
 
-/** Whether `item` is an item (what {@link checkItem} lets through). */
+/** Whether `item` has an item's shape (the lookups of a batch stop before one that has not; its contract refuses it). */
 const isItem = (item: unknown): item is ScanItem =>
   item !== null &&
   typeof item === 'object' &&
@@ -282,13 +271,16 @@ const isSignal = (s: unknown): s is AbortSignal =>
   typeof (s as AbortSignal).aborted === 'boolean' &&
   typeof (s as AbortSignal).throwIfAborted === 'function';
 
-function checkItem(item: ScanItem): void {
-  if (item === null || typeof item !== 'object')
-    throw new TrainprintError('INVALID_INPUT', 'an item must be an object { id, text }');
-  if (typeof item.id !== 'string' || item.id.length === 0)
-    throw new TrainprintError('INVALID_INPUT', 'an item needs a non-empty string id');
-  if (typeof item.text !== 'string')
-    throw new TrainprintError('INVALID_INPUT', `item "${item.id.slice(0, 200)}": text must be a string`);
+/**
+ * An item read through its contract; in a stream (`at`: its place), a refusal names it as a job's item is named:
+ * `items[3].text`.
+ */
+function readItem(item: unknown, at?: number): ScanItem {
+  try {
+    return readThrough(SCAN_ITEM_REQUEST, item, undefined);
+  } catch (e) {
+    throw at === undefined ? e : within(`items[${at}]`, e);
+  }
 }
 
 /** Kinds of reuse as a scan reports them: a summary is a paraphrase. */

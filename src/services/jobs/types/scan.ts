@@ -4,26 +4,26 @@
  * (`trainprint worker`) runs the same executor. A job naming its datasets as `{ id, sha256 }` (the queue's) runs only
  * where each is held with that digest; elsewhere its items are handed back, neither run nor failed.
  */
-import { TrainprintError } from '../../../errors.js';
+import { within } from '../../../util/schema-check.js';
 import { ItemHandedBack } from '../hand-back.js';
 import { defineJobType, type JobExecutor } from '../job-type.js';
+import { SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST, type ScanOptionsJson } from '../../scan/schema.js';
 import type { ScanHit, ScanItem, ScanOptions } from '../../scan/types.js';
 import { SCAN_LINES } from '../lines/scan.js';
 import type { JobClaim } from '../types.js';
 
-/** The datasets and options a scan job carries in its context. */
+/** The datasets and options a scan job carries in its context (its `options`, read through the scan's contract). */
 function scanOptions(claim: JobClaim, signal: AbortSignal): ScanOptions {
-  const c = claim.context;
+  // the queue's jobs name their datasets with their digests (`{ id, sha256 }`)
+  const c = claim.context as Omit<ScanOptionsJson, 'datasets'> & { datasets?: ReadonlyArray<string | { id: string }> };
   const account = claim.job.account;
   return {
     // a job without an account is the operator's (the scan queue's, enqueued from the command line)
     ...(account === '' ? {} : { account }),
     signal,
-    ...(Array.isArray(c.datasets)
-      ? { datasets: c.datasets.map((d: string | { id: string }) => (typeof d === 'string' ? d : d.id)) }
-      : {}),
-    ...(typeof c.min_words === 'number' ? { minWords: c.min_words } : {}),
-    ...(typeof c.paraphrase === 'boolean' ? { paraphrase: c.paraphrase } : {}),
+    ...(c.datasets === undefined ? {} : { datasets: c.datasets.map((d) => (typeof d === 'string' ? d : d.id)) }),
+    ...(c.min_words === undefined ? {} : { minWords: c.min_words }),
+    ...(c.paraphrase === undefined ? {} : { paraphrase: c.paraphrase }),
   };
 }
 
@@ -62,45 +62,17 @@ export const SCAN_JOB = defineJobType<ScanItem>({
   // its result's line and rows (the hits in the hit line's order)
   ...SCAN_LINES,
   summary: '`scan` (`{ id, text }`, scanned against the exact datasets)',
-  itemSchema: {
-    type: 'object',
-    required: ['id', 'text'],
-    additionalProperties: false,
-    properties: {
-      id: { type: 'string', minLength: 1, maxLength: 1024 },
-      text: { type: 'string', maxLength: 10 * 1024 * 1024 },
-    },
-  },
-  optionsSchema: {
-    type: 'object',
-    additionalProperties: false,
-    description: '`scan` only: how the items are scanned',
-    properties: {
-      datasets: {
-        type: 'array',
-        items: { type: 'string', minLength: 1, maxLength: 200 },
-        maxItems: 100,
-        description: 'The exact datasets to scan against; default every exact dataset loaded',
-      },
-      min_words: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 10_000,
-        description: 'Shortest block reported, in words; default 50',
-      },
-      paraphrase: { type: 'boolean', description: 'Report reworded reuse too; default false' },
-    },
-  },
-  // the datasets and options its run scans with, checked as the run checks them (an unknown or inexact dataset, none
-  // to scan against): an empty item is planned, never searched
+  itemSchema: SCAN_ITEM_REQUEST.served,
+  optionsSchema: SCAN_OPTIONS_REQUEST.served,
   prepare: async (items, context) => {
+    // its options read as its run reads them (the scan's contract: an unknown or inexact dataset, none to scan
+    // against), their refusal naming `options.<field>`: an empty item is planned, never searched
     const scanItem = context.engine?.scanItem?.bind(context.engine);
     const claim = { context: context.options ?? {}, job: { account: context.account } } as unknown as JobClaim;
     try {
       await scanItem?.({ id: 'options', text: '' }, scanOptions(claim, new AbortController().signal));
     } catch (e) {
-      if (!(e instanceof TrainprintError)) throw e;
-      throw new TrainprintError(e.code, `options: ${e.detail ?? e.message}`);
+      throw within('options', e);
     }
     return () => ({ items, bind: () => undefined });
   },
