@@ -585,6 +585,17 @@ export class Corpus {
     }
   }
 
+  /** The exact datasets `datasets` name, when every one of them is held in memory; else null. */
+  private memoryExactSets(datasets: readonly string[]): ExactDataset[] | null {
+    const targets: ExactDataset[] = [];
+    for (const id of datasets) {
+      const d = this.sets.get(id);
+      if (!(d instanceof MemoryExact)) return null;
+      targets.push(d.dataset);
+    }
+    return targets;
+  }
+
   /**
    * How many of the query's word 5-grams the indexes of the exact datasets `datasets` hold, the query's UTF-8
    * length, and `runs`: the query spans (UTF-16 [start, end), in order) of the runs of found 5-grams no two of which
@@ -602,12 +613,8 @@ export class Corpus {
     minWords = 0,
   ): { found: number; byteLength: number; runs: Array<[number, number]>; words: number } | null {
     this.assertLive();
-    const targets: ExactDataset[] = [];
-    for (const id of datasets) {
-      const d = this.sets.get(id);
-      if (!(d instanceof MemoryExact)) return null;
-      targets.push(d.dataset);
-    }
+    const targets = this.memoryExactSets(datasets);
+    if (targets === null) return null;
     // the hashes are a view of this corpus's core; each dataset looks them up in its own
     const lookUp = (hashes: BigUint64Array, byteLength: number, span: ShingleSpan, words: number) => {
       const runs: Array<[number, number]> = [];
@@ -640,12 +647,8 @@ export class Corpus {
     minWords = 0,
   ): Array<{ found: number; byteLength: number; runs: Array<[number, number]>; words: number }> | null {
     this.assertLive();
-    const targets: ExactDataset[] = [];
-    for (const id of datasets) {
-      const d = this.sets.get(id);
-      if (!(d instanceof MemoryExact)) return null;
-      targets.push(d.dataset);
-    }
+    const targets = this.memoryExactSets(datasets);
+    if (targets === null) return null;
     const lookUp = (b: ShingleHashesOfTexts) => {
       const n = queries.length;
       const m = b.hashes.length;

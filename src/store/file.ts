@@ -928,17 +928,7 @@ async function recover(dir: string, onDiskFrom: number): Promise<Opened> {
         await log.close();
         throw error;
       }
-      const logFile = new ValueFile(LOG, log);
-      return {
-        log: logFile,
-        snapshot: snapshotFile,
-        entries,
-        generation,
-        seq: 0,
-        size: LOG_HEADER,
-        claimed: EMPTY,
-        stamp: 1,
-      };
+      return emptyLog(log, snapshotFile, entries, generation);
     });
 
   if (logBytes === undefined) {
@@ -1024,10 +1014,19 @@ async function upgrade(
     if (moved) entries.set(key, moved);
   });
   await oldSnapshot?.retire();
-  const logFile = new ValueFile(LOG, log);
+  return emptyLog(log, snapshot.file, entries, generation);
+}
+
+/** The state of a store whose log `log` of `generation` is new and empty, its snapshot (if any) `snapshot`. */
+function emptyLog(
+  log: FileHandle,
+  snapshot: ValueFile | undefined,
+  entries: Opened['entries'],
+  generation: number,
+): Opened {
   return {
-    log: logFile,
-    snapshot: snapshot.file,
+    log: new ValueFile(LOG, log),
+    snapshot,
     entries,
     generation,
     seq: 0,
