@@ -166,6 +166,10 @@ describe('FileStore crash safety', () => {
         `${stats.staleLocks} stale locks, ${stats.unreadableLocks} unreadable locks, ${stats.interruptedCompactions} compactions mid-write, ` +
         `${stats.supersededLogs} compactions between renames, ${stats.tornTails} torn tails; ${seconds} s`,
     );
-    expect(stats.ackedPuts).toBeGreaterThan(1000);
+    // the run exercised the store: more acknowledged puts than kills, and compactions among them. Not a count of
+    // writes per second: the kills fall at random times, so a loaded machine acknowledges fewer writes between them
+    // (768 puts in a run beside other tests on 2 cores, 1,700–2,300 alone)
+    expect(stats.ackedPuts).toBeGreaterThan(stats.kills);
+    expect(stats.compactions).toBeGreaterThan(0);
   });
 });
