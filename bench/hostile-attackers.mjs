@@ -37,7 +37,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { optionsOrUsage } from './cli-args.mjs';
 import { measuringClient, pct } from './hostile-client.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -445,15 +445,7 @@ const USAGE = `usage: nice node bench/hostile-attackers.mjs [--only audit,chunks
 (npm run build first: it runs the built CLI, or the one --cli names, e.g. a baseline build's dist/cli.js)`;
 
 async function main() {
-  let parsed;
-  try {
-    parsed = parseArgs({ options: OPTIONS });
-  } catch (error) {
-    // an unknown option or a missing value: say what is accepted instead of a stack trace
-    console.error(`${error.message}\n${USAGE}`);
-    process.exit(2);
-  }
-  const { values } = parsed;
+  const values = optionsOrUsage(OPTIONS, USAGE);
   if (values.help) {
     console.log(USAGE);
     return;

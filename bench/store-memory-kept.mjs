@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { optionsOrUsage } from './cli-args.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: nice node bench/store-memory-kept.mjs --baseline DIST [--analyses 93] [--rounds 3] [--out bench/results/store-memory-kept.json]`;
@@ -57,13 +57,7 @@ async function child(values) {
 }
 
 async function main() {
-  let values;
-  try {
-    ({ values } = parseArgs({ options: OPTIONS }));
-  } catch (error) {
-    console.error(`${error.message}\n${USAGE}`);
-    process.exit(2);
-  }
+  const values = optionsOrUsage(OPTIONS, USAGE);
   if (values.open) return child(values);
   if (values.help || !values.baseline) {
     console.log(USAGE);

@@ -13,7 +13,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { optionsOrUsage } from './cli-args.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: nice node bench/store-reads.mjs --baseline DIST [--rounds 9] [--analyses 200] [--out bench/results/store-reads.json]
@@ -52,13 +52,7 @@ async function perCall(calls, body) {
 }
 
 async function main() {
-  let values;
-  try {
-    ({ values } = parseArgs({ options: OPTIONS }));
-  } catch (error) {
-    console.error(`${error.message}\n${USAGE}`);
-    process.exit(2);
-  }
+  const values = optionsOrUsage(OPTIONS, USAGE);
   if (values.help || !values.baseline) {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);
@@ -123,7 +117,7 @@ const loadAtStart = loadavg()[0];
 const result = await main();
 result.load_average_at_start = loadAtStart;
 console.log(JSON.stringify(result, null, 2));
-const out = resolve(ROOT, parseArgs({ options: OPTIONS }).values.out);
+const out = resolve(ROOT, optionsOrUsage(OPTIONS, USAGE).out);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`wrote ${relative(ROOT, out)}`);
