@@ -4,9 +4,13 @@
  * server keeps them 30 days) and 100,000 small index entries (as a catalogue audit leaves), opened by this build and
  * by a baseline build, each in a fresh process (`--expose-gc`, one collection before the sample), builds alternating,
  * `--rounds` times. Reported per build: the medians of RSS, V8's heap in use and the ArrayBuffers' bytes once the
- * store is open, less the same process's figures before it opened it; and one `get` of an analysis checked.
+ * store is open, less the same process's figures before it opened it; the peak RSS of the process (its maxRSS, once
+ * the store is open) less its RSS before the open; the open's wall time and CPU time; and one `get` of an analysis
+ * checked. `--layout snapshot` compacts the store once after writing it, so that the values lie in its snapshot and
+ * the log is empty (`log`, the default: every value in the log).
  *
  *   npm run build && nice node bench/store-memory-kept.mjs --baseline /work/base/dist [--analyses 93] [--rounds 3]
+ *     [--layout log|snapshot]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,11 +20,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { optionsOrUsage } from './cli-args.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE = `usage: nice node bench/store-memory-kept.mjs --baseline DIST [--analyses 93] [--rounds 3] [--out bench/results/store-memory-kept.json]`;
+const USAGE = `usage: nice node bench/store-memory-kept.mjs --baseline DIST [--analyses 93] [--rounds 3] [--layout log|snapshot] [--out bench/results/store-memory-kept.json]`;
 const OPTIONS = {
   baseline: { type: 'string' },
   analyses: { type: 'string', default: '93' },
   rounds: { type: 'string', default: '3' },
+  layout: { type: 'string', default: 'log' },
   out: { type: 'string', default: 'bench/results/store-memory-kept.json' },
   // a child: open the store in `open` with the build in `dist` and print its memory figures
   open: { type: 'string' },
@@ -40,7 +45,12 @@ async function child(values) {
   const { openFileStore } = await import(pathToFileURL(join(values.dist, 'node.js')).href);
   globalThis.gc();
   const before = process.memoryUsage();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
   const store = await openFileStore(values.open);
+  const openMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const peakRss = process.resourceUsage().maxRSS * 1024;
   globalThis.gc();
   const after = process.memoryUsage();
   const [[key]] = await store.scan('analysis-record/', { limit: 1 });
@@ -51,6 +61,9 @@ async function child(values) {
       rss_mb: mb(after.rss - before.rss),
       heap_used_mb: mb(after.heapUsed - before.heapUsed),
       array_buffers_mb: mb(after.arrayBuffers - before.arrayBuffers),
+      peak_rss_mb: mb(peakRss - before.rss),
+      open_ms: Math.round(openMs),
+      open_cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
       get_ok: typeof got?.text === 'string' && got.text.length > 1_000_000,
     }),
   );
@@ -59,7 +72,7 @@ async function child(values) {
 async function main() {
   const values = optionsOrUsage(OPTIONS, USAGE);
   if (values.open) return child(values);
-  if (values.help || !values.baseline) {
+  if (values.help || !values.baseline || !['log', 'snapshot'].includes(values.layout)) {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);
   }
@@ -78,6 +91,11 @@ async function main() {
     }));
     for (let i = 0; i < ops.length; i += 1_000) await store.batch(ops.slice(i, i + 1_000));
     await store.close();
+    if (values.layout === 'snapshot') {
+      const compacting = await openFileStore(join(dir, 'store'), { compactEvery: 1 });
+      await compacting.put('compacted', 1);
+      await compacting.close();
+    }
     const samples = { this: [], baseline: [] };
     for (let round = 0; round < Number(values.rounds); round++) {
       for (const name of round % 2 === 0 ? ['this', 'baseline'] : ['baseline', 'this']) {
@@ -94,18 +112,27 @@ async function main() {
       rss_mb: median(samples[name].map((s) => s.rss_mb)),
       heap_used_mb: median(samples[name].map((s) => s.heap_used_mb)),
       array_buffers_mb: median(samples[name].map((s) => s.array_buffers_mb)),
+      peak_rss_mb: median(samples[name].map((s) => s.peak_rss_mb)),
+      open_ms: median(samples[name].map((s) => s.open_ms)),
+      open_cpu_ms: median(samples[name].map((s) => s.open_cpu_ms)),
       get_ok: samples[name].every((s) => s.get_ok),
       runs: samples[name],
     });
+    const mine = figures('this');
+    const theirs = figures('baseline');
+    const ratio = (key) => (theirs[key] > 0 ? Math.round((mine[key] / theirs[key]) * 100) / 100 : null);
     return {
       bench: 'store-memory-kept',
       baseline: values.baseline,
       node: process.version,
       cpus: cpus().length,
       analyses: Number(values.analyses),
+      layout: values.layout,
       small_entries: 100_000,
-      this: figures('this'),
-      baseline_build: figures('baseline'),
+      this: mine,
+      baseline_build: theirs,
+      // this build's median over the baseline's, same run
+      ratios: Object.fromEntries(['rss_mb', 'peak_rss_mb', 'open_ms', 'open_cpu_ms'].map((k) => [k, ratio(k)])),
       load_average_at_start: loadAtStart,
       load_average_at_end: loadavg()[0],
       out: values.out,

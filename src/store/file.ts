@@ -41,7 +41,10 @@
  * unsafe), or against two hosts sharing the directory over a network filesystem (the lock is only
  * checked on this host). Damage to the files is detected, never repaired.
  *
- * Recovery on open: read the manifest, the snapshot (if any) and the log; decide; only then write.
+ * Recovery on open: read the manifest, the snapshot (if any) and the log; decide; only then write. The snapshot and
+ * the log are read a window of 4 MiB at a time (./file-window.ts), never whole: an open holds one window, or the
+ * longest log record or snapshot entry while it is read, beside the index it builds. The snapshot's CRC-32 is checked
+ * in a first pass over it, before any entry in it is believed; a log record's before its ops are.
  * - Log generation = snapshot generation (0 when there is no snapshot): replay the log on it.
  * - Log generation = snapshot generation − 1: a compaction stopped after its snapshot was in place;
  *   the snapshot already holds every record of that log, which is replaced by an empty one.
@@ -59,7 +62,7 @@
  *   old rule (a damaged tail is a torn write) and upgraded at once by a compaction. *
  * What stays in memory: every key, and the values under `valuesOnDiskFrom` bytes (4 KiB by default) encoded. A longer
  * value is kept as where its bytes lie (./value-file.ts): in the log, at the offset its record framed it at (known
- * when written, found again at replay from the bin that msgpack's Decoder hands back as a view of the file's bytes),
+ * when written, found again at replay from the bin that msgpack's Decoder hands back as a view of the window it read),
  * and after a compaction in the snapshot, which copies it there. `get` and `scan` read it with a positional read and
  * check it against the CRC-32 kept beside the offset (the files were checked when replayed; this catches a change
  * after that, STORE_CORRUPT for that read). The formats are the same either way: a store moves between builds and
@@ -76,6 +79,7 @@ import { arrayHeader, binHeader, ShrinkingEncoder } from './encoding.js';
 import { errno, writeFully } from './fsutil.js';
 import { acquireLock, releaseLock, type HeldLock } from './lock.js';
 import { frameLocatedRecord, RECORD_HEADER, writeRecordChunks } from './log-record.js';
+import { FileWindow } from './file-window.js';
 import { DiskValue, readDiskValues, ValueFile } from './value-file.js';
 
 /**
@@ -138,7 +142,7 @@ const CHECKPOINT_IDLE_MS = 100;
 // a shared encoder that keeps no large buffer (./encoding.ts): a record may hold a value of megabytes
 const encoder = new ShrinkingEncoder();
 const decoder = new Decoder();
-/** msgpack's nil: decoded after a recovery so that the decoder keeps no reference to the files it read. */
+/** msgpack's nil: decoded after a recovery so that the decoder keeps no reference to the windows it read. */
 const NIL = Uint8Array.of(0xc0);
 
 function corrupt(file: string, why: string): TrainprintError {
@@ -203,40 +207,127 @@ function logHeader(generation: number): Uint8Array {
 }
 
 /**
- * Reads a snapshot file's bytes; values of at least `onDiskFrom` bytes become {@link DiskValue}s in `file`, the rest
- * are copied.
+ * Reads a snapshot file a window at a time: its header, the CRC-32 of its payload (a first pass, so that damage is
+ * reported as such before anything in it is believed), then its entries. Values of at least `onDiskFrom` bytes become
+ * {@link DiskValue}s in `file`, the rest are copied.
  */
-function decodeSnapshot(
-  bytes: Uint8Array,
+async function decodeSnapshot(
+  snapshot: FileWindow,
   file: ValueFile,
   onDiskFrom: number,
-): { generation: number; entries: Map<string, IndexValue> } {
-  if (bytes.length < SNAPSHOT_HEADER || !hasMagic(bytes, SNAPSHOT_MAGIC))
+): Promise<{ generation: number; entries: Map<string, IndexValue> }> {
+  const size = snapshot.size;
+  const head = size < SNAPSHOT_HEADER ? undefined : await snapshot.load(0, SNAPSHOT_HEADER);
+  if (head === undefined || !hasMagic(snapshot.bytes.subarray(head), SNAPSHOT_MAGIC))
     throw corrupt(SNAPSHOT, 'not a trainprint store snapshot');
-  const dv = view(bytes);
+  const header = snapshot.bytes.slice(head, head + SNAPSHOT_HEADER);
+  const dv = view(header);
   const version = dv.getUint32(4, true);
   if (version !== SNAPSHOT_VERSION) throw corrupt(SNAPSHOT, `written by unsupported format version ${version}`);
   const length = dv.getUint32(12, true);
-  if (length !== bytes.length - SNAPSHOT_HEADER) {
-    throw corrupt(SNAPSHOT, `expected ${SNAPSHOT_HEADER + length} bytes (its header says so), found ${bytes.length}`);
+  if (length !== size - SNAPSHOT_HEADER) {
+    throw corrupt(SNAPSHOT, `expected ${SNAPSHOT_HEADER + length} bytes (its header says so), found ${size}`);
   }
-  const payload = bytes.subarray(SNAPSHOT_HEADER);
-  if (crc32(payload, crc32(bytes.subarray(0, 16))) !== dv.getUint32(16, true)) throw corrupt(SNAPSHOT, 'CRC mismatch');
-  let decoded: unknown;
-  try {
-    decoded = decoder.decode(payload);
-  } catch (cause) {
-    throw corrupt(SNAPSHOT, `unreadable payload (${(cause as Error).message})`);
+  const crc = await snapshot.crc(SNAPSHOT_HEADER, length, crc32(header.subarray(0, 16)));
+  if (crc !== dv.getUint32(16, true)) throw corrupt(SNAPSHOT, 'CRC mismatch');
+  return { generation: dv.getUint32(8, true), entries: await snapshotEntries(snapshot, file, onDiskFrom) };
+}
+
+/**
+ * A msgpack header of the kinds a snapshot's entries are made of, at `bytes[i]` with `avail` bytes there: its length
+ * and the count of items or bytes it announces; undefined when it is of another kind or cut short.
+ */
+function headerOf(
+  bytes: Uint8Array,
+  i: number,
+  avail: number,
+  kind: 'array' | 'str' | 'bin',
+): readonly [number, number] | undefined {
+  if (avail < 1) return undefined;
+  const b = bytes[i];
+  const sized = (length: number): readonly [number, number] | undefined => {
+    if (avail < length) return undefined;
+    let n = 0;
+    for (let k = 1; k < length; k++) n = n * 256 + bytes[i + k]; // big-endian, as msgpack writes lengths
+    return [length, n];
+  };
+  if (kind === 'array') {
+    if (b >= 0x90 && b <= 0x9f) return [1, b & 0x0f];
+    return b === 0xdc ? sized(3) : b === 0xdd ? sized(5) : undefined;
   }
-  const list = (decoded as { entries?: unknown } | null)?.entries;
-  if (!Array.isArray(list)) throw corrupt(SNAPSHOT, 'payload has no entries');
+  if (kind === 'str') {
+    if (b >= 0xa0 && b <= 0xbf) return [1, b & 0x1f];
+    return b === 0xd9 ? sized(2) : b === 0xda ? sized(3) : b === 0xdb ? sized(5) : undefined;
+  }
+  return b === 0xc4 ? sized(2) : b === 0xc5 ? sized(3) : b === 0xc6 ? sized(5) : undefined;
+}
+
+/**
+ * The entries of a snapshot whose CRC-32 was checked, walked without holding the file: the payload is the msgpack
+ * `{ entries: [[key, bin], …] }` that {@link writeSnapshot} writes (and `new Encoder().encode` would), so each entry is
+ * found from its headers; one that fits in a window is decoded by msgpack's Decoder from there (its key exactly as
+ * msgpack reads strings), a longer one piece by piece, its value's CRC-32 taken a window at a time.
+ */
+async function snapshotEntries(
+  snapshot: FileWindow,
+  file: ValueFile,
+  onDiskFrom: number,
+): Promise<Map<string, IndexValue>> {
+  const size = snapshot.size;
+  const unreadable = (why: string) => corrupt(SNAPSHOT, `unreadable payload (${why})`);
+  /** The index in snapshot.bytes of `length` bytes at `offset` if they are there, else -1: load them (a promise). */
+  const at = (offset: number, length: number): number => snapshot.at(offset, length);
+  let pos = SNAPSHOT_HEADER;
+  let avail = Math.min(ENTRIES_KEY.length + 5, size - pos);
+  let i = at(pos, avail);
+  if (i < 0) i = await snapshot.load(pos, avail);
+  const hasKey = avail > ENTRIES_KEY.length && ENTRIES_KEY.every((b, k) => snapshot.bytes[i + k] === b);
+  const count = hasKey
+    ? headerOf(snapshot.bytes, i + ENTRIES_KEY.length, avail - ENTRIES_KEY.length, 'array')
+    : undefined;
+  if (count === undefined) throw corrupt(SNAPSHOT, 'payload has no entries');
+  pos += ENTRIES_KEY.length + count[0];
   const entries = new Map<string, IndexValue>();
-  for (const e of list) {
-    if (!Array.isArray(e) || typeof e[0] !== 'string' || !(e[1] instanceof Uint8Array))
-      throw corrupt(SNAPSHOT, 'malformed entry');
-    entries.set(e[0], located(e[1], bytes, file, onDiskFrom));
+  for (let n = 0; n < count[1]; n++) {
+    const cutShort = () => unreadable(`the file ends inside entry ${n + 1} of ${count[1]}`);
+    if (pos >= size) throw cutShort();
+    avail = Math.min(6, size - pos);
+    i = at(pos, avail);
+    if (i < 0) i = await snapshot.load(pos, avail);
+    const key = snapshot.bytes[i] === ENTRY[0] ? headerOf(snapshot.bytes, i + 1, avail - 1, 'str') : undefined;
+    if (key === undefined) throw avail < 6 ? cutShort() : corrupt(SNAPSHOT, 'malformed entry');
+    const valueHead = pos + 1 + key[0] + key[1];
+    if (valueHead >= size) throw cutShort();
+    avail = Math.min(5, size - valueHead);
+    i = at(valueHead, avail);
+    if (i < 0) i = await snapshot.load(valueHead, avail);
+    const value = headerOf(snapshot.bytes, i, avail, 'bin');
+    if (value === undefined) throw avail < 5 ? cutShort() : corrupt(SNAPSHOT, 'malformed entry');
+    const valueAt = valueHead + value[0];
+    const end = valueAt + value[1];
+    if (end > size) throw cutShort();
+    if (end - pos <= snapshot.windowBytes) {
+      i = at(pos, end - pos);
+      if (i < 0) i = await snapshot.load(pos, end - pos);
+      const [k, v] = decoder.decode(snapshot.bytes.subarray(i, i + end - pos)) as [string, Uint8Array];
+      entries.set(k, located(v, snapshot.bytes, pos - i, file, onDiskFrom));
+    } else {
+      // an entry longer than a window: its key decoded alone, its value read a window at a time
+      i = at(pos + 1, key[0] + key[1]);
+      if (i < 0) i = await snapshot.load(pos + 1, key[0] + key[1]);
+      const k = decoder.decode(snapshot.bytes.subarray(i, i + key[0] + key[1])) as string;
+      if (value[1] >= onDiskFrom) {
+        entries.set(k, new DiskValue(file, valueAt, value[1], await snapshot.crc(valueAt, value[1])));
+      } else {
+        i = at(valueAt, value[1]);
+        if (i < 0) i = await snapshot.load(valueAt, value[1]);
+        entries.set(k, snapshot.bytes.slice(i, i + value[1]));
+      }
+    }
+    pos = end;
   }
-  return { generation: dv.getUint32(8, true), entries };
+  if (pos !== size) throw unreadable(`${size - pos} bytes after its ${count[1]} entries`);
+  return entries;
 }
 
 function encodeManifest(generation: number): Uint8Array {
@@ -265,9 +356,10 @@ interface LogHeader {
   readonly stamp: number;
 }
 
-function readLogHeader(bytes: Uint8Array): LogHeader {
-  if (bytes.length < LOG_HEADER_V1 || !hasMagic(bytes, LOG_MAGIC)) {
-    throw corrupt(LOG, `not a trainprint store log (${bytes.length} bytes)`);
+/** The header of a log of `size` bytes, from its first bytes `bytes` (up to {@link LOG_HEADER} of them). */
+function readLogHeader(bytes: Uint8Array, size: number): LogHeader {
+  if (size < LOG_HEADER_V1 || !hasMagic(bytes, LOG_MAGIC)) {
+    throw corrupt(LOG, `not a trainprint store log (${size} bytes)`);
   }
   const dv = view(bytes);
   if (crc32(bytes.subarray(0, 12)) !== dv.getUint32(12, true)) throw corrupt(LOG, 'header CRC mismatch');
@@ -277,8 +369,8 @@ function readLogHeader(bytes: Uint8Array): LogHeader {
     return { version, generation, start: LOG_HEADER_V1, durable: { records: 0, length: LOG_HEADER_V1 }, stamp: 0 };
   }
   if (version !== LOG_VERSION) throw corrupt(LOG, `written by unsupported format version ${version}`);
-  if (bytes.length < LOG_HEADER) {
-    throw corrupt(LOG, `expected at least the ${LOG_HEADER}-byte header, found ${bytes.length} bytes: cut short`);
+  if (size < LOG_HEADER) {
+    throw corrupt(LOG, `expected at least the ${LOG_HEADER}-byte header, found ${size} bytes: cut short`);
   }
   const slots = SLOT_OFFSETS.map((o) => decodeSlot(bytes, o)).filter((s) => s !== undefined);
   if (slots.length === 0) throw corrupt(LOG, 'neither durable-point slot of the header (bytes 16 and 36) is intact');
@@ -289,47 +381,63 @@ function readLogHeader(bytes: Uint8Array): LogHeader {
   return { version, generation, start: LOG_HEADER, durable: best.point, stamp: best.stamp };
 }
 
-/** The record at `offset` with the seq after `seq`, or why there is none. */
-function inspectRecord(
-  bytes: Uint8Array,
-  dv: DataView,
-  offset: number,
-  seq: number,
-): { seq: number; payload: Uint8Array } | string {
-  if (offset + RECORD_HEADER > bytes.length) {
-    return `cut short: ${bytes.length - offset} of its ${RECORD_HEADER} header bytes present`;
-  }
-  const length = dv.getUint32(offset, true);
-  const found = dv.getUint32(offset + 4, true);
-  if (length === 0) return 'zero length';
-  if (offset + RECORD_HEADER + length > bytes.length) {
-    return `cut short: expected ${RECORD_HEADER + length} bytes, found ${bytes.length - offset}`;
-  }
-  const payload = bytes.subarray(offset + RECORD_HEADER, offset + RECORD_HEADER + length);
-  const crc = crc32(payload, crc32(bytes.subarray(offset, offset + 8)));
-  if (crc !== dv.getUint32(offset + 8, true)) return 'CRC mismatch';
-  if (found !== seq + 1) return `expected seq ${seq + 1}, found ${found}`;
-  return { seq: found, payload };
-}
-
-/** True when an intact record with a seq above `minSeq` starts at `offset`. */
-function intactAt(bytes: Uint8Array, dv: DataView, offset: number, minSeq: number): boolean {
-  if (offset + RECORD_HEADER > bytes.length) return false;
-  const length = dv.getUint32(offset, true);
-  const seq = dv.getUint32(offset + 4, true);
-  if (length === 0 || seq <= minSeq || offset + RECORD_HEADER + length > bytes.length) return false;
-  const payload = bytes.subarray(offset + RECORD_HEADER, offset + RECORD_HEADER + length);
-  return crc32(payload, crc32(bytes.subarray(offset, offset + 8))) === dv.getUint32(offset + 8, true);
+/** A record that passed its checks: its seq, and its payload, a view of `log.bytes` whose byte 0 is at `base`. */
+interface ReadRecord {
+  readonly seq: number;
+  readonly payload: Uint8Array;
+  readonly base: number;
 }
 
 /**
- * A value decoded from `file`'s bytes `fileBytes`: a {@link DiskValue} where it lies in the file when it is at least
- * `onDiskFrom` bytes long, else its own copy (a view would pin the whole file's buffer). msgpack's Decoder gives a
- * bin as a view of its input, which is how its place in the file is known; a copy is kept should it not be a view.
+ * The record at `offset` with the seq after `seq`, or why there is none. A record longer than a window is checked a
+ * window at a time before it is read whole: a damaged length field must not make the open allocate what it says.
  */
-function located(value: Uint8Array, fileBytes: Uint8Array, file: ValueFile, onDiskFrom: number): IndexValue {
-  if (value.length < onDiskFrom || value.buffer !== fileBytes.buffer) return new Uint8Array(value);
-  return new DiskValue(file, value.byteOffset - fileBytes.byteOffset, value.length, crc32(value));
+async function inspectRecord(log: FileWindow, offset: number, seq: number): Promise<ReadRecord | string> {
+  const size = log.size;
+  if (offset + RECORD_HEADER > size) {
+    return `cut short: ${size - offset} of its ${RECORD_HEADER} header bytes present`;
+  }
+  let i = log.at(offset, RECORD_HEADER);
+  if (i < 0) i = await log.load(offset, RECORD_HEADER);
+  const length = log.view.getUint32(i, true);
+  const found = log.view.getUint32(i + 4, true);
+  const stored = log.view.getUint32(i + 8, true);
+  if (length === 0) return 'zero length';
+  if (offset + RECORD_HEADER + length > size) {
+    return `cut short: expected ${RECORD_HEADER + length} bytes, found ${size - offset}`;
+  }
+  const headCrc = crc32(log.bytes.subarray(i, i + 8));
+  const long = RECORD_HEADER + length > log.windowBytes;
+  if (long && (await log.crc(offset + RECORD_HEADER, length, headCrc)) !== stored) return 'CRC mismatch';
+  i = log.at(offset, RECORD_HEADER + length);
+  if (i < 0) i = await log.load(offset, RECORD_HEADER + length);
+  const payload = log.bytes.subarray(i + RECORD_HEADER, i + RECORD_HEADER + length);
+  if (!long && crc32(payload, headCrc) !== stored) return 'CRC mismatch';
+  if (found !== seq + 1) return `expected seq ${seq + 1}, found ${found}`;
+  return { seq: found, payload, base: offset - i };
+}
+
+/** True when an intact record with a seq above `minSeq` starts at `offset`. */
+async function intactAt(log: FileWindow, offset: number, minSeq: number): Promise<boolean> {
+  if (offset + RECORD_HEADER > log.size) return false;
+  let i = log.at(offset, RECORD_HEADER);
+  if (i < 0) i = await log.load(offset, RECORD_HEADER);
+  const length = log.view.getUint32(i, true);
+  const seq = log.view.getUint32(i + 4, true);
+  if (length === 0 || seq <= minSeq || offset + RECORD_HEADER + length > log.size) return false;
+  const stored = log.view.getUint32(i + 8, true);
+  return (await log.crc(offset + RECORD_HEADER, length, crc32(log.bytes.subarray(i, i + 8)))) === stored;
+}
+
+/**
+ * A value decoded from `bytes`, a window of `file` whose byte 0 lies at `base` in the file: a {@link DiskValue} where
+ * it lies in the file when it is at least `onDiskFrom` bytes long, else its own copy (a view would pin the window).
+ * msgpack's Decoder gives a bin as a view of its input, which is how its place in the file is known; a copy is kept
+ * should it not be a view.
+ */
+function located(value: Uint8Array, bytes: Uint8Array, base: number, file: ValueFile, onDiskFrom: number): IndexValue {
+  if (value.length < onDiskFrom || value.buffer !== bytes.buffer) return new Uint8Array(value);
+  return new DiskValue(file, base + value.byteOffset - bytes.byteOffset, value.length, crc32(value));
 }
 
 function decodeOps(payload: Uint8Array, seq: number): EncodedOp[] {
@@ -355,20 +463,20 @@ function decodeOps(payload: Uint8Array, seq: number): EncodedOp[] {
  * when the log ends before its durable point, when a record up to the durable point is damaged,
  * and when a damaged record after it has an intact later record after it.
  */
-function replayLog(
-  bytes: Uint8Array,
+async function replayLog(
+  log: FileWindow,
   header: LogHeader,
   entries: Map<string, IndexValue>,
   file: ValueFile,
   onDiskFrom: number,
-): { seq: number; end: number } {
+): Promise<{ seq: number; end: number }> {
   const { durable } = header;
+  const size = log.size;
   const claim = `the header records ${durable.records} acknowledged records ending at byte ${durable.length}`;
-  if (bytes.length < durable.length) {
-    const lost = `${durable.length - bytes.length} bytes of acknowledged writes are missing`;
-    throw corrupt(LOG, `expected at least ${durable.length} bytes, found ${bytes.length}: ${claim}, so ${lost}`);
+  if (size < durable.length) {
+    const lost = `${durable.length - size} bytes of acknowledged writes are missing`;
+    throw corrupt(LOG, `expected at least ${durable.length} bytes, found ${size}: ${claim}, so ${lost}`);
   }
-  const dv = view(bytes);
   let offset = header.start;
   let seq = 0;
   const checkDurableEnd = (): void => {
@@ -377,25 +485,30 @@ function replayLog(
     }
   };
   checkDurableEnd();
-  while (offset < bytes.length) {
-    const record = inspectRecord(bytes, dv, offset, seq);
+  while (offset < size) {
+    const record = await inspectRecord(log, offset, seq);
     if (typeof record === 'string') {
       if (seq < durable.records) {
         throw corrupt(LOG, `record ${seq + 1} at byte ${offset} is damaged (${record}); ${claim}`);
       }
       // A damaged record after the durable point: a torn write only if nothing intact follows. The
       // scan is byte by byte because the damaged length field cannot be trusted; it runs only on
-      // this rare path.
-      for (let o = offset + 1; o + RECORD_HEADER < bytes.length; o++) {
-        if (intactAt(bytes, dv, o, seq)) {
+      // this rare path. A header that cannot start a later record is passed over without a promise.
+      for (let o = offset + 1; o + RECORD_HEADER < size; o++) {
+        let i = log.at(o, RECORD_HEADER);
+        if (i < 0) i = await log.load(o, RECORD_HEADER);
+        const length = log.view.getUint32(i, true);
+        if (length === 0 || log.view.getUint32(i + 4, true) <= seq || o + RECORD_HEADER + length > size) continue;
+        if (await intactAt(log, o, seq)) {
           const why = `is damaged (${record}) but an intact later record follows at byte ${o}`;
           throw corrupt(LOG, `record ${seq + 1} at byte ${offset} ${why}`);
         }
       }
       break;
     }
+    // the ops are taken from the window before the next record is read into it
     for (const op of decodeOps(record.payload, record.seq)) {
-      if (op.type === 'put') entries.set(op.key, located(op.value, bytes, file, onDiskFrom));
+      if (op.type === 'put') entries.set(op.key, located(op.value, log.bytes, record.base, file, onDiskFrom));
       else entries.delete(op.key);
     }
     seq = record.seq;
@@ -882,8 +995,8 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
   const lock = await acquireLock(dir, lockStaleMs);
   try {
     const recovered = await recover(dir, onDiskFrom);
-    // msgpack's Decoder keeps the last bytes it decoded: after a recovery, the whole snapshot or log file (a
-    // record's payload is a view into it). Something of one byte to decode lets it go.
+    // msgpack's Decoder keeps the last bytes it decoded: after a recovery, a view of the last window read (or of
+    // the longest record's own buffer). Something of one byte to decode lets it go.
     decoder.decode(NIL);
     return new FileStore({ ...recovered, dir, lock, compactEvery, onDiskFrom });
   } catch (error) {
@@ -899,11 +1012,32 @@ type Opened = Omit<Recovered, 'dir' | 'lock' | 'compactEvery' | 'onDiskFrom'>;
  * least `onDiskFrom` bytes are located in the files they were read from, which stay open for reading.
  */
 async function recover(dir: string, onDiskFrom: number): Promise<Opened> {
-  const files = [MANIFEST, SNAPSHOT, LOG].map((f) => readOptional(join(dir, f)));
-  const [manifestBytes, snapshotBytes, logBytes] = await Promise.all(files);
+  const manifestBytes = await readOptional(join(dir, MANIFEST));
+  // the snapshot and the log are read a window at a time (./file-window.ts), never held whole
+  const snapshotWindow = await FileWindow.open(join(dir, SNAPSHOT));
+  try {
+    const logWindow = await FileWindow.open(join(dir, LOG));
+    try {
+      return await recoverFrom(dir, onDiskFrom, manifestBytes, snapshotWindow, logWindow);
+    } finally {
+      await logWindow?.close();
+    }
+  } finally {
+    await snapshotWindow?.close();
+  }
+}
+
+/** {@link recover} from the manifest's bytes and the snapshot and log open for reading (each undefined if absent). */
+async function recoverFrom(
+  dir: string,
+  onDiskFrom: number,
+  manifestBytes: Uint8Array | undefined,
+  snapshotWindow: FileWindow | undefined,
+  logWindow: FileWindow | undefined,
+): Promise<Opened> {
   const manifest = manifestBytes === undefined ? undefined : decodeManifest(manifestBytes);
-  const snapshotFile = snapshotBytes === undefined ? undefined : new ValueFile(SNAPSHOT);
-  const snapshot = snapshotBytes && snapshotFile && decodeSnapshot(snapshotBytes, snapshotFile, onDiskFrom);
+  const snapshotFile = snapshotWindow === undefined ? undefined : new ValueFile(SNAPSHOT);
+  const snapshot = snapshotWindow && snapshotFile && (await decodeSnapshot(snapshotWindow, snapshotFile, onDiskFrom));
   const generation = snapshot?.generation ?? 0;
   const entries = snapshot?.entries ?? new Map<string, IndexValue>();
   const removeTmp = () => Promise.all([SNAPSHOT, LOG, MANIFEST].map((f) => rm(join(dir, `${f}.tmp`), { force: true })));
@@ -931,14 +1065,16 @@ async function recover(dir: string, onDiskFrom: number): Promise<Opened> {
       return emptyLog(log, snapshotFile, entries, generation);
     });
 
-  if (logBytes === undefined) {
+  if (logWindow === undefined) {
     if (snapshot) throw corrupt(LOG, `missing, although the snapshot (generation ${generation}) exists`);
     if (manifest) {
       throw corrupt(LOG, `missing, although ${MANIFEST} says a store of generation ${manifest.generation} lives here`);
     }
     return fresh(); // a new store
   }
-  const header = readLogHeader(logBytes);
+  const headBytes = Math.min(logWindow.size, LOG_HEADER);
+  const head = await logWindow.load(0, headBytes);
+  const header = readLogHeader(logWindow.bytes.subarray(head, head + headBytes), logWindow.size);
   const newest = Math.max(header.generation, generation);
   if (manifest && manifest.generation > newest) {
     const found = `found generation ${newest} at most (snapshot and log replaced by older copies?)`;
@@ -947,8 +1083,8 @@ async function recover(dir: string, onDiskFrom: number): Promise<Opened> {
   if (manifest === undefined && header.version !== LOG_VERSION_1) {
     // Only a creation or an upgrade interrupted between the log and the manifest leaves a log
     // without one, and that log is a bare header (no write is acknowledged before the manifest).
-    if (logBytes.length !== LOG_HEADER) {
-      const found = `${LOG} (generation ${header.generation}, ${logBytes.length} bytes)`;
+    if (logWindow.size !== LOG_HEADER) {
+      const found = `${LOG} (generation ${header.generation}, ${logWindow.size} bytes)`;
       throw corrupt(MANIFEST, `missing, although ${found} exists`);
     }
   }
@@ -960,7 +1096,7 @@ async function recover(dir: string, onDiskFrom: number): Promise<Opened> {
   const logFile = new ValueFile(LOG);
   // a version-1 log is replaced at once (upgrade): its values are copied, not located in it
   const logOnDiskFrom = header.version === LOG_VERSION_1 ? Infinity : onDiskFrom;
-  const { seq, end } = replayLog(logBytes, header, entries, logFile, logOnDiskFrom);
+  const { seq, end } = await replayLog(logWindow, header, entries, logFile, logOnDiskFrom);
 
   // Everything checked: from here on, writes.
   return withSnapshot(async () => {
@@ -968,7 +1104,7 @@ async function recover(dir: string, onDiskFrom: number): Promise<Opened> {
     if (header.version === LOG_VERSION_1) return upgrade(dir, generation + 1, entries, snapshotFile, onDiskFrom);
     const log = await open(join(dir, LOG), 'r+');
     try {
-      if (end < logBytes.length) await log.truncate(end); // the torn tail: a write whose fsync never returned
+      if (end < logWindow.size) await log.truncate(end); // the torn tail: a write whose fsync never returned
       // Records replayed from the page cache of a killed process may not be on disk yet; they will be
       // claimed durable by the next slot update, so flush them first.
       await log.datasync();
