@@ -70,10 +70,13 @@ export class ValueFile {
 
   /**
    * `length` bytes from `offset` (several positional reads when the system returns fewer); STORE_CORRUPT when the
-   * file ends first.
+   * file ends first. The buffer is not zero-filled first (about 55 µs for 200 KB): every byte of it is written by the
+   * reads before it is returned, and a read that ends short throws it away, so no byte it held before is ever seen.
    */
   async read(offset: number, length: number): Promise<Uint8Array> {
-    const out = new Uint8Array(length);
+    // allocUnsafeSlow: not a slice of Node's shared pool, so the bytes returned hold no one else's alive
+    const unfilled = Buffer.allocUnsafeSlow(length);
+    const out = new Uint8Array(unfilled.buffer, unfilled.byteOffset, length); // not a Buffer: Buffer#slice is a view
     for (let done = 0; done < length; ) {
       const { bytesRead } = await this.handle.read(out, done, length - done, offset + done);
       if (bytesRead === 0) {
