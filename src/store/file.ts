@@ -100,7 +100,9 @@ export interface FileStoreOptions {
    * Values whose encoded bytes are at least this long are kept on disk only: the store keeps where they lie in its
    * log or snapshot and reads them back on each `get` or `scan` (a positional read, checked against the value's
    * CRC-32). Shorter values, and every key, stay in memory. 0 keeps every value on disk; Infinity keeps every value
-   * in memory too. @default 4096
+   * in memory too. The default was set by measurement (docs/performance.md, "Where values go to disk"): a read from
+   * disk costs about the same for any value under 64 KiB, so a higher threshold would only let each key hold more
+   * memory. @default 4096
    */
   readonly valuesOnDiskFrom?: number;
 }
