@@ -86,6 +86,27 @@ describe('FileStore: opened a window at a time', () => {
     }
   });
 
+  it('a byte changed in a snapshot past its first window is STORE_CORRUPT, and the open changes no file', async () => {
+    const dir = freshDir();
+    const s = await openFileStore(dir, { compactEvery: 3 });
+    for (let i = 0; i < 3; i++) await s.put(`w/${i}`, large(`w/${i}`, 2_000_000));
+    await s.close();
+    const snapshot = await readFile(join(dir, 'snapshot'));
+    expect(snapshot.length > WINDOW_BYTES + 1_000).toBe(true);
+    const damaged = Uint8Array.from(snapshot);
+    damaged[WINDOW_BYTES + 1_000] ^= 0x01; // inside a value, in the second window
+    await writeFile(join(dir, 'snapshot'), damaged);
+    const log = await readFile(join(dir, 'store.log'));
+    const error = await openFileStore(dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((error as TrainprintError).code).toBe('STORE_CORRUPT');
+    expect((error as TrainprintError).message).toContain('snapshot: CRC mismatch');
+    expect((await readFile(join(dir, 'snapshot'))).equals(damaged)).toBe(true);
+    expect((await readFile(join(dir, 'store.log'))).equals(log)).toBe(true);
+  });
+
   it('a torn record across a window edge is a torn tail: dropped alone, without error', async () => {
     const dir = freshDir();
     const s = await openFileStore(dir);
