@@ -41,9 +41,10 @@
  *
  * The soak's RSS is taken at its start after a warm-up of the same mix (`--warmup-s`, not measured: the WebAssembly
  * core keeps the memory it grew to, pdf.js stays loaded on a document thread), at its end, and 15 s and 45 s after
- * (an idle document thread ends after 30 s); the fresh server's RSS before the warm-up is reported beside it. The
- * attackers' extract calls to their own hostile model hosts answer 502/504 by design (a model service's failure is
- * passed on to the account that named it): those are counted apart, by host, not as the service's 5xx.
+ * (an idle document thread, and an idle thread of the worker pool, end after 30 s); the fresh server's RSS before
+ * the warm-up is reported beside it. The attackers' extract calls to their own hostile model hosts answer 502/504 by
+ * design (a model service's failure is passed on to the account that named it): those are counted apart, by host,
+ * not as the service's 5xx.
  *
  * Linux only (RSS from /proc). The server runs `--allow-private-model-hosts` so that the hostile model hosts on
  * 127.0.0.1 are called (under the default policy they are refused 422 before any call).
@@ -660,7 +661,7 @@ async function soak(srv, keys) {
   const stopped = rssMB(srv.child.pid);
   await sleep(15_000);
   const after15 = rssMB(srv.child.pid);
-  // an idle document thread ends after 30 s, giving its heap back
+  // an idle document thread and an idle thread of the worker pool end after 30 s, giving their heaps back
   await sleep(30_000);
   clearInterval(poll);
   const after = rssMB(srv.child.pid);

@@ -4,7 +4,8 @@
  * 10 MB analysis or a 500,000-character compare does not hold up the other requests of a `serve` process. Bounded (cores − 1 threads, at least 1; tasks beyond them
  * wait, each account's in order and the accounts in turn, as the document threads' do: one account's 90
  * requests just under the large-request line held another's 2 MB analyze 37× longer when they waited in arrival
- * order), started on the first task, and closed with the server that owns it. Each thread runs
+ * order), started on the first task, ended after {@link WORKER_IDLE_MS} without one (the next task starts a new one),
+ * and closed with the server that owns it. Each thread runs
  * the built `offload-worker.js` beside this file (`npm run build` makes it); where that file is absent (the
  * sources run directly) the pool does the work in this thread instead, with the same results.
  */
@@ -33,6 +34,12 @@ export interface WorkerPoolOptions {
   /** Threads, 1–64. @default the available parallelism − 1, at least 1 */
   readonly threads?: number;
   /**
+   * How long a thread waits for a task before it is ended, in ms, 1–86,400,000: an ended thread gives back its heap and
+   * its core's memory, grown to the largest piece of work it ran, and the next task starts a new one.
+   * @default {@link WORKER_IDLE_MS} (30 s)
+   */
+  readonly idleMs?: number;
+  /**
    * The threads that read document files (EPUB, PDF, DOCX), apart from the others: each file within a heap limit and
    * its time limit, the thread ended past either ({@link createDocumentPool}). @default its defaults
    */
@@ -50,6 +57,12 @@ export interface WorkerPoolOptions {
 export interface WorkerPool extends Offload, JsonBodyOffload, DocumentOffload {
   /** How many threads it may run. */
   readonly threads: number;
+  /** How long an idle thread is kept (ms). */
+  readonly idleMs: number;
+  /** Threads started so far: the first task starts one, and so does a task after a thread ended idle or failed. */
+  readonly started: number;
+  /** Threads running now, busy or idle (a thread counts until it has exited). */
+  readonly live: number;
   /**
    * The pool as one account's requests use it: its tasks wait in the account's own line, which takes turns with the
    * other accounts' (the HTTP handler gives each request its account's).
@@ -87,63 +100,131 @@ const closedError = (): TrainprintError =>
 const WORKER_URL = new URL('./offload-worker.js', import.meta.url);
 
 /**
- * A pool of worker threads for the pure work of analyze and compare.
- * @throws INVALID_OPTIONS (`threads` not an integer in 1..64)
+ * How long a thread waits for a task before it is ended (ms). A thread keeps its V8 heap and its core's WebAssembly
+ * memory (which never shrinks) at their largest, tens of MB after a 2 MB analyze, for as long as it lives: ended, it
+ * gives them back. Not sooner: a new thread loads the library and compiles the core again before its first task
+ * (docs/performance.md measures it), and a service with steady traffic should not pay that every few seconds.
+ */
+export const WORKER_IDLE_MS = 30_000;
+
+/**
+ * Where the pool's threads come from: the script each runs and the timers of their idle end. The pool's own are the
+ * built offload-worker.js and an unreferenced `setTimeout`; a test gives a script and timers of its own.
+ */
+export interface PoolThreads {
+  readonly url: URL;
+  /** Calls `fire` after `ms` unless the function it answers is called first. */
+  readonly schedule: (fire: () => void, ms: number) => () => void;
+}
+
+const unrefTimeout = (fire: () => void, ms: number): (() => void) => {
+  const timer = setTimeout(fire, ms);
+  timer.unref(); // an idle pool never keeps the process alive
+  return () => clearTimeout(timer);
+};
+
+/**
+ * A pool of worker threads for the pure work of analyze and compare. `on` is for tests (see {@link PoolThreads}).
+ * @throws INVALID_OPTIONS (`threads` not an integer in 1..64, `idleMs` not in 1..86400000)
  * @example
  * import { createWorkerPool, serve } from 'trainprint/node'
  * const pool = createWorkerPool()
  * await pool.run({ kind: 'compare', a: 'one text', b: 'another text' })
  * await pool.close()
  */
-export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
+export function createWorkerPool(
+  options: WorkerPoolOptions = {},
+  on: PoolThreads = { url: WORKER_URL, schedule: unrefTimeout },
+): WorkerPool {
   const threads = options.threads ?? Math.max(1, availableParallelism() - 1);
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
     throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..64');
   }
+  const idleMs = options.idleMs ?? WORKER_IDLE_MS;
+  if (!Number.isInteger(idleMs) || idleMs < 1 || idleMs > 86_400_000) {
+    throw new TrainprintError('INVALID_OPTIONS', 'idleMs must be an integer in 1..86400000');
+  }
   // made now, so its options are checked now; its threads start with the first file
   const documents = createDocumentPool(options.documents);
-  if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadPool(threads, documents);
+  if (!existsSync(fileURLToPath(on.url))) return inThreadPool(threads, idleMs, documents);
+  // the idle threads, the one that waited least last: it takes the next task, so that under light work the others
+  // wait on and end, each with the function that cancels its end
   const idle: Worker[] = [];
+  const idleEnds = new Map<Worker, () => void>();
+  // threads ended idle, until they have exited: close() waits for them too
+  const ending = new Set<Promise<number>>();
   const busy = new Map<Worker, { id: number; task: Pending }>();
   const queue = new FairQueue<Pending>();
+  // `started`: the threads in the pool, busy or idle (not those ended); `live`: those not exited yet; `spawned`: all
   let started = 0,
+    live = 0,
+    spawned = 0,
     nextId = 0,
     closed = false;
 
   const spawn = (): Worker => {
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(on.url);
     worker.unref(); // an idle pool never keeps the process alive
     started++;
+    live++;
+    spawned++;
     worker.on('message', (answer: Answer) => {
       const job = busy.get(worker);
       if (!job || job.id !== answer.id) return;
       busy.delete(worker);
       if (answer.error) job.task.reject(errorOf(answer.error));
       else job.task.resolve(answer.result);
-      idle.push(worker);
+      rest(worker);
       dispatch();
     });
     // a thread that dies (out of memory, a crash) fails its task; the next task starts a new one
     const lost = (why: string) => {
+      if (!busy.has(worker) && !idle.includes(worker)) return; // ended idle, or lost already
       const job = busy.get(worker);
       busy.delete(worker);
       started--;
       const at = idle.indexOf(worker);
       if (at >= 0) idle.splice(at, 1);
+      idleEnds.get(worker)?.();
+      idleEnds.delete(worker);
       job?.task.reject(new TrainprintError('INTERNAL', `a worker thread stopped: ${why}`));
       dispatch();
     };
     worker.on('error', (e) => lost(e.message));
     worker.on('exit', (code) => {
+      live--;
       if (busy.has(worker) || idle.includes(worker)) lost(`exit code ${code}`);
     });
     return worker;
+  };
+
+  /** `worker` waits for the next task, and is ended after `idleMs` without one. */
+  const rest = (worker: Worker): void => {
+    idle.push(worker);
+    idleEnds.set(
+      worker,
+      on.schedule(() => retire(worker), idleMs),
+    );
+  };
+
+  /** Ends `worker` if it is still idle: it leaves the pool now, so the next task goes to another or a new thread. */
+  const retire = (worker: Worker): void => {
+    const at = idle.indexOf(worker);
+    if (at < 0) return; // it took a task (its end was cancelled) or was lost: nothing to end
+    idle.splice(at, 1);
+    idleEnds.delete(worker);
+    started--;
+    const exited = worker.terminate();
+    ending.add(exited);
+    void exited.finally(() => ending.delete(exited));
   };
 
   const dispatch = (): void => {
     while (queue.length > 0 && !closed) {
       const worker = idle.pop() ?? (started < threads ? spawn() : undefined);
       if (!worker) return;
+      idleEnds.get(worker)?.();
+      idleEnds.delete(worker);
       const task = queue.shift() as Pending;
       const id = nextId++;
       busy.set(worker, { id, task });
@@ -177,6 +258,13 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
 
   return {
     threads,
+    idleMs,
+    get started() {
+      return spawned;
+    },
+    get live() {
+      return live;
+    },
     run: shared.run,
     parseJson: shared.parseJson,
     forOwner: owned,
@@ -189,8 +277,10 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       const all = [...idle, ...busy.keys()];
       for (const { task } of busy.values()) task.reject(closedError());
       busy.clear();
+      for (const cancel of idleEnds.values()) cancel();
+      idleEnds.clear();
       idle.length = 0;
-      await Promise.all([closing, ...all.map((w) => w.terminate())]);
+      await Promise.all([closing, ...ending, ...all.map((w) => w.terminate())]);
     },
   };
 }
@@ -201,11 +291,14 @@ function errorOf(e: NonNullable<Answer['error']>): TrainprintError {
 }
 
 /** The pool where no worker file is built: the work runs in this thread, on an engine of its own. */
-function inThreadPool(threads: number, documents: DocumentPool): WorkerPool {
+function inThreadPool(threads: number, idleMs: number, documents: DocumentPool): WorkerPool {
   let engine: Promise<Engine> | null = null;
   let closed = false;
   const pool: WorkerPool = {
     threads,
+    idleMs,
+    started: 0,
+    live: 0,
     async run<W extends PureWork>(work: W): Promise<WorkResult<W>> {
       if (closed) throw closedError();
       return (await (engine ??= createEngine())).runWork(work);

@@ -4,9 +4,10 @@
  * does, errors come back
  * as the same TrainprintError codes (with a schema failure's field), tasks beyond its threads wait their turn,
  * and a closed pool refuses work: tasks not answered when it closes, and later ones, get SERVICE_UNAVAILABLE,
- * which a served request answers with 503 and the JSON error envelope.
+ * which a served request answers with 503 and the JSON error envelope. A thread idle for `idleMs` ends, and the next
+ * task's new thread answers the same.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { book } from '../fixtures/texts/index.js';
 
 const dist = (entry: string) => import(new URL(`../../dist/${entry}`, import.meta.url).href);
@@ -58,6 +59,22 @@ describe('worker pool', () => {
       ),
     ).toBe(true);
     expect(() => createWorkerPool({ threads: 0 })).toThrow(/threads/);
+  });
+
+  it('ends a thread idle for idleMs; the next task starts a new one that answers the same', async () => {
+    const { createWorkerPool } = await dist('node.js');
+    const pool = createWorkerPool({ threads: 1, idleMs: 50 });
+    try {
+      const work = { kind: 'compare', a: book('austen-persuasion').slice(0, 20_000), b: book('austen-persuasion') };
+      const first = await pool.run(work);
+      expect([pool.started, pool.live]).toEqual([1, 1]);
+      await vi.waitFor(() => expect(pool.live).toBe(0), { timeout: 10_000 });
+      expect(await pool.run(work)).toEqual(first);
+      expect([pool.started, pool.live]).toEqual([2, 1]);
+    } finally {
+      await pool.close();
+    }
+    expect(pool.live).toBe(0);
   });
 
   it('parses JSON bodies as the handler does: the same value, the same errors with the field', async () => {
