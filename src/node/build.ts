@@ -23,7 +23,7 @@ import {
   type SnapshotStream,
 } from '../library.js';
 import { createPostgresDataset, type PostgresDataset, type PostgresDatasetConnection } from '../store/node.js';
-import { defaultThreads, fingerprintFilesInThreads, MAX_THREADS } from './build-pool.js';
+import { checkedThreads, defaultThreads, fingerprintFilesInThreads } from './build-pool.js';
 import { checkInputs, readDocuments, type DocumentFormat } from './read-documents.js';
 
 /**
@@ -151,10 +151,7 @@ function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild
   if (options === null || typeof options !== 'object')
     throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const { dataset, kind, window, name, kbDataset, models, files, onProgress } = options;
-  const threads = options.threads ?? (existsSync(fileURLToPath(WORKER_URL)) ? defaultThreads() : 1);
-  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
-    throw new TrainprintError('INVALID_OPTIONS', `threads must be an integer in 1..${MAX_THREADS}`);
-  }
+  const threads = checkedThreads(options.threads ?? (existsSync(fileURLToPath(WORKER_URL)) ? defaultThreads() : 1));
   if (!Array.isArray(files) || files.length === 0)
     throw new TrainprintError('INVALID_OPTIONS', 'files must be a non-empty array of paths');
   if (onProgress !== undefined && typeof onProgress !== 'function')

@@ -17,6 +17,7 @@ import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, SCOPES, type Handler } from '../../src/http/index.js';
 import type { TargetModel } from '../../src/models/types.js';
 import { buildDatasetFile } from '../../src/node/build.js';
+import { scanFiles } from '../../src/node/scan/run.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
 import { BUILT_IN_JOB_TYPES } from '../../src/services/jobs/registry.js';
 import { REQUESTS } from '../../src/services/requests.js';
@@ -577,6 +578,24 @@ describe("a scan's item and options read through their contracts", () => {
     const refused = await job({ items: [item], options: { datasets: ['doors-portrait'] } });
     expect(refused.status).toBe(422);
     expect(over(refused)).toEqual(asOption(inexact));
+  });
+
+  it("threads: one bound, the library's, at scanFiles, buildDatasetFile and both commands' --threads", async () => {
+    const input = join(dir, 'threads.jsonl');
+    writeFileSync(input, JSON.stringify({ id: 'out-1', text }));
+    const out = join(dir, 'threads-never-written.tpds');
+    const bound = { code: 'INVALID_OPTIONS', field: undefined };
+    for (const threads of [0, 1.5, 257, Number.NaN]) {
+      const said = await refusal(scanFiles({ datasets: [out], inputs: [input], out: '-', threads }));
+      expect(said).toEqual({ ...bound, message: 'The options are not valid: threads must be an integer in 1..256' });
+      expect(await refusal(buildDatasetFile({ dataset: 'doors-threads', files: [input], out, threads }))).toEqual(said);
+      const flag = ['--threads', Number.isNaN(threads) ? 'two' : `${threads}`];
+      expect(await refusal(scanCommand(['--dataset', out, input, '--out', '-', ...flag, '--quiet']))).toEqual(said);
+      expect(await refusal(indexBuildCommand(['--dataset', 'doors-threads', '--out', out, ...flag, input]))).toEqual(
+        said,
+      );
+    }
+    expect(existsSync(out)).toBe(false);
   });
 });
 
