@@ -634,6 +634,47 @@ describe("a catalogue job's submission read through its contract", () => {
   });
 });
 
+describe("a JSON-lines job's items, typed beside the request", () => {
+  it("createJob: each item of its type's schema (the rules), as a JSON body's item is refused by the schema", async () => {
+    const call = await keyedCall(handler, keys, 'doors-job-lines', 'scale');
+    const ndjson = { 'content-type': 'application/x-ndjson' };
+    const good = { id: 'a', text };
+    for (const [bad, field, reason] of [
+      [{ id: '', text }, 'items[1].id', 'must have at least this many characters: 1'],
+      [{ id: 'b', text: 5 }, 'items[1].text', 'must be a string'],
+      [{ id: 'b', text, colour: 'red' }, 'items[1].colour', 'is not a known field'],
+      [{ text }, 'items[1].id', 'is required'],
+      ['just text', 'items[1]', 'must be an object'],
+    ] as const) {
+      const items = [good, bad];
+      const body = await call('POST', '/api/v1/jobs', { type: 'scan', items });
+      expect(body.status).toBe(422);
+      expect(over(body)).toEqual(invalid(field, reason));
+      const lines = await call(
+        'POST',
+        '/api/v1/jobs?type=scan',
+        items.map((x) => JSON.stringify(x)).join('\n'),
+        ndjson,
+      );
+      expect(lines.status).toBe(422);
+      expect(lines.json.error).toEqual(body.json.error);
+      const rules = () => JOB_REQUEST.rules({ items }, { registry: BUILT_IN_JOB_TYPES, namedType: 'scan' });
+      expect(await refusal(Promise.resolve().then(rules))).toEqual(over(body));
+    }
+    // past its schema, a type's own checks (score: one of work_hash and content), as for a JSON body
+    const both = JSON.stringify({
+      target_model: 'eleutherai/pythia-6.9b',
+      jurisdiction: 'US',
+      work_hash: `sha256:${'a'.repeat(64)}`,
+      content: text,
+    });
+    const score = await call('POST', '/api/v1/jobs?type=score', both, ndjson);
+    expect(score.status).toBe(422);
+    expect(over(score).field).toBe('items[0].content');
+    expect((await call('GET', '/api/v1/jobs')).json.jobs).toEqual([]);
+  });
+});
+
 describe("a job's submission at the job store, as at the route", () => {
   it('createJob: no item (its schema), a type that is no name (its rules), at JobService.submit and the route', async () => {
     const jobs = createJobService({ store: engine.store });

@@ -2,8 +2,9 @@
  * A catalogue job's submission ({@link JOB_REQUEST}): its items, their type (named in it, or beside it) and `options`.
  * A door checks items and options against the registry's schema; the rules say what no schema can.
  */
+import { TrainprintError } from '../../errors.js';
 import { object } from '../../util/json-schema.js';
-import { contract, invalidField, schemaRefusal } from '../../util/schema-check.js';
+import { checkSchema, contract, invalidField, type SchemaNode, schemaRefusal } from '../../util/schema-check.js';
 import { MAX_PLAN_JOB_ITEMS } from '../accounts/plans.js';
 
 /** A job type's name, and the words of its refusal (`defineJobType` takes these too). */
@@ -14,7 +15,10 @@ export const JOB_TYPE_NAME_WORDS = 'is 1-64 lowercase letters, digits, _ or -, s
  * What the rules read of a registry (a `JobTypeRegistry` is one): written here, so that the job store, which reads a
  * submission through these rules, does not import the registry's types.
  */
-type TypeNames = ReadonlyMap<string, { readonly name: string; readonly optionsSchema?: unknown }>;
+type TypeNames = ReadonlyMap<
+  string,
+  { readonly name: string; readonly itemSchema: object; readonly optionsSchema?: unknown }
+>;
 
 /** A submission; `namedType` is a type named beside it (a JSON-lines body's `?type=`). @example { type: 'scan', items } */
 export type JobRequest = {
@@ -38,8 +42,9 @@ export const JOB_REQUEST_SHAPE = object({ type: { type: 'string' }, items: ITEMS
 ]);
 
 /**
- * The type named once (or the same twice), one of the registry's (without one, a type's name), and `options` only for
- * a type that takes them.
+ * The type named once (or the same twice), one of the registry's (without one, a type's name), `options` only for a
+ * type that takes them, and the items of a request whose type is named beside it (JSON lines' `?type=`) each of its
+ * type's schema: the request's own schema reaches the items only through its `type`.
  */
 function jobRequestRules(request: JobRequest, { registry, namedType }: JobRequestContext): void {
   const name = request.type ?? namedType;
@@ -55,6 +60,24 @@ function jobRequestRules(request: JobRequest, { registry, namedType }: JobReques
   if (request.options !== undefined && !type.optionsSchema) {
     const takers = [...registry.values()].filter((t) => t.optionsSchema).map((t) => t.name);
     invalidField('options', `only a ${takers.join(' or ')} job takes options`);
+  }
+  if (request.type === undefined) for (const [i, item] of request.items.entries()) checkItem(type.itemSchema, item, i);
+}
+
+/** A 422 naming `items[i].field` (without a field, `items[i]`). */
+export function itemError(i: number, field: string | undefined, reason: string): TrainprintError {
+  const f = field === undefined ? `items[${i}]` : `items[${i}].${field}`;
+  return new TrainprintError('INVALID_INPUT', `${f}: ${reason}`, { cause: { location: 'body', field: f, reason } });
+}
+
+/** An item against its type's schema: INVALID_INPUT naming `items[i]` or `items[i].field`, as a JSON body's says it. */
+function checkItem(schema: object, item: unknown, i: number): void {
+  try {
+    checkSchema(schema as SchemaNode, item, 'the item');
+  } catch (e) {
+    const c = e instanceof TrainprintError ? (e.cause as { field?: string; reason?: string }) : undefined;
+    if (c?.reason === undefined) throw e;
+    throw itemError(i, c.field, c.reason);
   }
 }
 
