@@ -30,6 +30,7 @@ import {
   type Assessment,
   type AssessRequest,
   type ExtractRequest,
+  type ProbeReference,
   type ProbeRequest,
   type ProbeResult,
   type ReferenceSetInfo,
@@ -138,7 +139,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
         model: ModelSpec;
         reference_model?: ModelSpec;
         work_id?: string;
-        reference: Record<string, unknown>;
+        reference: ProbeReference;
       };
       REQUESTS.probe.rules(b as never, undefined); // its schema checked: its rules before the work is looked up
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
@@ -192,7 +193,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const b = ctx.body as Record<string, unknown> & {
         model: ModelSpec;
         work_id: string;
-        probe?: false | { reference: Record<string, unknown>; reference_model?: ModelSpec };
+        probe?: false | { reference: ProbeReference; reference_model?: ModelSpec };
       };
       REQUESTS.assess.rules(b as never, undefined); // its schema checked: its rules before the work is looked up
       await ownWork(ctx, b.work_id);
@@ -321,9 +322,9 @@ async function findOwnSet(ctx: RouteContext, id: string): Promise<ReferenceSetIn
 }
 
 /** 404 naming the id as the account knows it when a probe's `reference` names a set the account does not have. */
-async function assertOwnReference(ctx: RouteContext, ref: Record<string, unknown>): Promise<void> {
-  const id = ref.reference_set;
-  if (typeof id === 'string' && !(await findOwnSet(ctx, id))) notFound(`no reference set "${id}"`);
+async function assertOwnReference(ctx: RouteContext, ref: ProbeReference): Promise<void> {
+  if ('reference_set' in ref && !(await findOwnSet(ctx, ref.reference_set)))
+    notFound(`no reference set "${ref.reference_set}"`);
 }
 
 /** A stored reference-set id as the account knows it. */
@@ -337,8 +338,8 @@ function shownSet(ctx: RouteContext, s: ReferenceSetInfo): ReferenceSetInfo {
 }
 
 /** A probe's `reference` as the engine reads it: a reference-set id becomes the account's store id. */
-function ownReference(ctx: RouteContext, ref: Record<string, unknown>): Record<string, unknown> {
-  return typeof ref.reference_set === 'string' ? { ...ref, reference_set: refSetKey(ctx, ref.reference_set) } : ref;
+function ownReference(ctx: RouteContext, ref: ProbeReference): ProbeReference {
+  return 'reference_set' in ref ? { ...ref, reference_set: refSetKey(ctx, ref.reference_set) } : ref;
 }
 
 function shownProbe(ctx: RouteContext, p: ProbeResult): ProbeResult {
