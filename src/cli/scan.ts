@@ -95,7 +95,7 @@ export async function scanCommand(args: string[]): Promise<number> {
   if (out === undefined || out === '') throw new UsageError('scan needs --out HITS.jsonl (or - for standard output)');
   if (out === '-' && values.resume) throw new UsageError('--resume needs --out FILE (not -)');
   const minWords = integer(values, 'min-words');
-  // as given: the library's refusal is the one bound (threads must be an integer in 1..256)
+  // as given: the library refuses it (its one bound, MAX_THREADS)
   const threads = values.threads === undefined ? undefined : Number(values.threads);
   const every = values['checkpoint-every'] as string | undefined;
   const checkpointMs = every === undefined ? undefined : Number(every) * 1000;

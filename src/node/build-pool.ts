@@ -38,17 +38,8 @@ const BATCH_CHARS = 1 << 20;
 const BATCH_DOCS = 2048;
 /** Bytes of JSON Lines per range a worker reads and parses (about a text batch's worth of work). */
 const RANGE_BYTES = 1 << 20;
-/** The most threads a build or a file scan may ask for. */
-const MAX_THREADS = 256;
-
-/**
- * `threads` of `buildDatasetFile` and `scanFiles`, checked: the one bound of `--threads` (the commands pass it as given).
- * @example checkedThreads(0) // throws INVALID_OPTIONS: threads must be an integer in 1..256
- */
-export function checkedThreads(threads: number): number {
-  if (Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS) return threads;
-  throw new TrainprintError('INVALID_OPTIONS', `threads must be an integer in 1..${MAX_THREADS}`);
-}
+/** The most threads a build or a file scan may ask for: the one bound of `--threads` (the commands pass it as given). */
+export const MAX_THREADS = 256;
 
 /** The default number of fingerprinting threads: the cores this process may use. */
 export function defaultThreads(): number {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { decode } from '@msgpack/msgpack';
 import {
   createEngine,
+  positiveInt,
   readThrough,
   REQUESTS,
   TrainprintError,
@@ -23,7 +24,7 @@ import {
   type SnapshotStream,
 } from '../library.js';
 import { createPostgresDataset, type PostgresDataset, type PostgresDatasetConnection } from '../store/node.js';
-import { checkedThreads, defaultThreads, fingerprintFilesInThreads } from './build-pool.js';
+import { defaultThreads, fingerprintFilesInThreads, MAX_THREADS } from './build-pool.js';
 import { checkInputs, readDocuments, type DocumentFormat } from './read-documents.js';
 
 /**
@@ -151,7 +152,8 @@ function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild
   if (options === null || typeof options !== 'object')
     throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const { dataset, kind, window, name, kbDataset, models, files, onProgress } = options;
-  const threads = checkedThreads(options.threads ?? (existsSync(fileURLToPath(WORKER_URL)) ? defaultThreads() : 1));
+  const fallback = existsSync(fileURLToPath(WORKER_URL)) ? defaultThreads() : 1;
+  const threads = positiveInt('threads', options.threads, fallback, MAX_THREADS);
   if (!Array.isArray(files) || files.length === 0)
     throw new TrainprintError('INVALID_OPTIONS', 'files must be a non-empty array of paths');
   if (onProgress !== undefined && typeof onProgress !== 'function')

@@ -587,7 +587,11 @@ describe("a scan's item and options read through their contracts", () => {
     const bound = { code: 'INVALID_OPTIONS', field: undefined };
     for (const threads of [0, 1.5, 257, Number.NaN]) {
       const said = await refusal(scanFiles({ datasets: [out], inputs: [input], out: '-', threads }));
-      expect(said).toEqual({ ...bound, message: 'The options are not valid: threads must be an integer in 1..256' });
+      const got = `got ${threads}`;
+      expect(said).toEqual({
+        ...bound,
+        message: `The options are not valid: threads must be an integer in 1..256, ${got}`,
+      });
       expect(await refusal(buildDatasetFile({ dataset: 'doors-threads', files: [input], out, threads }))).toEqual(said);
       const flag = ['--threads', Number.isNaN(threads) ? 'two' : `${threads}`];
       expect(await refusal(scanCommand(['--dataset', out, input, '--out', '-', ...flag, '--quiet']))).toEqual(said);
