@@ -25,8 +25,6 @@ import {
   readThrough,
   REQUESTS,
   TrainprintError,
-  VERIFY_TOKENS,
-  wordSpans,
   type Assessment,
   type AssessRequest,
   type ExtractRequest,
@@ -162,20 +160,9 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = readThrough(REQUESTS.compareOutput, ctx.body, undefined);
-      const limit = b.limit ?? 1000;
-      const ids = b.work_ids !== undefined ? await ownWorkIds(ctx, b.work_ids) : await accountWorksWithText(ctx, limit);
-      if (ids.length === 0) {
-        // nothing of the account to compare with: the engine's empty answer (it refuses an empty list)
-        const n = wordSpans(b.output).tokens.length;
-        return {
-          output_tokens: n,
-          works: [],
-          examined: 0,
-          factors: [],
-          limitations: n < VERIFY_TOKENS ? ['short_text_low_power'] : [],
-        };
-      }
-      return { ...(await mem(ctx).compare({ ...b, work_ids: ids })) };
+      for (const id of b.work_ids ?? []) await ownWork(ctx, id);
+      // without work_ids, the account's works with their text
+      return { ...(await mem(ctx).compare(b, { owner: account(ctx) })) };
     },
   },
   {
@@ -281,24 +268,6 @@ async function referenceModel(
   field: string,
 ): Promise<{ reference_model?: TargetModel }> {
   return spec === undefined ? {} : { reference_model: await ctx.services.targetModel(spec, field) };
-}
-
-async function ownWorkIds(ctx: RouteContext, ids: readonly string[]): Promise<string[]> {
-  for (const id of ids) await ownWork(ctx, id);
-  return [...ids];
-}
-
-/** Ids of the account's works registered with their text, at most `limit`, in id order. */
-async function accountWorksWithText(ctx: RouteContext, limit: number): Promise<string[]> {
-  const ids: string[] = [];
-  let after: string | undefined;
-  while (ids.length < limit) {
-    const page = await ctx.engine.listWorks({ owner: account(ctx), limit: 1000, ...(after ? { after } : {}) });
-    for (const w of page.works) if (w.has_text && ids.length < limit) ids.push(w.work_id);
-    if (!page.next) break;
-    after = page.next;
-  }
-  return ids;
 }
 
 // ------------------------------------------------------------------ reference sets: the account's own
