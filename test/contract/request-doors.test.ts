@@ -635,6 +635,17 @@ describe("a catalogue job's submission read through its contract", () => {
     const route = await call('POST', '/api/v1/jobs', unknown);
     expect(route.status).toBe(422);
     expect(over(route)).toEqual(said);
+    // a plan's jobItems (its rules, 413), before any item is read against its type's schema
+    const plan = { name: 'free', jobItems: 1 };
+    const over1 = { items: [...items, 'not an item'] };
+    const capped = await refusal(
+      Promise.resolve().then(() => JOB_REQUEST.rules(over1, { registry: BUILT_IN_JOB_TYPES, namedType: 'scan', plan })),
+    );
+    expect(capped).toEqual({
+      code: 'PAYLOAD_TOO_LARGE',
+      field: undefined,
+      message: expect.stringContaining('a job on plan "free" holds at most 1 items (jobItems); this one has 2'),
+    });
   });
 });
 

@@ -88,17 +88,12 @@ async function jobBodyAllowance(ctx: RouteContext): Promise<BodyAllowance> {
 /** `POST /api/v1/jobs`. */
 async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
   const body = ctx.body as JobRequest;
-  const named = { registry: ctx.services.jobTypes, namedType: ctx.query.type as string | undefined };
-  JOB_REQUEST.rules(body, named);
-  const type = named.registry.get((body.type ?? named.namedType) as string) as JobTypeDefinition<unknown>;
   const principal = who(ctx);
   const plan = ctx.services.plan(principal.plan);
   const cap = planJobItems(plan);
-  if (body.items.length > cap)
-    throw new TrainprintError(
-      'PAYLOAD_TOO_LARGE',
-      `a job on plan "${principal.plan}" holds at most ${cap} items (jobItems); this one has ${body.items.length}`,
-    );
+  const named = { registry: ctx.services.jobTypes, namedType: ctx.query.type as string | undefined };
+  JOB_REQUEST.rules(body, { ...named, plan: { name: principal.plan, jobItems: cap } });
+  const type = named.registry.get((body.type ?? named.namedType) as string) as JobTypeDefinition<unknown>;
   // what the type prepares before the charge (an extract or audit item's model, built now and held once charged)
   const prepared = await type.prepare?.(body.items, {
     account: principal.account,

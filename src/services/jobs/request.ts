@@ -27,11 +27,15 @@ export type JobRequest = {
   readonly options?: Readonly<Record<string, unknown>>;
 };
 /**
- * The types a host runs, and the type named beside the request. Without a registry (the job store's own door,
- * `JobService`, which takes a host's types and leaves one it does not run to its runner), a type's name as
- * `defineJobType` takes it. @example { registry: BUILT_IN_JOB_TYPES }
+ * The types a host runs, the type named beside the request, and the plan whose `jobItems` a job holds at most.
+ * Without a registry (the job store's own door, `JobService`, which takes a host's types and leaves one it does not
+ * run to its runner), a type's name as `defineJobType` takes it. @example { registry: BUILT_IN_JOB_TYPES }
  */
-export type JobRequestContext = { readonly registry?: TypeNames; readonly namedType?: string };
+export type JobRequestContext = {
+  readonly registry?: TypeNames;
+  readonly namedType?: string;
+  readonly plan?: { readonly name: string; readonly jobItems: number };
+};
 
 // an item is what its type's schema says (an object, for every type the HTTP API runs); the job store takes any
 const ITEMS = { type: 'array', minItems: 1, maxItems: MAX_PLAN_JOB_ITEMS } as const;
@@ -43,10 +47,10 @@ export const JOB_REQUEST_SHAPE = object({ type: { type: 'string' }, items: ITEMS
 
 /**
  * The type named once (or the same twice), one of the registry's (without one, a type's name), `options` only for a
- * type that takes them, and the items of a request whose type is named beside it (JSON lines' `?type=`) each of its
- * type's schema: the request's own schema reaches the items only through its `type`.
+ * type that takes them, at most the plan's `jobItems` items (413), and the items of a request whose type is named
+ * beside it (JSON lines' `?type=`) each of its type's schema: the request's own schema reaches them only by `type`.
  */
-function jobRequestRules(request: JobRequest, { registry, namedType }: JobRequestContext): void {
+function jobRequestRules(request: JobRequest, { registry, namedType, plan }: JobRequestContext): void {
   const name = request.type ?? namedType;
   if (name === undefined) invalidField('type', 'is required (in the body, or as ?type= for JSON lines)');
   if (request.type !== undefined && namedType !== undefined && request.type !== namedType)
@@ -60,6 +64,11 @@ function jobRequestRules(request: JobRequest, { registry, namedType }: JobReques
   if (request.options !== undefined && !type.optionsSchema) {
     const takers = [...registry.values()].filter((t) => t.optionsSchema).map((t) => t.name);
     invalidField('options', `only a ${takers.join(' or ')} job takes options`);
+  }
+  const n = request.items.length;
+  if (plan && n > plan.jobItems) {
+    const cap = `a job on plan "${plan.name}" holds at most ${plan.jobItems} items (jobItems)`;
+    throw new TrainprintError('PAYLOAD_TOO_LARGE', `${cap}; this one has ${n}`);
   }
   if (request.type === undefined) for (const [i, item] of request.items.entries()) checkItem(type.itemSchema, item, i);
 }
