@@ -42,20 +42,25 @@ import { notFound } from './refusals.js';
 const TAG = 'memorization';
 const BASE = '/api/v1/memorization';
 
+/** A row of the tag taking a JSON body at `${BASE}/<name>`, of scope `memorization`. */
+const post = (name: string, row: Omit<Route, 'method' | 'path' | 'tag' | 'scope' | 'body'>): Route => ({
+  method: 'POST',
+  path: `${BASE}/${name}`,
+  tag: TAG,
+  scope: 'memorization',
+  body: 'json',
+  ...row,
+});
+
 /**
  * The memorization rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example MEMORIZATION_ROUTES.map((r) => r.operationId)
  */
 export const MEMORIZATION_ROUTES: readonly Route[] = [
-  {
-    method: 'POST',
-    path: `${BASE}/register-work`,
+  post('register-work', {
     operationId: 'trackWork',
-    tag: TAG,
-    scope: 'memorization',
     creates: true,
     summary: 'Track a work of the account for memorization, optionally with canaries to embed before publishing',
-    body: 'json',
     requestSchema: REQUESTS.trackWork.served,
     responseSchema: M.TRACKED_WORK_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -66,16 +71,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const req = b.work === undefined ? b : { ...b, work: { ...b.work, owner: account(ctx) } };
       return { ...(await mem(ctx).registerWork(req)) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/reference-sets`,
+  }),
+  post('reference-sets', {
     operationId: 'createReferenceSet',
-    tag: TAG,
-    scope: 'memorization',
     creates: true,
     summary: 'Keep a non-member reference set for probes, with how it was made (`basis`)',
-    body: 'json',
     requestSchema: REQUESTS.referenceSet.served,
     responseSchema: M.REFERENCE_SET_RESPONSE_SCHEMA,
     status: [201],
@@ -86,7 +86,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const info = await mem(ctx).addReferenceSet({ ...b, id: refSetKey(ctx, b.id) });
       return new Reply({ ...shownSet(ctx, info) }, 201);
     },
-  },
+  }),
   {
     method: 'GET',
     path: `${BASE}/reference-sets`,
@@ -104,14 +104,9 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       };
     },
   },
-  {
-    method: 'POST',
-    path: `${BASE}/extract`,
+  post('extract', {
     operationId: 'extractMemorized',
-    tag: TAG,
-    scope: 'memorization',
     summary: 'Prefixes of the work → greedy continuation by the model → verbatim match against the work',
-    body: 'json',
     requestSchema: REQUESTS.extract.served,
     responseSchema: M.EXTRACTION_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -121,15 +116,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const model = await ctx.services.targetModel(b.model);
       return { ...(await mem(ctx).extract({ ...b, model } as ExtractRequest)) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/probe`,
+  }),
+  post('probe', {
     operationId: 'probeMemorization',
-    tag: TAG,
-    scope: 'memorization',
     summary: 'Likelihood statistics of the work against a non-member reference set, with a set-level test',
-    body: 'json',
     requestSchema: REQUESTS.probe.served,
     responseSchema: M.PROBE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -147,15 +137,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const request = { ...b, reference: ownReference(ctx, b.reference), model, ...calibration } as ProbeRequest;
       return { ...shownProbe(ctx, await mem(ctx).probe(request)) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/compare`,
+  }),
+  post('compare', {
     operationId: 'compareOutput',
-    tag: TAG,
-    scope: 'memorization',
     summary: "A model output against the account's works: verbatim runs and near passages",
-    body: 'json',
     requestSchema: REQUESTS.compareOutput.served,
     responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -164,16 +149,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       // without work_ids, the account's works with their text
       return { ...(await mem(ctx).compare(b, { owner: account(ctx) })) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/assess`,
+  }),
+  post('assess', {
     operationId: 'assessMemorization',
-    tag: TAG,
-    scope: 'memorization',
     creates: true,
     summary: 'Memorization risk of a work of the account × a model: corpus evidence, extraction, probe and canaries',
-    body: 'json',
     requestSchema: REQUESTS.assess.served,
     responseSchema: M.ASSESSMENT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -200,15 +180,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const request = { ...b, ...(probe === undefined ? {} : { probe }), model } as AssessRequest;
       return { ...shownAssessment(ctx, await mem(ctx).assess(request)) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/report`,
+  }),
+  post('report', {
     operationId: 'memorizationReport',
-    tag: TAG,
-    scope: 'memorization',
     summary: 'An assessment of the account as one self-contained HTML page (text/html)',
-    body: 'json',
     requestSchema: REQUESTS.report.served,
     responseSchema: M.REPORT_SCHEMA,
     responseType: 'html',
@@ -229,7 +204,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
         },
       });
     },
-  },
+  }),
 ];
 
 /** Short path of each catalogued operation → its operation id under `/api/v1/memorization/`. */
