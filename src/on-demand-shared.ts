@@ -29,7 +29,6 @@ import { FACTORS } from './services/kb/factors.js';
 import { EU_MEMBERS, resolveJurisdiction } from './services/kb/jurisdictions.js';
 import { auditDigest, extractionTranscriptSha256 } from './services/memorization/digests.js';
 import { MARKET_REQUESTS } from './services/market/schema.js';
-import { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST } from './services/scan/schema.js';
 import { NV_BLOCK_WORDS, inOrderShare } from './services/memorization/nv-blocks.js';
 import { esc } from './services/memorization/report.js';
 import {
@@ -43,6 +42,7 @@ import { optOutStatus } from './services/policy/opt-out.js';
 import { confidenceInterval, searchScope, unansweredIds } from './services/policy/search-scope.js';
 import { base64url, fromBase64url } from './services/registry/receipts.js';
 import { getWork, workText } from './services/registry/works.js';
+import { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST } from './services/scan/schema.js';
 import { Z95, logGamma, wilsonInterval } from './stats/binomial.js';
 import { GramIndex, maximalRuns } from './util/exact-runs.js';
 import { int0, intIn, object, workId } from './util/json-schema.js';
@@ -81,9 +81,9 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'services/policy/kinds/index': { matchKind },
   'services/policy/opt-out': { optOutStatus },
   'services/policy/search-scope': { confidenceInterval, searchScope, unansweredIds },
-  'services/scan/schema': { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST },
   'services/registry/receipts': { base64url, fromBase64url },
   'services/registry/works': { getWork, workText },
+  'services/scan/schema': { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST },
   'stats/binomial': { Z95, logGamma, wilsonInterval },
   'util/exact-runs': { GramIndex, maximalRuns },
   'util/json-schema': { int0, intIn, object, workId },

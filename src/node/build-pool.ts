@@ -38,7 +38,7 @@ const BATCH_CHARS = 1 << 20;
 const BATCH_DOCS = 2048;
 /** Bytes of JSON Lines per range a worker reads and parses (about a text batch's worth of work). */
 const RANGE_BYTES = 1 << 20;
-/** The most threads a build may ask for. */
+/** The most threads a build or a file scan may ask for: the one bound of `--threads` (the commands pass it as given). */
 export const MAX_THREADS = 256;
 
 /** The default number of fingerprinting threads: the cores this process may use. */

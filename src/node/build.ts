@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { decode } from '@msgpack/msgpack';
 import {
   createEngine,
+  positiveInt,
   readThrough,
   REQUESTS,
   TrainprintError,
@@ -151,10 +152,8 @@ function checkBuild(options: Omit<BuildDatasetFileOptions, 'out'>): CheckedBuild
   if (options === null || typeof options !== 'object')
     throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   const { dataset, kind, window, name, kbDataset, models, files, onProgress } = options;
-  const threads = options.threads ?? (existsSync(fileURLToPath(WORKER_URL)) ? defaultThreads() : 1);
-  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
-    throw new TrainprintError('INVALID_OPTIONS', `threads must be an integer in 1..${MAX_THREADS}`);
-  }
+  const fallback = existsSync(fileURLToPath(WORKER_URL)) ? defaultThreads() : 1;
+  const threads = positiveInt('threads', options.threads, fallback, MAX_THREADS);
   if (!Array.isArray(files) || files.length === 0)
     throw new TrainprintError('INVALID_OPTIONS', 'files must be a non-empty array of paths');
   if (onProgress !== undefined && typeof onProgress !== 'function')

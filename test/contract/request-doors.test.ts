@@ -17,6 +17,7 @@ import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, SCOPES, type Handler } from '../../src/http/index.js';
 import type { TargetModel } from '../../src/models/types.js';
 import { buildDatasetFile } from '../../src/node/build.js';
+import { scanFiles } from '../../src/node/scan/run.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
 import { BUILT_IN_JOB_TYPES } from '../../src/services/jobs/registry.js';
 import { REQUESTS } from '../../src/services/requests.js';
@@ -578,6 +579,28 @@ describe("a scan's item and options read through their contracts", () => {
     expect(refused.status).toBe(422);
     expect(over(refused)).toEqual(asOption(inexact));
   });
+
+  it("threads: one bound, the library's, at scanFiles, buildDatasetFile and both commands' --threads", async () => {
+    const input = join(dir, 'threads.jsonl');
+    writeFileSync(input, JSON.stringify({ id: 'out-1', text }));
+    const out = join(dir, 'threads-never-written.tpds');
+    const bound = { code: 'INVALID_OPTIONS', field: undefined };
+    for (const threads of [0, 1.5, 257, Number.NaN]) {
+      const said = await refusal(scanFiles({ datasets: [out], inputs: [input], out: '-', threads }));
+      const got = `got ${threads}`;
+      expect(said).toEqual({
+        ...bound,
+        message: `The options are not valid: threads must be an integer in 1..256, ${got}`,
+      });
+      expect(await refusal(buildDatasetFile({ dataset: 'doors-threads', files: [input], out, threads }))).toEqual(said);
+      const flag = ['--threads', Number.isNaN(threads) ? 'two' : `${threads}`];
+      expect(await refusal(scanCommand(['--dataset', out, input, '--out', '-', ...flag, '--quiet']))).toEqual(said);
+      expect(await refusal(indexBuildCommand(['--dataset', 'doors-threads', '--out', out, ...flag, input]))).toEqual(
+        said,
+      );
+    }
+    expect(existsSync(out)).toBe(false);
+  });
 });
 
 describe("a catalogue job's submission read through its contract", () => {
@@ -612,6 +635,58 @@ describe("a catalogue job's submission read through its contract", () => {
     const route = await call('POST', '/api/v1/jobs', unknown);
     expect(route.status).toBe(422);
     expect(over(route)).toEqual(said);
+    // a plan's jobItems (its rules, 413), before any item is read against its type's schema
+    const plan = { name: 'free', jobItems: 1 };
+    const over1 = { items: [...items, 'not an item'] };
+    const capped = await refusal(
+      Promise.resolve().then(() => JOB_REQUEST.rules(over1, { registry: BUILT_IN_JOB_TYPES, namedType: 'scan', plan })),
+    );
+    expect(capped).toEqual({
+      code: 'PAYLOAD_TOO_LARGE',
+      field: undefined,
+      message: expect.stringContaining('a job on plan "free" holds at most 1 items (jobItems); this one has 2'),
+    });
+  });
+});
+
+describe("a JSON-lines job's items, typed beside the request", () => {
+  it("createJob: each item of its type's schema (the rules), as a JSON body's item is refused by the schema", async () => {
+    const call = await keyedCall(handler, keys, 'doors-job-lines', 'scale');
+    const ndjson = { 'content-type': 'application/x-ndjson' };
+    const good = { id: 'a', text };
+    for (const [bad, field, reason] of [
+      [{ id: '', text }, 'items[1].id', 'must have at least this many characters: 1'],
+      [{ id: 'b', text: 5 }, 'items[1].text', 'must be a string'],
+      [{ id: 'b', text, colour: 'red' }, 'items[1].colour', 'is not a known field'],
+      [{ text }, 'items[1].id', 'is required'],
+      ['just text', 'items[1]', 'must be an object'],
+    ] as const) {
+      const items = [good, bad];
+      const body = await call('POST', '/api/v1/jobs', { type: 'scan', items });
+      expect(body.status).toBe(422);
+      expect(over(body)).toEqual(invalid(field, reason));
+      const lines = await call(
+        'POST',
+        '/api/v1/jobs?type=scan',
+        items.map((x) => JSON.stringify(x)).join('\n'),
+        ndjson,
+      );
+      expect(lines.status).toBe(422);
+      expect(lines.json.error).toEqual(body.json.error);
+      const rules = () => JOB_REQUEST.rules({ items }, { registry: BUILT_IN_JOB_TYPES, namedType: 'scan' });
+      expect(await refusal(Promise.resolve().then(rules))).toEqual(over(body));
+    }
+    // past its schema, a type's own checks (score: one of work_hash and content), as for a JSON body
+    const both = JSON.stringify({
+      target_model: 'eleutherai/pythia-6.9b',
+      jurisdiction: 'US',
+      work_hash: `sha256:${'a'.repeat(64)}`,
+      content: text,
+    });
+    const score = await call('POST', '/api/v1/jobs?type=score', both, ndjson);
+    expect(score.status).toBe(422);
+    expect(over(score).field).toBe('items[0].content');
+    expect((await call('GET', '/api/v1/jobs')).json.jobs).toEqual([]);
   });
 });
 

@@ -218,6 +218,12 @@ describe('operations', () => {
     );
     expect(r.factors).toEqual(['long_verbatim_run']);
     expect(r.works.some((w) => w.work_id === b.work_id && w.verbatim.length > 0)).toBe(false);
+    // without work_ids, the works of one owner when it is given (the HTTP route's: the account's)
+    expect((await mem.compare({ output }, { owner: 'o1' })).works.map((w) => w.work_id)).toEqual([a.work_id]);
+    const other = await mem.compare({ output }, { owner: 'o2' });
+    expect(other.examined).toBeGreaterThanOrEqual(1);
+    expect(other.works.some((w) => w.work_id === a.work_id)).toBe(false);
+    expect(await mem.compare({ output }, { owner: 'nobody' })).toMatchObject({ works: [], examined: 0, factors: [] });
     const none = await mem.compare({
       output: 'A completely unrelated sentence about quantum chromodynamics and lattice gauge theory.',
       work_ids: [a.work_id, b.work_id],

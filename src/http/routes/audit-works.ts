@@ -4,7 +4,7 @@
  * `works_next`; every work is kept with the account's audits in pages (`storeCatalogueAudit`) and read here from
  * there (`catalogueAuditWorks`), never the whole catalogue in one response or one store value.
  */
-import { catalogueAuditWorks, type JobResult } from '../../library.js';
+import { catalogueAuditWorks, type CatalogueAuditResult, type JobResult } from '../../library.js';
 import type { Route, RouteContext } from '../context.js';
 import { AUDIT_WORKS_QUERY_SCHEMA, AUDIT_WORKS_RESPONSE_SCHEMA } from '../schemas/jobs.js';
 import { jobOwner, unknownJobExample } from './catalogue-jobs.js';
@@ -18,8 +18,8 @@ async function auditLine(ctx: RouteContext, id: string, item: number, owner: str
   const page = await ctx.services.jobs.results(id, { owner, after: item - 1, limit: 1 });
   const line: JobResult | undefined = page.results[0];
   if (line?.index !== item) notFound(`item ${item} of job ${id} has no result yet`);
-  const digest = line.success ? (line.result as { audit_sha256?: unknown } | null)?.audit_sha256 : undefined;
-  if (typeof digest !== 'string') notFound(`item ${item} of job ${id} failed: it has no works`);
+  const digest = line.success ? (line.result as Partial<CatalogueAuditResult> | null)?.audit_sha256 : undefined;
+  if (digest === undefined) notFound(`item ${item} of job ${id} failed: it has no works`);
   return digest;
 }
 

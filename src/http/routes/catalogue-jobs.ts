@@ -35,13 +35,8 @@ import {
   jobRequestSchema,
   jobSubmitQuerySchema,
 } from '../schemas/jobs.js';
-import { compileValidator } from '../validate.js';
 import { account, ownWork, ownWorkByHash, who } from './caller.js';
-import { invalidField } from './refusals.js';
 import type { ModelSpec } from '../context.js';
-
-/** Each type's item checker, compiled once per type (a JSON-lines body's items are checked here). */
-const ITEM_CHECKS = new WeakMap<JobTypeDefinition<unknown>, (v: unknown) => unknown>();
 
 const statusUrl = (id: string) => `/api/v1/jobs/${id}`;
 const resultsUrl = (id: string) => `/api/v1/jobs/${id}/results`;
@@ -69,20 +64,6 @@ export function jobBody(j: JobInfo): Record<string, unknown> {
   };
 }
 
-/** Each item checked against its type's schema: 422 naming `items[i].field`. */
-function checkItems(type: JobTypeDefinition<unknown>, items: readonly unknown[]): void {
-  let check = ITEM_CHECKS.get(type);
-  if (!check) ITEM_CHECKS.set(type, (check = compileValidator(type.itemSchema, 'body')));
-  for (let i = 0; i < items.length; i++) {
-    try {
-      check(items[i]);
-    } catch (e) {
-      const c = (e as TrainprintError).cause as { field?: string; reason?: string } | undefined;
-      invalidField(c?.field ? `items[${i}].${c.field}` : `items[${i}]`, c?.reason ?? 'is not valid');
-    }
-  }
-}
-
 /** The route's body limit, the largest job body of any plan: 64 MiB. */
 const JOB_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -107,19 +88,12 @@ async function jobBodyAllowance(ctx: RouteContext): Promise<BodyAllowance> {
 /** `POST /api/v1/jobs`. */
 async function submitJob(ctx: RouteContext): Promise<Reply | Response> {
   const body = ctx.body as JobRequest;
-  const named = { registry: ctx.services.jobTypes, namedType: ctx.query.type as string | undefined };
-  JOB_REQUEST.rules(body, named);
-  const type = named.registry.get((body.type ?? named.namedType) as string) as JobTypeDefinition<unknown>;
   const principal = who(ctx);
   const plan = ctx.services.plan(principal.plan);
   const cap = planJobItems(plan);
-  if (body.items.length > cap)
-    throw new TrainprintError(
-      'PAYLOAD_TOO_LARGE',
-      `a job on plan "${principal.plan}" holds at most ${cap} items (jobItems); this one has ${body.items.length}`,
-    );
-  // a JSON body's items were checked with it (the request schema has each type's); JSON lines name the type after
-  if (body.type === undefined) checkItems(type, body.items);
+  const named = { registry: ctx.services.jobTypes, namedType: ctx.query.type as string | undefined };
+  JOB_REQUEST.rules(body, { ...named, plan: { name: principal.plan, jobItems: cap } });
+  const type = named.registry.get((body.type ?? named.namedType) as string) as JobTypeDefinition<unknown>;
   // what the type prepares before the charge (an extract or audit item's model, built now and held once charged)
   const prepared = await type.prepare?.(body.items, {
     account: principal.account,

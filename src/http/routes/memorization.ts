@@ -25,11 +25,10 @@ import {
   readThrough,
   REQUESTS,
   TrainprintError,
-  VERIFY_TOKENS,
-  wordSpans,
   type Assessment,
   type AssessRequest,
   type ExtractRequest,
+  type ProbeReference,
   type ProbeRequest,
   type ProbeResult,
   type ReferenceSetInfo,
@@ -43,20 +42,25 @@ import { notFound } from './refusals.js';
 const TAG = 'memorization';
 const BASE = '/api/v1/memorization';
 
+/** A row of the tag taking a JSON body at `${BASE}/<name>`, of scope `memorization`. */
+const post = (name: string, row: Omit<Route, 'method' | 'path' | 'tag' | 'scope' | 'body'>): Route => ({
+  method: 'POST',
+  path: `${BASE}/${name}`,
+  tag: TAG,
+  scope: 'memorization',
+  body: 'json',
+  ...row,
+});
+
 /**
  * The memorization rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example MEMORIZATION_ROUTES.map((r) => r.operationId)
  */
 export const MEMORIZATION_ROUTES: readonly Route[] = [
-  {
-    method: 'POST',
-    path: `${BASE}/register-work`,
+  post('register-work', {
     operationId: 'trackWork',
-    tag: TAG,
-    scope: 'memorization',
     creates: true,
     summary: 'Track a work of the account for memorization, optionally with canaries to embed before publishing',
-    body: 'json',
     requestSchema: REQUESTS.trackWork.served,
     responseSchema: M.TRACKED_WORK_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -67,16 +71,11 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const req = b.work === undefined ? b : { ...b, work: { ...b.work, owner: account(ctx) } };
       return { ...(await mem(ctx).registerWork(req)) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/reference-sets`,
+  }),
+  post('reference-sets', {
     operationId: 'createReferenceSet',
-    tag: TAG,
-    scope: 'memorization',
     creates: true,
     summary: 'Keep a non-member reference set for probes, with how it was made (`basis`)',
-    body: 'json',
     requestSchema: REQUESTS.referenceSet.served,
     responseSchema: M.REFERENCE_SET_RESPONSE_SCHEMA,
     status: [201],
@@ -87,7 +86,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const info = await mem(ctx).addReferenceSet({ ...b, id: refSetKey(ctx, b.id) });
       return new Reply({ ...shownSet(ctx, info) }, 201);
     },
-  },
+  }),
   {
     method: 'GET',
     path: `${BASE}/reference-sets`,
@@ -105,14 +104,9 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       };
     },
   },
-  {
-    method: 'POST',
-    path: `${BASE}/extract`,
+  post('extract', {
     operationId: 'extractMemorized',
-    tag: TAG,
-    scope: 'memorization',
     summary: 'Prefixes of the work → greedy continuation by the model → verbatim match against the work',
-    body: 'json',
     requestSchema: REQUESTS.extract.served,
     responseSchema: M.EXTRACTION_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -122,15 +116,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const model = await ctx.services.targetModel(b.model);
       return { ...(await mem(ctx).extract({ ...b, model } as ExtractRequest)) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/probe`,
+  }),
+  post('probe', {
     operationId: 'probeMemorization',
-    tag: TAG,
-    scope: 'memorization',
     summary: 'Likelihood statistics of the work against a non-member reference set, with a set-level test',
-    body: 'json',
     requestSchema: REQUESTS.probe.served,
     responseSchema: M.PROBE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -138,7 +127,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
         model: ModelSpec;
         reference_model?: ModelSpec;
         work_id?: string;
-        reference: Record<string, unknown>;
+        reference: ProbeReference;
       };
       REQUESTS.probe.rules(b as never, undefined); // its schema checked: its rules before the work is looked up
       if (b.work_id !== undefined) await ownWork(ctx, b.work_id);
@@ -148,51 +137,30 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const request = { ...b, reference: ownReference(ctx, b.reference), model, ...calibration } as ProbeRequest;
       return { ...shownProbe(ctx, await mem(ctx).probe(request)) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/compare`,
+  }),
+  post('compare', {
     operationId: 'compareOutput',
-    tag: TAG,
-    scope: 'memorization',
     summary: "A model output against the account's works: verbatim runs and near passages",
-    body: 'json',
     requestSchema: REQUESTS.compareOutput.served,
     responseSchema: M.COMPARE_OUTPUT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = readThrough(REQUESTS.compareOutput, ctx.body, undefined);
-      const limit = b.limit ?? 1000;
-      const ids = b.work_ids !== undefined ? await ownWorkIds(ctx, b.work_ids) : await accountWorksWithText(ctx, limit);
-      if (ids.length === 0) {
-        // nothing of the account to compare with: the engine's empty answer (it refuses an empty list)
-        const n = wordSpans(b.output).tokens.length;
-        return {
-          output_tokens: n,
-          works: [],
-          examined: 0,
-          factors: [],
-          limitations: n < VERIFY_TOKENS ? ['short_text_low_power'] : [],
-        };
-      }
-      return { ...(await mem(ctx).compare({ ...b, work_ids: ids })) };
+      for (const id of b.work_ids ?? []) await ownWork(ctx, id);
+      // without work_ids, the account's works with their text
+      return { ...(await mem(ctx).compare(b, { owner: account(ctx) })) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/assess`,
+  }),
+  post('assess', {
     operationId: 'assessMemorization',
-    tag: TAG,
-    scope: 'memorization',
     creates: true,
     summary: 'Memorization risk of a work of the account × a model: corpus evidence, extraction, probe and canaries',
-    body: 'json',
     requestSchema: REQUESTS.assess.served,
     responseSchema: M.ASSESSMENT_RESPONSE_SCHEMA,
     handler: async (ctx) => {
       const b = ctx.body as Record<string, unknown> & {
         model: ModelSpec;
         work_id: string;
-        probe?: false | { reference: Record<string, unknown>; reference_model?: ModelSpec };
+        probe?: false | { reference: ProbeReference; reference_model?: ModelSpec };
       };
       REQUESTS.assess.rules(b as never, undefined); // its schema checked: its rules before the work is looked up
       await ownWork(ctx, b.work_id);
@@ -212,15 +180,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
       const request = { ...b, ...(probe === undefined ? {} : { probe }), model } as AssessRequest;
       return { ...shownAssessment(ctx, await mem(ctx).assess(request)) };
     },
-  },
-  {
-    method: 'POST',
-    path: `${BASE}/report`,
+  }),
+  post('report', {
     operationId: 'memorizationReport',
-    tag: TAG,
-    scope: 'memorization',
     summary: 'An assessment of the account as one self-contained HTML page (text/html)',
-    body: 'json',
     requestSchema: REQUESTS.report.served,
     responseSchema: M.REPORT_SCHEMA,
     responseType: 'html',
@@ -241,7 +204,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
         },
       });
     },
-  },
+  }),
 ];
 
 /** Short path of each catalogued operation → its operation id under `/api/v1/memorization/`. */
@@ -282,24 +245,6 @@ async function referenceModel(
   return spec === undefined ? {} : { reference_model: await ctx.services.targetModel(spec, field) };
 }
 
-async function ownWorkIds(ctx: RouteContext, ids: readonly string[]): Promise<string[]> {
-  for (const id of ids) await ownWork(ctx, id);
-  return [...ids];
-}
-
-/** Ids of the account's works registered with their text, at most `limit`, in id order. */
-async function accountWorksWithText(ctx: RouteContext, limit: number): Promise<string[]> {
-  const ids: string[] = [];
-  let after: string | undefined;
-  while (ids.length < limit) {
-    const page = await ctx.engine.listWorks({ owner: account(ctx), limit: 1000, ...(after ? { after } : {}) });
-    for (const w of page.works) if (w.has_text && ids.length < limit) ids.push(w.work_id);
-    if (!page.next) break;
-    after = page.next;
-  }
-  return ids;
-}
-
 // ------------------------------------------------------------------ reference sets: the account's own
 
 /** Store id of the account's reference set `id` (accounts never contain `/`). */
@@ -321,9 +266,9 @@ async function findOwnSet(ctx: RouteContext, id: string): Promise<ReferenceSetIn
 }
 
 /** 404 naming the id as the account knows it when a probe's `reference` names a set the account does not have. */
-async function assertOwnReference(ctx: RouteContext, ref: Record<string, unknown>): Promise<void> {
-  const id = ref.reference_set;
-  if (typeof id === 'string' && !(await findOwnSet(ctx, id))) notFound(`no reference set "${id}"`);
+async function assertOwnReference(ctx: RouteContext, ref: ProbeReference): Promise<void> {
+  if ('reference_set' in ref && !(await findOwnSet(ctx, ref.reference_set)))
+    notFound(`no reference set "${ref.reference_set}"`);
 }
 
 /** A stored reference-set id as the account knows it. */
@@ -337,8 +282,8 @@ function shownSet(ctx: RouteContext, s: ReferenceSetInfo): ReferenceSetInfo {
 }
 
 /** A probe's `reference` as the engine reads it: a reference-set id becomes the account's store id. */
-function ownReference(ctx: RouteContext, ref: Record<string, unknown>): Record<string, unknown> {
-  return typeof ref.reference_set === 'string' ? { ...ref, reference_set: refSetKey(ctx, ref.reference_set) } : ref;
+function ownReference(ctx: RouteContext, ref: ProbeReference): ProbeReference {
+  return 'reference_set' in ref ? { ...ref, reference_set: refSetKey(ctx, ref.reference_set) } : ref;
 }
 
 function shownProbe(ctx: RouteContext, p: ProbeResult): ProbeResult {

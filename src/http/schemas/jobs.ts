@@ -11,7 +11,8 @@ const JOB_ID = prefixedId('job', 32);
 /**
  * `POST /api/v1/jobs` for the types of `registry`: the type and the items, each item checked against its type's
  * schema (`allOf` of one `if type … then items …` per type, the type's module's own schema), a type's `options` its
- * module's. A JSON-lines body names its type in the query: its items are checked by the route.
+ * module's. A JSON-lines body names its type in the query: its items are checked by the submission's rules
+ * (`JOB_REQUEST`).
  * @example new Validator(jobRequestSchema(BUILT_IN_JOB_TYPES)).validate({ type: 'scan', items: [{ id: 'a', text: '…' }] }).valid // true
  */
 export function jobRequestSchema(registry: JobTypeRegistry): JsonSchema {

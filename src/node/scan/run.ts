@@ -9,6 +9,7 @@
 import { stat } from 'node:fs/promises';
 import {
   createEngine,
+  positiveInt,
   DEFAULT_MIN_WORDS,
   readThrough,
   REQUESTS,
@@ -16,6 +17,7 @@ import {
   type Engine,
   type ScanItem,
 } from '../../library.js';
+import { MAX_THREADS } from '../build-pool.js';
 import { readDocumentBatches } from '../read-documents.js';
 import { checkpointPath, readCheckpoint, sameScan, writeCheckpoint, type ScanIdentity } from './checkpoint.js';
 import { loadDatasetSpecs } from '../load-datasets.js';
@@ -97,9 +99,7 @@ interface Plan {
 }
 
 function planOf(options: ScanFilesOptions): Plan {
-  const threads = options.threads ?? 1;
-  if (!Number.isInteger(threads) || threads < 1 || threads > 256)
-    throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..256');
+  const threads = positiveInt('threads', options.threads, 1, MAX_THREADS);
   if (!Array.isArray(options.datasets) || options.datasets.length === 0)
     throw new TrainprintError('INVALID_OPTIONS', 'datasets: at least one dataset file or postgres:// URL');
   if (!Array.isArray(options.inputs) || options.inputs.length === 0)

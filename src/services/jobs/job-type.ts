@@ -156,7 +156,10 @@ export interface JobTypeDefinition<Item = unknown> {
    * and what they are called: a scan's hits. @default none (a result is exported as its line)
    */
   readonly rows?: { readonly noun: string; of(result: unknown): readonly unknown[] };
-  /** The JSON Schema (2020-12) of one item: each item is checked against it at submission (422 `items[i].field`). */
+  /**
+   * The JSON Schema (2020-12) of one item: each item is checked against it at submission (422 `items[i].field`); a
+   * JSON-lines body's items by the submission's rules (`JOB_REQUEST`), which read the keywords `checkSchema` reads.
+   */
   readonly itemSchema: JsonSchema;
   /** The schema of the job's `options` (stored with the job as its context), when it takes any. */
   readonly optionsSchema?: JsonSchema;

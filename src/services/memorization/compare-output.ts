@@ -17,11 +17,12 @@ import { VERIFY_TOKENS } from './constants.js';
 /** compare refuses longer texts (its sentence-pair scoring is quadratic). */
 const COMPARE_MAX_CHARS = 500_000;
 
-/** Run the comparison. */
+/** Run the comparison; without `work_ids`, against the works of `owner` (every owner's when undefined). */
 export async function compareOutput(
   deps: MemorizationDeps,
   store: Store,
   request: CompareOutputRequest,
+  owner?: string,
 ): Promise<CompareOutputResult> {
   // read through COMPARE_OUTPUT_REQUEST by the caller (Memorization.compare)
   const { output, min_tokens: minTokens = 8, limit = 1000 } = request;
@@ -32,7 +33,11 @@ export async function compareOutput(
     works = [];
     let after: string | undefined;
     while (works.length < limit) {
-      const page = await deps.listWorks({ limit: Math.min(1000, limit - works.length), ...(after ? { after } : {}) });
+      const page = await deps.listWorks({
+        owner,
+        limit: Math.min(1000, limit - works.length),
+        ...(after ? { after } : {}),
+      });
       works.push(...page.works.filter((w) => w.has_text));
       if (!page.next) break;
       after = page.next;

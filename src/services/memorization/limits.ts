@@ -14,6 +14,9 @@ export interface IntLimit {
   readonly default?: number;
 }
 
+/** A whole-work extraction's, and a catalogue audit's, model calls at most: one budget, one default. */
+const BUDGET_CALLS = { min: 1, max: 1_000_000, default: 2000 } as const;
+
 /**
  * Per operation, the bounds the library takes (`memorization.extract`, `extractWork`, `auditCatalogue` — which reads
  * its per-work options through `extractWork`'s — and `probe`).
@@ -29,7 +32,7 @@ export const MEMORIZATION_LIMITS = {
     concurrency: { min: 1, max: 64, default: 4 },
   },
   extractWork: {
-    budget_calls: { min: 1, max: 1_000_000, default: 2000 },
+    budget_calls: BUDGET_CALLS,
     // default: one per 250 words, at most half the budget
     probes: { min: 1, max: 1_000_000 },
     prefix_words: { min: 8, max: 500, default: 50 },
@@ -37,7 +40,7 @@ export const MEMORIZATION_LIMITS = {
     concurrency: { min: 1, max: 64, default: 4 },
   },
   audit: {
-    budget_calls: { min: 1, max: 1_000_000, default: 2000 },
+    budget_calls: BUDGET_CALLS,
     first_probes: { min: 1, max: 50, default: 3 },
   },
   probe: {

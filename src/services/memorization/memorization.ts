@@ -234,10 +234,16 @@ export class Memorization {
     return (await operations()).runProbe(this.store, read);
   }
 
-  /** A model output against the registered works: verbatim runs and near passages. @throws INVALID_INPUT, NOT_FOUND */
-  async compare(request: CompareOutputRequest): Promise<CompareOutputResult> {
+  /**
+   * A model output against the registered works (without `work_ids`, those of `options.owner` when given): verbatim
+   * runs and near passages. @throws INVALID_INPUT, NOT_FOUND
+   */
+  async compare(
+    request: CompareOutputRequest,
+    options: { readonly owner?: string } = {},
+  ): Promise<CompareOutputResult> {
     const read = readThrough(COMPARE_OUTPUT_REQUEST, request, undefined);
-    return (await operations()).compareOutput(this.deps, this.store, read);
+    return (await operations()).compareOutput(this.deps, this.store, read, options.owner);
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import { TrainprintError } from '../../../errors.js';
 import type { PreparedItems } from '../job-type.js';
+import { itemError } from '../request.js';
 
 /**
  * `check` run on item `i`, its error naming the item: `items[i]: …` (a field's error: `items[i].field`).
@@ -19,12 +20,6 @@ export async function itemChecked(i: number, check: () => unknown): Promise<void
       throw itemError(i, c.field, c.reason);
     throw new TrainprintError(e.code, `items[${i}]: ${e.detail ?? e.message}`, { cause: e.cause });
   }
-}
-
-/** A 422 naming `items[i].field`. */
-export function itemError(i: number, field: string, reason: string): TrainprintError {
-  const f = `items[${i}].${field}`;
-  return new TrainprintError('INVALID_INPUT', `${f}: ${reason}`, { cause: { location: 'body', field: f, reason } });
 }
 
 /**

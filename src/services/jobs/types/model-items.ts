@@ -9,6 +9,7 @@ import type { Store } from '../../../store/types.js';
 import { anySignal } from '../../../util/signals.js';
 import { unrefTimer } from '../../../util/timers.js';
 import type { ExtractionJournal } from '../../memorization/extraction-journal.js';
+import { MEMORIZATION_LIMITS } from '../../memorization/limits.js';
 import {
   storeExtractionJournal,
   storeJournalPrefix,
@@ -33,10 +34,9 @@ export const EXTRACT_CALLS_PER_UNIT = 100;
 /** How long a runner leaves a job whose model another live process holds, before it looks again (ms). */
 export const HAND_BACK_RETRY_MS = 1000;
 
-/** The units of an item with a call budget ({@link EXTRACT_CALLS_PER_UNIT}). */
-export function budgetUnits(item: { readonly budget_calls?: unknown }): number {
-  const budget = item?.budget_calls;
-  const calls = typeof budget === 'number' && Number.isFinite(budget) && budget > 0 ? budget : 2000;
+/** The units of an item with a call budget ({@link EXTRACT_CALLS_PER_UNIT}), its schema's: 1..1,000,000 or the default. */
+export function budgetUnits(item: { readonly budget_calls?: number }): number {
+  const calls = item.budget_calls ?? MEMORIZATION_LIMITS.extractWork.budget_calls.default;
   return Math.ceil(calls / EXTRACT_CALLS_PER_UNIT);
 }
 
@@ -128,7 +128,7 @@ function journalPrefix(scope: StoreJournalScope, work: ReturnType<JournalWork<ne
  * ({@link itemChecked} names the item in their errors).
  * @throws NOT_SUPPORTED when the host holds no models
  */
-export async function holdModels<I extends ModelItem & { readonly budget_calls?: unknown }>(
+export async function holdModels<I extends ModelItem & { readonly budget_calls?: number }>(
   type: string,
   items: readonly I[],
   context: JobPrepareContext,

@@ -12,16 +12,23 @@ import type { ScanHit, ScanItem, ScanOptions } from '../../scan/types.js';
 import { SCAN_LINES } from '../lines/scan.js';
 import type { JobClaim } from '../types.js';
 
-/** The datasets and options a scan job carries in its context (its `options`, read through the scan's contract). */
+/** A scan job's context: its `options`, read through the scan's contract; the queue's name digests with datasets. */
+type ScanContext = Omit<ScanOptionsJson, 'datasets'> & {
+  readonly datasets?: ReadonlyArray<string | { readonly id: string; readonly sha256?: string }>;
+};
+
+/** The datasets a scan job's context names, each as `{ id, sha256? }` (a job's `options` name ids alone). */
+const namedDatasets = (c: ScanContext) => c.datasets?.map((d) => (typeof d === 'string' ? { id: d } : d));
+
+/** The datasets and options a scan job carries in its context. */
 function scanOptions(claim: JobClaim, signal: AbortSignal): ScanOptions {
-  // the queue's jobs name their datasets with their digests (`{ id, sha256 }`)
-  const c = claim.context as Omit<ScanOptionsJson, 'datasets'> & { datasets?: ReadonlyArray<string | { id: string }> };
-  const account = claim.job.account;
+  const c = claim.context as ScanContext;
+  const [account, named] = [claim.job.account, namedDatasets(c)];
   return {
     // a job without an account is the operator's (the scan queue's, enqueued from the command line)
     ...(account === '' ? {} : { account }),
     signal,
-    ...(c.datasets === undefined ? {} : { datasets: c.datasets.map((d) => (typeof d === 'string' ? d : d.id)) }),
+    ...(named === undefined ? {} : { datasets: named.map((d) => d.id) }),
     ...(c.min_words === undefined ? {} : { minWords: c.min_words }),
     ...(c.paraphrase === undefined ? {} : { paraphrase: c.paraphrase }),
   };
@@ -40,9 +47,8 @@ export function scanExecutor(
   const held = new Map<string, Promise<string | undefined>>();
   const notLoaded = () => undefined;
   return async (item, claim, signal) => {
-    const want = Array.isArray(claim.context.datasets) ? claim.context.datasets : [];
-    for (const d of want as { id: string; sha256?: string }[]) {
-      if (!digest || typeof d.sha256 !== 'string') continue;
+    for (const d of namedDatasets(claim.context as ScanContext) ?? []) {
+      if (!digest || d.sha256 === undefined) continue;
       if (!held.has(d.id)) held.set(d.id, digest(d.id).catch(notLoaded));
       const have = await held.get(d.id);
       if (have !== d.sha256)
