@@ -181,6 +181,27 @@ const closedError = (): TrainprintError =>
 const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new Error('aborted');
 
 /**
+ * The pool's options with their defaults, each checked.
+ * @throws INVALID_OPTIONS naming the first option out of its range
+ */
+function checkedOptions(options: DocumentPoolOptions): Required<DocumentPoolOptions> {
+  const value = (name: keyof DocumentPoolOptions, fallback: number, min: number, max: number): number => {
+    const v = options[name] ?? fallback;
+    if (!Number.isInteger(v) || v < min || v > max) {
+      throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer in ${min}..${max}`);
+    }
+    return v;
+  };
+  return {
+    threads: value('threads', Math.max(1, availableParallelism() - 1), 1, 64),
+    memoryMb: value('memoryMb', DOCUMENT_MEMORY_MB, 64, 16_384),
+    priority: value('priority', DOCUMENT_PRIORITY, -20, 19),
+    waitMs: value('waitMs', DOCUMENT_WAIT_MS, 1, 3_600_000),
+    spareThreads: value('spareThreads', 1, 0, 64),
+  };
+}
+
+/**
  * A pool of worker threads that read document files, each within a heap limit and the file's time limit.
  * @throws INVALID_OPTIONS (`threads` not an integer in 1..64, `memoryMb` not in 64..16384)
  * @example
@@ -191,26 +212,7 @@ const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new Error
  * await documents.close()
  */
 export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentPool {
-  const threads = options.threads ?? Math.max(1, availableParallelism() - 1);
-  const memoryMb = options.memoryMb ?? DOCUMENT_MEMORY_MB;
-  const priority = options.priority ?? DOCUMENT_PRIORITY;
-  if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
-    throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..64');
-  }
-  if (!Number.isInteger(memoryMb) || memoryMb < 64 || memoryMb > 16_384) {
-    throw new TrainprintError('INVALID_OPTIONS', 'memoryMb must be an integer in 64..16384');
-  }
-  if (!Number.isInteger(priority) || priority < -20 || priority > 19) {
-    throw new TrainprintError('INVALID_OPTIONS', 'priority must be an integer in -20..19');
-  }
-  const waitMs = options.waitMs ?? DOCUMENT_WAIT_MS;
-  if (!Number.isInteger(waitMs) || waitMs < 1 || waitMs > 3_600_000) {
-    throw new TrainprintError('INVALID_OPTIONS', 'waitMs must be an integer in 1..3600000');
-  }
-  const spareThreads = options.spareThreads ?? 1;
-  if (!Number.isInteger(spareThreads) || spareThreads < 0 || spareThreads > 64) {
-    throw new TrainprintError('INVALID_OPTIONS', 'spareThreads must be an integer in 0..64');
-  }
+  const { threads, memoryMb, priority, waitMs, spareThreads } = checkedOptions(options);
   if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadDocuments(threads, memoryMb, priority, spareThreads);
   const idle = new Map<Worker, ReturnType<typeof setTimeout>>();
   const running = new Map<Worker, Running>();
@@ -319,18 +321,13 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
    */
   const runnable = (): number => {
     const now = performance.now();
-    let held = 0;
-    let nextHeld = Number.POSITIVE_INFINITY;
-    for (const run of running.values()) {
-      if (now - run.since >= HELD_MS) held++;
-      else nextHeld = Math.min(nextHeld, run.since + HELD_MS - now);
-    }
+    const ages = [...running.values()].map((run) => now - run.since);
+    const held = ages.filter((age) => age >= HELD_MS).length;
     const allowed = threads + Math.min(held, spareThreads);
-    if (running.size >= allowed && held < spareThreads && nextHeld < Number.POSITIVE_INFINITY && !heldTimer) {
-      heldTimer = setTimeout(() => {
-        heldTimer = undefined;
-        dispatch();
-      }, nextHeld + 1);
+    // all running and a spare thread still to give: look again when the longest-running file not yet held will be
+    if (running.size >= allowed && held < spareThreads && !heldTimer) {
+      const next = HELD_MS - Math.max(...ages.filter((age) => age < HELD_MS));
+      heldTimer = setTimeout(() => ((heldTimer = undefined), dispatch()), next + 1);
       heldTimer.unref();
     }
     return allowed;
