@@ -547,25 +547,29 @@ async function honest(srv, key, until, index) {
     tally.honestMs.push(r.ms);
     (tally.honestByKind[kind] ??= []).push(r.ms);
   };
-  const post = (path, body, type = 'application/json') =>
-    timed(`${srv.url}${path}`, { method: 'POST', headers: auth(key, type), body });
+  // each call names its kind in a header the service ignores, for a server-side trace (bench/soak-waits.cjs)
+  const post = (path, body, kind, type = 'application/json') =>
+    timed(`${srv.url}${path}`, { method: 'POST', headers: { ...auth(key, type), 'x-soak-kind': kind }, body });
   for (let k = index; Date.now() < until; k++) {
     const step = k % 4;
     if (step === 0 || step === 1) {
       const words = step === 0 ? 800 : 12_000;
       const body = JSON.stringify({ content: text(words, k), content_type: 'text', search_remote: false });
-      record(step === 0 ? 'analyze_text_5kb' : 'analyze_text_80kb', await post('/api/v1/attribution/analyze', body));
+      const kind = step === 0 ? 'analyze_text_5kb' : 'analyze_text_80kb';
+      record(kind, await post('/api/v1/attribution/analyze', body, kind));
     } else if (step === 2) {
       const f = k % 8 < 4 ? FILES.honestPdf : FILES.honestEpub;
-      record('analyze_file', await post('/api/v1/attribution/analyze', f.body, f.type));
+      record('analyze_file', await post('/api/v1/attribution/analyze', f.body, 'analyze_file', f.type));
     } else {
       const lines = Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: `d${i}`, text: text(200, k + i) }));
-      const r = await post('/api/v1/jobs?type=scan', lines.join('\n'), 'application/x-ndjson');
+      const r = await post('/api/v1/jobs?type=scan', lines.join('\n'), 'submit_job', 'application/x-ndjson');
       record('submit_job', r);
       if (r.status === 202) {
         const id = JSON.parse(r.text).job_id;
         for (let i = 0; i < 120 && Date.now() < until + 30_000; i++) {
-          const s = await timed(`${srv.url}/api/v1/jobs/${id}`, { headers: auth(key) });
+          const s = await timed(`${srv.url}/api/v1/jobs/${id}`, {
+            headers: { ...auth(key), 'x-soak-kind': 'poll_job' },
+          });
           record('poll_job', s);
           if (s.status !== 200 || ['done', 'failed', 'cancelled'].includes(JSON.parse(s.text).state)) break;
           await sleep(500);

@@ -73,6 +73,7 @@ function soakOnce(dist, i) {
           p99_ms: s.honest.p99_ms,
           max_ms: s.honest.max_ms,
           errors_other_than_own_429: s.honest.errors_other_than_own_429,
+          by_kind: s.honest.by_kind,
         },
         healthz: s.probes.healthz,
         status: s.probes.status,
@@ -113,6 +114,10 @@ const figures = [
   ['honest_p50_ms', (r) => r.honest.p50_ms],
   ['honest_p99_ms', (r) => r.honest.p99_ms],
   ['honest_max_ms', (r) => r.honest.max_ms],
+  ...['analyze_text_5kb', 'analyze_text_80kb', 'analyze_file', 'submit_job', 'poll_job'].map((kind) => [
+    `${kind}_p99_ms`,
+    (r) => r.honest.by_kind?.[kind]?.p99_ms,
+  ]),
   ['healthz_p50_ms', (r) => r.healthz.p50_ms],
   ['healthz_p99_ms', (r) => r.healthz.p99_ms],
   ['healthz_max_ms', (r) => r.healthz.max_ms],
@@ -128,13 +133,14 @@ const medians = Object.fromEntries(
     return [d.name, Object.fromEntries(figures.map(([k, f]) => [k, median(mine.map(f))]))];
   }),
 );
-// each later build's figure over the first's, round by round (the runs next to each other), then the median of those
+// each later build's figure over the first's, round by round (the runs next to each other), then the median of those;
+// every figure but the 5xx count and the RSS (the last two)
 const [first, ...others] = dists;
 const overFirst = Object.fromEntries(
   others.map((d) => [
     d.name,
     Object.fromEntries(
-      figures.slice(0, 9).map(([k, f]) => {
+      figures.slice(0, -2).map(([k, f]) => {
         const ratios = [];
         for (let round = 1; round <= rounds; round++) {
           const a = runs.find((r) => r.round === round && r.build === first.name);

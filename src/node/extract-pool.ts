@@ -10,6 +10,8 @@
  * refusal leaves the thread to read the next file. Files beyond the threads wait, one line per owner (an account)
  * taken in turn and each line in the order it came, so twenty hostile files at once queue instead of taking the
  * thread that answers the other requests, and another account's file waits for one of them at most, not all twenty.
+ * A file that has read for {@link HELD_MS} on every thread lets a spare thread start for the next one waiting
+ * (`spareThreads`), so that the one it waits for at most is not one that reads for seconds.
  * Each thread runs the built `extract-worker.js` beside this file (`npm run build` makes it); where that file is
  * absent (the sources run directly) the files are read in this thread, with the same results.
  */
@@ -27,6 +29,7 @@ import {
   type ExtractDocumentOptions,
 } from '../library.js';
 import type { ExtractTask, ExtractWorkerData } from './extract-worker.js';
+import { FairQueue } from './fair-queue.js';
 
 /**
  * Options of {@link createDocumentPool}.
@@ -52,10 +55,24 @@ export interface DocumentPoolOptions {
    * behind files that take their threads to their time limit. @default 60000
    */
   readonly waitMs?: number;
+  /**
+   * Threads beyond `threads`, 0–64, each started for a waiting file while a file has run past {@link HELD_MS} on
+   * every thread: one file that reads for seconds (a large book, a file inflating to its limit) then holds one thread
+   * and no one else's files. Each may use `memoryMb` too. @default 1
+   */
+  readonly spareThreads?: number;
 }
 
 /** How long a file waits for a thread by default (ms). */
 export const DOCUMENT_WAIT_MS = 60_000;
+
+/**
+ * A file running this long (ms) holds its thread: while every thread is so held, a file waiting starts a spare one
+ * (`spareThreads`). An ordinary paper or chapter is read in tens of milliseconds; a flate bomb counted to its 256 MiB
+ * limit held the one thread of a 2-core server for 1–3 s, and every other account's file waited behind it (the hostile
+ * soak's slowest honest calls, docs/performance.md).
+ */
+const HELD_MS = 250;
 
 /**
  * A {@link DocumentOffload} on worker threads; `close()` ends them (files not read yet, and files given later, reject
@@ -72,6 +89,8 @@ export interface DocumentPool extends DocumentOffload {
   readonly memoryMb: number;
   /** The nice value its threads take (Linux). */
   readonly priority: number;
+  /** Threads it may start beyond `threads` while files hold them ({@link HELD_MS}). */
+  readonly spareThreads: number;
   /**
    * Threads started so far. A thread reads file after file, refused ones included; it is ended after a file refused
    * for a limit (size, inflated bytes, pages, text items, characters, time, memory) that left it holding more than
@@ -145,6 +164,8 @@ interface Answer {
 interface Running {
   readonly id: number;
   readonly job: Job;
+  /** When the file began on its thread (`performance.now()`). */
+  readonly since: number;
   readonly timer: ReturnType<typeof setTimeout>;
   readonly abort: () => void;
 }
@@ -160,6 +181,27 @@ const closedError = (): TrainprintError =>
 const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new Error('aborted');
 
 /**
+ * The pool's options with their defaults, each checked.
+ * @throws INVALID_OPTIONS naming the first option out of its range
+ */
+function checkedOptions(options: DocumentPoolOptions): Required<DocumentPoolOptions> {
+  const value = (name: keyof DocumentPoolOptions, fallback: number, min: number, max: number): number => {
+    const v = options[name] ?? fallback;
+    if (!Number.isInteger(v) || v < min || v > max) {
+      throw new TrainprintError('INVALID_OPTIONS', `${name} must be an integer in ${min}..${max}`);
+    }
+    return v;
+  };
+  return {
+    threads: value('threads', Math.max(1, availableParallelism() - 1), 1, 64),
+    memoryMb: value('memoryMb', DOCUMENT_MEMORY_MB, 64, 16_384),
+    priority: value('priority', DOCUMENT_PRIORITY, -20, 19),
+    waitMs: value('waitMs', DOCUMENT_WAIT_MS, 1, 3_600_000),
+    spareThreads: value('spareThreads', 1, 0, 64),
+  };
+}
+
+/**
  * A pool of worker threads that read document files, each within a heap limit and the file's time limit.
  * @throws INVALID_OPTIONS (`threads` not an integer in 1..64, `memoryMb` not in 64..16384)
  * @example
@@ -170,36 +212,22 @@ const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new Error
  * await documents.close()
  */
 export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentPool {
-  const threads = options.threads ?? Math.max(1, availableParallelism() - 1);
-  const memoryMb = options.memoryMb ?? DOCUMENT_MEMORY_MB;
-  const priority = options.priority ?? DOCUMENT_PRIORITY;
-  if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
-    throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..64');
-  }
-  if (!Number.isInteger(memoryMb) || memoryMb < 64 || memoryMb > 16_384) {
-    throw new TrainprintError('INVALID_OPTIONS', 'memoryMb must be an integer in 64..16384');
-  }
-  if (!Number.isInteger(priority) || priority < -20 || priority > 19) {
-    throw new TrainprintError('INVALID_OPTIONS', 'priority must be an integer in -20..19');
-  }
-  const waitMs = options.waitMs ?? DOCUMENT_WAIT_MS;
-  if (!Number.isInteger(waitMs) || waitMs < 1 || waitMs > 3_600_000) {
-    throw new TrainprintError('INVALID_OPTIONS', 'waitMs must be an integer in 1..3600000');
-  }
-  if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadDocuments(threads, memoryMb, priority);
+  const { threads, memoryMb, priority, waitMs, spareThreads } = checkedOptions(options);
+  if (!existsSync(fileURLToPath(WORKER_URL))) return inThreadDocuments(threads, memoryMb, priority, spareThreads);
   const idle = new Map<Worker, ReturnType<typeof setTimeout>>();
   const running = new Map<Worker, Running>();
   const queue = new FairQueue<Job>();
-  let live = 0,
-    started = 0,
+  let started = 0,
     nextId = 0,
     closed = false;
+  /** The wake-up of {@link dispatch} for when the next running file will hold its thread. */
+  let heldTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Ends `worker` for good (whatever it is doing) and forgets it. */
   const retire = (worker: Worker): void => {
     const timer = idle.get(worker);
     if (timer !== undefined) clearTimeout(timer);
-    if (idle.delete(worker) || running.has(worker)) live--;
+    idle.delete(worker);
     const run = running.get(worker);
     if (run) settle(worker, run);
     void worker.terminate();
@@ -224,7 +252,6 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
   const spawn = (): Worker => {
     const workerData: ExtractWorkerData = { priority };
     const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, workerData });
-    live++;
     started++;
     worker.on('message', (answer: Answer) => {
       const run = running.get(worker);
@@ -278,7 +305,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     );
     const abort = () => end(worker, abortReason(job.signal!));
     job.signal?.addEventListener('abort', abort, { once: true });
-    running.set(worker, { id, job, timer, abort });
+    running.set(worker, { id, job, timer, abort, since: performance.now() });
     worker.ref(); // a file under way keeps the process alive until it is answered
     // a copy with a buffer of its own moves to the thread: the caller keeps theirs (`slice()` of a Node Buffer would
     // be a view of the same memory, perhaps Node's shared pool)
@@ -287,14 +314,32 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     worker.postMessage(task, [bytes.buffer]);
   };
 
+  /**
+   * How many files may run now: `threads`, and a spare thread for each file that holds its thread ({@link HELD_MS}),
+   * `spareThreads` at most. When that is all running and a file waits, the pool looks again once the next running
+   * file would hold its thread.
+   */
+  const runnable = (): number => {
+    const now = performance.now();
+    const ages = [...running.values()].map((run) => now - run.since);
+    const held = ages.filter((age) => age >= HELD_MS).length;
+    const allowed = threads + Math.min(held, spareThreads);
+    // all running and a spare thread still to give: look again when the longest-running file not yet held will be
+    if (running.size >= allowed && held < spareThreads && !heldTimer) {
+      const next = HELD_MS - Math.max(...ages.filter((age) => age < HELD_MS));
+      heldTimer = setTimeout(() => ((heldTimer = undefined), dispatch()), next + 1);
+      heldTimer.unref();
+    }
+    return allowed;
+  };
+
   const dispatch = (): void => {
-    while (queue.length > 0 && !closed) {
+    while (queue.length > 0 && !closed && running.size < runnable()) {
       let worker: Worker | undefined = idle.keys().next().value;
       if (worker !== undefined) {
         clearTimeout(idle.get(worker));
         idle.delete(worker);
-      } else if (live < threads) worker = spawn();
-      else return;
+      } else worker = spawn(); // running.size < runnable() ≤ threads + spareThreads, and every live thread is running
       start(worker, queue.shift()!);
     }
   };
@@ -303,6 +348,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     threads,
     memoryMb,
     priority,
+    spareThreads,
     get started() {
       return started;
     },
@@ -352,6 +398,7 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      clearTimeout(heldTimer);
       for (const job of queue.drain()) job.reject(closedError());
       const all = [...idle.keys(), ...running.keys()];
       for (const [worker, run] of [...running]) {
@@ -360,66 +407,9 @@ export function createDocumentPool(options: DocumentPoolOptions = {}): DocumentP
       }
       for (const timer of idle.values()) clearTimeout(timer);
       idle.clear();
-      live = 0;
       await Promise.all(all.map((w) => w.terminate()));
     },
   };
-}
-
-/**
- * Waiting items in one line per owner, taken in turn: the owner whose item is taken goes to the back, so each owner
- * with items waiting gets one in every round, whatever the others have queued.
- * @example
- * const q = new FairQueue<string>(); q.push('a', 'a1'); q.push('a', 'a2'); q.push('b', 'b1')
- * [q.shift(), q.shift(), q.shift()] // ['a1', 'b1', 'a2']
- */
-export class FairQueue<T> {
-  /** The lines by owner, in the order their turns come (a Map keeps insertion order). */
-  readonly #lines = new Map<string, T[]>();
-  #size = 0;
-
-  /** Items waiting. */
-  get length(): number {
-    return this.#size;
-  }
-
-  push(owner: string, item: T): void {
-    const line = this.#lines.get(owner);
-    if (line) line.push(item);
-    else this.#lines.set(owner, [item]);
-    this.#size++;
-  }
-
-  /** The first item of the owner whose turn it is; that owner goes to the back. */
-  shift(): T | undefined {
-    for (const [owner, line] of this.#lines) {
-      const item = line.shift()!;
-      this.#lines.delete(owner);
-      if (line.length > 0) this.#lines.set(owner, line);
-      this.#size--;
-      return item;
-    }
-    return undefined;
-  }
-
-  /** Takes `item` out of `owner`'s line: whether it was waiting there. */
-  remove(owner: string, item: T): boolean {
-    const line = this.#lines.get(owner);
-    const at = line ? line.indexOf(item) : -1;
-    if (at < 0) return false;
-    line!.splice(at, 1);
-    if (line!.length === 0) this.#lines.delete(owner);
-    this.#size--;
-    return true;
-  }
-
-  /** Every item waiting, the queue left empty. */
-  drain(): T[] {
-    const all = [...this.#lines.values()].flat();
-    this.#lines.clear();
-    this.#size = 0;
-    return all;
-  }
 }
 
 /**
@@ -444,12 +434,13 @@ function errorOf(e: NonNullable<Answer['error']>): TrainprintError {
 }
 
 /** The pool where no worker file is built: the files are read in this thread. */
-function inThreadDocuments(threads: number, memoryMb: number, priority: number): DocumentPool {
+function inThreadDocuments(threads: number, memoryMb: number, priority: number, spareThreads: number): DocumentPool {
   let closed = false;
   return {
     threads,
     memoryMb,
     priority,
+    spareThreads,
     started: 0,
     extractDocument: (bytes, format, options) =>
       closed ? Promise.reject(closedError()) : extractDocument(bytes, format, options),

@@ -2,10 +2,10 @@
  * `createWorkerPool()`: a few `node:worker_threads` threads for the pure CPU work of analyze, score and
  * compare (an {@link Offload}) and for parsing large JSON bodies (a {@link JsonBodyOffload}), so that a
  * 10 MB analysis or a 500,000-character compare does not hold up the other requests of a `serve` process. Bounded (cores − 1 threads, at least 1; tasks beyond them
- * wait, each account's in order and the accounts in turn, as the document threads' do: one account's 90
- * requests just under the large-request line held another's 2 MB analyze 37× longer when they waited in arrival
- * order), started on the first task, ended after {@link WORKER_IDLE_MS} without one (the next task starts a new one),
- * and closed with the server that owns it. Each thread runs
+ * wait, each account's in order and the accounts in turn, as the document threads' do, a turn worth a measure of
+ * text (./fair-queue.ts): one account's 90 requests just under the large-request line held another's 2 MB analyze 37×
+ * longer when they waited in arrival order), started on the first task, ended after {@link WORKER_IDLE_MS} without one
+ * (the next task starts a new one), and closed with the server that owns it. Each thread runs
  * the built `offload-worker.js` beside this file (`npm run build` makes it); where that file is absent (the
  * sources run directly) the pool does the work in this thread instead, with the same results.
  */
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
   createEngine,
+  OFFLOAD_MIN_UNITS,
   TrainprintError,
   type DocumentOffload,
   type Engine,
@@ -24,7 +25,8 @@ import {
   type WorkResult,
 } from '../library.js';
 import type { JsonBodyOffload, JsonSchema } from '../http/index.js';
-import { createDocumentPool, type DocumentPool, type DocumentPoolOptions, FairQueue } from './extract-pool.js';
+import { createDocumentPool, type DocumentPool, type DocumentPoolOptions } from './extract-pool.js';
+import { FairQueue } from './fair-queue.js';
 
 /**
  * Options of {@link createWorkerPool}.
@@ -124,6 +126,24 @@ const unrefTimeout = (fire: () => void, ms: number): (() => void) => {
 };
 
 /**
+ * What one turn of an account gives it to spend in the pool's line, in units of text: the least an analysis offloads
+ * (shorter work runs in the caller's thread), so an account's 1 MB piece waits for about thirty
+ * turns and another's 80 KB piece for three.
+ */
+const TURN_UNITS = OFFLOAD_MIN_UNITS;
+
+/** A task's cost in its line: the UTF-16 units of its texts, or the bytes of a JSON body. */
+function unitsOf(task: Task): number {
+  if ('json' in task) return task.json.bytes.byteLength;
+  let units = 0;
+  for (const value of Object.values(task.work)) {
+    if (typeof value === 'string') units += value.length;
+    else if (Array.isArray(value)) for (const v of value) if (typeof v === 'string') units += v.length;
+  }
+  return units;
+}
+
+/**
  * A pool of worker threads for the pure work of analyze and compare. `on` is for tests (see {@link PoolThreads}).
  * @throws INVALID_OPTIONS (`threads` not an integer in 1..64, `idleMs` not in 1..86400000)
  * @example
@@ -154,7 +174,7 @@ export function createWorkerPool(
   // threads ended idle, until they have exited: close() waits for them too
   const ending = new Set<Promise<number>>();
   const busy = new Map<Worker, { id: number; task: Pending }>();
-  const queue = new FairQueue<Pending>();
+  const queue = new FairQueue<Pending>(TURN_UNITS);
   // `started`: the threads in the pool, busy or idle (not those ended); `live`: those not exited yet; `spawned`: all
   let started = 0,
     live = 0,
@@ -237,7 +257,7 @@ export function createWorkerPool(
   const submit = (owner: string, task: Task, transfer: ArrayBuffer[] = []): Promise<unknown> => {
     if (closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
-      queue.push(owner, { task, transfer, resolve, reject });
+      queue.push(owner, { task, transfer, resolve, reject }, unitsOf(task));
       dispatch();
     });
   };

@@ -230,7 +230,8 @@ describe('document pool', () => {
 
   it("takes owners in turn: another account's file waits for one of a flood's files, not all of them", async () => {
     const { createDocumentPool } = await dist('node.js');
-    const pool = createDocumentPool({ threads: 1 });
+    // one thread and no spare one: on a loaded machine a 100 ms file may run past the time a spare thread waits for
+    const pool = createDocumentPool({ threads: 1, spareThreads: 0 });
     try {
       const [format, bomb] = HOSTILE_FILES['flate-bomb.pdf']();
       const order: string[] = [];
@@ -248,6 +249,72 @@ describe('document pool', () => {
       expect(order).toEqual(['mallory-1', 'mallory-2', 'ada', 'mallory-3', 'mallory-4']);
     } finally {
       await pool.close();
+    }
+  });
+
+  it('a file that reads for seconds holds its thread, not the files behind it: a spare thread reads them', async () => {
+    const { createDocumentPool } = await dist('node.js');
+    const sent = spyOnThreads();
+    const pool = createDocumentPool({ threads: 1 });
+    const reading = new AbortController();
+    try {
+      expect(pool.spareThreads).toBe(1);
+      const [format, bomb] = HOSTILE_FILES['flate-bomb.pdf']();
+      // its 1 GiB inflated with no limit of bytes: it reads until it is aborted (or its thread's heap is full)
+      let bombSettled = false;
+      const long = rejection(
+        pool.extractDocument(bomb, format, { maxUncompressedBytes: 2 ** 40, signal: reading.signal }, 'mallory'),
+      ).finally(() => {
+        bombSettled = true;
+      });
+      const paper = await pool.extractDocument(pdf, 'pdf', undefined, 'ada');
+      expect(paper.text).toContain('Kellynch Hall');
+      expect(bombSettled).toBe(false); // ada's file was read while the bomb still held its thread
+      reading.abort(new Error('cancelled'));
+      expect((await long).message).toBe('cancelled');
+      const [bombOn, paperOn] = sent.threads;
+      expect(paperOn).not.toBe(bombOn);
+      expect(pool.started).toBe(2);
+    } finally {
+      reading.abort();
+      sent.restore();
+      await pool.close();
+    }
+  });
+
+  it('starts no more spare threads than spareThreads; with 0, the files behind a long one wait for it', async () => {
+    const { createDocumentPool } = await dist('node.js');
+    const [format, bomb] = HOSTILE_FILES['flate-bomb.pdf']();
+    expect(() => createDocumentPool({ spareThreads: -1 })).toThrow(/spareThreads/);
+    expect(() => createDocumentPool({ spareThreads: 65 })).toThrow(/spareThreads/);
+    for (const spareThreads of [0, 1]) {
+      const pool = createDocumentPool({ threads: 1, spareThreads });
+      const reading = new AbortController();
+      try {
+        const order: string[] = [];
+        const settled = (name: string, p: Promise<unknown>) =>
+          p.then(
+            () => order.push(name),
+            () => order.push(name),
+          );
+        const options = { maxUncompressedBytes: 2 ** 40, signal: reading.signal };
+        // as many long files as there are threads and spare ones, then a paper: it waits for one of them to end
+        const bombs = Array.from({ length: 1 + spareThreads }, (_, i) =>
+          settled(`bomb-${i}`, pool.extractDocument(bomb, format, options, `mallory-${i}`)),
+        );
+        const paper = settled('paper', pool.extractDocument(pdf, 'pdf', undefined, 'ada'));
+        // the long files have held their threads for a while (a spare one started for the second, if any)
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(order).toEqual([]);
+        expect(pool.started).toBe(1 + spareThreads);
+        reading.abort(new Error('cancelled'));
+        await Promise.all([...bombs, paper]);
+        expect(order.at(-1)).toBe('paper');
+        expect(pool.started).toBe(1 + spareThreads + 1); // aborted threads end; the paper read on a new one
+      } finally {
+        reading.abort();
+        await pool.close();
+      }
     }
   });
 

@@ -1,10 +1,10 @@
 /**
- * The worker pool's fair queue (FairQueue of src/node/extract-pool.ts, which the pool of src/node/offload.ts shares): each owner's items in order, the owners in turn, a newcomer
+ * The worker pool's fair queue (FairQueue of src/node/fair-queue.ts, which the pools of src/node/offload.ts and src/node/extract-pool.ts share): each owner's items in order, the owners in turn, a newcomer
  * served after at most one item of each owner already waiting; and the HTTP handler giving each request's offloaded
  * work (its analysis's pieces, its large JSON body) to its own account's line through `forOwner`.
  */
 import { describe, expect, it } from 'vitest';
-import { FairQueue } from '../../src/node/extract-pool.js';
+import { FairQueue } from '../../src/node/fair-queue.js';
 import { createEngine, type Offload } from '../../src/library.js';
 import { createHandler, KeyStore, type JsonBodyOffload } from '../../src/http/index.js';
 import { recordingOffload } from '../fixtures/offload.js';
@@ -44,6 +44,115 @@ describe('FairQueue', () => {
     expect(q.drain().sort()).toEqual([1, 2, 3]);
     expect(q.shift()).toBeUndefined();
     expect(q.length).toBe(0);
+  });
+});
+
+/**
+ * Deficit round robin as plainly as it can be written (one quantum to one owner a step, no rounds skipped): what
+ * FairQueue must give, item for item.
+ */
+class ReferenceDrr {
+  lines = new Map<string, { waiting: { item: string; cost: number }[]; deficit: number }>();
+  constructor(readonly quantum: number) {}
+  push(owner: string, item: string, cost: number): void {
+    const line = this.lines.get(owner);
+    if (line) line.waiting.push({ item, cost });
+    else this.lines.set(owner, { waiting: [{ item, cost }], deficit: 0 });
+  }
+  shift(): string | undefined {
+    while (this.lines.size > 0) {
+      const [owner, line] = [...this.lines][0];
+      this.lines.delete(owner);
+      if (line.deficit < line.waiting[0].cost) {
+        line.deficit += this.quantum;
+        this.lines.set(owner, line);
+        continue;
+      }
+      const { item, cost } = line.waiting.shift()!;
+      line.deficit -= cost;
+      if (line.waiting.length > 0) {
+        // its turn goes on while what it has covers its next item: it stays first
+        if (line.deficit >= line.waiting[0].cost) this.lines = new Map([[owner, line], ...this.lines]);
+        else this.lines.set(owner, line);
+      }
+      return item;
+    }
+    return undefined;
+  }
+}
+
+describe('FairQueue with costs (the worker pool: units of text)', () => {
+  it("takes another owner's small item before one owner's large one, each owner's items in order", () => {
+    const q = new FairQueue<string>(100);
+    q.push('flood', 'f0', 1000);
+    q.push('flood', 'f1', 1000);
+    q.push('ada', 'a0', 80);
+    q.push('ada', 'a1', 80);
+    q.push('ada', 'a2', 300);
+    const order: string[] = [];
+    for (let x = q.shift(); x !== undefined; x = q.shift()) order.push(x);
+    expect(order).toEqual(['a0', 'a1', 'a2', 'f0', 'f1']);
+  });
+
+  it('starves no one: a large item is taken within its cost in turns however many small ones keep coming', () => {
+    const q = new FairQueue<string>(100);
+    q.push('big', 'B', 1000);
+    q.push('small', 's0', 50);
+    let n = 0;
+    const taken: string[] = [];
+    for (let x = q.shift(); x !== undefined && taken.length < 100; x = q.shift()) {
+      taken.push(x);
+      if (x.startsWith('s')) q.push('small', `s${++n}`, 50); // the small owner always has one more waiting
+    }
+    // the big owner needs 10 turns of 100, and between two of its turns the small owner has one (two items at most)
+    const at = taken.indexOf('B');
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThanOrEqual(20);
+    expect(taken.filter((x) => x.startsWith('s'))).toEqual(Array.from({ length: 99 }, (_, i) => `s${i}`));
+  });
+
+  it('gives item for item what plain deficit round robin gives (random owners, costs and turns)', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    for (let run = 0; run < 200; run++) {
+      const quantum = 1 + Math.floor(random() * 50);
+      const q = new FairQueue<string>(quantum);
+      const ref = new ReferenceDrr(quantum);
+      const got: Array<string | undefined> = [];
+      const want: Array<string | undefined> = [];
+      for (let step = 0; step < 60; step++) {
+        if (random() < 0.55) {
+          const owner = `o${Math.floor(random() * 4)}`;
+          const cost = 1 + Math.floor(random() ** 3 * 2000);
+          q.push(owner, `${owner}-${step}`, cost);
+          ref.push(owner, `${owner}-${step}`, cost);
+        } else {
+          got.push(q.shift());
+          want.push(ref.shift());
+        }
+      }
+      for (let x = q.shift(); x !== undefined; x = q.shift()) got.push(x);
+      for (let x = ref.shift(); x !== undefined; x = ref.shift()) want.push(x);
+      expect(got).toEqual(want);
+      expect(q.length).toBe(0);
+    }
+  });
+
+  it('takes an item out of its line (remove), and refuses a quantum that is not a positive number', () => {
+    const q = new FairQueue<string>(10);
+    q.push('a', 'a0', 5);
+    q.push('a', 'a1', 5);
+    q.push('b', 'b0', 5);
+    expect(q.remove('a', 'a0')).toBe(true);
+    expect(q.remove('a', 'a0')).toBe(false);
+    expect(q.remove('c', 'a1')).toBe(false);
+    expect(q.length).toBe(2);
+    expect([q.shift(), q.shift(), q.shift()]).toEqual(['a1', 'b0', undefined]);
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => new FairQueue(bad)).toThrow(RangeError);
   });
 });
 
