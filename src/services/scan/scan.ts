@@ -264,9 +264,11 @@ export function candidateHits(minWords: number): number {
 }
 
 /**
- * An array's items in order, BATCH_ITEMS at a time (or BATCH_UNITS units of text, at least one item). Only an array
- * is read ahead: a generator or a stream may decide its next item from what the scan has done so far (a caller that
- * stops the source from `onProgress` stops it right after that item), so the scan reads those one item at a time.
+ * An array's items in order, BATCH_ITEMS at a time (or BATCH_UNITS units of text, at least one item). An array is
+ * read ahead always; a generator or a stream only when the caller says so (`readAhead`, {@link aheadBatches}): it may
+ * decide its next item from what the scan has done so far (a caller that stops the source from `onProgress` stops it
+ * right after that item), so the scan reads those one item at a time unless told, and `stop` ends a scan at an item
+ * whatever was read ahead.
  */
 async function* inBatches(items: readonly unknown[]): AsyncGenerator<unknown[], void> {
   for (let k = 0; k < items.length; ) {
