@@ -100,11 +100,14 @@ export class Engine extends DatasetEngine {
    * an item of at least `minWords` (default 50) whitespace-separated words that an exact dataset holds — verbatim or
    * edited (with `paraphrase: true`, reworded too) — item by item in input order, each item's hits in the order of
    * its text; returns the summary. Only the loaded datasets are searched (never a remote corpus). The same datasets
-   * and options give the same hits in the same order.
+   * and options give the same hits in the same order. `stop` ends it before its next item (the summary of the items
+   * done), where `signal` rejects; `readAhead` lets it read a generator's items in batches, as an array's.
    * @throws (rejects) INVALID_OPTIONS (an option, a dataset that is not exact, no exact dataset), NOT_FOUND (an
    *   unknown dataset), INVALID_INPUT (an item that is not `{ id, text }`), `signal.reason` when aborted
    * @example
    * for await (const hit of engine.scan(outputs, { minWords: 50 })) console.log(hit.id, hit.document_id, hit.words)
+   * const stop = new AbortController() // ends the scan after the item at which it is aborted, without rejecting
+   * for await (const hit of engine.scan(readDocuments(['outputs.jsonl']), { readAhead: true, stop: stop.signal })) stop.abort()
    * const it = engine.scan(outputs); let r; while (!(r = await it.next()).done) save(r.value); r.value.items // summary
    */
   scan(

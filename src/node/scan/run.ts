@@ -208,7 +208,7 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
     };
     if (!toStdout && !checkpoint) save(true); // a checkpoint from the start: a resume of a scan killed at once works
     const todo = itemsAfter(batches, done0, tally, signal);
-    if (engine) await scanHere(engine, todo, { minWords, paraphrase }, output, tally, step);
+    if (engine) await scanHere(engine, todo, { minWords, paraphrase, stop: signal }, output, tally, step);
     else if (pool) await scanOnThreads(pool, threads, todo, output, tally, step);
     save(true);
     output.close();
@@ -262,11 +262,15 @@ function itemsAfter(
   return items;
 }
 
-/** The scan on this thread: the items' hits written in order, `step` after each item. */
+/**
+ * The scan on this thread: the items' hits written in order, `step` after each item. The scan reads the items ahead
+ * to look them up in batches, and `stop` (the file scan's signal) ends it right after the item at which it is
+ * aborted, as the reader's own check (itemsAfter) did when the items went one at a time.
+ */
 async function scanHere(
   engine: Engine,
   items: AsyncIterable<ScanItem>,
-  options: { readonly minWords: number; readonly paraphrase: boolean },
+  options: { readonly minWords: number; readonly paraphrase: boolean; readonly stop: AbortSignal | undefined },
   out: HitOutput,
   tally: Tally,
   step: () => void,
@@ -274,6 +278,7 @@ async function scanHere(
   const before = tally.items;
   const scan = engine.scan(items, {
     ...options,
+    readAhead: true,
     onProgress: (p) => {
       tally.items = before + p.items;
       tally.bytes = p.bytes;

@@ -77,6 +77,10 @@ interface Plan {
   /** Whether a text has at least minWords words ({@link wordsTest}). */
   readonly enough: RegExp;
   readonly signal: AbortSignal | undefined;
+  /** Ends a scan before its next item (ScanOptions.stop). */
+  readonly stop: AbortSignal | undefined;
+  /** Whether a generator's or stream's items are read ahead in batches (ScanOptions.readAhead). */
+  readonly readAhead: boolean;
 }
 
 /**
@@ -90,12 +94,16 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     if (options === undefined) options = {};
     if (options === null || typeof options !== 'object')
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-    // what only a program passes (no JSON door takes them): a progress callback and an abort signal
+    // what only a program passes (no JSON door takes them): a progress callback, abort signals, reading ahead
     if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
       throw new TrainprintError('INVALID_OPTIONS', 'onProgress must be a function');
-    const signal = options.signal;
+    const { signal, stop } = options;
     if (signal !== undefined && !isSignal(signal))
       throw new TrainprintError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+    if (stop !== undefined && !isSignal(stop))
+      throw new TrainprintError('INVALID_OPTIONS', 'stop must be an AbortSignal');
+    const readAhead = options.readAhead ?? false;
+    if (typeof readAhead !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'readAhead must be a boolean');
     const account = options.account;
     const visible = corpus.datasets(account === undefined ? {} : { account });
     // a member undefined is one not given, as its schema reads it
@@ -118,7 +126,10 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       ...(account === undefined ? {} : { account }),
     };
     const enough = wordsTest(minWords);
-    return { minWords, paraphrase, search, datasets, candidateHits: candidateHits(minWords), enough, signal };
+    return {
+      ...{ minWords, paraphrase, search, datasets, candidateHits: candidateHits(minWords), enough },
+      ...{ signal, stop, readAhead },
+    };
   };
 
   /**
@@ -187,13 +198,26 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
         hits = 0,
         skipped = 0;
       p.signal?.throwIfAborted();
-      // an array's items are settled in batches; any other source's one at a time, as it gives them
-      const batches = Array.isArray(items) ? inBatches(items) : null;
-      for await (const got of batches ?? (items as AsyncIterable<unknown>)) {
+      // an array's items are settled in batches, and those of a source read ahead; any other source's one at a time,
+      // as it gives them
+      const batches = Array.isArray(items)
+        ? inBatches(items)
+        : p.readAhead
+          ? aheadBatches(items as AsyncIterable<unknown>)
+          : null;
+      const stopped = () => {
+        p.signal?.throwIfAborted();
+        return p.stop?.aborted === true;
+      };
+      // a stop is checked before the source is read, before a batch's lookups, before each item and after each item's
+      // progress (so a scan stopped from onProgress reads no further item): none after it is reported
+      const source = stopped() ? [] : (batches ?? (items as AsyncIterable<unknown>));
+      scan: for await (const got of source) {
         const batch = batches ? (got as unknown[]) : [got];
+        if (stopped()) break;
         const pre = batches ? settleMany(batch, p) : undefined;
         for (let k = 0; k < batch.length; k++) {
-          p.signal?.throwIfAborted();
+          if (stopped()) break scan;
           // read through the item's contract before any answer of its batch is used
           const item = readItem(batch[k], count);
           const answered = pre?.[k];
@@ -212,6 +236,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
             }
           }
           onProgress?.({ items: count, bytes, hits });
+          if (p.stop?.aborted) break scan;
         }
       }
       return { items: count, bytes, hits, skipped, ms: performance.now() - started };
@@ -239,9 +264,11 @@ export function candidateHits(minWords: number): number {
 }
 
 /**
- * An array's items in order, BATCH_ITEMS at a time (or BATCH_UNITS units of text, at least one item). Only an array
- * is read ahead: a generator or a stream may decide its next item from what the scan has done so far (a caller that
- * stops the source from `onProgress` stops it right after that item), so the scan reads those one item at a time.
+ * An array's items in order, BATCH_ITEMS at a time (or BATCH_UNITS units of text, at least one item). An array is
+ * read ahead always; a generator or a stream only when the caller says so (`readAhead`, {@link aheadBatches}): it may
+ * decide its next item from what the scan has done so far (a caller that stops the source from `onProgress` stops it
+ * right after that item), so the scan reads those one item at a time unless told, and `stop` ends a scan at an item
+ * whatever was read ahead.
  */
 async function* inBatches(items: readonly unknown[]): AsyncGenerator<unknown[], void> {
   for (let k = 0; k < items.length; ) {
@@ -254,6 +281,32 @@ async function* inBatches(items: readonly unknown[]): AsyncGenerator<unknown[], 
     }
     yield batch;
   }
+}
+
+/**
+ * A generator's or stream's items in order, read ahead as {@link inBatches} reads an array's. A source that fails
+ * hands over the items before the failure first (they are scanned and reported, as they were one at a time), then its
+ * error; a scan that stops closes the source.
+ */
+async function* aheadBatches(items: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<unknown[], void> {
+  let batch: unknown[] = [];
+  let units = 0;
+  try {
+    for await (const item of items) {
+      batch.push(item);
+      units += typeof (item as ScanItem)?.text === 'string' ? (item as ScanItem).text.length : 0;
+      if (batch.length >= BATCH_ITEMS || units >= BATCH_UNITS) {
+        const full = batch;
+        batch = [];
+        units = 0;
+        yield full;
+      }
+    }
+  } catch (e) {
+    if (batch.length > 0) yield batch;
+    throw e;
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** Whether `item` has an item's shape (the lookups of a batch stop before one that has not; its contract refuses it). */

@@ -52,6 +52,19 @@ export interface ScanOptions {
   readonly account?: string;
   /** Aborting rejects the scan with `signal.reason` (an AbortError by default), as fetch does. */
   readonly signal?: AbortSignal;
+  /**
+   * Aborting ends `engine.scan` before its next item, without rejecting: every hit of the items before is yielded,
+   * none of an item after, and the generator returns the summary of the items done (a caller that aborts it from
+   * `onProgress` stops right after that item, as a source that stops does).
+   */
+  readonly stop?: AbortSignal;
+  /**
+   * Let `engine.scan` read up to 64 items (or 64 Ki UTF-16 units of text) of a generator or stream before the first
+   * of them is reported, to look them up together (an array's items are read so always): for a source whose items do
+   * not depend on what the scan has done so far. A source stopped from `onProgress` reads on; `stop` ends the scan
+   * at the item. @default false
+   */
+  readonly readAhead?: boolean;
   /** Called after each item (keep it cheap: it runs once per item). */
   readonly onProgress?: (progress: ScanProgress) => void;
 }

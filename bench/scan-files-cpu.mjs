@@ -1,0 +1,148 @@
+// `scanFiles` (what `trainprint scan` runs on one thread) inside one process, this build against a baseline build in
+// the same run: the process CPU (user + system, all threads: `process.cpuUsage()`) of the scan alone — its datasets
+// loaded, then its items read, looked up, searched and written — without Node's start and the library's load, whose
+// ±0.1 s at a shared machine's load hides a change of the scan's own work in whole-process figures
+// (bench/cli-cpu.mjs). A fresh process per round and build (the code runs cold, as in the CLI), the builds' order
+// flipping each round; medians, and the hits files compared byte for byte each round.
+//
+//   npm run build && node bench/scan-files-cpu.mjs --baseline OTHER/dist [--rounds 9] [--out scan-files-cpu.json]
+//
+// The inputs are bench/cli-cpu.mjs's: 10 MB of English as about 1 kB JSON Lines outputs against a small archive.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { archiveOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+
+// the child: one scanFiles of the given build, its CPU printed as JSON
+if (process.argv[2] === '--child') {
+  const [, , , dist, tpds, jsonl, out] = process.argv;
+  const { scanFiles } = await import(pathToFileURL(join(dist, 'node.js')).href);
+  const t0 = process.cpuUsage();
+  let loaded = null; // CPU when the first item is done: the datasets loaded (and the first batch looked up)
+  const r = await scanFiles({
+    datasets: [tpds],
+    inputs: [jsonl],
+    out,
+    onProgress: (p) => {
+      if (loaded === null && p.items > 0) loaded = process.cpuUsage(t0);
+    },
+  });
+  const all = process.cpuUsage(t0);
+  const s = (u) => (u.user + u.system) / 1e6;
+  const line = { scan_s: s(all), first_item_s: s(loaded), items_s: s(all) - s(loaded), items: r.items, hits: r.hits };
+  console.log(JSON.stringify(line));
+  process.exit(0);
+}
+
+const ROUNDS = Number(opt('--rounds') ?? 9);
+const OUT = opt('--out') ?? 'scan-files-cpu.json';
+const builds = [['this', resolve(here, '..', 'dist')]];
+if (opt('--baseline')) builds.push(['baseline', resolve(opt('--baseline'))]);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
+
+const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-scan-files-'));
+try {
+  const text = CORPORA.en(10_000_000);
+  const jsonl = join(dir, 'en.jsonl');
+  writeFileSync(
+    jsonl,
+    `${outputsOf(text)
+      .map((x) => JSON.stringify(x))
+      .join('\n')}\n`,
+  );
+  // each build scans an archive of its own making (a build with another normaliser id refuses the other's)
+  const tpdsOf = {};
+  for (const [name, dist] of builds) {
+    const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'archive' }, archiveOf(text));
+    tpdsOf[name] = join(dir, `archive-${name}.tpds`);
+    writeFileSync(tpdsOf[name], engine.exportDataset('archive'));
+    engine.dispose();
+  }
+  const runs = Object.fromEntries(builds.map(([name]) => [name, []]));
+  const loads = [];
+  let identical = true;
+  for (let r = 0; r < ROUNDS; r++) {
+    loads.push(loadavg()[0]);
+    for (const [name, dist] of r % 2 ? [...builds].reverse() : builds) {
+      const out = join(dir, `hits-${name}.jsonl`);
+      rmSync(out, { force: true });
+      rmSync(`${out}.checkpoint`, { force: true });
+      // V8's interrupt budget as the CLI sets it for a one-shot command (src/cli/tiering.ts)
+      const child = [
+        '--interrupt-budget=1000000',
+        fileURLToPath(import.meta.url),
+        '--child',
+        dist,
+        tpdsOf[name],
+        jsonl,
+        out,
+      ];
+      runs[name].push(JSON.parse(execFileSync(process.execPath, child, { encoding: 'utf8' }).trim().split('\n').pop()));
+    }
+    if (builds.length > 1)
+      identical &&= readFileSync(join(dir, 'hits-this.jsonl')).equals(readFileSync(join(dir, 'hits-baseline.jsonl')));
+  }
+  const table = Object.fromEntries(
+    builds.map(([name]) => [
+      name,
+      {
+        scan_cpu_s: round(median(runs[name].map((x) => x.scan_s)), 3),
+        scan_cpu_range_s: [
+          round(Math.min(...runs[name].map((x) => x.scan_s)), 3),
+          round(Math.max(...runs[name].map((x) => x.scan_s)), 3),
+        ],
+        first_item_cpu_s: round(median(runs[name].map((x) => x.first_item_s)), 3),
+        // the items after the first: read, looked up, searched, their hits written
+        rest_cpu_s: round(median(runs[name].map((x) => x.items_s)), 3),
+        items: runs[name][0].items,
+        hits: runs[name][0].hits,
+        raw: runs[name],
+      },
+    ]),
+  );
+  const perRound = (key) =>
+    builds.length > 1 ? round(median(runs.this.map((x, i) => x[key] / runs.baseline[i][key])), 3) : null;
+  const ratio = perRound('scan_s');
+  const record = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: cpus()[0]?.model,
+    cores: cpus().length,
+    options: process.argv.slice(2),
+    builds,
+    rounds: ROUNDS,
+    load_1min: {
+      median: round(median(loads), 2),
+      min: round(Math.min(...loads), 2),
+      max: round(Math.max(...loads), 2),
+    },
+    identical_hits: builds.length > 1 ? identical : null,
+    scan_cpu_this_over_baseline: ratio,
+    rest_cpu_this_over_baseline: perRound('items_s'),
+    ...table,
+  };
+  for (const [name] of builds)
+    console.log(
+      `${name.padEnd(9)} scanFiles ${table[name].scan_cpu_s} s CPU (${table[name].scan_cpu_range_s.join('–')}) | ` +
+        `to the first item ${table[name].first_item_cpu_s} s, the rest ${table[name].rest_cpu_s} s | ` +
+        `${table[name].items} items, ${table[name].hits} hits`,
+    );
+  console.log(
+    `this / baseline, per round: ${ratio} (the rest: ${record.rest_cpu_this_over_baseline}); identical hits: ${record.identical_hits}; load ${record.load_1min.median}`,
+  );
+  writeFileSync(join(here, 'results', OUT), `${JSON.stringify(record, null, 2)}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
