@@ -60,10 +60,8 @@ export function checkFile(
   const size = bytes ? content.length : base64ByteLength(content as string);
   if (size > maxBytes) throw fileTooLarge(maxBytes);
   // strict base64 (RFC 4648, padding optional, no whitespace)
-  if (
-    !bytes &&
-    (!/^[A-Za-z0-9+/]*={0,2}$/.test(content as string) || (content as string).replace(/=+$/, '').length % 4 === 1)
-  )
+  const b64 = bytes ? '' : (content as string);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.replace(/=+$/, '').length % 4 === 1)
     fail('content is not valid base64');
   if (size === 0) fail('the file is empty');
   return true;
