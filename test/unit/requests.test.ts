@@ -584,6 +584,10 @@ describe("each service's rules", () => {
     // what `analyze` checks before its work: a file's base64 and size (within a plan's limit), a known place, a date
     expect(rules({ ...pdf, content: 'JVB' })).toBeNull();
     expect(rules({ ...pdf, content: 'J' })).toEqual(['INVALID_INPUT', undefined]);
+    expect([rules({ ...pdf, content: 'JVBERi0==' }), rules({ ...pdf, content: '=' })]).toEqual([
+      ['INVALID_INPUT', undefined],
+      ['INVALID_INPUT', undefined],
+    ]);
     expect(rules({ content_encoding: 'base64' })).toEqual(['INVALID_INPUT', undefined]);
     const limited = (limit: number) => refusedAt(() => REQUESTS.analyze.rules(pdf as never, { maxFileBytes: limit }));
     expect([limited(5), limited(4)]).toEqual([null, ['PAYLOAD_TOO_LARGE', undefined]]);

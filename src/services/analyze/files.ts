@@ -59,9 +59,10 @@ export function checkFile(
   if (typeof content !== 'string' && !bytes) fail('content must be a string');
   const size = bytes ? content.length : base64ByteLength(content as string);
   if (size > maxBytes) throw fileTooLarge(maxBytes);
-  // strict base64 (RFC 4648, padding optional, no whitespace)
+  // strict base64 (RFC 4648, padding optional, no whitespace): no padding past a whole group ('QUJD==' would not decode)
   const b64 = bytes ? '' : (content as string);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.replace(/=+$/, '').length % 4 === 1)
+  const data = b64.replace(/=+$/, '').length;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || data % 4 === 1 || b64.length > Math.ceil(data / 4) * 4)
     fail('content is not valid base64');
   if (size === 0) fail('the file is empty');
   return true;
