@@ -99,7 +99,7 @@ export type * from './services/analyze/types.js';
 export type { AnalysisRetention } from './services/analyze/retention.js';
 export type { StoredAnalysis } from './services/analyze/service.js';
 export { estimateShare, type ShareEstimate, type ShareSample } from './corpus/share.js';
-export { ANALYZE_MAX_BYTES, checkAnalyzeRequest, EVIDENCE_METHOD } from './services/analyze/analyze.js';
+export { ANALYZE_MAX_BYTES, EVIDENCE_METHOD } from './services/analyze/analyze.js';
 export { ANALYZE_MAX_FILE_BYTES } from './services/analyze/files.js';
 export {
   contentTypeOfFile,

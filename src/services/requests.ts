@@ -21,7 +21,8 @@ import { CREATE_MONITOR_REQUEST, LIST_EVENTS_REQUEST, LIST_MONITORS_REQUEST } fr
 import { LIST_WORKS_REQUEST, REGISTER_WORK_REQUEST, VERIFY_RECEIPT_REQUEST } from './registry/schema.js';
 import { SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST } from './scan/schema.js';
 import { SCORE_REQUEST } from './score/schema.js';
-import { ANALYZE_REQUEST, COMPARE_REQUEST, FINGERPRINT_REQUEST } from './analyze/schema.js';
+import { ANALYZE_REQUEST } from './analyze/request.js';
+import { COMPARE_REQUEST, FINGERPRINT_REQUEST } from './analyze/schema.js';
 
 /** See the module's documentation. */
 export const REQUESTS = {

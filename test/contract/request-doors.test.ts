@@ -203,6 +203,25 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(over(await call('POST', '/api/v1/jobs', { type: 'score', items: [neither] }))).toEqual(asItem(none));
   });
 
+  it("score: content's checks (its rules: include_text, a file's base64) in the library, the route and a job item", async () => {
+    const call = await keyedCall(handler, keys, 'doors-score-content', 'scale');
+    const scored = { target_model: 'meta/llama-7b', jurisdiction: 'US' };
+    const request = { ...scored, content: text, include_text: true };
+    const library = await refusal(engine.score(request));
+    expect(library).toEqual(invalid('include_text', 'goes with epub, pdf and docx'));
+    await refusedAtRouteAndJob(call, library, request, '/api/v1/attribution/score', 'score');
+    const file = { ...scored, content: 'J', content_type: 'pdf', content_encoding: 'base64' };
+    const bad = await refusal(engine.score(file as never));
+    expect(bad.message).toBe('The input is not valid: content is not valid base64');
+    const route = await call('POST', '/api/v1/attribution/score', file);
+    expect([route.status, route.json.error.message]).toEqual([422, bad.message]);
+    const job = await call('POST', '/api/v1/jobs', { type: 'score', items: [file] });
+    expect([job.status, job.json.error.message]).toEqual([
+      422,
+      bad.message.replace(': content', ': items[0]: content'),
+    ]);
+  });
+
   it('compareOutput: a blank output (its rules), in the library and the route at both its paths', async () => {
     const request = { output: ' \n ' };
     const library = await refusal(engine.memorization.compare(request));
@@ -280,6 +299,33 @@ describe('the same bad request gives the same 422 at every door', () => {
       expect(await refusal(engine.memorization.assess({ model, ...assess } as never))).toEqual(nested);
       await refusedAlike(nested, { ...assess, model: spec }, '/api/v1/memorization/assess');
     }
+  });
+
+  it('analyze: its rules in the library, the route, its 202 answer (Prefer: respond-async) and a job item', async () => {
+    const call = await keyedCall(handler, keys, 'doors-analyze', 'scale');
+    const cases = [
+      [{ content: text, content_type: 'text', include_text: true }, 'include_text', 'goes with epub, pdf and docx'],
+      [{ content: '   ', content_type: 'markdown' }, 'content', 'is blank'],
+    ] as const;
+    for (const [request, field, reason] of cases) {
+      const library = await refusal(engine.analyze(request as never));
+      expect(library).toEqual(invalid(field, reason));
+      expect(await refusal(Promise.resolve().then(() => readThrough(REQUESTS.analyze, request, {})))).toEqual(library);
+      await refusedAtRouteAndJob(call, library, request, '/api/v1/attribution/analyze', 'analyze');
+      const later = await call('POST', '/api/v1/attribution/analyze', request, { prefer: 'respond-async' });
+      expect([later.status, over(later)]).toEqual([422, library]);
+    }
+    // what needs more than the schema and the field: an unknown jurisdiction, the same sentence at each door
+    const somewhere = { content: text, content_type: 'text', metadata: { jurisdiction: 'ZZ' } };
+    const unknown = await refusal(engine.analyze(somewhere as never));
+    expect(unknown.message).toContain('jurisdiction "ZZ" is not accepted');
+    const later = await call('POST', '/api/v1/attribution/analyze', somewhere, { prefer: 'respond-async' });
+    expect([later.status, later.json.error.message]).toEqual([422, unknown.message]);
+    const job = await call('POST', '/api/v1/jobs', { type: 'analyze', items: [somewhere] });
+    expect([job.status, job.json.error.message]).toEqual([
+      422,
+      unknown.message.replace(': jurisdiction', ': items[0]: jurisdiction'),
+    ]);
   });
 
   it("an enum's and a const's refusal in the same words at both doors (one wording table)", async () => {

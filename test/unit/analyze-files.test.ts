@@ -73,6 +73,8 @@ describe('analyze of a file', () => {
         'INVALID_INPUT',
         /not valid base64/,
       ],
+      // padding past a whole group: atob throws on it, so the check must refuse it first
+      [{ content: 'QUJD==', content_encoding: 'base64', content_type: 'pdf' }, 'INVALID_INPUT', /not valid base64/],
       [{ content: 'plain text', content_encoding: 'base64', content_type: 'text' }, 'INVALID_INPUT', /takes text/],
       [{ content: epub, content_type: 'text' }, 'INVALID_INPUT', /takes text/],
       [{ content: 'plain text', content_type: 'text', include_text: true }, 'INVALID_INPUT', /include_text/],

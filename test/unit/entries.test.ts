@@ -59,7 +59,6 @@ const OUTER_RING_ONLY = [
   'MODEL_SPEC_SCHEMA',
   'ON_DEMAND_SHARED',
   // analyze's request check, which a job's item and Prefer: respond-async run at submission (src/http/routes/jobs.ts)
-  'checkAnalyzeRequest',
   // a reference set's id as the HTTP API takes it (the account's own name for the set)
   'REFERENCE_SET_ID',
   // each operation's request contract (src/services/requests.ts), which the HTTP routes read their requests through

@@ -538,7 +538,13 @@ describe("each service's rules", () => {
     expect(refusedAt(() => scoreRules({ ...scored, work_hash: hash }))).toBeNull();
     expect(
       refusedAt(() =>
-        scoreRules({ ...scored, content: 'x', content_type: 'pdf', content_encoding: 'base64', include_text: false }),
+        scoreRules({
+          ...scored,
+          content: 'JVBERi0=',
+          content_type: 'pdf',
+          content_encoding: 'base64',
+          include_text: false,
+        }),
       ),
     ).toBeNull();
   });
@@ -573,11 +579,29 @@ describe("each service's rules", () => {
       refusedAt(() => REQUESTS.analyze.rules({ content: 'x', content_type: 'text', ...r }, undefined));
     expect(rules({})).toBeNull();
     expect(rules({ include_text: true })).toEqual(['INVALID_INPUT', 'include_text']);
-    expect(rules({ content_type: 'pdf', content_encoding: 'base64', include_text: true })).toBeNull();
+    const pdf = { content: 'JVBERi0=', content_type: 'pdf', content_encoding: 'base64' };
+    expect(rules({ ...pdf, include_text: true })).toBeNull();
+    // what `analyze` checks before its work: a file's base64 and size (within a plan's limit), a known place, a date
+    expect(rules({ ...pdf, content: 'JVB' })).toBeNull();
+    expect(rules({ ...pdf, content: 'J' })).toEqual(['INVALID_INPUT', undefined]);
+    expect([rules({ ...pdf, content: 'JVBERi0==' }), rules({ ...pdf, content: '=' })]).toEqual([
+      ['INVALID_INPUT', undefined],
+      ['INVALID_INPUT', undefined],
+    ]);
+    expect(rules({ content_encoding: 'base64' })).toEqual(['INVALID_INPUT', undefined]);
+    const limited = (limit: number) => refusedAt(() => REQUESTS.analyze.rules(pdf as never, { maxFileBytes: limit }));
+    expect([limited(5), limited(4)]).toEqual([null, ['PAYLOAD_TOO_LARGE', undefined]]);
+    expect(rules({ metadata: { jurisdiction: 'ZZ' } })).toEqual(['INVALID_INPUT', undefined]);
+    expect(rules({ metadata: { declarations: { since: '2024-13-40' } } })).toEqual(['INVALID_INPUT', undefined]);
     expect(rules({ content: ' \n' })).toEqual(['INVALID_INPUT', 'content']);
     expect(rules({ metadata: { author: 'A \ud800' } })).toEqual(['INVALID_INPUT', 'metadata.author']);
     const scored = { target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' };
     expect(refusedAt(() => scoreRules({ ...scored, content: ' ' }))).toEqual(['INVALID_INPUT', 'content']);
+    // a file's checks (its bytes not decoded), within a job's plan: analyze's
+    const file = { ...scored, content: 'JVBERi0=', content_type: 'pdf', content_encoding: 'base64' } as const;
+    expect(refusedAt(() => scoreRules(file, { maxFileBytes: 5 }))).toBeNull();
+    expect(refusedAt(() => scoreRules(file, { maxFileBytes: 4 }))).toEqual(['PAYLOAD_TOO_LARGE', undefined]);
+    expect(refusedAt(() => scoreRules({ ...file, content: 'J' }))).toEqual(['INVALID_INPUT', undefined]);
   });
 
   it('extractWork: exactly one of work_id and text', () => {

@@ -10,7 +10,7 @@
  * `GET /api/v1/attribution/jobs/{job_id}`, the status URL of the first background analyses, stays as an alias of
  * `GET /api/v1/jobs/{job_id}`.
  */
-import { checkAnalyzeRequest } from '../../library.js';
+import { readThrough, REQUESTS } from '../../library.js';
 import type { Route, RouteContext } from '../context.js';
 import { Reply } from '../context.js';
 import { JOB_STATUS_RESPONSE_SCHEMA } from '../schemas/jobs.js';
@@ -53,7 +53,7 @@ function analyzeItem(body: Record<string, unknown>): Record<string, unknown> {
  */
 async function submitAnalysis(ctx: RouteContext): Promise<Reply> {
   // refused as the synchronous request is, before a job is stored: never a job that fails with that error
-  checkAnalyzeRequest(ctx.body, planFileLimit(ctx));
+  readThrough(REQUESTS.analyze, ctx.body, { maxFileBytes: planFileLimit(ctx) });
   const job = await ctx.services.jobs.submit({
     account: account(ctx),
     type: 'analyze',

@@ -7,7 +7,7 @@ import type { CorpusView, DatasetSearchDetail, DetailedSearch } from '../../corp
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import { extractOn } from '../../corpus/work.js';
 import type { DocumentFormat } from '../../formats/types.js';
-import { extractDocumentOn, extractionOf, fileLimitOption, fileOf } from './files.js';
+import { extractDocumentOn, extractionOf, fileLimitOption } from './files.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex } from '../../fingerprint/sha256.js';
@@ -18,7 +18,7 @@ import { componentOf, nameableComponents } from '../kb/corpus-components.js';
 import { crawlLink, remoteIndex as knownRemoteIndex } from '../kb/remote-indexes.js';
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { FactorCode } from '../kb/factors.js';
-import { resolveJurisdiction, type Jurisdiction } from '../kb/jurisdictions.js';
+import type { Jurisdiction } from '../kb/jurisdictions.js';
 import { CALIBRATION, datasetConfidence, highestConfidence } from './calibration.js';
 import { evidenceKind, type KindCodes, matchKind, reportLimitations } from '../policy/kinds/index.js';
 import {
@@ -38,14 +38,13 @@ import {
 } from '../policy/search-scope.js';
 import { assessRisk } from './risk.js';
 import { chooseWorkType, estimateRevenue, type ProviderUse } from './revenue.js';
-import { checkSchema, type FromSchema, readRequest, schemaChecked } from '../../util/schema-check.js';
-import { checkDeclarations, checkSignal, newId } from '../../util/validate.js';
-import { ANALYZE_REQUEST, ANALYZE_REQUEST_SCHEMA } from './schema.js';
+import { checkSignal, newId } from '../../util/validate.js';
+import { type CheckedAnalyzeRequest as Checked, readAnalyzeSteps } from './request.js';
 import { sharedTextSteps, type AnalyzedMatch, type SharedText } from './shared-text.js';
 import { progressOf, type ProgressReporter } from './progress.js';
 import { searchedDatasetIds, sectionCoverage } from './sections.js';
-import { DEFAULT_QUOTATIONS, QUOTATION_RULE, type QuotationsMode, quotationsOf } from './quotations.js';
-import { DEFAULT_SLICE_MS, finish, PAUSE, sliced, type Steps, turnOf } from '../../util/steps.js';
+import { QUOTATION_RULE, type QuotationsMode, quotationsOf } from './quotations.js';
+import { DEFAULT_SLICE_MS, sliced, turnOf } from '../../util/steps.js';
 import type {
   AnalysisExtraction,
   AnalysisResult,
@@ -53,7 +52,6 @@ import type {
   AnalyzeRequest,
   AttributionSource,
   DatasetEvidence,
-  WorkType,
 } from './types.js';
 import { round1, round4, round6 } from '../../util/round.js';
 import { optOutStatus } from '../policy/opt-out.js';
@@ -67,30 +65,6 @@ const NEXT_STEPS = Object.freeze({
   register_content: '/api/v1/content/register',
   setup_monitoring: '/api/v1/monitors/create',
 } as const);
-
-/** Validated request. */
-interface Checked {
-  /** The text, or for a file the text it was extracted to (set by the search). */
-  content: string;
-  type: ContentType | DocumentFormat;
-  /** A file's bytes (`content_type` `epub`, `pdf`, `docx`), decoded from base64 where JSON carried them. */
-  file: Uint8Array | null;
-  /** Return a file's extracted text in the result (`include_text`). */
-  includeText: boolean;
-  /** metadata.title / metadata.author: kept in the result and offered for registration. */
-  title: string | undefined;
-  author: string | undefined;
-  workType: WorkType | undefined;
-  jurisdiction: Jurisdiction | null;
-  optOut: boolean;
-  since: Date | null;
-  /** false when the request keeps the content on this machine (`search_remote: false`). */
-  searchRemote: boolean;
-  /** The content as UTF-8 when it was encoded to count its bytes (long content), for its work hash. */
-  utf8: Uint8Array | null;
-  /** Whether quotations count for the headline (`quotations`, ./quotations.ts). */
-  quotations: QuotationsMode;
-}
 
 /**
  * What is kept with a stored analysis beside its result, for its report and evidence bundle: the text every span
@@ -153,7 +127,7 @@ export async function runAnalysis(
   // an account's analyses take their turns of the event loop as one, beside other accounts' (ownerTurn)
   const turn = turnOf(typeof options.owner === 'string' ? options.owner : undefined);
   const req = await sliced(
-    checkRequestSteps(request, fileLimitOption(options.maxFileBytes)),
+    readAnalyzeSteps(request, fileLimitOption(options.maxFileBytes)),
     options.sliceMs ?? DEFAULT_SLICE_MS,
     turn,
   );
@@ -742,84 +716,6 @@ function providerUse(sources: readonly AttributionSource[]): ProviderUse[] {
       });
   }
   return [...byProvider.values()];
-}
-
-/**
- * The checks `analyze` makes on a request before its work (an analyze job runs them at submission).
- * @throws INVALID_INPUT, PAYLOAD_TOO_LARGE as `analyze` would
- * @example checkAnalyzeRequest({ content: 'text', content_type: 'text', include_text: true }) // throws
- */
-export function checkAnalyzeRequest(request: unknown, maxFileBytes?: number): void {
-  finish(checkRequestSteps(request, fileLimitOption(maxFileBytes)));
-}
-
-/** The request checked, as steps (src/util/steps.ts): counting the UTF-8 bytes of long content pauses. */
-function* checkRequestSteps(request: unknown, maxFileBytes: number): Steps<Checked> {
-  // the shape from the one schema; then what a schema cannot say: blank text, the byte limit, a known
-  // jurisdiction, a real date
-  // read once (a getter runs once); a file's bytes are the library's form of what JSON carries as base64: the
-  // schema checks the rest. A body the HTTP adapter's full validator accepted against this schema is not checked again.
-  const checked = schemaChecked(ANALYZE_REQUEST_SCHEMA, request);
-  const read = (checked ? request : readRequest(request, 'the request')) as { content?: unknown } | null;
-  const bytes = read?.content instanceof Uint8Array ? read.content : null;
-  const shaped = bytes ? { ...read, content: '-', content_encoding: 'base64' } : read;
-  const r = checked
-    ? (shaped as FromSchema<typeof ANALYZE_REQUEST_SCHEMA>)
-    : checkSchema(ANALYZE_REQUEST_SCHEMA, shaped, 'the request');
-  ANALYZE_REQUEST.rules(r, undefined);
-  const { metadata: m } = r;
-  const file = fileOf(r, bytes ?? r.content, maxFileBytes);
-  const content = file ? '' : r.content;
-  // content of up to a third of the limit in UTF-16 units cannot exceed it; longer content is encoded (in
-  // pieces), which counts its bytes and gives the bytes its work hash needs anyway
-  const utf8 = content.length * 3 <= ANALYZE_MAX_BYTES ? null : yield* utf8Steps(content, ANALYZE_MAX_BYTES);
-  if (utf8 === TOO_LARGE) {
-    throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
-  }
-  const jurisdiction = m?.jurisdiction === undefined ? null : resolveJurisdiction(m.jurisdiction);
-  const d = m?.declarations === undefined ? undefined : checkDeclarations(m.declarations, 'metadata.declarations');
-  const since = d?.since === undefined ? null : new Date(d.since);
-  return {
-    content,
-    type: r.content_type,
-    title: m?.title,
-    author: m?.author,
-    workType: m?.work_type,
-    jurisdiction,
-    optOut: d?.tdm_opt_out === true,
-    since,
-    utf8,
-    searchRemote: r.search_remote !== false,
-    file,
-    includeText: r.include_text === true,
-    quotations: r.quotations ?? DEFAULT_QUOTATIONS,
-  };
-}
-
-/** What {@link utf8Steps} gives for a text over the limit. */
-const TOO_LARGE = Symbol('too large');
-/** UTF-16 units encoded between two pauses (a millisecond or two of work). */
-const UNITS_PER_PAUSE = 1 << 18;
-
-/**
- * `s` as UTF-8 (what `TextEncoder.encode` gives: a lone surrogate is U+FFFD, 3 bytes), in pieces with a
- * pause between them — cut between characters, never inside a surrogate pair — or {@link TOO_LARGE} once it
- * passes `max` bytes.
- */
-function* utf8Steps(s: string, max: number): Steps<Uint8Array | typeof TOO_LARGE> {
-  const out = new Uint8Array(Math.min(max, 3 * s.length));
-  const encoder = new TextEncoder();
-  let written = 0;
-  for (let from = 0; from < s.length; ) {
-    if (from > 0) yield PAUSE;
-    let to = Math.min(s.length, from + UNITS_PER_PAUSE);
-    if (to < s.length && (s.charCodeAt(to - 1) & 0xfc00) === 0xd800) to--; // a high surrogate ends the piece
-    const piece = encoder.encodeInto(s.slice(from, to), out.subarray(written));
-    if (piece.read < to - from) return TOO_LARGE; // the rest does not fit in `max` bytes
-    written += piece.written;
-    from = to;
-  }
-  return out.subarray(0, written);
 }
 
 /** The options `analyze` takes (AnalyzeOptions): any other key is refused, as the request's are. */

@@ -25,8 +25,7 @@ export function isFileType(contentType: unknown): contentType is 'epub' | 'pdf' 
 
 /**
  * The bytes of a file request (`content_type` `epub`, `pdf`, `docx`), decoded from base64 where it came so; null for
- * the text types, which take neither bytes nor an encoding. INVALID_INPUT for a wrong pairing, bad base64 or an empty
- * file, PAYLOAD_TOO_LARGE past `maxBytes` (checked on the base64 before it is decoded).
+ * the text types, which take neither bytes nor an encoding. Refused as {@link checkFile} refuses it.
  * @example fileOf({ content_type: 'docx', content_encoding: 'base64' }, 'UEsDBA…') // Uint8Array [0x50, 0x4b, …]
  */
 export function fileOf(
@@ -34,21 +33,47 @@ export function fileOf(
   content: unknown,
   maxBytes: number = ANALYZE_MAX_FILE_BYTES,
 ): Uint8Array | null {
+  return checkFile(r, content, maxBytes) ? fileBytes(content as string | Uint8Array) : null;
+}
+
+/**
+ * Whether a request sends a file, its content checked without decoding it: INVALID_INPUT for a wrong pairing, bad
+ * base64 or an empty file, PAYLOAD_TOO_LARGE past `maxBytes` (counted on the base64 before its syntax is read).
+ * @example checkFile({ content_type: 'text', content_encoding: 'base64' }, 'x') // throws: text takes no encoding
+ */
+export function checkFile(
+  r: { readonly content_type?: unknown; readonly content_encoding?: unknown },
+  content: unknown,
+  maxBytes: number = ANALYZE_MAX_FILE_BYTES,
+): boolean {
   const bytes = content instanceof Uint8Array;
   if (!isFileType(r.content_type)) {
     if (bytes || r.content_encoding !== undefined)
       fail(
         `content_type "${r.content_type ?? 'text'}" takes text: bytes and content_encoding go with epub, pdf and docx`,
       );
-    return null;
+    return false;
   }
   if (!bytes && r.content_encoding !== 'base64')
     fail(`a ${r.content_type} file is sent as bytes, or in base64 with content_encoding "base64"`);
-  if (typeof content === 'string' && base64ByteLength(content) > maxBytes) throw fileTooLarge(maxBytes);
-  const file = bytes ? content : typeof content === 'string' ? base64Bytes(content) : fail('content must be a string');
-  if (file.length === 0) fail('the file is empty');
-  if (file.length > maxBytes) throw fileTooLarge(maxBytes);
-  return file;
+  if (typeof content !== 'string' && !bytes) fail('content must be a string');
+  const size = bytes ? content.length : base64ByteLength(content as string);
+  if (size > maxBytes) throw fileTooLarge(maxBytes);
+  // strict base64 (RFC 4648, padding optional, no whitespace): no padding past a whole group ('QUJD==' would not decode)
+  const b64 = bytes ? '' : (content as string);
+  const data = b64.replace(/=+$/, '').length;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || data % 4 === 1 || b64.length > Math.ceil(data / 4) * 4)
+    fail('content is not valid base64');
+  if (size === 0) fail('the file is empty');
+  return true;
+}
+
+/**
+ * The bytes of a file's content that {@link checkFile} accepted: the bytes sent, or its base64 decoded.
+ * @example fileBytes('UEsDBA') // Uint8Array [0x50, 0x4b, 0x03, 0x04]
+ */
+export function fileBytes(content: string | Uint8Array): Uint8Array {
+  return typeof content === 'string' ? decodeBase64(content.padEnd(Math.ceil(content.length / 4) * 4, '=')) : content;
 }
 
 /**
@@ -89,13 +114,6 @@ function mib(bytes: number): string {
 export function extractionOf(d: DocumentExtraction, bytes: number, withText: boolean) {
   const { text, ...rest } = d;
   return { ...rest, bytes, ...(withText ? { text } : {}) };
-}
-
-/** Strict base64 (RFC 4648, padding optional, no whitespace) to bytes; INVALID_INPUT otherwise. */
-function base64Bytes(b64: string): Uint8Array {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.replace(/=+$/, '').length % 4 === 1)
-    fail('content is not valid base64');
-  return decodeBase64(b64.padEnd(Math.ceil(b64.length / 4) * 4, '='));
 }
 
 /**

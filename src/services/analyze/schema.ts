@@ -5,7 +5,6 @@
  */
 import { PASSAGE_KINDS } from '../../align/reuse.js';
 import { DOCUMENT_SPAN_FIELDS } from '../../datasets/types.js';
-import { loneSurrogateIndex } from '../../fingerprint/fingerprint.js';
 import { contract, type FromSchema, invalidField, notBlank } from '../../util/schema-check.js';
 import { isFileType } from './files.js';
 import { MAX_COMPARE_LENGTH } from '../../align/compare.js';
@@ -861,20 +860,6 @@ export function contentRules(r: {
 
 /** The JSON members of an analysis's request ({@link ANALYZE_REQUEST_SCHEMA}). */
 export type AnalyzeRequestJson = FromSchema<typeof ANALYZE_REQUEST_SCHEMA>;
-
-/**
- * The analysis's request, written once: `analyze`, `POST /api/v1/attribution/analyze` and an `analyze` job's item read
- * it through this. Its rules: the content's ({@link contentRules}); a title and an author of valid Unicode (the stored
- * result keeps them).
- * @example readThrough(ANALYZE_REQUEST, { content: 'text', content_type: 'text' }, undefined)
- */
-export const ANALYZE_REQUEST = contract<AnalyzeRequestJson>('analyze', ANALYZE_REQUEST_SCHEMA, (r) => {
-  for (const field of ['title', 'author'] as const) {
-    const at = r.metadata?.[field] === undefined ? -1 : loneSurrogateIndex(r.metadata[field]);
-    if (at >= 0) invalidField(`metadata.${field}`, `contains a lone surrogate at index ${at} (not valid Unicode text)`);
-  }
-  contentRules(r);
-});
 
 /** `POST /api/v1/attribution/compare`: two texts to align. */
 export interface CompareRequest {

@@ -114,25 +114,27 @@ function readAssess(request: AssessRequest): AssessRequest {
 }
 
 /**
- * The checks an audit (`'audit'`, within a job's plan: `context`) or a whole-work extraction (`'extract'`) makes on its
- * request before its first call, without a call: what a job runs at submission; its code loads on the first call.
- * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE as the run would
- * @example await checkModelRun('extract', engine.store, { model, text, budget_calls: 500 })
+ * The audit's service check: what its run checks before its first call beyond `AUDIT_REQUEST`'s rules (which it reads
+ * the request through, within a job's plan: `context`) — its model, journal and signals, and each work's plan within
+ * the result's bound, counted on its text (sliced: a second for 100,000 works). A job runs it at submission.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, PAYLOAD_TOO_LARGE as the run would
+ * @example await checkAuditRun({ model, works, budget_calls: 2000 }, { jobItems: 100, plan: 'free' })
  */
-export async function checkModelRun(
-  kind: 'audit' | 'extract',
-  store: Store,
-  request: CatalogueAuditRequest | ExtractWorkRequest,
-  context: AuditContext = {},
-): Promise<void> {
+export async function checkAuditRun(request: CatalogueAuditRequest, context: AuditContext = {}): Promise<void> {
   const ops = await operations();
-  if (kind === 'audit')
-    await ops.checkAuditSliced(await readCatalogue(request as CatalogueAuditRequest, context, ops.readThroughSliced));
-  else
-    await ops.checkWorkExtraction(
-      store,
-      await readModelRun(EXTRACT_WORK_REQUEST, request as ExtractWorkRequest, undefined),
-    );
+  await ops.checkAuditSliced(await readCatalogue(request, context, ops.readThroughSliced));
+}
+
+/**
+ * The whole-work extraction's service check: what its run checks before its first call beyond
+ * `EXTRACT_WORK_REQUEST`'s rules (which it reads the request through) — its model and journal, a `work_id` known to
+ * `store` with its text, and that text's words, sections and result bound. A job runs it at submission.
+ * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE as the run would
+ * @example await checkExtractWorkRun(engine.store, { model, text, budget_calls: 500 })
+ */
+export async function checkExtractWorkRun(store: Store, request: ExtractWorkRequest): Promise<void> {
+  const ops = await operations();
+  await ops.checkWorkExtraction(store, readModelRun(EXTRACT_WORK_REQUEST, request, undefined));
 }
 
 /**

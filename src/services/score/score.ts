@@ -57,7 +57,7 @@ import type { KbModel } from '../kb/types.js';
 import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { checkSignal } from '../../util/validate.js';
-import { invalidField, readRequest, readThrough } from '../../util/schema-check.js';
+import { checkSchema, invalidField, readRequest, readThrough } from '../../util/schema-check.js';
 import { SCORE_REQUEST } from './schema.js';
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 import { throwIfAborted } from '../../formats/limits.js';
@@ -371,7 +371,7 @@ async function checkScoreRequest(
   const signal = checkSignal(run.signal);
   // a score already stopped does not read the registry or the content
   throwIfAborted(signal);
-  const r = readScore(deps.kb, request);
+  const r = readScore(deps.kb, request, maxFileBytes);
   const workHash = r.content === undefined ? (r.work_hash as string) : null;
   const model = deps.kb.model(r.target_model);
   const jurisdiction = resolveJurisdiction(r.jurisdiction);
@@ -730,15 +730,19 @@ const sig6 = (x: number) => Number(x.toPrecision(6));
  * base's ids with that model name when there are any ("pythia-6.9b" → "eleutherai/pythia-6.9b").
  */
 /**
- * The request read through {@link SCORE_REQUEST} (a file's bytes are the library's form of what JSON carries as
- * base64: the schema checks the rest); a malformed `target_model` is told the knowledge base's ids of that name.
+ * The request read through {@link SCORE_REQUEST} within the file limit (a file's bytes stand for the base64 JSON
+ * carries while the schema checks the rest; the rules read them); a malformed `target_model` is told the knowledge
+ * base's ids of that name.
  */
-function readScore(kb: KnowledgeBase, request: ScoreRequest): ScoreRequest {
+function readScore(kb: KnowledgeBase, request: ScoreRequest, maxFileBytes: number): ScoreRequest {
   const read = readRequest(request, 'the request') as ScoreRequest | null;
   const bytes = read?.content instanceof Uint8Array ? read.content : null;
   try {
-    const r = readThrough(SCORE_REQUEST, bytes ? { ...read, content: '-' } : read, undefined);
-    return bytes ? { ...r, content: bytes } : r;
+    if (!bytes) return readThrough(SCORE_REQUEST, read, { maxFileBytes });
+    const shaped = checkSchema(SCORE_REQUEST.schema, { ...read, content: '-' }, 'the request') as ScoreRequest;
+    const r = { ...shaped, content: bytes };
+    SCORE_REQUEST.rules(r, { maxFileBytes });
+    return r;
   } catch (e) {
     const field = ((e as TrainprintError).cause as { field?: unknown } | undefined)?.field;
     throw field === 'target_model' ? invalidField(field, modelIdAdvice(kb, read?.target_model)) : e;

@@ -3,13 +3,13 @@
  * named, not built), its result the `CatalogueAuditResult` of `engine.memorization.auditCatalogue`, kept with the
  * account's works. Its model is held and its calls journaled as an extract item's (one journal for the catalogue); a
  * unit per {@link EXTRACT_CALLS_PER_UNIT} calls of its budget; a catalogue holds at most the plan's `jobItems` works.
- * At submission, before the charge, an item gets the checks its run makes before its first call (`checkModelRun`:
+ * At submission, before the charge, an item gets the checks its run makes before its first call (`checkAuditRun`:
  * its request read through `AUDIT_REQUEST`, each work's result within its bound).
  */
 import { type ErrorCode, TrainprintError } from '../../../errors.js';
 import { sha256Hex } from '../../../fingerprint/sha256.js';
 import type { CatalogueAuditRequest, CatalogueAuditResult } from '../../memorization/audit.js';
-import { checkModelRun } from '../../memorization/memorization.js';
+import { checkAuditRun } from '../../memorization/memorization.js';
 import { AUDIT_REQUEST } from '../../memorization/schemas.js';
 import { AUDIT_WORKS_PER_PAGE, storeCatalogueAudit } from '../../memorization/stored-audits.js';
 import { nextMacrotask } from '../../../util/steps.js';
@@ -94,7 +94,7 @@ export const AUDIT_JOB = defineJobType<AuditJobItem>({
       'audit',
       items,
       context,
-      (item, i, model) => itemChecked(i, () => checkModelRun('audit', context.store, { ...item, model }, context)),
+      (item, i, model) => itemChecked(i, () => checkAuditRun({ ...item, model }, context)),
       auditedWorks,
     ),
   executor: ({ engine, options }) => {

@@ -6,7 +6,7 @@
  * item gets the checks its run makes before its first call (the work's words, its sections, the result's bound).
  */
 import type { ExtractWorkRequest, WorkExtractionResult } from '../../memorization/extract-work.js';
-import { checkModelRun } from '../../memorization/memorization.js';
+import { checkExtractWorkRun } from '../../memorization/memorization.js';
 import { EXTRACT_WORK_REQUEST } from '../../memorization/schemas.js';
 import { storeWorkExtraction } from '../../memorization/stored-extractions.js';
 import { defineJobType } from '../job-type.js';
@@ -54,7 +54,7 @@ export const EXTRACT_JOB = defineJobType<ExtractJobItem>({
       async (item, i, model) => {
         // the account's own work, before its text is read; the rest read through EXTRACT_WORK_REQUEST by the checks
         if (item.text === undefined && item.work_id !== undefined) await context.ownWork(item.work_id);
-        await itemChecked(i, () => checkModelRun('extract', context.store, { ...item, model }));
+        await itemChecked(i, () => checkExtractWorkRun(context.store, { ...item, model }));
       },
       extractedWork,
     ),

@@ -24,7 +24,7 @@ export async function itemChecked(i: number, check: () => unknown): Promise<void
 
 /**
  * A type's preparation that only checks: `check` on each item (its error naming the item), the items stored as sent.
- * @example prepare: checkEach((item, context) => checkAnalyzeRequest(item, context.maxFileBytes))
+ * @example prepare: checkEach((item, context) => readThrough(ANALYZE_REQUEST, item, { maxFileBytes: context.maxFileBytes }))
  */
 export function checkEach<I, C>(
   check: (item: I, context: C) => unknown,

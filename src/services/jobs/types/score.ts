@@ -1,15 +1,14 @@
 /**
  * The `score` job type: an item is a `ScoreRequest` (a work of the account by `work_hash`, or `content`), its result
  * the `ScoreResult` of `engine.score`. An item is refused at submission, before the charge, for what the request is
- * refused for when sent alone: read through `SCORE_REQUEST` (one of `work_hash`, the account's, or `content`), and the
- * content's own checks within the plan's file limit.
+ * refused for when sent alone: read through `SCORE_REQUEST` within the plan's file limit (one of `work_hash`, the
+ * account's, or `content` and its own checks).
  */
 import type { ScoreRequest } from '../../score/types.js';
 import { SCORE_REQUEST } from '../../score/schema.js';
 import { readThrough } from '../../../util/schema-check.js';
 import { defineJobType } from '../job-type.js';
 import { SCORE_LINES } from '../lines/score.js';
-import { checkScoredContent } from '../../score/content.js';
 import { fileLimit } from './context.js';
 import { checkEach } from './item-checks.js';
 
@@ -19,9 +18,8 @@ export const SCORE_JOB = defineJobType<ScoreRequest>({
   summary: '`score` (the body of `POST /api/v1/attribution/score`)',
   itemSchema: SCORE_REQUEST.served,
   prepare: checkEach(async (item, context) => {
-    const r = readThrough(SCORE_REQUEST, item, undefined);
+    const r = readThrough(SCORE_REQUEST, item, { maxFileBytes: context.maxFileBytes });
     if (r.work_hash !== undefined) await context.ownWorkByHash(r.work_hash);
-    else checkScoredContent(r as unknown as Readonly<Record<string, unknown>>, context.maxFileBytes);
   }),
   executor:
     ({ engine, options }) =>
