@@ -145,6 +145,7 @@ export function nfkcInit(dataLen: u32, offsetsLen: u32, poolLen: u32, pairsPtr: 
   }
   ready = true;
   markFast();
+  nextAloneGen(aloneSeed); // the tables' records of aloneRun, made again from these tables
   return 1;
 }
 
@@ -647,36 +648,70 @@ function spellInTok(c: u32): bool {
 }
 
 /**
- * XXH64 state after the first two bytes of a 3-byte code point's UTF-8 under seed {@link headSeed}, one per 64 code
- * points (the two bytes are the lead and second byte, so cp >> 6 names them): a token of one such code point then costs
- * one step and the final mix instead of three steps (see xxh64Of3). Filled by fillHeads for the seed a call uses.
+ * The token of one code point U+0800..U+FFFF, looked up: for each block of 64 such code points (cp >> 6), a record of
+ * 32 bytes in ALONE_BLOCKS — which of its code points stand alone as a token and fold to themselves (aloneAsItIs; bit
+ * cp & 63 of a u64), which are separators that a run of them steps over (isSkipped), then the generation it was filled
+ * for (u32) — and the XXH64 of each of the first kind's UTF-8 (u64 at ALONE_HASHES + cp * 8). A token of a run of
+ * ideographs and kana then costs the record's loads and the hash's, where it took the info table's two loads, a
+ * lookup of XXH64's state after two bytes, the third byte's step and the final mix (4 multiplies). Prose uses a few
+ * hundred blocks, each filled on first use (64 info lookups and hashes) for the seed a call uses. Static memory, zero
+ * until filled (asconfig.json's initial memory holds it: 17 pages): the binary carries no table, and a page of it no
+ * block of the text falls in is never touched.
  */
-const HEADS: usize = memory.data(1024 << 3, 16);
-let headSeed: u64 = 0;
-let headsReady = false;
+const ALONE_BLOCKS: usize = memory.data(1024 << 5, 16);
+const ALONE_HASHES: usize = memory.data(0x10000 << 3, 16);
+/** The generation ALONE_BLOCKS' records are valid for (0: none): a new one for each new seed and new tables. */
+let aloneGen: u32 = 0;
+let aloneSeed: u64 = 0;
 
-/** HEADS for `seed`: the specification's path for a 3-byte input (seed + P5 + 3), its first two single-byte steps. */
-function fillHeads(seed: u64): void {
-  const h0 = seed + P5 + 3;
-  for (let k: u32 = 0x20; k < 1024; k++) {
-    // k = cp >> 6 of U+0800..U+FFFF: lead 0xE0 | k >> 6, second byte 0x80 | k & 63
-    let h = rotl<u64>(h0 ^ (<u64>(0xE0 | (k >> 6)) * P5), 11) * P1;
-    h = rotl<u64>(h ^ (<u64>(0x80 | (k & 63)) * P5), 11) * P1;
-    store<u64>(HEADS + (<usize>k << 3), h);
+/** Makes records of earlier seeds or tables stale (a generation that wraps clears every record, so none is reused). */
+function nextAloneGen(seed: u64): void {
+  aloneGen++;
+  if (aloneGen == 0) {
+    memory.fill(ALONE_BLOCKS, 0, 1024 << 5);
+    aloneGen = 1;
   }
-  headSeed = seed;
-  headsReady = true;
+  aloneSeed = seed;
 }
 
 /**
- * XXH64 (seed {@link headSeed}) of the UTF-8 of the 3-byte code point `c`: its HEADS state, the third byte's step and
- * the final mix — the specification's three single-byte steps, the first two looked up. Bytes >= 0x80 need no case
- * folding.
+ * XXH64 (seed `seed`) of the 3-byte UTF-8 of `c` (U+0800..U+FFFF): the specification's path for an input under 4
+ * bytes, one single-byte step a byte, then the final mix. Bytes >= 0x80 need no case folding.
+ */
+function xxh64Of3(c: u32, seed: u64): u64 {
+  let h = seed + P5 + 3;
+  h = rotl<u64>(h ^ (<u64>(0xE0 | (c >> 12)) * P5), 11) * P1;
+  h = rotl<u64>(h ^ (<u64>(0x80 | ((c >> 6) & 63)) * P5), 11) * P1;
+  h = rotl<u64>(h ^ (<u64>(0x80 | (c & 63)) * P5), 11) * P1;
+  return avalanche64(h);
+}
+
+/**
+ * True for a code point (info `inf`) that a run of aloneRun steps over: a separator that goes out as it is or as one
+ * separator (punctuation, fullwidth or not, spaces).
  */
 // @ts-ignore: decorator
-@inline function xxh64Of3(c: u32): u64 {
-  const h = load<u64>(HEADS + (<usize>(c >> 6) << 3));
-  return avalanche64(rotl<u64>(h ^ (<u64>(0x80 | (c & 63)) * P5), 11) * P1);
+@inline function isSkipped(c: u32, inf: u32): bool {
+  if (c == 0xFFFD || !isFast(inf)) return false;
+  return (((inf & INFO_SIMPLE) != 0 ? load<u32>(poolInfoPtr + simpleAt(inf)) : inf) & INFO_TOKEN) == 0;
+}
+
+/** Fills the record of block `k` (code points k << 6 ..) and its code points' hashes for tSeed. */
+function fillAloneBlock(k: u32): void {
+  let alone: u64 = 0;
+  let skipped: u64 = 0;
+  for (let j: u32 = 0; j < 64; j++) {
+    const c = (k << 6) | j;
+    const inf = infoOf(c);
+    if (aloneAsItIs(inf)) {
+      alone |= (<u64>1) << j;
+      store<u64>(ALONE_HASHES + (<usize>c << 3), xxh64Of3(c, tSeed));
+    } else if (isSkipped(c, inf)) skipped |= (<u64>1) << j;
+  }
+  const r = ALONE_BLOCKS + (<usize>k << 5);
+  store<u64>(r, alone);
+  store<u64>(r, skipped, 8);
+  store<u32>(r, aloneGen, 16);
 }
 
 // Where aloneRun or fastRun stopped (globals: no multiple return values): the UTF-16 offset there, and (fastRun)
@@ -696,7 +731,10 @@ let runFold = false;
 function aloneRun(i: usize, end: usize, u: u32): usize {
   if (!closeToken()) return 0;
   inToken = false;
-  if (!headsReady || headSeed != tSeed) fillHeads(tSeed);
+  if (aloneGen == 0 || aloneSeed != tSeed) nextAloneGen(tSeed);
+  const gen = aloneGen;
+  // the first code point's hash is read from its block too
+  if (load<u32>(ALONE_BLOCKS + (<usize>(dCp >> 6) << 5), 16) != gen) fillAloneBlock(dCp >> 6);
   // the globals the loop reads, in locals (a global is a load from the instance at each use)
   const starts = tStarts;
   const ends = tEnds;
@@ -724,18 +762,19 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
       c = ((lead & 0x1F) << 6) | (<u32>load<u8>(nq, 1) & 0x3F);
       b = 2;
     } else break; // astral, or the tail of an inert separator: the general loop's
-    const inf = infoIn(data, c);
-    const nextAlone = b == 3 && aloneAsItIs(inf);
-    if (!nextAlone) {
+    let nextAlone = false;
+    if (b == 3) {
+      const r = ALONE_BLOCKS + (<usize>(c >> 6) << 5);
+      if (load<u32>(r, 16) != gen) fillAloneBlock(c >> 6);
+      nextAlone = ((load<u64>(r) >> (c & 63)) & 1) != 0;
       // a separator that goes out as it is or as one separator, or the end of the run
-      if (c == 0xFFFD || !isFast(inf)) break;
-      if (((inf & INFO_SIMPLE) != 0 ? load<u32>(poolInfoPtr + simpleAt(inf)) : inf) & INFO_TOKEN) break;
-    }
+      if (!nextAlone && ((load<u64>(r, 8) >> (c & 63)) & 1) == 0) break;
+    } else if (!isSkipped(c, infoIn(data, c))) break;
     if (alone) {
       if (o >= room) return 0;
       store<u32>(starts + o, at);
       store<u32>(ends + o, at + 1);
-      store<u64>(hashes + (o << 1), xxh64Of3(qc));
+      store<u64>(hashes + (o << 1), load<u64>(ALONE_HASHES + (<usize>qc << 3)));
       o += 4;
     }
     at++;

@@ -189,10 +189,40 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
   });
 
   it('hashes a run of ideographs and kana under the seed of each call, seeds alternating', () => {
-    // a run's 3-byte characters are hashed from a table of XXH64 states kept for one seed at a time
+    // a run's 3-byte characters' hashes are looked up in records filled for one seed at a time
     const text = '中文的句子，日本語の文章。ひらがな「カタカナ」 ࠀ一丁龥鿿ꀀ\uFFEE 가 ｱ 中\n国';
     for (const seed of [7n, 0n, 0xffff_ffff_ffff_ffffn, 7n, 1n << 63n, 0n]) {
       expect(tokensInCore(core, text, 3, undefined, seed), String(seed)).toEqual(tokensRefOf(text, 3, seed));
+    }
+  });
+
+  it('gives the tokens of normalize() on runs drawn from every 3-byte block, under seeds that change between texts', () => {
+    // a run's one-character tokens are looked up in records of 64 code points, each filled on first use for the seed
+    // of the call: code points from all of U+0800..U+FFFF (unassigned ones, compatibility ideographs U+F900.., fullwidth
+    // and halfwidth forms, voicing marks that join the kana before them), astral ideographs (CJK Ext B) and ASCII
+    const rnd = prng(91);
+    const pick = (from: number, to: number) => from + Math.floor(rnd() * (to - from));
+    const draws: (() => string)[] = [
+      () => {
+        const c = pick(0x800, 0x10000);
+        return c >= 0xd800 && c < 0xe000 ? '中' : String.fromCharCode(c);
+      },
+      () => String.fromCharCode(pick(0x4e00, 0xa000)),
+      () => String.fromCharCode(pick(0x3040, 0x3100)),
+      () => String.fromCharCode(pick(0xf900, 0xfb00)),
+      () => String.fromCharCode(pick(0xff00, 0xfff0)),
+      () => ['\u3099', '\u309a', '\u0301'][pick(0, 3)],
+      () => String.fromCodePoint(pick(0x20000, 0x2a6e0)),
+      () => ['a', 'Z', '7', ' ', '\n', ',', '。', '、', '　'][pick(0, 9)],
+    ];
+    const seeds = [7n, 0n, 0xffff_ffff_ffff_ffffn, 0x9e37_79b1_85eb_ca87n];
+    for (let t = 0; t < 120; t++) {
+      let text = '';
+      for (let k = pick(1, 400); k > 0; k--) text += draws[rnd() < 0.6 ? pick(0, 3) : pick(3, draws.length)]();
+      const seed = seeds[t % seeds.length];
+      const got = tokensInCore(core, text, t, undefined, seed);
+      if (got === null) continue; // handed back (a U+FFFD drawn): what the host does with it is tested above
+      expect(got, JSON.stringify(text.slice(0, 80))).toEqual(tokensRefOf(text, t, seed));
     }
   });
 
