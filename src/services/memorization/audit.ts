@@ -186,15 +186,9 @@ async function runAudit(request: CatalogueAuditRequest): Promise<CatalogueAuditR
   const pause = turnsEvery(AUDIT_SLICE_MS);
   const journal = request.journal ?? memoryExtractionJournal();
   const variants = request.model.chat === true ? (request.prompt_variants ?? 3) : 1;
-  const common = {
-    model: request.model,
-    journal,
-    ...(request.max_tokens !== undefined ? { max_tokens: request.max_tokens } : {}),
-    ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
-    ...(request.prompt_variants !== undefined ? { prompt_variants: request.prompt_variants } : {}),
-    ...(request.signal !== undefined ? { signal: request.signal } : {}),
-    ...(request.stop !== undefined ? { stop: request.stop } : {}),
-  };
+  // each run reads a member not given (undefined) as its default
+  const { model, max_tokens, concurrency, prompt_variants, signal, stop } = request;
+  const common = { model, journal, max_tokens, concurrency, prompt_variants, signal, stop };
   let left = budget;
   // the requests this audit has asked: what it pays is counted on them, not on what the journal happened to hold
   const asked = new Set<string>();
