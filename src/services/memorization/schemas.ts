@@ -262,10 +262,7 @@ const REFERENCE_SET_OPTIONAL = ['description', 'published_after'];
  * A reference set id as the HTTP API takes it: the account's own name for the set, which the route stores as
  * `<account>/<id>` (the library's id, at most 200 characters, holds both).
  */
-export const REFERENCE_SET_ID = {
-  type: 'string',
-  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
-} as const;
+export const REFERENCE_SET_ID = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' } as const;
 
 /**
  * A non-member reference set (`addReferenceSet`, `POST /api/v1/memorization/reference-sets`), written once. Served with
@@ -360,9 +357,7 @@ const ASSESS_PROPS = {
 /** An assessment's `extract` and `probe` settings: `false`, or the operation's options. */
 const assessSettings = (extract: JsonSchema, probe: JsonSchema) => ({
   extract: { oneOf: [{ const: false }, extract] },
-  probe: {
-    oneOf: [{ const: false }, probe],
-  },
+  probe: { oneOf: [{ const: false }, probe] },
 });
 const ASSESS_OPTIONAL = ['kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha'];
 const { work_id: ASSESS_WORK, ...ASSESS_REST } = ASSESS_PROPS;
