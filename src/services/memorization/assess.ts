@@ -39,9 +39,8 @@ import { optOutStatus } from '../policy/opt-out.js';
 import { TIER_ATTRIBUTION } from './constants.js';
 
 /** Run an assessment and keep it under `mem/assessment/<id>`. */
-export async function runAssessment(deps: MemorizationDeps, store: Store, request: AssessRequest): Promise<Assessment> {
+export async function runAssessment(deps: MemorizationDeps, store: Store, r: AssessRequest): Promise<Assessment> {
   // read through ASSESS_REQUEST by the caller (Memorization.assess)
-  const r = request;
   const model = checkModel(r.model);
   const work = await getWork(store, r.work_id);
   const text = await workText(store, work.work_id);

@@ -186,20 +186,16 @@ async function runAudit(request: CatalogueAuditRequest): Promise<CatalogueAuditR
   const pause = turnsEvery(AUDIT_SLICE_MS);
   const journal = request.journal ?? memoryExtractionJournal();
   const variants = request.model.chat === true ? (request.prompt_variants ?? 3) : 1;
-  const common = {
-    model: request.model,
-    journal,
-    ...(request.max_tokens !== undefined ? { max_tokens: request.max_tokens } : {}),
-    ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
-    ...(request.prompt_variants !== undefined ? { prompt_variants: request.prompt_variants } : {}),
-    ...(request.signal !== undefined ? { signal: request.signal } : {}),
-    ...(request.stop !== undefined ? { stop: request.stop } : {}),
-  };
+  // each run reads a member not given (undefined) as its default
+  const { model, max_tokens, concurrency, prompt_variants, signal, stop } = request;
+  const common = { model, journal, max_tokens, concurrency, prompt_variants, signal, stop };
   let left = budget;
   // the requests this audit has asked: what it pays is counted on them, not on what the journal happened to hold
   const asked = new Set<string>();
   let stopped: CatalogueAuditResult['stopped'] = 'done';
   const runs: AuditRun[] = [];
+  // whether the model answered any call of a run (a refusal is an answer: the model was reached)
+  const answered = (r: AuditRun) => r.result?.record.calls.some((c) => c.error === undefined) === true;
   // first pass: a few probes of every work, in catalogue order
   for (const [k, w] of works.entries()) {
     const { prefix, tooShort } = planned[k];
@@ -223,7 +219,7 @@ async function runAudit(request: CatalogueAuditRequest): Promise<CatalogueAuditR
     runs.push({ ...planned[k], result, calls });
     // no call of the audit answered and this work's run stopped on failing calls: the model is not reached, and the
     // other works would only fail the same way (each after the adapter's retries); they are left untried
-    if (result.stopped === 'upstream_errors' && !runs.some((r) => r.result !== null && answeredAny(r.result))) {
+    if (result.stopped === 'upstream_errors' && !runs.some(answered)) {
       stopped = 'upstream_errors';
       runs.push(...planned.slice(runs.length));
       break;
@@ -297,7 +293,13 @@ export async function checkAuditSliced(request: CatalogueAuditRequest) {
     counted.words[k] = run.words;
     counted.tokens[k] = run.tokens;
     counted.dense[k] = run.dense;
-    planned.push(checkPlanned(w, run, budget));
+    // no measurement of the work — which may get the whole budget — may exceed what a run may hold
+    try {
+      if (!run.tooShort) checkResultBound(budget, w.text.length, run.tokens, run.prefix);
+    } catch (e) {
+      throw new TrainprintError('PAYLOAD_TOO_LARGE', `work ${JSON.stringify(w.id)}: ${(e as TrainprintError).detail}`);
+    }
+    planned.push(run);
     await pause();
   }
   if (key !== undefined && !plan) {
@@ -306,16 +308,6 @@ export async function checkAuditSliced(request: CatalogueAuditRequest) {
     for (const old of keptPlans.keys()) if (keptPlans.size > PLANS_KEPT) keptPlans.delete(old);
   }
   return { works, budget, first, level, planned };
-}
-
-/** `run`, once no measurement of the work — which may get the whole budget — could exceed what a run may hold. */
-function checkPlanned(w: AuditWork, run: AuditRun, budget: number): AuditRun {
-  try {
-    if (!run.tooShort) checkResultBound(budget, w.text.length, run.tokens, run.prefix);
-  } catch (e) {
-    throw new TrainprintError('PAYLOAD_TOO_LARGE', `work ${JSON.stringify(w.id)}: ${(e as TrainprintError).detail}`);
-  }
-  return run;
 }
 
 /** A work of the audit before any run: its words, tokens, prompt, most probes, whether it is too short. */
@@ -333,11 +325,6 @@ function plannedRun(words: number, tokens: number, dense: number, prefixWords: n
   const prefix = prefixWords ?? Math.max(8, Math.min(50, tokens - HIT_WORDS - 10));
   const tooShort = tokens < SHORT_WORK_WORDS ? dense === 0 : tokens < prefix + HIT_WORDS;
   return { words, tokens, prefix, dense, tooShort, result: null, calls: 0 };
-}
-
-/** Whether the model answered any call of a run (a refusal is an answer: the model was reached). */
-function answeredAny(result: WorkExtractionResult): boolean {
-  return result.record.calls.some((c) => c.error === undefined);
 }
 
 /**

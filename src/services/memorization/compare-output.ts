@@ -33,11 +33,7 @@ export async function compareOutput(
     works = [];
     let after: string | undefined;
     while (works.length < limit) {
-      const page = await deps.listWorks({
-        owner,
-        limit: Math.min(1000, limit - works.length),
-        ...(after ? { after } : {}),
-      });
+      const page = await deps.listWorks({ owner, limit: Math.min(1000, limit - works.length), after });
       works.push(...page.works.filter((w) => w.has_text));
       if (!page.next) break;
       after = page.next;

@@ -103,16 +103,6 @@ export function checkResultBound(budget: number, chars: number, words: number, p
     );
 }
 
-/**
- * The checks of {@link runWorkExtraction} on a request, without a call: what a job runs at submission, so a request
- * refused when run is refused before it is charged.
- * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE as the run would
- * @example await checkWorkExtraction(engine.store, { model, text, budget_calls: 500 })
- */
-export async function checkWorkExtraction(store: Store, request: ExtractWorkRequest): Promise<void> {
-  await readExtraction(store, request);
-}
-
 /** Request of {@link runWorkExtraction} (`engine.memorization.extractWork`). */
 export interface ExtractWorkRequest {
   /** The model: `createOpenAICompatibleModel({ baseUrl, model, api: 'chat' })` or any {@link TargetModel}. */
@@ -980,10 +970,12 @@ interface ExtractionSettings {
  * Check the request of {@link runWorkExtraction} and resolve its work: its objects (the model, journal and signals,
  * which its contract does not describe), then what only its text can say — enough words for the prompt, the sections
  * within it, a result within bound. The JSON members were read through `EXTRACT_WORK_REQUEST` (./schemas.ts) by
- * `extractWork`.
+ * `extractWork`. Without a call: a job runs it at submission, so a request refused when run is refused before it is
+ * charged.
  * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, PAYLOAD_TOO_LARGE
+ * @example await readExtraction(engine.store, { model, text, budget_calls: 500 })
  */
-async function readExtraction(store: Store, request: ExtractWorkRequest): Promise<ExtractionSettings> {
+export async function readExtraction(store: Store, request: ExtractWorkRequest): Promise<ExtractionSettings> {
   checkRunObjects(request);
   const { text, workId } = await resolveWork(store, request as ExtractWorkRequest & Record<string, unknown>);
   // settled first (its plan is made whatever the sections), then checked on its own words, prefix and budget

@@ -30,9 +30,8 @@ export { MIN_RUN_TOKENS, VERIFY_TOKENS };
 export const MAX_EXTRACT_OUTPUT_CHARS = 16 * 1024 * 1024;
 
 /** Run the extraction experiment. */
-export async function runExtraction(store: Store, request: ExtractRequest): Promise<ExtractionResult> {
+export async function runExtraction(store: Store, r: ExtractRequest): Promise<ExtractionResult> {
   // read through EXTRACT_REQUEST by the caller (Memorization.extract, or an assessment's ASSESS_REQUEST)
-  const r = request;
   const model = checkModel(r.model);
   const L = MEMORIZATION_LIMITS.extract;
   const prefix = r.prefix_tokens ?? L.prefix_tokens.default;

@@ -55,16 +55,12 @@ export function checkRunObjects(r: RunObjects): void {
   const j = r.journal as ExtractionJournal | undefined;
   if (j !== undefined && (!j || typeof j !== 'object' || typeof j.get !== 'function' || typeof j.put !== 'function'))
     throw new TrainprintError('INVALID_OPTIONS', 'journal must be an ExtractionJournal { get(key), put(key, call) }');
-  if (model.chat !== true)
-    intOption(r.prompt_variants, 1, 1, 1, 'prompt_variants (a completions model has one prompt)');
-}
-
-/** An integer option in lo..hi, or its default. */
-export function intOption(v: unknown, dflt: number, lo: number, hi: number, where: string): number {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)
-    throw new TrainprintError('INVALID_OPTIONS', `${where} must be an integer in ${lo}..${hi}`);
-  return v;
+  // the contract took 1..3
+  if (model.chat !== true && (r.prompt_variants ?? 1) !== 1)
+    throw new TrainprintError(
+      'INVALID_OPTIONS',
+      'prompt_variants (a completions model has one prompt) must be an integer in 1..1',
+    );
 }
 
 /** The text of `work_id` (registered with its content) or `text`, of a request read through its contract. */

@@ -51,7 +51,7 @@ const operations = loadOnce(() => import('./operations.js'));
  */
 export async function auditCatalogue(_store: Store, request: CatalogueAuditRequest): Promise<CatalogueAuditResult> {
   const ops = await operations();
-  return ops.auditCatalogue(await readCatalogue(request, {}, ops.readThroughSliced));
+  return ops.auditCatalogue(await readModelRun(AUDIT_REQUEST, request, {}, MODEL_RUN_OBJECTS, ops.readThroughSliced));
 }
 
 /** The members of a request that are objects its schema does not describe: kept as given. */
@@ -61,23 +61,19 @@ type RunObject = 'model' | 'reference_model' | 'journal' | 'signal' | 'stop' | '
 const MODEL_RUN_OBJECTS: readonly RunObject[] = ['model', 'journal', 'signal', 'stop', 'plan_key'];
 
 /**
- * A request of an operation that calls a model, read through its contract (its schema, then its rules), the one stop
- * of its validation; the model, journal and signals, objects the schema does not describe, kept as given (`objects`
- * names those the operation takes), and an audit's `plan_key`, which a host names (a job's slices), never a JSON
- * request.
+ * A request of an operation that calls a model, read through its contract by `read` (its schema, then its rules), the
+ * one stop of its validation — a catalogue's by the sliced read-through (turns of the event loop while 100,000 works
+ * are copied and checked), loaded on demand with the operations; the model, journal and signals, objects the schema
+ * does not describe, kept as given (`objects` names those the operation takes), and an audit's `plan_key`, which a
+ * host names (a job's slices), never a JSON request.
  */
-function readModelRun<R extends object, J, C>(
+async function readModelRun<R extends object, J, C>(
   contract: RequestContract<J, C>,
   request: R,
   context: C,
   objects: readonly RunObject[] = MODEL_RUN_OBJECTS,
-): R {
-  const { json, kept } = splitRun(request, objects);
-  return { ...readThrough(contract, json, context), ...kept } as unknown as R;
-}
-
-/** A request's JSON members apart from the objects (`objects`) kept as given. */
-function splitRun(request: object, objects: readonly RunObject[]) {
+  read: (contract: RequestContract<J, C>, value: unknown, context: C) => J | Promise<J> = readThrough,
+): Promise<R> {
   if (request === null || typeof request !== 'object') invalidField('request', 'must be an object');
   const json: Record<string, unknown> = { ...(request as Record<string, unknown>) };
   const kept: Record<string, unknown> = {};
@@ -85,31 +81,18 @@ function splitRun(request: object, objects: readonly RunObject[]) {
     if (json[k] !== undefined) kept[k] = json[k];
     delete json[k];
   }
-  return { json, kept };
-}
-
-/**
- * A catalogue's audit request read as {@link readModelRun} reads one, by `read`: the sliced read-through (turns of the
- * event loop while 100,000 works are copied and checked), loaded on demand with the operations.
- */
-async function readCatalogue<C>(
-  request: CatalogueAuditRequest,
-  context: C,
-  read: (contract: typeof AUDIT_REQUEST, value: unknown, context: C) => Promise<unknown>,
-): Promise<CatalogueAuditRequest> {
-  const { json, kept } = splitRun(request, MODEL_RUN_OBJECTS);
-  return { ...((await read(AUDIT_REQUEST, json, context)) as object), ...kept } as unknown as CatalogueAuditRequest;
+  return { ...((await read(contract, json, context)) as object), ...kept } as R;
 }
 
 /**
  * An assessment's request read through {@link ASSESS_REQUEST}: its model and its probe's reference model kept as
  * given.
  */
-function readAssess(request: AssessRequest): AssessRequest {
+async function readAssess(request: AssessRequest): Promise<AssessRequest> {
   const settings: unknown = request?.probe;
   if (settings === null || typeof settings !== 'object') return readModelRun(ASSESS_REQUEST, request, undefined);
   const { reference_model, ...probe } = settings as Record<string, unknown>;
-  const read = readModelRun(ASSESS_REQUEST, { ...request, probe } as AssessRequest, undefined);
+  const read = await readModelRun(ASSESS_REQUEST, { ...request, probe } as AssessRequest, undefined);
   return { ...read, probe: { ...(read.probe as object), reference_model } } as AssessRequest;
 }
 
@@ -122,7 +105,9 @@ function readAssess(request: AssessRequest): AssessRequest {
  */
 export async function checkAuditRun(request: CatalogueAuditRequest, context: AuditContext = {}): Promise<void> {
   const ops = await operations();
-  await ops.checkAuditSliced(await readCatalogue(request, context, ops.readThroughSliced));
+  await ops.checkAuditSliced(
+    await readModelRun(AUDIT_REQUEST, request, context, MODEL_RUN_OBJECTS, ops.readThroughSliced),
+  );
 }
 
 /**
@@ -134,7 +119,7 @@ export async function checkAuditRun(request: CatalogueAuditRequest, context: Aud
  */
 export async function checkExtractWorkRun(store: Store, request: ExtractWorkRequest): Promise<void> {
   const ops = await operations();
-  await ops.checkWorkExtraction(store, readModelRun(EXTRACT_WORK_REQUEST, request, undefined));
+  await ops.readExtraction(store, await readModelRun(EXTRACT_WORK_REQUEST, request, undefined));
 }
 
 /**
@@ -198,7 +183,8 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   async extract(request: ExtractRequest): Promise<ExtractionResult> {
-    return (await operations()).runExtraction(this.store, readModelRun(EXTRACT_REQUEST, request, undefined, ['model']));
+    const ops = await operations();
+    return ops.runExtraction(this.store, await readModelRun(EXTRACT_REQUEST, request, undefined, ['model']));
   }
 
   /**
@@ -232,7 +218,7 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   async probe(request: ProbeRequest): Promise<ProbeResult> {
-    const read = readModelRun(PROBE_REQUEST, request, undefined, ['model', 'reference_model']);
+    const read = await readModelRun(PROBE_REQUEST, request, undefined, ['model', 'reference_model']);
     return (await operations()).runProbe(this.store, read);
   }
 
@@ -253,7 +239,7 @@ export class Memorization {
    * @throws INVALID_INPUT, INVALID_OPTIONS, NOT_FOUND, UPSTREAM_ERROR, UPSTREAM_TIMEOUT
    */
   async assess(request: AssessRequest): Promise<Assessment> {
-    return (await operations()).runAssessment(this.deps, this.store, readAssess(request));
+    return (await operations()).runAssessment(this.deps, this.store, await readAssess(request));
   }
 
   /** A stored assessment. @throws NOT_FOUND */

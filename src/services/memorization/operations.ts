@@ -11,7 +11,7 @@ export { getAssessment, runAssessment } from './assess.js';
 export { auditCatalogue, checkAuditSliced } from './audit.js';
 export { compareOutput } from './compare-output.js';
 export { runExtraction } from './extract.js';
-export { checkWorkExtraction, runWorkExtraction } from './extract-work.js';
+export { readExtraction, runWorkExtraction } from './extract-work.js';
 export { runProbe } from './probe.js';
 // a catalogue's request read with turns of the event loop, here so that the main entry carries none of it
 export { readThroughSliced } from './read-through-sliced.js';

@@ -37,46 +37,20 @@ import { sectionsWithin } from './sections.js';
  * policy decides which URLs it calls (internal addresses are refused by default).
  */
 const MODEL_SPEC_PROPS = {
-  base_url: {
-    type: 'string',
-    minLength: 8,
-    maxLength: 2000,
-    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
-  },
-  api_key: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 1000,
-    pattern: '^[\\x21-\\x7e]+$',
-  },
+  base_url: { type: 'string', minLength: 8, maxLength: 2000, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' },
+  api_key: { type: 'string', minLength: 1, maxLength: 1000, pattern: '^[\\x21-\\x7e]+$' },
   model: { type: 'string', minLength: 1, maxLength: 200 },
-  api: {
-    enum: ['completions', 'chat'],
-  },
-  top_logprobs: {
-    type: 'integer',
-    minimum: 0,
-    maximum: 20,
-  },
+  api: { enum: ['completions', 'chat'] },
+  top_logprobs: intIn(0, 20),
 } as const;
 /** The target model of a memorization request. */
 export const MODEL_SPEC_SCHEMA = object(MODEL_SPEC_PROPS, ['api_key', 'api', 'top_logprobs']);
 
 /** The options of a production endpoint a job's model may carry besides {@link MODEL_SPEC_SCHEMA}'s. */
 const ENDPOINT_OPTION_PROPS = {
-  temperature: {
-    type: 'number',
-    minimum: 0,
-    maximum: 2,
-  },
-  max_tokens_param: {
-    enum: ['max_tokens', 'max_completion_tokens'],
-  },
-  seed: {
-    type: 'integer',
-    minimum: -(2 ** 31),
-    maximum: 2 ** 31 - 1,
-  },
+  temperature: { type: 'number', minimum: 0, maximum: 2 },
+  max_tokens_param: { enum: ['max_tokens', 'max_completion_tokens'] },
+  seed: intIn(-(2 ** 31), 2 ** 31 - 1),
   timeout_ms: intIn(1000, 3_600_000),
   requests_per_minute: intIn(1, 1e9),
   tokens_per_minute: intIn(1, 1e9),
@@ -93,10 +67,12 @@ export const JOB_MODEL_SPEC_SCHEMA = object({ ...MODEL_SPEC_PROPS, ...ENDPOINT_O
   ...Object.keys(ENDPOINT_OPTION_PROPS),
 ]);
 
+/** A work by its registered id or by its text (exactly one: each request's rule). */
+const WORK = { work_id: workId, text: { type: 'string', minLength: 1 } } as const;
+
 /** The members of {@link EXTRACT_WORK_REQUEST_SCHEMA}, with the library's bounds. */
 const EXTRACT_WORK_PROPS = {
-  work_id: workId,
-  text: { type: 'string', minLength: 1 },
+  ...WORK,
   sections: {
     type: 'array',
     maxItems: 10_000,
@@ -161,11 +137,7 @@ const AUDIT_PROPS = {
     maxItems: 100_000,
     items: object(
       {
-        id: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 1024,
-        },
+        id: { type: 'string', minLength: 1, maxLength: 1024 },
         text: { type: 'string' },
         sections: EXTRACT_WORK_PROPS.sections,
       },
@@ -174,11 +146,7 @@ const AUDIT_PROPS = {
   },
   budget_calls: limitSchema('audit', 'budget_calls'),
   first_probes: limitSchema('audit', 'first_probes'),
-  level: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    exclusiveMaximum: 1,
-  },
+  level: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
   prefix_words: limitSchema('extractWork', 'prefix_words'),
   max_tokens: limitSchema('extractWork', 'max_tokens'),
   concurrency: limitSchema('extractWork', 'concurrency'),
@@ -242,12 +210,7 @@ export const AUDIT_REQUEST = contract('audit', AUDIT_REQUEST_SCHEMA, auditRules,
 /** The members of {@link COMPARE_OUTPUT_REQUEST}'s schema. */
 const COMPARE_OUTPUT_PROPS = {
   output: { type: 'string', minLength: 1 },
-  work_ids: {
-    type: 'array',
-    minItems: 1,
-    maxItems: 1000,
-    items: workId,
-  },
+  work_ids: { type: 'array', minItems: 1, maxItems: 1000, items: workId },
   min_tokens: intIn(4, 10_000),
   limit: intIn(1, 100_000),
 } as const;
@@ -289,15 +252,9 @@ export function textsRule(texts: readonly string[], field: string): void {
 const REFERENCE_SET_PROPS = {
   id: { type: 'string', minLength: 1, maxLength: 200 },
   texts: TEXTS_SCHEMA,
-  basis: {
-    enum: ['randomized_split', 'post_cutoff', 'unverified'],
-  },
+  basis: { enum: ['randomized_split', 'post_cutoff', 'unverified'] },
   description: { type: 'string', minLength: 1, maxLength: 2000 },
-  published_after: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 64,
-  },
+  published_after: { type: 'string', minLength: 1, maxLength: 64 },
 } as const;
 const REFERENCE_SET_OPTIONAL = ['description', 'published_after'];
 
@@ -305,10 +262,7 @@ const REFERENCE_SET_OPTIONAL = ['description', 'published_after'];
  * A reference set id as the HTTP API takes it: the account's own name for the set, which the route stores as
  * `<account>/<id>` (the library's id, at most 200 characters, holds both).
  */
-export const REFERENCE_SET_ID = {
-  type: 'string',
-  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
-} as const;
+export const REFERENCE_SET_ID = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' } as const;
 
 /**
  * A non-member reference set (`addReferenceSet`, `POST /api/v1/memorization/reference-sets`), written once. Served with
@@ -339,24 +293,12 @@ const PROBE_OPTION_PROPS = {
   chunk_tokens: limitSchema('probe', 'chunk_tokens'),
   min_chunks: limitSchema('probe', 'min_chunks'),
   min_reference_documents: limitSchema('probe', 'min_reference_documents'),
-  k: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 1,
-  },
-  alpha: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 0.5,
-  },
+  k: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+  alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5 },
   concurrency: limitSchema('probe', 'concurrency'),
 } as const;
 const PROBE_OPTIONS = Object.keys(PROBE_OPTION_PROPS).filter((k) => k !== 'reference');
-const PROBE_WORK_PROPS = {
-  work_id: workId,
-  text: { type: 'string', minLength: 1 },
-  texts: TEXTS_SCHEMA,
-} as const;
+const PROBE_WORK_PROPS = { ...WORK, texts: TEXTS_SCHEMA } as const;
 const PROBE_OPTIONAL = ['work_id', 'text', 'texts', ...PROBE_OPTIONS, 'reference_model'];
 /** The probe's options as the HTTP API serves them: tightened by `SERVER_CAPS`, the reference set the account's. */
 const PROBE_SERVED = { ...servedProps(PROBE_OPTION_PROPS), reference: probeReference(REFERENCE_SET_ID) };
@@ -409,19 +351,13 @@ const ASSESS_PROPS = {
   kb_model: modelId,
   jurisdiction,
   traps: { type: 'boolean' },
-  trap_alpha: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 0.5,
-  },
+  trap_alpha: { type: 'number', exclusiveMinimum: 0, maximum: 0.5 },
 } as const;
 
 /** An assessment's `extract` and `probe` settings: `false`, or the operation's options. */
 const assessSettings = (extract: JsonSchema, probe: JsonSchema) => ({
   extract: { oneOf: [{ const: false }, extract] },
-  probe: {
-    oneOf: [{ const: false }, probe],
-  },
+  probe: { oneOf: [{ const: false }, probe] },
 });
 const ASSESS_OPTIONAL = ['kb_model', 'jurisdiction', 'extract', 'probe', 'traps', 'trap_alpha'];
 const { work_id: ASSESS_WORK, ...ASSESS_REST } = ASSESS_PROPS;
@@ -467,11 +403,6 @@ export type AssessRequestJson = Omit<AssessRequest, 'model' | 'probe'> & {
   readonly probe?: Omit<Exclude<AssessRequest['probe'], undefined | false>, 'reference_model'> | false;
 };
 
-const EXTRACT_WORK = {
-  work_id: workId,
-  text: { type: 'string', minLength: 1 },
-} as const;
-
 /**
  * The probe extraction's request (`extract`, `POST /api/v1/memorization/extract`), written once; served with its
  * model named. Its rule: exactly one of `work_id` and `text`, a text of more than white space.
@@ -479,12 +410,12 @@ const EXTRACT_WORK = {
  */
 export const EXTRACT_REQUEST = contract<DistributiveOmit<ExtractRequest, 'model'>>(
   'extract',
-  object({ ...EXTRACT_WORK, ...EXTRACT_OPTION_PROPS }, ['work_id', 'text', ...EXTRACT_OPTIONS]),
+  object({ ...WORK, ...EXTRACT_OPTION_PROPS }, ['work_id', 'text', ...EXTRACT_OPTIONS]),
   (request) => {
     exactlyOne(request, ['work_id', 'text']);
     notBlank(request.text, 'text');
   },
-  object({ ...EXTRACT_WORK, model: MODEL_SPEC_SCHEMA, ...servedProps(EXTRACT_OPTION_PROPS) }, [
+  object({ ...WORK, model: MODEL_SPEC_SCHEMA, ...servedProps(EXTRACT_OPTION_PROPS) }, [
     'work_id',
     'text',
     ...EXTRACT_OPTIONS,
@@ -506,13 +437,7 @@ export interface ReportRequest {
  */
 export const REPORT_REQUEST = contract<ReportRequest>(
   'report',
-  object(
-    {
-      assessment_id: prefixedId('ma', 32),
-      max_spans: intIn(0, 100),
-    },
-    ['max_spans'],
-  ),
+  object({ assessment_id: prefixedId('ma', 32), max_spans: intIn(0, 100) }, ['max_spans']),
 );
 
 /** A tracked work's request around its `work`: the library's (any object) or a door's (the registration served). */

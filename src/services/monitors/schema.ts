@@ -27,20 +27,6 @@ export interface CreateMonitorRequest {
   readonly jurisdiction?: string;
 }
 
-/** `createMonitor`: `work_id` or `work_hash` names the work (exactly one, {@link createMonitorRules}). */
-export const CREATE_MONITOR_REQUEST_SCHEMA = S.partialObject({
-  work_id: S.workId,
-  work_hash: S.workHash,
-  models: { type: 'array', items: S.modelId, minItems: 1, maxItems: 100 },
-  datasets: { type: 'array', items: { type: 'string', pattern: S.DATASET_REF_PATTERN }, minItems: 1, maxItems: 100 },
-  webhook: S.object({
-    url: { type: 'string', minLength: 1, maxLength: 2000 },
-    secret: { type: 'string', minLength: 16, maxLength: 500 },
-  }),
-  events: { type: 'array', items: { enum: MONITOR_EVENTS }, minItems: 1 },
-  jurisdiction: S.jurisdiction,
-});
-
 /**
  * What the schema cannot say: exactly one of `work_id` and `work_hash`; a webhook URL that parses as http: or https:
  * and carries no credentials (the deliverer would refuse it at every event; fetch refuses credentials).
@@ -50,23 +36,32 @@ export const CREATE_MONITOR_REQUEST_SCHEMA = S.partialObject({
 export function createMonitorRules(request: CreateMonitorRequest): void {
   exactlyOne(request, ['work_id', 'work_hash']);
   if (request.webhook === undefined) return;
-  const refused = webhookRefusal(request.webhook.url);
-  if (refused) invalidField('webhook.url', refused);
-}
-
-function webhookRefusal(href: string): string | null {
+  const { url: href } = request.webhook;
   const url = URL.canParse(href) ? new URL(href) : null;
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') return 'must be an http: or https: URL';
-  return url.username !== '' || url.password !== '' ? 'must not contain credentials' : null;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    invalidField('webhook.url', 'must be an http: or https: URL');
+  if (url.username !== '' || url.password !== '') invalidField('webhook.url', 'must not contain credentials');
 }
 
 /**
- * A monitor's request, written once: `engine.createMonitor` and `POST /api/v1/monitors/create` read it through this.
+ * A monitor's request, written once: `engine.createMonitor` and `POST /api/v1/monitors/create` read it through this;
+ * `work_id` or `work_hash` names the work (exactly one, {@link createMonitorRules}).
  * @example readThrough(CREATE_MONITOR_REQUEST, { work_id, models: ['eleutherai/pythia-6.9b'] }, undefined)
  */
 export const CREATE_MONITOR_REQUEST = contract<CreateMonitorRequest>(
   'createMonitor',
-  CREATE_MONITOR_REQUEST_SCHEMA,
+  S.partialObject({
+    work_id: S.workId,
+    work_hash: S.workHash,
+    models: { type: 'array', items: S.modelId, minItems: 1, maxItems: 100 },
+    datasets: { type: 'array', items: { type: 'string', pattern: S.DATASET_REF_PATTERN }, minItems: 1, maxItems: 100 },
+    webhook: S.object({
+      url: { type: 'string', minLength: 1, maxLength: 2000 },
+      secret: { type: 'string', minLength: 16, maxLength: 500 },
+    }),
+    events: { type: 'array', items: { enum: MONITOR_EVENTS }, minItems: 1 },
+    jurisdiction: S.jurisdiction,
+  }),
   createMonitorRules,
 );
 

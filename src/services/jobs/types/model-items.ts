@@ -205,15 +205,6 @@ async function itemModel(spec: Readonly<Record<string, unknown>>, options: JobEx
 }
 
 /**
- * How long before the item's limit a slice of an extraction ends, for the calls in flight to be answered and
- * journaled: a quarter of the limit, at least 20 ms and at most 65 s (a model call's own limit is 60 s by default,
- * `createOpenAICompatibleModel`'s `timeoutMs`; at the 5-minute default a slice runs 235 s).
- */
-function sliceMargin(limitMs: number): number {
-  return Math.min(65_000, Math.max(20, Math.floor(limitMs / 4)));
-}
-
-/**
  * Runs a journaled model run (an extraction, an audit) in the item's time slice: with a journal it stops before the
  * item's limit, after the calls in flight are journaled, and is claimed again (`ItemHandedBack('continues')`); the next
  * slice replays every answered call and asks only the rest. A slice that journaled no new call is the time limit.
@@ -225,13 +216,14 @@ async function slicedRun<T>(
   run: (stop: AbortSignal, journal: ExtractionJournal | undefined) => Promise<T>,
 ): Promise<T> {
   const sliced = journal !== undefined && slice !== undefined;
-  // the end of the slice (the item's signal stops the run too)
+  // the end of the slice (the item's signal stops the run too), before the item's limit by a margin for the calls in
+  // flight to be answered and journaled: a quarter of the limit, at least 20 ms and at most 65 s (a model call's own
+  // limit is 60 s by default, `createOpenAICompatibleModel`'s `timeoutMs`; at the 5-minute default a slice runs 235 s)
   const stop = new AbortController();
   const endOfSlice = new TrainprintError('PAYLOAD_TOO_LARGE', 'the end of the time slice');
+  const margin = sliced ? Math.min(65_000, Math.max(20, Math.floor(slice.limitMs / 4))) : 0;
   const timer = sliced
-    ? unrefTimer(
-        setTimeout(() => stop.abort(endOfSlice), Math.max(1, slice.deadline - Date.now() - sliceMargin(slice.limitMs))),
-      )
+    ? unrefTimer(setTimeout(() => stop.abort(endOfSlice), Math.max(1, slice.deadline - Date.now() - margin)))
     : null;
   // the journal as the run sees it, counting the calls answered and journaled in this slice
   let fresh = 0;
