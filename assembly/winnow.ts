@@ -6,6 +6,14 @@
 // Guarantee: every window's minimum value is recorded, so two documents sharing a run of
 // w consecutive shingles (w + n - 1 tokens for word n-grams) share at least one fingerprint.
 // Expected density 2 / (w + 1). Hashes are compared as unsigned 64-bit integers.
+//
+// Why the loop is shaped as it is: a selection changes at about 2 / (w + 1) of the positions, and
+// each change is a branch no predictor can learn on random hashes, taken or computed. V8 compiles
+// a `select` to a compare, a set, a test and a conditional move, so a loop that computes the new
+// minimum with selects carries a four-instruction chain from one position to the next; with a
+// branch the common step (no new minimum, none leaving) is a load, two compares and the loop, and
+// only a change pays its misprediction. The rescan stays branch-free (its compares are coin
+// flips), and at the default window of 8 it is written out, without a loop's counter and checks.
 
 /**
  * Select fingerprints from `count` u64 hashes at `hashesPtr` with window `w` (>= 1).
@@ -15,9 +23,8 @@
 export function winnow(hashesPtr: usize, count: u32, w: u32, outPtr: usize): u32 {
   if (count == 0 || w == 0) return 0;
   if (w > count) w = count;
+  if (w == 8) return winnow8(hashesPtr, count, outPtr);
   let out = outPtr;
-  // Rescans are branch-free (select), and so is the common step: on random hashes both
-  // comparisons are coin flips that a branch predictor cannot learn.
   let min: i32 = -1;
   let minHash: u64 = 0;
   for (let r: u32 = w - 1; r < count; r++) {
@@ -37,12 +44,66 @@ export function winnow(hashesPtr: usize, count: u32, w: u32, outPtr: usize): u32
       minHash = bestHash;
       store<u32>(out, <u32>min);
       out += 4;
-    } else {
-      const lt = h < minHash;
-      min = select<i32>(<i32>r, min, lt);
-      minHash = select<u64>(h, minHash, lt);
-      store<u32>(out, <u32>r); // written always, kept only when selected
-      out += select<usize>(4, 0, lt);
+    } else if (h < minHash) {
+      // a new minimum (an equal one leaves the earlier selection in place)
+      min = <i32>r;
+      minHash = h;
+      store<u32>(out, r);
+      out += 4;
+    }
+  }
+  return <u32>((out - outPtr) >> 2);
+}
+
+/** {@link winnow} at w = 8 (count >= 8): the same selections, the rescan of 8 hashes written out. */
+function winnow8(hashesPtr: usize, count: u32, outPtr: usize): u32 {
+  let out = outPtr;
+  let min: i32 = -1;
+  let minHash: u64 = 0;
+  for (let r: u32 = 7; r < count; r++) {
+    const p = hashesPtr + (<usize>r << 3);
+    const h = load<u64>(p);
+    if (min < <i32>(r - 7)) {
+      // from r down to r − 7, a hash replaces the best only when strictly smaller: the rightmost minimum
+      let best = <i32>r;
+      let bestHash = h;
+      let hj = load<u64>(p - 8);
+      let lt = hj < bestHash;
+      best = select<i32>(<i32>r - 1, best, lt);
+      bestHash = select<u64>(hj, bestHash, lt);
+      hj = load<u64>(p - 16);
+      lt = hj < bestHash;
+      best = select<i32>(<i32>r - 2, best, lt);
+      bestHash = select<u64>(hj, bestHash, lt);
+      hj = load<u64>(p - 24);
+      lt = hj < bestHash;
+      best = select<i32>(<i32>r - 3, best, lt);
+      bestHash = select<u64>(hj, bestHash, lt);
+      hj = load<u64>(p - 32);
+      lt = hj < bestHash;
+      best = select<i32>(<i32>r - 4, best, lt);
+      bestHash = select<u64>(hj, bestHash, lt);
+      hj = load<u64>(p - 40);
+      lt = hj < bestHash;
+      best = select<i32>(<i32>r - 5, best, lt);
+      bestHash = select<u64>(hj, bestHash, lt);
+      hj = load<u64>(p - 48);
+      lt = hj < bestHash;
+      best = select<i32>(<i32>r - 6, best, lt);
+      bestHash = select<u64>(hj, bestHash, lt);
+      hj = load<u64>(p - 56);
+      lt = hj < bestHash;
+      best = select<i32>(<i32>r - 7, best, lt);
+      bestHash = select<u64>(hj, bestHash, lt);
+      min = best;
+      minHash = bestHash;
+      store<u32>(out, <u32>min);
+      out += 4;
+    } else if (h < minHash) {
+      min = <i32>r;
+      minHash = h;
+      store<u32>(out, r);
+      out += 4;
     }
   }
   return <u32>((out - outPtr) >> 2);
