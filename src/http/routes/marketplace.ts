@@ -25,11 +25,13 @@ import {
   type CounterOfferRequest,
   type CreateListingRequest,
   type Licence,
+  type LicenceFilter,
   type Listing,
   type ListingFilter,
   MARKET_REQUESTS,
   type MakeOfferRequest,
   type Offer,
+  type OfferFilter,
   type UpdateListingRequest,
   type VerifiedLicence,
 } from '../../library.js';
@@ -131,16 +133,8 @@ export const MARKETPLACE_ROUTES: readonly Route[] = inGroup('marketplace', 'mark
     summary: "The account's offers, as buyer or as seller (due ones expire on the way)",
     querySchema: MARKET_REQUESTS.listOffers.served,
     responseSchema: M.OFFER_LIST_SCHEMA,
-    handler: async (ctx) => {
-      const q = ctx.query as {
-        role?: 'buyer' | 'seller';
-        listing_id?: string;
-        status?: Offer['status'];
-        after?: string;
-        limit?: number;
-      };
-      return market(ctx).listOffers(asParty(ctx, q));
-    },
+    handler: async (ctx) =>
+      market(ctx).listOffers(asParty(ctx, ctx.query as OfferFilter & { role?: 'buyer' | 'seller' })),
   },
   {
     method: 'GET',
@@ -198,16 +192,8 @@ export const MARKETPLACE_ROUTES: readonly Route[] = inGroup('marketplace', 'mark
     summary: "The account's licences, as licensor or licensee, each with its signature checked",
     querySchema: MARKET_REQUESTS.listLicences.served,
     responseSchema: M.LICENCE_LIST_SCHEMA,
-    handler: async (ctx) => {
-      const q = ctx.query as {
-        role?: 'licensor' | 'licensee';
-        listing_id?: string;
-        work_id?: string;
-        after?: string;
-        limit?: number;
-      };
-      return market(ctx).listLicences(asParty(ctx, q));
-    },
+    handler: async (ctx) =>
+      market(ctx).listLicences(asParty(ctx, ctx.query as LicenceFilter & { role?: 'licensor' | 'licensee' })),
   },
   {
     method: 'GET',
