@@ -59,12 +59,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = inGroup('marketplace', 'mark
     responseSchema: M.LISTING_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
-      const key = ctx.request.headers.get('idempotency-key');
-      const l = await market(ctx).createListing(
-        account(ctx),
-        ctx.body as CreateListingRequest,
-        key === null ? undefined : { idempotencyKey: key },
-      );
+      const l = await market(ctx).createListing(account(ctx), ctx.body as CreateListingRequest, idempotency(ctx));
       return new Reply({ ...l }, 201);
     },
   },
@@ -118,10 +113,8 @@ export const MARKETPLACE_ROUTES: readonly Route[] = inGroup('marketplace', 'mark
     status: [201],
     handler: async (ctx) => {
       await visibleListing(ctx);
-      return new Reply(
-        { ...(await market(ctx).makeOffer(account(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest)) },
-        201,
-      );
+      const offer = await market(ctx).makeOffer(account(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest);
+      return new Reply({ ...offer }, 201);
     },
   },
 
@@ -154,12 +147,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = inGroup('marketplace', 'mark
     status: [201],
     handler: async (ctx) => {
       await partyOffer(ctx);
-      const key = ctx.request.headers.get('idempotency-key');
-      const licence: Licence = await market(ctx).acceptOffer(
-        account(ctx),
-        ctx.params.offer_id,
-        key === null ? undefined : { idempotencyKey: key },
-      );
+      const licence = await market(ctx).acceptOffer(account(ctx), ctx.params.offer_id, idempotency(ctx));
       return new Reply({ ...licence }, 201);
     },
   },
@@ -176,10 +164,8 @@ export const MARKETPLACE_ROUTES: readonly Route[] = inGroup('marketplace', 'mark
     status: [201],
     handler: async (ctx) => {
       await partyOffer(ctx);
-      return new Reply(
-        { ...(await market(ctx).counterOffer(account(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest)) },
-        201,
-      );
+      const offer = await market(ctx).counterOffer(account(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest);
+      return new Reply({ ...offer }, 201);
     },
   },
   offerMove('withdraw', 'Withdraw a pending offer the account made (no body)'),
@@ -238,6 +224,12 @@ export const MARKETPLACE_ROUTES: readonly Route[] = inGroup('marketplace', 'mark
 
 function market(ctx: RouteContext) {
   return ctx.engine.marketplace;
+}
+
+/** The request's `Idempotency-Key` for the marketplace, which keeps it with what the call creates. */
+function idempotency(ctx: RouteContext) {
+  const key = ctx.request.headers.get('idempotency-key');
+  return key === null ? undefined : { idempotencyKey: key };
 }
 
 /**
