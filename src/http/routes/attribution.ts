@@ -24,6 +24,7 @@ import {
 } from '../../library.js';
 import { inGroup, type Route, type RouteContext } from '../context.js';
 import * as S from '../schemas/attribution.js';
+import { htmlReport } from '../respond.js';
 import { account, ownWorkByHash, planFileLimit } from './caller.js';
 
 /**
@@ -82,13 +83,7 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = inGroup('attribution', 'anal
           headers: { ...NOT_STORED, 'content-type': 'application/json; charset=utf-8' },
         });
       }
-      return new Response(await renderWorkReport({ ...record, bundle }), {
-        headers: {
-          ...NOT_STORED,
-          'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-        },
-      });
+      return htmlReport(await renderWorkReport({ ...record, bundle }));
     },
   },
   {
@@ -199,10 +194,6 @@ async function scoreOwned(ctx: RouteContext, body: ScoreRequest): Promise<unknow
 
 const NOT_STORED = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
 
-/**
- * A stored analysis of the account (another account's is NOT_FOUND) with its record, and its evidence bundle signed by
- * the engine's report key.
- */
 /** The account's analysis as its report and bundle read it: one record for every door (`signedEvidence`). */
 function accountAnalysis(ctx: RouteContext) {
   return signedEvidence(ctx.engine, ctx.params.analysis_id, account(ctx), () => new Date(ctx.now()));

@@ -36,6 +36,7 @@ import {
 } from '../../library.js';
 import { type GroupRow, inGroup, Reply, type ModelSpec, type Route, type RouteContext } from '../context.js';
 import * as M from '../schemas/memorization.js';
+import { htmlReport } from '../respond.js';
 import { account, ownWork } from './caller.js';
 import { notFound } from './refusals.js';
 
@@ -190,14 +191,7 @@ export const MEMORIZATION_ROUTES: readonly Route[] = inGroup('memorization', 'me
         shownAssessment(ctx, a),
         b.max_spans === undefined ? {} : { maxSpans: b.max_spans },
       );
-      return new Response(html, {
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-        },
-      });
+      return htmlReport(html);
     },
   }),
 ]);
