@@ -6,7 +6,7 @@
  * 404, as if absent.
  */
 import { type Monitor, readThrough, REQUESTS } from '../../library.js';
-import { inGroup, Reply, type Route, type RouteContext } from '../context.js';
+import { type GroupRow, inGroup, Reply, type Route, type RouteContext } from '../context.js';
 import { DELETED_SCHEMA } from '../schemas/content.js';
 import * as S from '../schemas/monitors.js';
 import { account, ownWork, ownWorkByHash } from './caller.js';
@@ -101,19 +101,12 @@ export const MONITOR_ROUTES: readonly Route[] = inGroup('monitors', 'monitors', 
 
 // ------------------------------------------------------------------ helpers
 
-/**
- * A monitor as the API shows it: with `missing_datasets`, the datasets it is limited to that this server does not
- * hold now (dropped, or created through the API before a restart), so that a monitor that cannot see its dataset
- * says so instead of scoring 0 in silence.
- */
 /** `POST …/{monitor_id}/pause` or `…/resume`: the account's monitor with its new state (no body). */
-function monitorStateRoute(action: 'pause' | 'resume', summary: string): Route {
+function monitorStateRoute(action: 'pause' | 'resume', summary: string): GroupRow {
   return {
     method: 'POST',
     path: `/api/v1/monitors/{monitor_id}/${action}`,
     operationId: `${action}Monitor`,
-    tag: 'monitors',
-    scope: 'monitors',
     summary,
     responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -125,6 +118,11 @@ function monitorStateRoute(action: 'pause' | 'resume', summary: string): Route {
   };
 }
 
+/**
+ * A monitor as the API shows it: with `missing_datasets`, the datasets it is limited to that this server does not
+ * hold now (dropped, or created through the API before a restart), so that a monitor that cannot see its dataset
+ * says so instead of scoring 0 in silence.
+ */
 function shownMonitor(
   ctx: RouteContext,
   m: Monitor,
