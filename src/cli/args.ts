@@ -35,6 +35,16 @@ export function options(valued: readonly string[], flags: readonly string[] = []
   ]);
 }
 
+/**
+ * The integer option `name`, `fallback` when absent; a UsageError naming the range when it is not an integer in lo..hi.
+ * @example const port = integerIn(values, 'port', 8787, 0, 65535)
+ */
+export function integerIn(values: Record<string, unknown>, name: string, fallback: number, lo: number, hi: number) {
+  const n = values[name] === undefined ? fallback : Number(values[name]);
+  if (!Number.isInteger(n) || n < lo || n > hi) throw new UsageError(`--${name} must be an integer in ${lo}..${hi}`);
+  return n;
+}
+
 /** `--quiet` (`-q`): no progress on stderr. */
 export const QUIET = { quiet: { type: 'boolean', short: 'q' } } as const satisfies ParseOptions;
 /** `--dataset`, repeatable (each may also be a comma-separated list). */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createByteGptHandler, loadByteGptModel, withCors } from '../library.js';
 import { readModelDirectory, serve } from '../node/index.js';
-import { parseSubcommand, UsageError } from './shared.js';
+import { integerIn, parseSubcommand, UsageError } from './shared.js';
 
 /**
  * `trainprint model serve --model NAME [options]`: serves until SIGINT/SIGTERM.
@@ -27,9 +27,7 @@ export async function modelCommand(args: string[]): Promise<number> {
   const name = values.model;
   if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,99}$/.test(name))
     throw new UsageError('model serve needs --model NAME (a directory of models/, e.g. byte-gpt-base)');
-  const port = values.port === undefined ? 8000 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError('--port must be an integer in 0..65535');
+  const port = integerIn(values, 'port', 8000, 0, 65535);
   const engine = values.engine ?? 'wasm';
   if (engine !== 'wasm' && engine !== 'typescript') throw new UsageError('--engine must be wasm or typescript');
   const origin = values['allow-origin'];

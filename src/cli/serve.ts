@@ -24,6 +24,7 @@ import { printServing, serveKeys, type HttpModule } from './serve-keys.js';
 import { SERVE_WORKER_ENV, servePrimary } from './serve-workers.js';
 import {
   DATASETS,
+  integerIn,
   loadDatasets,
   openStore,
   options,
@@ -292,34 +293,20 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...REMOTE_CORPUS_OPTIONS,
   });
   if (positionals.length) throw new UsageError('serve takes no positional arguments');
-  const monitorS = values['monitor-interval-s'] === undefined ? 60 : Number(values['monitor-interval-s']);
-  if (!Number.isInteger(monitorS) || monitorS < 1 || monitorS > 86_400) {
-    throw new UsageError('--monitor-interval-s must be an integer in 1..86400');
-  }
+  const monitorS = integerIn(values, 'monitor-interval-s', 60, 1, 86_400);
   remoteCorporaFrom(values); // refused here, before any process starts (engineFor uses them)
-  const drainMs = values['drain-ms'] === undefined ? 0 : Number(values['drain-ms']);
-  if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs > 60_000) {
-    throw new UsageError('--drain-ms must be an integer in 0..60000');
-  }
-  const jobItemS = values['job-item-timeout-s'] === undefined ? 300 : Number(values['job-item-timeout-s']);
-  if (!Number.isInteger(jobItemS) || jobItemS < 1 || jobItemS > 86_400) {
-    throw new UsageError('--job-item-timeout-s must be an integer in 1..86400');
-  }
+  const drainMs = integerIn(values, 'drain-ms', 0, 0, 60_000);
+  const jobItemS = integerIn(values, 'job-item-timeout-s', 300, 1, 86_400);
   // several processes need one shared state: only a PostgreSQL store is shared (a file store is locked by one
   // process, a memory store is per process)
   const shared = typeof values.store === 'string' && isPostgresUrl(values.store);
-  const processes = values.workers === undefined ? (shared ? availableParallelism() : 1) : Number(values.workers);
-  if (!Number.isInteger(processes) || processes < 1 || processes > 256) {
-    throw new UsageError('--workers must be an integer in 1..256');
-  }
+  const processes = integerIn(values, 'workers', shared ? availableParallelism() : 1, 1, 256);
   if (processes > 1 && !shared) {
     throw new UsageError('--workers N > 1 needs --store postgres://… (a file or memory store belongs to one process)');
   }
   const worker = process.env[SERVE_WORKER_ENV];
   if (processes > 1 && cluster.isPrimary) return servePrimary(values, processes);
-  const port = values.port === undefined ? 8787 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError('--port must be an integer in 0..65535');
+  const port = integerIn(values, 'port', 8787, 0, 65535);
   const packs = packsOption(values);
   return serveProcess(values, { port, packs, monitorS, drainMs, jobItemTimeoutMs: jobItemS * 1000, processes, worker });
 }

@@ -20,6 +20,7 @@ export {
   DATASETS,
   fmt,
   HelpAsked,
+  integerIn,
   mb,
   options,
   parse,

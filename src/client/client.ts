@@ -481,22 +481,8 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     });
     return { bytes, bundle: parseBundle(bytes) };
   };
-  function getAnalysisReport(id: string, query?: { readonly format?: 'html' }, o?: CallOptions): Promise<string>;
-  function getAnalysisReport(
-    id: string,
-    query: { readonly format: 'json' },
-    o?: CallOptions,
-  ): Promise<EvidenceBundleDownload>;
-  function getAnalysisReport(
-    id: string,
-    query?: AnalysisReportQuery,
-    o?: CallOptions,
-  ): Promise<string | EvidenceBundleDownload>;
-  function getAnalysisReport(
-    id: string,
-    query: AnalysisReportQuery = {},
-    o?: CallOptions,
-  ): Promise<string | EvidenceBundleDownload> {
+  // the overloads are the interface's (TrainprintClient['getAnalysisReport']), which the returned object declares
+  function getAnalysisReport(id: string, query: AnalysisReportQuery = {}, o?: CallOptions) {
     if (query.format === 'json') return bundle(`${analyses(id)}/report`, { format: 'json' }, o);
     return t.request<string>('GET', `${analyses(id)}/report`, {
       ...o,
@@ -557,7 +543,7 @@ export function createClient(options: ClientOptions = {}): TrainprintClient {
     jobResults: (id, o = {}) => jobResults(id, o),
     auditWorks: (id, item, query, o) => get(`/api/v1/jobs/${p(id)}/results/${item}/works`, { ...query }, o),
     cancelJob: (id, o) => t.request('DELETE', `/api/v1/jobs/${p(id)}`, { ...o, idempotent: false }),
-    getAnalysisReport,
+    getAnalysisReport: getAnalysisReport as TrainprintClient['getAnalysisReport'],
     getEvidenceBundle: (id, o) => bundle(`${analyses(id)}/bundle`, undefined, o),
     getAnalysisExtractions: (id, o) => get(`${analyses(id)}/extractions`, undefined, o),
     getReportKey: (o) => get('/api/v1/report-key', undefined, o),

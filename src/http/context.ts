@@ -257,6 +257,17 @@ export interface Route {
   readonly handler: (ctx: RouteContext) => Promise<unknown>;
 }
 
+/** A row of one group's table: its `tag` is the group's, its `scope` the group's unless it names another. */
+export type GroupRow = Omit<Route, 'tag' | 'scope'> & { readonly scope?: Scope | null };
+
+/**
+ * The rows of one group (a module of src/http/routes/), each given the group's tag and, unless it names its own, scope.
+ * @example inGroup('kb', 'kb', [{ method: 'GET', path: '/api/v1/kb/factors', operationId: 'listFactors', … }])
+ */
+export function inGroup(tag: string, scope: Scope | null, rows: readonly GroupRow[]): Route[] {
+  return rows.map((row) => ({ tag, scope, ...row }));
+}
+
 /**
  * The media type of each kind of body a route reads (`body`) or answers (`responseType`): the Content-Type the
  * handler requires and the document names.

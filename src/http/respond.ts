@@ -43,6 +43,16 @@ export function jsonResponse(status: number, body: unknown, headers: Readonly<Re
 }
 
 /**
+ * A report as one self-contained HTML page: never stored or sniffed, and it loads nothing (inline styles, `data:` images).
+ * @example return htmlReport(await renderWorkReport(record))
+ */
+export function htmlReport(html: string): Response {
+  const csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+  const headers = { ...JSON_HEADERS, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp };
+  return new Response(html, { headers });
+}
+
+/**
  * The error of a failed request, ready to send, with what the status log needs.
  * @example jsonResponse(out.status, out.body)
  */

@@ -5,7 +5,7 @@
  * another account's key or client answers 404, as if absent.
  */
 import { readThrough, REQUESTS, TrainprintError } from '../../library.js';
-import { Reply, type Principal, type Route, type Scope } from '../context.js';
+import { inGroup, Reply, type Principal, type Route, type Scope } from '../context.js';
 import * as S from '../schemas/account.js';
 import { account, who } from './caller.js';
 import { notFound } from './refusals.js';
@@ -14,12 +14,11 @@ import { notFound } from './refusals.js';
  * The account rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example ACCOUNT_ROUTES.map((r) => `${r.method} ${r.path}`) // ['POST /api/v1/oauth/token', 'GET /api/v1/usage', …]
  */
-export const ACCOUNT_ROUTES: readonly Route[] = [
+export const ACCOUNT_ROUTES: readonly Route[] = inGroup('account', 'keys', [
   {
     method: 'POST',
     path: '/api/v1/oauth/token',
     operationId: 'oauthToken',
-    tag: 'account',
     scope: null,
     summary: 'OAuth 2.0 client-credentials grant (RFC 6749 §4.4): a bearer token of at most one hour',
     body: 'form',
@@ -32,7 +31,6 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/usage',
     operationId: 'getUsage',
-    tag: 'account',
     scope: 'usage',
     metered: false,
     summary: 'Calls used and left in the current UTC day (not charged: it answers at the limit too)',
@@ -55,8 +53,6 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/keys',
     operationId: 'createApiKey',
-    tag: 'account',
-    scope: 'keys',
     creates: true,
     summary: 'Create an API key for the account (shown once)',
     body: 'json',
@@ -74,8 +70,6 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/keys',
     operationId: 'listApiKeys',
-    tag: 'account',
-    scope: 'keys',
     summary: "The account's API keys (prefix and last four characters, never the key)",
     responseSchema: S.KEY_LIST_SCHEMA,
     handler: async (ctx) => ({ keys: await ctx.keys.listKeys(account(ctx)) }),
@@ -84,8 +78,6 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     method: 'DELETE',
     path: '/api/v1/keys/{key_id}',
     operationId: 'revokeApiKey',
-    tag: 'account',
-    scope: 'keys',
     summary: 'Revoke an API key of the account',
     responseSchema: S.KEY_RESPONSE_SCHEMA,
     handler: async (ctx) =>
@@ -95,8 +87,6 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/oauth/clients',
     operationId: 'createOAuthClient',
-    tag: 'account',
-    scope: 'keys',
     creates: true,
     summary: 'Register an OAuth client for the account (secret shown once)',
     body: 'json',
@@ -113,7 +103,6 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/admin/keys',
     operationId: 'adminCreateKey',
-    tag: 'account',
     scope: 'admin',
     summary: 'Create an API key for any account, with its plan and scopes (operators; the key is shown once)',
     body: 'json',
@@ -134,8 +123,6 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/oauth/clients',
     operationId: 'listOAuthClients',
-    tag: 'account',
-    scope: 'keys',
     summary: "The account's OAuth clients (never the secret)",
     responseSchema: S.CLIENT_LIST_SCHEMA,
     handler: async (ctx) => ({ clients: await ctx.keys.listClients(account(ctx)) }),
@@ -144,15 +131,13 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
     method: 'DELETE',
     path: '/api/v1/oauth/clients/{client_id}',
     operationId: 'revokeOAuthClient',
-    tag: 'account',
-    scope: 'keys',
     summary: 'Revoke an OAuth client and every token it holds',
     responseSchema: S.CLIENT_RESPONSE_SCHEMA,
     handler: async (ctx) =>
       (await ctx.keys.revokeClient(account(ctx), ctx.params.client_id)) ??
       notFound(`no OAuth client "${ctx.params.client_id}"`),
   },
-];
+]);
 
 // ------------------------------------------------------------------ helpers
 

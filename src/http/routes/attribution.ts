@@ -22,21 +22,20 @@ import {
   readThrough,
   REQUESTS,
 } from '../../library.js';
-import type { Route, RouteContext } from '../context.js';
+import { inGroup, type Route, type RouteContext } from '../context.js';
 import * as S from '../schemas/attribution.js';
+import { htmlReport } from '../respond.js';
 import { account, ownWorkByHash, planFileLimit } from './caller.js';
 
 /**
  * The attribution rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example ATTRIBUTION_ROUTES.map((r) => r.operationId) // ['analyze', 'getAnalysis', 'compare', …]
  */
-export const ATTRIBUTION_ROUTES: readonly Route[] = [
+export const ATTRIBUTION_ROUTES: readonly Route[] = inGroup('attribution', 'analyze', [
   {
     method: 'POST',
     path: '/api/v1/attribution/analyze',
     operationId: 'analyze',
-    tag: 'attribution',
-    scope: 'analyze',
     creates: true,
     summary: 'Analyse content against the reference datasets',
     body: 'json',
@@ -58,8 +57,6 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/attribution/analyses/{analysis_id}',
     operationId: 'getAnalysis',
-    tag: 'attribution',
-    scope: 'analyze',
     summary: 'A stored analysis of the account',
     responseSchema: ANALYSIS_RESULT_SCHEMA,
     handler: (ctx) => ctx.engine.getAnalysis(ctx.params.analysis_id, { owner: account(ctx) }),
@@ -68,8 +65,6 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/attribution/analyses/{analysis_id}/report',
     operationId: 'getAnalysisReport',
-    tag: 'attribution',
-    scope: 'analyze',
     summary:
       'The work report of an analysis of the account: one self-contained HTML page (`?format=json`: its signed ' +
       'evidence bundle instead, as `…/bundle` answers it)',
@@ -88,21 +83,13 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
           headers: { ...NOT_STORED, 'content-type': 'application/json; charset=utf-8' },
         });
       }
-      return new Response(await renderWorkReport({ ...record, bundle }), {
-        headers: {
-          ...NOT_STORED,
-          'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-        },
-      });
+      return htmlReport(await renderWorkReport({ ...record, bundle }));
     },
   },
   {
     method: 'GET',
     path: '/api/v1/attribution/analyses/{analysis_id}/bundle',
     operationId: 'getEvidenceBundle',
-    tag: 'attribution',
-    scope: 'analyze',
     summary: 'The signed evidence bundle of an analysis of the account, as canonical JSON',
     responseSchema: S.EVIDENCE_BUNDLE_SCHEMA,
     handler: async (ctx) => {
@@ -118,8 +105,6 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/attribution/analyses/{analysis_id}/extractions',
     operationId: 'getAnalysisExtractions',
-    tag: 'attribution',
-    scope: 'analyze',
     summary: "The account's extractions of an analysis's text (what its bundle signs), without building the bundle",
     responseSchema: S.ANALYSIS_EXTRACTIONS_SCHEMA,
     handler: async (ctx) => {
@@ -136,7 +121,6 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/report-key',
     operationId: 'getReportKey',
-    tag: 'attribution',
     scope: null,
     summary: "The engine's Ed25519 public key, which signs the evidence bundles",
     responseSchema: S.REPORT_KEY_SCHEMA,
@@ -146,8 +130,6 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/attribution/compare',
     operationId: 'compare',
-    tag: 'attribution',
-    scope: 'analyze',
     summary: 'Align two texts: reused passages with spans in both',
     body: 'json',
     requestSchema: REQUESTS.compare.served,
@@ -165,8 +147,6 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/attribution/score',
     operationId: 'score',
-    tag: 'attribution',
-    scope: 'analyze',
     summary: 'How likely a model trained on a work: registered by the account, or sent as content',
     body: 'json',
     files: true,
@@ -178,8 +158,6 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/attribution/score',
     operationId: 'scoreByQuery',
-    tag: 'attribution',
-    scope: 'analyze',
     summary: 'The same score, with query parameters',
     querySchema: S.SCORE_QUERY_SCHEMA,
     responseSchema: S.SCORE_RESULT_SCHEMA,
@@ -189,15 +167,13 @@ export const ATTRIBUTION_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/attribution/fingerprint',
     operationId: 'fingerprint',
-    tag: 'attribution',
-    scope: 'analyze',
     summary: 'Fingerprint content: content id, work_hash, sketches',
     body: 'json',
     requestSchema: REQUESTS.fingerprint.served,
     responseSchema: S.FINGERPRINT_RESULT_SCHEMA,
     handler: fingerprintHandler,
   },
-];
+]);
 
 // ------------------------------------------------------------------ helpers
 
@@ -218,10 +194,6 @@ async function scoreOwned(ctx: RouteContext, body: ScoreRequest): Promise<unknow
 
 const NOT_STORED = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
 
-/**
- * A stored analysis of the account (another account's is NOT_FOUND) with its record, and its evidence bundle signed by
- * the engine's report key.
- */
 /** The account's analysis as its report and bundle read it: one record for every door (`signedEvidence`). */
 function accountAnalysis(ctx: RouteContext) {
   return signedEvidence(ctx.engine, ctx.params.analysis_id, account(ctx), () => new Date(ctx.now()));

@@ -22,7 +22,7 @@ import {
   type JobTypeRegistry,
 } from '../../library.js';
 import type { BodyAllowance, Route, RouteContext, RouteExample } from '../context.js';
-import { MEDIA_TYPES, Reply } from '../context.js';
+import { inGroup, MEDIA_TYPES, Reply } from '../context.js';
 import { itemCounter } from '../body-items.js';
 import { errorOutcome, jsonResponse } from '../respond.js';
 import {
@@ -319,13 +319,11 @@ function createJobRoute(registry: JobTypeRegistry): Route {
 }
 
 /** The rows that read and end a job: the same for every registry. */
-const JOB_READ_ROUTES: readonly Route[] = [
+const JOB_READ_ROUTES: readonly Route[] = inGroup('jobs', 'analyze', [
   {
     method: 'GET',
     path: '/api/v1/jobs',
     operationId: 'listJobs',
-    tag: 'jobs',
-    scope: 'analyze',
     summary: "The account's catalogue jobs, newest first",
     description:
       "A page of the account's jobs (every type, finished ones for as long as they are kept), newest first, each as " +
@@ -366,8 +364,6 @@ const JOB_READ_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/jobs/{job_id}',
     operationId: 'getJob',
-    tag: 'jobs',
-    scope: 'analyze',
     summary: 'How far a catalogue job has got',
     description:
       "The state of the account's job (for an `admin` key, the operator's too), its counts (`done` never decreases) and the time left at the rate so " +
@@ -402,8 +398,6 @@ const JOB_READ_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/jobs/{job_id}/results',
     operationId: 'getJobResults',
-    tag: 'jobs',
-    scope: 'analyze',
     summary: "A catalogue job's results, as JSON lines in item order",
     description:
       'One JSON line per item, `{ index, success, result | error }`, in item order from the item after `after`. ' +
@@ -426,8 +420,6 @@ const JOB_READ_ROUTES: readonly Route[] = [
     method: 'DELETE',
     path: '/api/v1/jobs/{job_id}',
     operationId: 'cancelJob',
-    tag: 'jobs',
-    scope: 'analyze',
     summary: 'Cancel a running catalogue job, or delete a finished one',
     description:
       'A queued or running job is **cancelled**: items not yet started never run, the items running are stopped ' +
@@ -463,7 +455,7 @@ const JOB_READ_ROUTES: readonly Route[] = [
       return { job_id: r.job.id, deleted: true };
     },
   },
-];
+]);
 
 /**
  * The catalogue job routes, of the built-in job types, in the order of the document.

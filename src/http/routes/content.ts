@@ -5,7 +5,7 @@
  * another account's work answers 404, as if absent.
  */
 import { type RegisterWorkRequest, REQUESTS } from '../../library.js';
-import { Reply, type Route } from '../context.js';
+import { inGroup, Reply, type Route } from '../context.js';
 import * as S from '../schemas/content.js';
 import { account, ownWork, planFileLimit } from './caller.js';
 import { notFound } from './refusals.js';
@@ -14,12 +14,11 @@ import { notFound } from './refusals.js';
  * The works-registry rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example CONTENT_ROUTES.map((r) => `${r.method} ${r.path}`) // ['POST /api/v1/content/register', …]
  */
-export const CONTENT_ROUTES: readonly Route[] = [
+export const CONTENT_ROUTES: readonly Route[] = inGroup('content', 'registry:read', [
   {
     method: 'POST',
     path: '/api/v1/content/register',
     operationId: 'registerWork',
-    tag: 'content',
     scope: 'registry:write',
     creates: true,
     summary: 'Register a work of the account (content, a file or a fingerprint) and get a signed receipt',
@@ -41,8 +40,6 @@ export const CONTENT_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/content/{work_id}',
     operationId: 'getWork',
-    tag: 'content',
-    scope: 'registry:read',
     summary: 'A registered work of the account',
     responseSchema: S.WORK_RESPONSE_SCHEMA,
     handler: (ctx) => ownWork(ctx, ctx.params.work_id),
@@ -51,8 +48,6 @@ export const CONTENT_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/content',
     operationId: 'listWorks',
-    tag: 'content',
-    scope: 'registry:read',
     summary: "The account's works, by id, with cursor pagination",
     querySchema: REQUESTS.listWorks.served,
     responseSchema: S.WORK_LIST_SCHEMA,
@@ -63,7 +58,6 @@ export const CONTENT_ROUTES: readonly Route[] = [
     method: 'DELETE',
     path: '/api/v1/content/{work_id}',
     operationId: 'deleteWork',
-    tag: 'content',
     scope: 'registry:write',
     summary: 'Delete a work of the account and its text',
     responseSchema: S.DELETED_SCHEMA,
@@ -78,12 +72,10 @@ export const CONTENT_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/content/verify-receipt',
     operationId: 'verifyReceipt',
-    tag: 'content',
-    scope: 'registry:read',
     summary: 'Check that a receipt was signed by this service and is unaltered',
     body: 'json',
     requestSchema: REQUESTS.verifyReceipt.served,
     responseSchema: S.VERIFY_RECEIPT_RESULT_SCHEMA,
     handler: async (ctx) => ({ valid: await ctx.engine.verifyReceipt((ctx.body as { receipt: unknown }).receipt) }),
   },
-];
+]);

@@ -17,7 +17,7 @@ import {
   type DatasetStats,
   type Engine,
 } from '../../library.js';
-import { Reply, type BodyAllowance, type Route, type RouteContext } from '../context.js';
+import { inGroup, Reply, type BodyAllowance, type Route, type RouteContext } from '../context.js';
 import { DELETED_SCHEMA } from '../schemas/content.js';
 import * as S from '../schemas/datasets.js';
 import { account, who } from './caller.js';
@@ -27,12 +27,11 @@ import { invalidField, notFound } from './refusals.js';
  * The reference-dataset rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example DATASET_ROUTES.filter((r) => r.scope === 'datasets:write').map((r) => r.operationId)
  */
-export const DATASET_ROUTES: readonly Route[] = [
+export const DATASET_ROUTES: readonly Route[] = inGroup('datasets', 'datasets:write', [
   {
     method: 'GET',
     path: '/api/v1/datasets',
     operationId: 'listDatasets',
-    tag: 'datasets',
     scope: 'datasets:read',
     summary: 'The reference datasets the account searches (shared and its own) with their stats',
     responseSchema: S.DATASET_LIST_SCHEMA,
@@ -47,7 +46,6 @@ export const DATASET_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/datasets/{dataset_id}',
     operationId: 'getDataset',
-    tag: 'datasets',
     scope: 'datasets:read',
     summary: "One reference dataset's stats",
     responseSchema: S.DATASET_RESPONSE_SCHEMA,
@@ -57,8 +55,6 @@ export const DATASET_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/datasets',
     operationId: 'createDataset',
-    tag: 'datasets',
-    scope: 'datasets:write',
     creates: true,
     summary: 'Create a reference dataset (optionally with its first documents)',
     body: 'json',
@@ -80,8 +76,6 @@ export const DATASET_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/datasets/{dataset_id}/documents',
     operationId: 'addDocuments',
-    tag: 'datasets',
-    scope: 'datasets:write',
     creates: true,
     summary: 'Add documents to a reference dataset',
     body: 'json',
@@ -105,7 +99,6 @@ export const DATASET_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/datasets/{dataset_id}/export',
     operationId: 'exportDataset',
-    tag: 'datasets',
     scope: 'datasets:read',
     summary: 'A reference dataset as a file (`POST /api/v1/datasets/import` or `engine.importDataset` loads it)',
     responseSchema: S.BINARY_SCHEMA,
@@ -126,8 +119,6 @@ export const DATASET_ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/api/v1/datasets/import',
     operationId: 'importDataset',
-    tag: 'datasets',
-    scope: 'datasets:write',
     creates: true,
     summary: 'Load a dataset file (application/octet-stream)',
     body: 'binary',
@@ -147,8 +138,6 @@ export const DATASET_ROUTES: readonly Route[] = [
     method: 'DELETE',
     path: '/api/v1/datasets/{dataset_id}',
     operationId: 'deleteDataset',
-    tag: 'datasets',
-    scope: 'datasets:write',
     summary: 'Drop a reference dataset of the account',
     responseSchema: DELETED_SCHEMA,
     handler: async (ctx) => {
@@ -159,7 +148,7 @@ export const DATASET_ROUTES: readonly Route[] = [
       return { id: ctx.params.dataset_id, deleted: true };
     },
   },
-];
+]);
 
 // ------------------------------------------------------------------ who may read and change a dataset
 

@@ -5,20 +5,18 @@
  * and shared by every account.
  */
 import { factorTable, jurisdictionTable, REQUESTS, type Engine } from '../../library.js';
-import type { Route } from '../context.js';
+import { inGroup, type Route } from '../context.js';
 import * as S from '../schemas/kb.js';
 
 /**
  * The knowledge-base rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example KB_ROUTES.map((r) => r.path) // ['/api/v1/kb/models', '/api/v1/kb/models/{provider}/{model}', …]
  */
-export const KB_ROUTES: readonly Route[] = [
+export const KB_ROUTES: readonly Route[] = inGroup('knowledge base', 'kb', [
   {
     method: 'GET',
     path: '/api/v1/kb/models',
     operationId: 'listModels',
-    tag: 'knowledge base',
-    scope: 'kb',
     summary: 'Models with their documented training data',
     querySchema: REQUESTS.listModels.served,
     responseSchema: S.KB_MODEL_LIST_SCHEMA,
@@ -28,8 +26,6 @@ export const KB_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/kb/models/{provider}/{model}',
     operationId: 'getModel',
-    tag: 'knowledge base',
-    scope: 'kb',
     summary: 'One model (`provider/model_name`, case-insensitive)',
     responseSchema: S.KB_MODEL_RESPONSE_SCHEMA,
     handler: async (ctx) => ctx.engine.model(`${ctx.params.provider}/${ctx.params.model}`),
@@ -38,8 +34,6 @@ export const KB_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/kb/providers',
     operationId: 'listProviders',
-    tag: 'knowledge base',
-    scope: 'kb',
     summary: 'Providers and their models',
     responseSchema: S.KB_PROVIDER_LIST_SCHEMA,
     handler: async (ctx) => ({ providers: ctx.engine.providers() }),
@@ -48,8 +42,6 @@ export const KB_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/kb/datasets',
     operationId: 'listKbDatasets',
-    tag: 'knowledge base',
-    scope: 'kb',
     summary: 'The curated training datasets',
     responseSchema: S.KB_DATASET_LIST_SCHEMA,
     handler: async (ctx) => ({ datasets: ctx.engine.kbDatasets() }),
@@ -58,8 +50,6 @@ export const KB_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/kb/datasets/{kb_dataset_id}',
     operationId: 'getKbDataset',
-    tag: 'knowledge base',
-    scope: 'kb',
     summary: 'One curated training dataset',
     responseSchema: S.KB_DATASET_RESPONSE_SCHEMA,
     handler: async (ctx) => ctx.engine.kbDataset(ctx.params.kb_dataset_id),
@@ -68,8 +58,6 @@ export const KB_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/kb/jurisdictions',
     operationId: 'listJurisdictions',
-    tag: 'knowledge base',
-    scope: 'kb',
     summary: 'The jurisdiction risk table (a heuristic, not legal advice)',
     responseSchema: S.JURISDICTION_LIST_SCHEMA,
     handler: async () => ({ jurisdictions: jurisdictionTable() }),
@@ -78,10 +66,8 @@ export const KB_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/kb/factors',
     operationId: 'listFactors',
-    tag: 'knowledge base',
-    scope: 'kb',
     summary: 'Every factor code results may carry, with meaning and source',
     responseSchema: S.FACTOR_LIST_SCHEMA,
     handler: async () => ({ factors: factorTable() }),
   },
-];
+]);

@@ -25,34 +25,33 @@ import {
   type CounterOfferRequest,
   type CreateListingRequest,
   type Licence,
+  type LicenceFilter,
   type Listing,
   type ListingFilter,
   MARKET_REQUESTS,
   type MakeOfferRequest,
   type Offer,
+  type OfferFilter,
   type UpdateListingRequest,
   type VerifiedLicence,
 } from '../../library.js';
-import { Reply, type Route, type RouteContext } from '../context.js';
+import { type GroupRow, inGroup, Reply, type Route, type RouteContext } from '../context.js';
 import * as M from '../schemas/marketplace.js';
 import { account } from './caller.js';
 import { notFound } from './refusals.js';
 
-const TAG = 'marketplace';
 const BASE = '/api/v1/marketplace';
 
 /**
  * The marketplace rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example MARKETPLACE_ROUTES.map((r) => `${r.method} ${r.path}`)
  */
-export const MARKETPLACE_ROUTES: readonly Route[] = [
+export const MARKETPLACE_ROUTES: readonly Route[] = inGroup('marketplace', 'marketplace', [
   // ---------------------------------------------------------------- listings
   {
     method: 'POST',
     path: `${BASE}/listings`,
     operationId: 'createListing',
-    tag: TAG,
-    scope: 'marketplace',
     creates: true,
     summary: 'List a registered work of the account (draft unless `status: "active"`)',
     body: 'json',
@@ -60,12 +59,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     responseSchema: M.LISTING_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
-      const key = ctx.request.headers.get('idempotency-key');
-      const l = await market(ctx).createListing(
-        account(ctx),
-        ctx.body as CreateListingRequest,
-        key === null ? undefined : { idempotencyKey: key },
-      );
+      const l = await market(ctx).createListing(account(ctx), ctx.body as CreateListingRequest, idempotency(ctx));
       return new Reply({ ...l }, 201);
     },
   },
@@ -73,8 +67,6 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'GET',
     path: `${BASE}/listings`,
     operationId: 'listListings',
-    tag: TAG,
-    scope: 'marketplace',
     summary: "Search listings (active ones unless `status` says otherwise; drafts only the account's own)",
     querySchema: MARKET_REQUESTS.listListings.served,
     responseSchema: M.LISTING_LIST_SCHEMA,
@@ -90,8 +82,6 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'GET',
     path: `${BASE}/listings/{listing_id}`,
     operationId: 'getListing',
-    tag: TAG,
-    scope: 'marketplace',
     summary: 'A listing (a draft only to its owner)',
     responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => visibleListing(ctx),
@@ -100,8 +90,6 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'PATCH',
     path: `${BASE}/listings/{listing_id}`,
     operationId: 'updateListing',
-    tag: TAG,
-    scope: 'marketplace',
     summary: 'Change a draft or active listing of the account',
     body: 'json',
     requestSchema: MARKET_REQUESTS.updateListing.served,
@@ -117,8 +105,6 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'POST',
     path: `${BASE}/listings/{listing_id}/offers`,
     operationId: 'makeOffer',
-    tag: TAG,
-    scope: 'marketplace',
     creates: true,
     summary: 'Offer on an active listing of another account',
     body: 'json',
@@ -127,10 +113,8 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     status: [201],
     handler: async (ctx) => {
       await visibleListing(ctx);
-      return new Reply(
-        { ...(await market(ctx).makeOffer(account(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest)) },
-        201,
-      );
+      const offer = await market(ctx).makeOffer(account(ctx), ctx.params.listing_id, ctx.body as MakeOfferRequest);
+      return new Reply({ ...offer }, 201);
     },
   },
 
@@ -139,28 +123,16 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'GET',
     path: `${BASE}/offers`,
     operationId: 'listOffers',
-    tag: TAG,
-    scope: 'marketplace',
     summary: "The account's offers, as buyer or as seller (due ones expire on the way)",
     querySchema: MARKET_REQUESTS.listOffers.served,
     responseSchema: M.OFFER_LIST_SCHEMA,
-    handler: async (ctx) => {
-      const q = ctx.query as {
-        role?: 'buyer' | 'seller';
-        listing_id?: string;
-        status?: Offer['status'];
-        after?: string;
-        limit?: number;
-      };
-      return market(ctx).listOffers(asParty(ctx, q));
-    },
+    handler: async (ctx) =>
+      market(ctx).listOffers(asParty(ctx, ctx.query as OfferFilter & { role?: 'buyer' | 'seller' })),
   },
   {
     method: 'GET',
     path: `${BASE}/offers/{offer_id}`,
     operationId: 'getOffer',
-    tag: TAG,
-    scope: 'marketplace',
     summary: 'An offer the account is party to',
     responseSchema: M.OFFER_RESPONSE_SCHEMA,
     handler: async (ctx) => partyOffer(ctx),
@@ -169,20 +141,13 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'POST',
     path: `${BASE}/offers/{offer_id}/accept`,
     operationId: 'acceptOffer',
-    tag: TAG,
-    scope: 'marketplace',
     creates: true,
     summary: 'Accept a pending offer made to the account: the signed licence (no body)',
     responseSchema: M.LICENCE_RESPONSE_SCHEMA,
     status: [201],
     handler: async (ctx) => {
       await partyOffer(ctx);
-      const key = ctx.request.headers.get('idempotency-key');
-      const licence: Licence = await market(ctx).acceptOffer(
-        account(ctx),
-        ctx.params.offer_id,
-        key === null ? undefined : { idempotencyKey: key },
-      );
+      const licence = await market(ctx).acceptOffer(account(ctx), ctx.params.offer_id, idempotency(ctx));
       return new Reply({ ...licence }, 201);
     },
   },
@@ -191,8 +156,6 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'POST',
     path: `${BASE}/offers/{offer_id}/counter`,
     operationId: 'counterOffer',
-    tag: TAG,
-    scope: 'marketplace',
     creates: true,
     summary: 'Counter a pending offer made to the account: a new pending offer the other way',
     body: 'json',
@@ -201,10 +164,8 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     status: [201],
     handler: async (ctx) => {
       await partyOffer(ctx);
-      return new Reply(
-        { ...(await market(ctx).counterOffer(account(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest)) },
-        201,
-      );
+      const offer = await market(ctx).counterOffer(account(ctx), ctx.params.offer_id, ctx.body as CounterOfferRequest);
+      return new Reply({ ...offer }, 201);
     },
   },
   offerMove('withdraw', 'Withdraw a pending offer the account made (no body)'),
@@ -214,28 +175,16 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'GET',
     path: `${BASE}/licences`,
     operationId: 'listLicences',
-    tag: TAG,
-    scope: 'marketplace',
     summary: "The account's licences, as licensor or licensee, each with its signature checked",
     querySchema: MARKET_REQUESTS.listLicences.served,
     responseSchema: M.LICENCE_LIST_SCHEMA,
-    handler: async (ctx) => {
-      const q = ctx.query as {
-        role?: 'licensor' | 'licensee';
-        listing_id?: string;
-        work_id?: string;
-        after?: string;
-        limit?: number;
-      };
-      return market(ctx).listLicences(asParty(ctx, q));
-    },
+    handler: async (ctx) =>
+      market(ctx).listLicences(asParty(ctx, ctx.query as LicenceFilter & { role?: 'licensor' | 'licensee' })),
   },
   {
     method: 'GET',
     path: `${BASE}/licences/{licence_id}`,
     operationId: 'getLicence',
-    tag: TAG,
-    scope: 'marketplace',
     summary: 'A licence the account is party to, with its signature checked',
     responseSchema: M.VERIFIED_LICENCE_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -248,8 +197,6 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'POST',
     path: `${BASE}/licences/verify`,
     operationId: 'verifyLicence',
-    tag: TAG,
-    scope: 'marketplace',
     summary: 'Check that a licence was signed by this service and no signed field changed',
     body: 'json',
     requestSchema: MARKET_REQUESTS.verifyLicence.served,
@@ -262,8 +209,6 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
     method: 'GET',
     path: `${BASE}/audit`,
     operationId: 'marketplaceAudit',
-    tag: TAG,
-    scope: 'marketplace',
     summary: 'The audit trail of a listing or work the account owns, or of an offer or licence it is party to',
     querySchema: MARKET_REQUESTS.auditLog.served,
     responseSchema: M.AUDIT_LIST_SCHEMA,
@@ -273,7 +218,7 @@ export const MARKETPLACE_ROUTES: readonly Route[] = [
       return market(ctx).auditLog(q);
     },
   },
-];
+]);
 
 // ------------------------------------------------------------------ helpers
 
@@ -281,17 +226,21 @@ function market(ctx: RouteContext) {
   return ctx.engine.marketplace;
 }
 
+/** The request's `Idempotency-Key` for the marketplace, which keeps it with what the call creates. */
+function idempotency(ctx: RouteContext) {
+  const key = ctx.request.headers.get('idempotency-key');
+  return key === null ? undefined : { idempotencyKey: key };
+}
+
 /**
  * A bodyless POST that moves a listing the caller can see (`publish`, `withdraw`): 404 for one it cannot, then the
  * marketplace checks that the caller owns it and that the move is allowed.
  */
-function listingMove(verb: 'publish' | 'withdraw', summary: string): Route {
+function listingMove(verb: 'publish' | 'withdraw', summary: string): GroupRow {
   return {
     method: 'POST',
     path: `${BASE}/listings/{listing_id}/${verb}`,
     operationId: `${verb}Listing`,
-    tag: TAG,
-    scope: 'marketplace',
     summary,
     responseSchema: M.LISTING_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -305,13 +254,11 @@ function listingMove(verb: 'publish' | 'withdraw', summary: string): Route {
  * A bodyless POST that moves an offer the caller is party to (`decline`, `withdraw`): 404 for another's, then the
  * marketplace checks that the caller is the party who may.
  */
-function offerMove(verb: 'decline' | 'withdraw', summary: string): Route {
+function offerMove(verb: 'decline' | 'withdraw', summary: string): GroupRow {
   return {
     method: 'POST',
     path: `${BASE}/offers/{offer_id}/${verb}`,
     operationId: `${verb}Offer`,
-    tag: TAG,
-    scope: 'marketplace',
     summary,
     responseSchema: M.OFFER_RESPONSE_SCHEMA,
     handler: async (ctx) => {

@@ -34,20 +34,18 @@ import {
   type ReferenceSetInfo,
   type TargetModel,
 } from '../../library.js';
-import { Reply, type ModelSpec, type Route, type RouteContext } from '../context.js';
+import { type GroupRow, inGroup, Reply, type ModelSpec, type Route, type RouteContext } from '../context.js';
 import * as M from '../schemas/memorization.js';
+import { htmlReport } from '../respond.js';
 import { account, ownWork } from './caller.js';
 import { notFound } from './refusals.js';
 
-const TAG = 'memorization';
 const BASE = '/api/v1/memorization';
 
-/** A row of the tag taking a JSON body at `${BASE}/<name>`, of scope `memorization`. */
-const post = (name: string, row: Omit<Route, 'method' | 'path' | 'tag' | 'scope' | 'body'>): Route => ({
+/** A row taking a JSON body at `${BASE}/<name>`. */
+const post = (name: string, row: Omit<GroupRow, 'method' | 'path' | 'body'>): GroupRow => ({
   method: 'POST',
   path: `${BASE}/${name}`,
-  tag: TAG,
-  scope: 'memorization',
   body: 'json',
   ...row,
 });
@@ -56,7 +54,7 @@ const post = (name: string, row: Omit<Route, 'method' | 'path' | 'tag' | 'scope'
  * The memorization rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example MEMORIZATION_ROUTES.map((r) => r.operationId)
  */
-export const MEMORIZATION_ROUTES: readonly Route[] = [
+export const MEMORIZATION_ROUTES: readonly Route[] = inGroup('memorization', 'memorization', [
   post('register-work', {
     operationId: 'trackWork',
     creates: true,
@@ -91,8 +89,6 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
     method: 'GET',
     path: `${BASE}/reference-sets`,
     operationId: 'listReferenceSets',
-    tag: TAG,
-    scope: 'memorization',
     summary: "The account's reference sets (without their texts)",
     responseSchema: M.REFERENCE_SET_LIST_SCHEMA,
     handler: async (ctx) => {
@@ -195,17 +191,10 @@ export const MEMORIZATION_ROUTES: readonly Route[] = [
         shownAssessment(ctx, a),
         b.max_spans === undefined ? {} : { maxSpans: b.max_spans },
       );
-      return new Response(html, {
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-        },
-      });
+      return htmlReport(html);
     },
   }),
-];
+]);
 
 /** Short path of each catalogued operation → its operation id under `/api/v1/memorization/`. */
 const SHORT_PATHS: ReadonlyArray<readonly [name: string, operationId: string, aliasId: string]> = [

@@ -6,7 +6,7 @@
  * 404, as if absent.
  */
 import { type Monitor, readThrough, REQUESTS } from '../../library.js';
-import { Reply, type Route, type RouteContext } from '../context.js';
+import { type GroupRow, inGroup, Reply, type Route, type RouteContext } from '../context.js';
 import { DELETED_SCHEMA } from '../schemas/content.js';
 import * as S from '../schemas/monitors.js';
 import { account, ownWork, ownWorkByHash } from './caller.js';
@@ -16,13 +16,11 @@ import { invalidField, notFound } from './refusals.js';
  * The monitor rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example MONITOR_ROUTES.map((r) => r.operationId) // ['createMonitor', 'listMonitors', …]
  */
-export const MONITOR_ROUTES: readonly Route[] = [
+export const MONITOR_ROUTES: readonly Route[] = inGroup('monitors', 'monitors', [
   {
     method: 'POST',
     path: '/api/v1/monitors/create',
     operationId: 'createMonitor',
-    tag: 'monitors',
-    scope: 'monitors',
     creates: true,
     summary: 'Watch a work of the account against models; events go to the log and the webhook',
     body: 'json',
@@ -50,8 +48,6 @@ export const MONITOR_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/monitors',
     operationId: 'listMonitors',
-    tag: 'monitors',
-    scope: 'monitors',
     summary: "The account's monitors",
     querySchema: REQUESTS.listMonitors.served,
     responseSchema: S.MONITOR_LIST_SCHEMA,
@@ -65,8 +61,6 @@ export const MONITOR_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/monitors/{monitor_id}',
     operationId: 'getMonitor',
-    tag: 'monitors',
-    scope: 'monitors',
     summary: 'A monitor with its last evaluation per model',
     responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     handler: async (ctx) => shownMonitor(ctx, await ownMonitor(ctx)),
@@ -75,8 +69,6 @@ export const MONITOR_ROUTES: readonly Route[] = [
     method: 'DELETE',
     path: '/api/v1/monitors/{monitor_id}',
     operationId: 'deleteMonitor',
-    tag: 'monitors',
-    scope: 'monitors',
     summary: 'Delete a monitor (its events stay in the log)',
     responseSchema: DELETED_SCHEMA,
     handler: async (ctx) => {
@@ -92,8 +84,6 @@ export const MONITOR_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/monitors/{monitor_id}/events',
     operationId: 'listMonitorEvents',
-    tag: 'monitors',
-    scope: 'monitors',
     summary: 'Events of a monitor, oldest first',
     querySchema: REQUESTS.listEvents.served,
     responseSchema: S.EVENT_LIST_SCHEMA,
@@ -107,23 +97,16 @@ export const MONITOR_ROUTES: readonly Route[] = [
       };
     },
   },
-];
+]);
 
 // ------------------------------------------------------------------ helpers
 
-/**
- * A monitor as the API shows it: with `missing_datasets`, the datasets it is limited to that this server does not
- * hold now (dropped, or created through the API before a restart), so that a monitor that cannot see its dataset
- * says so instead of scoring 0 in silence.
- */
 /** `POST …/{monitor_id}/pause` or `…/resume`: the account's monitor with its new state (no body). */
-function monitorStateRoute(action: 'pause' | 'resume', summary: string): Route {
+function monitorStateRoute(action: 'pause' | 'resume', summary: string): GroupRow {
   return {
     method: 'POST',
     path: `/api/v1/monitors/{monitor_id}/${action}`,
     operationId: `${action}Monitor`,
-    tag: 'monitors',
-    scope: 'monitors',
     summary,
     responseSchema: S.MONITOR_RESPONSE_SCHEMA,
     handler: async (ctx) => {
@@ -135,6 +118,11 @@ function monitorStateRoute(action: 'pause' | 'resume', summary: string): Route {
   };
 }
 
+/**
+ * A monitor as the API shows it: with `missing_datasets`, the datasets it is limited to that this server does not
+ * hold now (dropped, or created through the API before a restart), so that a monitor that cannot see its dataset
+ * says so instead of scoring 0 in silence.
+ */
 function shownMonitor(
   ctx: RouteContext,
   m: Monitor,

@@ -2,20 +2,18 @@
  * Routes of the service itself (tag `service`, public): the OpenAPI document, the status as JSON
  * (a health check runs now) and as an HTML page.
  */
-import type { Route } from '../context.js';
+import { inGroup, type Route } from '../context.js';
 import * as S from '../schemas/service.js';
 
 /**
  * The service rows of the route table (src/http/routes/index.ts spreads them into `ROUTES`).
  * @example SERVICE_ROUTES.map((r) => r.path) // ['/api/v1/openapi.json', '/api/v1/status', '/status']
  */
-export const SERVICE_ROUTES: readonly Route[] = [
+export const SERVICE_ROUTES: readonly Route[] = inGroup('service', null, [
   {
     method: 'GET',
     path: '/api/v1/openapi.json',
     operationId: 'openapi',
-    tag: 'service',
-    scope: null,
     summary: 'This OpenAPI 3.1 document',
     responseSchema: S.OPENAPI_DOCUMENT_SCHEMA,
     handler: async (ctx) => jsonDocument(ctx.services.openapi()),
@@ -24,8 +22,6 @@ export const SERVICE_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/v1/status',
     operationId: 'getStatus',
-    tag: 'service',
-    scope: null,
     summary: 'Health (a check runs now), uptime, and incidents derived from recorded checks and 5xx responses',
     responseSchema: S.STATUS_SCHEMA,
     handler: (ctx) => ctx.services.status(),
@@ -34,8 +30,6 @@ export const SERVICE_ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/status',
     operationId: 'statusPage',
-    tag: 'service',
-    scope: null,
     summary: 'The status as an HTML page',
     responseSchema: S.HTML_SCHEMA,
     responseType: 'html',
@@ -48,7 +42,7 @@ export const SERVICE_ROUTES: readonly Route[] = [
         },
       }),
   },
-];
+]);
 
 /** The OpenAPI document as it is (no success envelope: it is a document, not a result). */
 function jsonDocument(doc: Record<string, unknown>): Response {

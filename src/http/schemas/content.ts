@@ -2,7 +2,7 @@
  * JSON Schemas of the works registry's answers (`/api/v1/content/…`): receipts, works, the account's work list; and
  * `Deleted`, the answer of every DELETE route. Its requests are the registry service's (src/services/registry/schema.ts).
  */
-import { ANALYZE_REQUEST_SCHEMA, REQUESTS } from '../../library.js';
+import { ANALYZE_REQUEST_SCHEMA } from '../../library.js';
 import {
   bool,
   dateTime,
@@ -50,9 +50,6 @@ const WORK_PROPS = {
   receipt: RECEIPT_SCHEMA,
   conflicting_claims: strings,
 } as const;
-
-/** A registration as the API serves it (the account is the owner); a memorization tracking request nests one. */
-export const REGISTER_REQUEST_SCHEMA = REQUESTS.registerWork.served;
 
 export const REGISTER_RESULT_SCHEMA = ok({
   ...WORK_PROPS,

@@ -2,7 +2,7 @@
  * The schemas of the catalogue jobs (`/api/v1/jobs`, src/http/routes/catalogue-jobs.ts): the submission, a job's
  * status, and one line of its results.
  */
-import { BUILT_IN_JOB_TYPES, JOB_REQUEST_SHAPE, type JobTypeRegistry } from '../../library.js';
+import { JOB_REQUEST_SHAPE, type JobTypeRegistry } from '../../library.js';
 import type { JsonSchema } from '../context.js';
 import { dateTime, dateTimeOrNull, int0, nextCursor, partialObject, prefixedId } from './kit.js';
 
@@ -53,12 +53,6 @@ export function jobRequestSchema(registry: JobTypeRegistry): JsonSchema {
     })),
   };
 }
-
-/**
- * `POST /api/v1/jobs` for the built-in types ({@link jobRequestSchema}).
- * @example new Validator(JOB_REQUEST_SCHEMA).validate({ type: 'scan', items: [{ id: 'a', text: '…' }] }).valid // true
- */
-export const JOB_REQUEST_SCHEMA: JsonSchema = jobRequestSchema(BUILT_IN_JOB_TYPES);
 
 /**
  * The query of `POST /api/v1/jobs` for the types of `registry`.
