@@ -133,6 +133,8 @@ export type { Receipt } from './services/registry/receipts.js';
 // the score's request, options and result (and its tier), as types
 export type * from './services/score/types.js';
 export { CHUNK_WORDS, BOOTSTRAP_RESAMPLES } from './services/score/score.js';
+// the tier's reason codes, listed once for the OpenAPI document (the outer ring's, not a public name)
+export { TIER_REASON_CODES } from './services/score/tier.js';
 // scan: items against the exact datasets (engine.scan)
 export type {
   ScanHit,

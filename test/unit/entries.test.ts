@@ -35,6 +35,7 @@ const OUTER_RING_ONLY = [
   'concatBytes',
   'SCAN_HIT_FIELDS',
   'DEFAULT_MIN_WORDS',
+  'TIER_REASON_CODES',
   'declaredDatasetId',
   'markSchemaChecked',
   'connectionFailed',

@@ -9,6 +9,7 @@ import {
   REMOTE_REPORT_SCHEMA,
   SCORE_REQUEST_SCHEMA,
   SUPPLIED_BY,
+  TIER_REASON_CODES,
 } from '../../library.js';
 import {
   bool,
@@ -93,22 +94,7 @@ export const SCORE_RESULT_SCHEMA = ok(
       description: 'Why this tier: the deciding rule first, then what kept it from confirmed',
       items: object({
         code: {
-          enum: [
-            'documented_verbatim_run',
-            'interval_lower_bound_80',
-            'interval_lower_bound_50',
-            'only_point_reaches_50',
-            'score_below_50',
-            'too_few_chunks',
-            'work_text_not_registered',
-            'no_dataset_of_model',
-            'model_datasets_not_searched',
-            'no_match_in_model_datasets',
-            'model_datasets_not_searched',
-            'portrait_evidence_only',
-            'no_long_verbatim_run',
-            'long_run_link_not_documented',
-          ],
+          enum: [...TIER_REASON_CODES],
         },
         message: str,
       }),

@@ -18,21 +18,25 @@ export const CONFIRM_CERTAINTY = 0.85;
 
 export type Tier = 'confirmed' | 'strong' | 'moderate' | 'weak' | 'inconclusive';
 
+/** Every reason code a tier can give, in the order the OpenAPI document lists them. */
+export const TIER_REASON_CODES = [
+  'documented_verbatim_run',
+  'interval_lower_bound_80',
+  'interval_lower_bound_50',
+  'only_point_reaches_50',
+  'score_below_50',
+  'too_few_chunks',
+  'work_text_not_registered',
+  'no_dataset_of_model',
+  'no_match_in_model_datasets',
+  'model_datasets_not_searched',
+  'portrait_evidence_only',
+  'no_long_verbatim_run',
+  'long_run_link_not_documented',
+] as const;
+
 /** Why a tier was given, or what kept it from a higher one. */
-export type TierReasonCode =
-  | 'documented_verbatim_run'
-  | 'interval_lower_bound_80'
-  | 'interval_lower_bound_50'
-  | 'only_point_reaches_50'
-  | 'score_below_50'
-  | 'too_few_chunks'
-  | 'work_text_not_registered'
-  | 'no_dataset_of_model'
-  | 'no_match_in_model_datasets'
-  | 'model_datasets_not_searched'
-  | 'portrait_evidence_only'
-  | 'no_long_verbatim_run'
-  | 'long_run_link_not_documented';
+export type TierReasonCode = (typeof TIER_REASON_CODES)[number];
 
 /** One reason: a stable code and the sentence behind it. */
 export interface TierReason {
