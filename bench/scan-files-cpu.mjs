@@ -3,7 +3,8 @@
 // loaded, then its items read, looked up, searched and written — without Node's start and the library's load, whose
 // ±0.1 s at a shared machine's load hides a change of the scan's own work in whole-process figures
 // (bench/cli-cpu.mjs). A fresh process per round and build (the code runs cold, as in the CLI), the builds' order
-// flipping each round; medians, and the hits files compared byte for byte each round.
+// flipping each round; medians, and the hits files compared byte for byte each round. Beside it, apart, the CPU of
+// importing trainprint/node and the library before the scan (`load_cpu_s`): what the scan loads at its start.
 //
 //   npm run build && node bench/scan-files-cpu.mjs --baseline OTHER/dist [--rounds 9] [--out scan-files-cpu.json]
 //
@@ -21,6 +22,7 @@ const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.i
 // the child: one scanFiles of the given build, its CPU printed as JSON
 if (process.argv[2] === '--child') {
   const [, , , dist, tpds, jsonl, out] = process.argv;
+  const started = process.cpuUsage(); // Node's start
   const { scanFiles } = await import(pathToFileURL(join(dist, 'node.js')).href);
   const t0 = process.cpuUsage();
   let loaded = null; // CPU when the first item is done: the datasets loaded (and the first batch looked up)
@@ -34,7 +36,16 @@ if (process.argv[2] === '--child') {
   });
   const all = process.cpuUsage(t0);
   const s = (u) => (u.user + u.system) / 1e6;
-  const line = { scan_s: s(all), first_item_s: s(loaded), items_s: s(all) - s(loaded), items: r.items, hits: r.hits };
+  // load_s: trainprint/node and the library it imports, compiled and their top levels run (what a scan loads)
+  const load_s = s(t0) - s(started);
+  const line = {
+    load_s,
+    scan_s: s(all),
+    first_item_s: s(loaded),
+    items_s: s(all) - s(loaded),
+    items: r.items,
+    hits: r.hits,
+  };
   console.log(JSON.stringify(line));
   process.exit(0);
 }
@@ -104,6 +115,8 @@ try {
           round(Math.max(...runs[name].map((x) => x.scan_s)), 3),
         ],
         first_item_cpu_s: round(median(runs[name].map((x) => x.first_item_s)), 3),
+        // the modules' load before the scan: trainprint/node and the library
+        load_cpu_s: round(median(runs[name].map((x) => x.load_s)), 3),
         // the items after the first: read, looked up, searched, their hits written
         rest_cpu_s: round(median(runs[name].map((x) => x.items_s)), 3),
         items: runs[name][0].items,
@@ -131,16 +144,19 @@ try {
     identical_hits: builds.length > 1 ? identical : null,
     scan_cpu_this_over_baseline: ratio,
     rest_cpu_this_over_baseline: perRound('items_s'),
+    first_item_cpu_this_over_baseline: perRound('first_item_s'),
+    load_cpu_this_over_baseline: perRound('load_s'),
     ...table,
   };
   for (const [name] of builds)
     console.log(
       `${name.padEnd(9)} scanFiles ${table[name].scan_cpu_s} s CPU (${table[name].scan_cpu_range_s.join('–')}) | ` +
         `to the first item ${table[name].first_item_cpu_s} s, the rest ${table[name].rest_cpu_s} s | ` +
+        `the modules' load before it ${table[name].load_cpu_s} s | ` +
         `${table[name].items} items, ${table[name].hits} hits`,
     );
   console.log(
-    `this / baseline, per round: ${ratio} (the rest: ${record.rest_cpu_this_over_baseline}); identical hits: ${record.identical_hits}; load ${record.load_1min.median}`,
+    `this / baseline, per round: ${ratio} (the rest: ${record.rest_cpu_this_over_baseline}; the modules' load: ${record.load_cpu_this_over_baseline}); identical hits: ${record.identical_hits}; load ${record.load_1min.median}`,
   );
   writeFileSync(join(here, 'results', OUT), `${JSON.stringify(record, null, 2)}\n`);
 } finally {

@@ -231,20 +231,9 @@ function layoutIndex(L: Layout | null, n: number, lenBits: number): IndexLayout 
 const MAX_PACKED_LENGTH = 0xffff;
 
 /**
- * Bits of span length to pack `n` spans with (the fewest that hold the longest), or 0 when some
- * span cannot be packed (its start or length too large for one u32).
+ * Bits of span length to pack spans with, from the largest start and the longest span: the fewest that hold the
+ * longest, or 0 when some span cannot be packed (its start or length too large for one u32).
  */
-function spanBits(start: Uint32Array, end: Uint32Array, n: number): number {
-  let maxStart = 0,
-    maxLength = 0;
-  for (let i = 0; i < n; i++) {
-    if (start[i] > maxStart) maxStart = start[i];
-    if (end[i] - start[i] > maxLength) maxLength = end[i] - start[i];
-  }
-  return packBits(maxStart, maxLength);
-}
-
-/** {@link spanBits} from the largest start and the longest span. */
 function packBits(maxStart: number, maxLength: number): number {
   if (maxLength > MAX_PACKED_LENGTH) return 0;
   const lenBits = Math.max(1, 32 - Math.clz32(maxLength));
@@ -854,11 +843,19 @@ export class ExactDataset implements ExactSearchable {
     return out;
   }
 
-  /** Lay out sorted columns (a snapshot's) as the index: see {@link ensureSorted}. */
-  private placeSorted(keys: BigUint64Array, doc: Uint32Array, start: Uint32Array, end: Uint32Array): void {
+  /**
+   * Lay out sorted columns (a snapshot's) as the index, its spans packed in `lenBits` bits of length ({@link packBits};
+   * 0: unpacked): see {@link ensureSorted}.
+   */
+  private placeSorted(
+    keys: BigUint64Array,
+    doc: Uint32Array,
+    start: Uint32Array,
+    end: Uint32Array,
+    lenBits: number,
+  ): void {
     const core = this.core;
     const n = keys.length;
-    const lenBits = spanBits(start, end, n);
     core.guard(() => {
       const L = core.layout();
       const index = layoutIndex(L, n, lenBits);
@@ -1095,12 +1092,22 @@ export class ExactDataset implements ExactSearchable {
       ds.tokenTotal += d.tokens;
       ds.byteTotal += d.bytes;
     }
+    // one pass over the postings both checks each span against its document and finds the largest start and the
+    // longest span (their packing): it runs once per import, interpreted, ≈ 50 ns a posting and a pass
+    const { postDoc, postStart, postEnd } = data;
     const n = data.keys.length;
+    const chars = Float64Array.from(data.docs, (d) => d.chars);
+    let maxStart = 0;
+    let maxLength = 0;
     for (let i = 0; i < n; i++) {
-      if (data.postEnd[i] > data.docs[data.postDoc[i]].chars)
+      const start = postStart[i];
+      const end = postEnd[i];
+      if (!(end <= chars[postDoc[i]]))
         throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `posting ${i} ends past its document`);
+      if (start > maxStart) maxStart = start;
+      if (end - start > maxLength) maxLength = end - start;
     }
-    ds.placeSorted(data.keys, data.postDoc, data.postStart, data.postEnd);
+    ds.placeSorted(data.keys, postDoc, postStart, postEnd, packBits(maxStart, maxLength));
     ds.sigs = new Uint32Array(Math.max(1, data.docs.length) * NEAR_K);
     for (let d = 0; d < data.docs.length; d++) ds.addSignature(d, data.minhash.subarray(d * NEAR_K, (d + 1) * NEAR_K));
     return ds;

@@ -94,20 +94,27 @@ interface NodeHash {
   digest(encoding: 'hex'): string;
 }
 
+/** `node:crypto` once looked up (undefined where the runtime does not lend it), or null before the first hash. */
+let nodeCrypto: NodeHashes | undefined | null = null;
+
 /**
  * `node:crypto` where the runtime lends it synchronously (`process.getBuiltinModule`: Node ≥ 20.16, Deno, Bun),
  * else undefined (browsers, Workers). A WebCrypto digest is a job on the thread pool — tens of microseconds
- * however small the input, which showed up as 5 % of a server's CPU hashing API keys and short contents.
+ * however small the input, which showed up as 5 % of a server's CPU hashing API keys and short contents. Looked up at
+ * the first hash, not at the library's load: loading `node:crypto` costs a Node process ≈ 3.5 ms of CPU, which a
+ * command that hashes nothing (`trainprint scan`) need not pay.
  */
-const nodeHashes: NodeHashes | undefined = (() => {
+function nodeHashes(): NodeHashes | undefined {
+  if (nodeCrypto !== null) return nodeCrypto;
   try {
     const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
     const m = typeof get === 'function' ? (get('node:crypto') as Partial<NodeHashes> | undefined) : undefined;
-    return m && typeof m.createHash === 'function' ? (m as NodeHashes) : undefined;
+    nodeCrypto = m && typeof m.createHash === 'function' ? (m as NodeHashes) : undefined;
   } catch {
-    return undefined;
+    nodeCrypto = undefined;
   }
-})();
+  return nodeCrypto;
+}
 
 /**
  * SHA-256 of `data`, lower-case hex, at once in the caller's thread: `node:crypto` where the runtime lends it, else
@@ -115,7 +122,8 @@ const nodeHashes: NodeHashes | undefined = (() => {
  * @example sha256HexNow(new TextEncoder().encode('abc')) // 'ba7816bf…'
  */
 export function sha256HexNow(data: Uint8Array): string {
-  return nodeHashes ? nodeHashes.createHash('sha256').update(data).digest('hex') : toHex(sha256Portable(data));
+  const node = nodeHashes();
+  return node ? node.createHash('sha256').update(data).digest('hex') : toHex(sha256Portable(data));
 }
 
 /**
@@ -128,7 +136,8 @@ export function sha256HexNow(data: Uint8Array): string {
  * @example await startSha256Hex(new TextEncoder().encode('abc')) // 'ba7816bf…'
  */
 export function startSha256Hex(data: Uint8Array): Promise<string> {
-  if (nodeHashes) return Promise.resolve(nodeHashes.createHash('sha256').update(data).digest('hex'));
+  const node = nodeHashes();
+  if (node) return Promise.resolve(node.createHash('sha256').update(data).digest('hex'));
   const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
   if (subtle && typeof subtle.digest === 'function') {
     return subtle.digest('SHA-256', data as BufferSource).then((d) => toHex(new Uint8Array(d)));
@@ -159,8 +168,9 @@ export function sha256Hex(data: string | Uint8Array): Promise<string> {
  * @example await sha256HexOfParts(['ab', 'c'], () => undefined) // sha256 of 'abc': 'ba7816bf…'
  */
 export async function sha256HexOfParts(parts: Iterable<string>, pause: () => Promise<void> | void): Promise<string> {
-  if (!nodeHashes) return sha256HexNow(encoder.encode([...parts].join('')));
-  const hash = nodeHashes.createHash('sha256');
+  const node = nodeHashes();
+  if (!node) return sha256HexNow(encoder.encode([...parts].join('')));
+  const hash = node.createHash('sha256');
   for (const part of parts) {
     hash.update(part);
     await pause();
@@ -182,7 +192,8 @@ const encoder = new TextEncoder();
  */
 export function startSha256HexOfText(text: string): Promise<string> {
   // node:crypto encodes a string as UTF-8 itself (a lone surrogate as U+FFFD, as TextEncoder does): no buffer at all
-  if (nodeHashes) return Promise.resolve(nodeHashes.createHash('sha256').update(text).digest('hex'));
+  const node = nodeHashes();
+  if (node) return Promise.resolve(node.createHash('sha256').update(text).digest('hex'));
   if (text.length > SCRATCH_UNITS) return startSha256Hex(encoder.encode(text));
   scratch ??= new Uint8Array(SCRATCH_UNITS * 3);
   const { written } = encoder.encodeInto(text, scratch);

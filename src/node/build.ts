@@ -3,7 +3,6 @@
  * build an exact dataset straight into PostgreSQL (`index build --into`), or push a dataset file into
  * PostgreSQL (`index push`).
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -416,6 +415,7 @@ const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => num
  * a piece at a time (the file is never whole in memory). Returns the file's size.
  */
 async function writeAtomic(path: string, stream: SnapshotStream): Promise<number> {
+  const { randomBytes } = await import('node:crypto'); // here, not at the top: a scan loads this module and no crypto
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const fh = await open(tmp, 'wx');

@@ -13,7 +13,6 @@
  * keep-alive connections are kept longer than the `Keep-Alive: timeout` the server announces, so a client that
  * honours the announcement closes first.
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { TrainprintError } from '../library.js';
@@ -372,7 +371,7 @@ const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /** An error answered by the bridge itself, in the handler's envelope, with a request id. */
 /** A request id as the handler makes them (`req_` and 24 hex digits), for the answers the bridge gives itself. */
 function newRequestId(): string {
-  return `req_${randomBytes(12).toString('hex')}`;
+  return `req_${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(12))).toString('hex')}`;
 }
 
 /** The JSON error envelope of an answer the bridge gives itself, as the handler words its own. */

@@ -3,7 +3,6 @@
  * host, boot id and a token. A lock whose process is dead on this host (or from an earlier boot) is
  * stale and recovered; a live holder gives STORE_LOCKED naming it.
  */
-import { randomUUID } from 'node:crypto';
 import { link, open, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -95,7 +94,7 @@ async function inspectLock(
  * opener replaced it meanwhile): then it is put back and the store is reported locked.
  */
 async function removeStaleLock(path: string, staleText: string): Promise<void> {
-  const aside = `${path}.stale-${process.pid}-${randomUUID()}`;
+  const aside = `${path}.stale-${process.pid}-${globalThis.crypto.randomUUID()}`;
   try {
     await rename(path, aside);
   } catch (error) {
@@ -121,7 +120,7 @@ export async function acquireLock(dir: string, staleMs: number): Promise<HeldLoc
     hostname: hostname(),
     started: new Date().toISOString(),
     bootId: await bootId(),
-    token: randomUUID(),
+    token: globalThis.crypto.randomUUID(),
   };
   const text = `${JSON.stringify(record)}\n`;
   // Attempt 0 may find a stale lock and remove it; attempt 1 is the one retry.

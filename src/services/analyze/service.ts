@@ -66,7 +66,8 @@ export function createAnalysisService(deps: {
   readonly kb: KnowledgeBase;
   readonly retention: RetentionRules;
 }): AnalysisService {
-  const { corpus, store, kb, retention } = deps;
+  // deps.kb is read at each analysis, not here: the engine builds its knowledge base on first use
+  const { corpus, store, retention } = deps;
   const sweeper = new Sweeper();
   let made = 0;
   const service: AnalysisService = {
@@ -76,7 +77,7 @@ export function createAnalysisService(deps: {
         throw new TrainprintError('INVALID_OPTIONS', 'owner must be a string of 1..256 characters');
       }
       const createdMs = retention.now();
-      const { result, record } = await runAnalysis(corpus, kb, request, options, createdMs);
+      const { result, record } = await runAnalysis(corpus, deps.kb, request, options, createdMs);
       const recordKey = `${ANALYSIS_RECORD_PREFIX}${result.analysis_id}`;
       // one atomic batch: the result, its owner and the retention records; then the count and the deletions it
       // causes (retention.ts says why these are not in the same transaction)

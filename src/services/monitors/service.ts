@@ -73,7 +73,8 @@ export function createMonitorService(deps: {
   readonly scores: ScoreService;
   readonly webhooks?: Omit<WebhookDelivererOptions, 'store' | 'resolveSecret'>;
 }): MonitorService {
-  const { corpus, store, kb, scores } = deps;
+  // deps.kb is read when a monitor is made or evaluated, not here: the engine builds its knowledge base on first use
+  const { corpus, store, scores } = deps;
   const webhooks = new WebhookDeliverer({
     ...deps.webhooks,
     store,
@@ -82,7 +83,13 @@ export function createMonitorService(deps: {
       return typeof s === 'string' ? s : undefined;
     },
   });
-  const evaluation = { corpus, kb, score: scores.score };
+  const evaluation = {
+    corpus,
+    get kb() {
+      return deps.kb;
+    },
+    score: scores.score,
+  };
   let chain: Promise<unknown> = Promise.resolve();
   let timer: ReturnType<typeof setInterval> | null = null;
   /** Calls of stop() under way: evaluations then leave their deliveries due instead of sending them. */
@@ -104,7 +111,7 @@ export function createMonitorService(deps: {
   };
   return {
     webhooks,
-    create: (request, owner) => createMonitor(store, kb, request, owner),
+    create: (request, owner) => createMonitor(store, deps.kb, request, owner),
     get: (id, scope) => getMonitor(store, id, scope),
     list: (options) => listMonitors(store, options),
     setState: (id, state, scope) => setMonitorState(store, id, state, scope),
