@@ -466,3 +466,18 @@ export function readThrough<R, C>(contract: RequestContract<R, C>, value: unknow
   contract.rules(request, context);
   return request;
 }
+
+/**
+ * {@link readThrough} of a request whose `content` may be a file's bytes, the library's form of the base64 JSON
+ * carries: the schema checks the rest (the bytes stand for a string), the rules see the bytes themselves.
+ * @example readThroughFile(SCORE_REQUEST, { content: pdf, content_type: 'pdf', target_model, jurisdiction }, {})
+ */
+export function readThroughFile<R, C>(contract: RequestContract<R, C>, value: unknown, context: C): R {
+  const read = readRequest(value, 'the request') as { content?: unknown } | null;
+  const bytes = read?.content instanceof Uint8Array ? read.content : undefined;
+  if (!bytes) return readThrough(contract, read, context);
+  const shaped = checkSchema(contract.schema as SchemaNode, { ...read, content: '-' }, 'the request') as object;
+  const request = { ...shaped, content: bytes } as R;
+  contract.rules(request, context);
+  return request;
+}
