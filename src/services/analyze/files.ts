@@ -110,13 +110,10 @@ export function fileLimitOption(value: unknown): number {
   return value;
 }
 
+/** A file past `maxBytes`, the bound also in MiB as the limits are written (`64 MiB`, `7.5 MiB`). */
 function fileTooLarge(maxBytes: number): TrainprintError {
-  return new TrainprintError('PAYLOAD_TOO_LARGE', `the file is larger than ${maxBytes} bytes (${mib(maxBytes)})`);
-}
-
-/** A size in MiB as the limits are written (`64 MiB`, `7.5 MiB`). */
-function mib(bytes: number): string {
-  return `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MiB`;
+  const mib = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
+  return new TrainprintError('PAYLOAD_TOO_LARGE', `the file is larger than ${maxBytes} bytes (${mib} MiB)`);
 }
 
 /**

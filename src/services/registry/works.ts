@@ -192,13 +192,13 @@ export async function workText(store: Store, workId: string): Promise<string | n
   return typeof t === 'string' ? t : null;
 }
 
-/** Works, optionally of one owner, in id order, with cursor pagination. */
 /** One page of works; pass `next` as `after` for the next one (null on the last page). */
 export interface WorkPage {
   readonly works: Work[];
   readonly next: string | null;
 }
 
+/** Works, optionally of one owner, in id order, with cursor pagination. */
 export async function listWorks(store: Store, options: ListWorksOptions = {}): Promise<WorkPage> {
   const { owner, ...page } = checkObject(readRequest(options, 'options'), 'options');
   if (owner !== undefined) checkString(owner, 'owner', 200);
