@@ -82,13 +82,6 @@ export function parseDate(v: unknown, where: string): Date {
   return new Date(v as string);
 }
 
-/** `sha256:` + 64 lowercase hex digits. */
-export function checkWorkHash(v: unknown, where = 'work_hash'): string {
-  if (typeof v !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(v))
-    fail(`${where} must be "sha256:" followed by 64 lowercase hex digits`);
-  return v as string;
-}
-
 /** `an_`/`wk_`/… + 32 random hex digits (WebCrypto, every runtime). */
 export function newId(prefix: string): string {
   return prefix + randomHex(16);

@@ -550,16 +550,11 @@ function owned<O extends CreateClientOptions>(o: O) {
   return { ...o, plan: o.plan ?? 'free', scopes: [...(o.scopes ?? DEFAULT_SCOPES)] as Scope[], name: o.name ?? null };
 }
 
-/** INVALID_INPUT naming an option (the HTTP adapter shows `field` and `reason` in the 422). */
-function invalid(field: string, reason: string): TrainprintError {
-  return new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
-}
-
+/** An account's name, else INVALID_INPUT naming `account` (the HTTP adapter shows `field` and `reason` in the 422). */
 function checkAccount(account: unknown): string {
-  if (typeof account !== 'string' || !ACCOUNT_FORMAT.test(account)) {
-    throw invalid('account', `must be ${ACCOUNT_HINT}`);
-  }
-  return account;
+  if (typeof account === 'string' && ACCOUNT_FORMAT.test(account)) return account;
+  const cause = { location: 'body', field: 'account', reason: `must be ${ACCOUNT_HINT}` };
+  throw new TrainprintError('INVALID_INPUT', `account: ${cause.reason}`, { cause });
 }
 
 function keyInfo(r: KeyRecord): ApiKeyInfo {

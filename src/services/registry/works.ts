@@ -19,7 +19,7 @@ import { extractDocumentOn, fileBytes, fileLimitOption, isFileType } from '../an
 import type { DocumentFormat } from '../../formats/types.js';
 import type { Store } from '../../store/types.js';
 import { readRequest, readThrough, readThroughFile } from '../../util/schema-check.js';
-import { checkObject, checkString, checkWorkHash, fail, newId } from '../../util/validate.js';
+import { checkObject, checkString, fail, newId } from '../../util/validate.js';
 import { signReceipt, type Receipt, type ReceiptKey } from './receipts.js';
 import {
   LIST_WORKS_REQUEST,
@@ -168,12 +168,12 @@ export async function getWork(store: Store, workId: unknown, scope: { readonly o
  * @throws NOT_FOUND when the owner registered none
  */
 export async function findWork(store: Store, workHash: unknown, owner: unknown): Promise<Work> {
-  const hash = checkWorkHash(workHash);
+  if (typeof workHash !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(workHash))
+    fail('work_hash must be "sha256:" followed by 64 lowercase hex digits');
   if (typeof owner !== 'string' || owner.length === 0) fail('owner must be a non-empty string');
-  const id = await store.get(`work-hash/${hash}/${owner}`);
-  if (typeof id !== 'string') {
-    throw new TrainprintError('NOT_FOUND', `no registered work of the account with work_hash ${hash}`);
-  }
+  const id = await store.get(`work-hash/${workHash}/${owner}`);
+  if (typeof id !== 'string')
+    throw new TrainprintError('NOT_FOUND', `no registered work of the account with work_hash ${workHash}`);
   return getWork(store, id, { owner: owner as string });
 }
 
