@@ -108,7 +108,6 @@ const refusal = (field: string, reason: string): TrainprintError =>
   new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, {
     cause: /\s/.test(field) ? { reason } : { field, reason },
   });
-const fail: (field: string, reason: string) => never = invalidField;
 
 /**
  * `run`'s refusals naming a field of the value at `field` (`work`): `title` becomes `work.title`, as the value's own
@@ -267,7 +266,7 @@ function copyValue(v: unknown, path: string, where: string, depth: number): unkn
     throw unreadable(name, cause);
   }
   if (!plain) return v;
-  if (depth >= MAX_REQUEST_DEPTH) fail(name, `nests deeper than ${MAX_REQUEST_DEPTH} levels (or is cyclic)`);
+  if (depth >= MAX_REQUEST_DEPTH) invalidField(name, `nests deeper than ${MAX_REQUEST_DEPTH} levels (or is cyclic)`);
   const read = (k: string | number, at: string): unknown => {
     let x: unknown;
     try {
@@ -337,7 +336,7 @@ function fits(s: SchemaNode, v: unknown, path: string, where: string): boolean {
 
 function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
   const name = path || where;
-  const refuse: (keyword: string) => never = (keyword) => fail(name, schemaRefusal(keyword, s));
+  const refuse: (keyword: string) => never = (keyword) => invalidField(name, schemaRefusal(keyword, s));
   if (s.enum !== undefined && !s.enum.includes(v)) refuse('enum');
   if (s.const !== undefined && v !== s.const) refuse('const');
   if (s.oneOf && s.oneOf.filter((form) => fits(form, v, path, where)).length !== 1)
@@ -386,8 +385,8 @@ function walk(s: SchemaNode, v: unknown, path: string, where: string): void {
       const at = (k: string): string => (path ? `${path}.${k}` : k);
       if (s.minProperties !== undefined && Object.keys(o).length < s.minProperties) refuse('minProperties');
       if (s.additionalProperties === false)
-        for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(at(k), SCHEMA_WORDS.false);
-      for (const k of s.required ?? []) if (o[k] === undefined) fail(at(k), SCHEMA_WORDS.required);
+        for (const k of Object.keys(o)) if (!allowed.includes(k)) invalidField(at(k), SCHEMA_WORDS.false);
+      for (const k of s.required ?? []) if (o[k] === undefined) invalidField(at(k), SCHEMA_WORDS.required);
       for (const k of allowed) if (o[k] !== undefined) walk(props[k], o[k], at(k), where);
       return;
     }
@@ -463,6 +462,21 @@ export function readThrough<R, C>(contract: RequestContract<R, C>, value: unknow
   const { schema, served } = contract;
   const checked = schemaChecked(schema, value) || schemaChecked(served, value);
   const request = (checked ? value : checkSchema(schema as SchemaNode, value, 'the request')) as R;
+  contract.rules(request, context);
+  return request;
+}
+
+/**
+ * {@link readThrough} of a request whose `content` may be a file's bytes, the library's form of the base64 JSON
+ * carries: the schema checks the rest (the bytes stand for a string), the rules see the bytes themselves.
+ * @example readThroughFile(SCORE_REQUEST, { content: pdf, content_type: 'pdf', target_model, jurisdiction }, {})
+ */
+export function readThroughFile<R, C>(contract: RequestContract<R, C>, value: unknown, context: C): R {
+  const read = readRequest(value, 'the request') as { content?: unknown } | null;
+  const bytes = read?.content instanceof Uint8Array ? read.content : undefined;
+  if (!bytes) return readThrough(contract, read, context);
+  const shaped = checkSchema(contract.schema as SchemaNode, { ...read, content: '-' }, 'the request') as object;
+  const request = { ...shaped, content: bytes } as R;
   contract.rules(request, context);
   return request;
 }

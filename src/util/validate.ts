@@ -3,8 +3,7 @@
  * INVALID_INPUT naming the field, so a caller (or the HTTP adapter's 422 body) can fix it.
  */
 import { TrainprintError } from '../errors.js';
-import { readRequest } from './schema-check.js';
-import type { Declarations } from '../types.js';
+import { invalidField, readRequest } from './schema-check.js';
 
 /** A lone surrogate (UTF-8 would turn it into U+FFFD). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -17,6 +16,19 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function isWellFormed(s: string): boolean {
   const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
   return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
+}
+
+/**
+ * The rule a JSON body's decoder applies to every string (I-JSON, RFC 7493 §2.1), for the library's door too: each of
+ * `names` that `o` holds is valid Unicode, else INVALID_INPUT naming it, in the words of the HTTP adapter's refusal.
+ * @example wellFormedMembers({ title: 'a\ud800' }, ['title'], 'metadata.') // "metadata.title: contains a lone surrogate …"
+ */
+export function wellFormedMembers(o: object | undefined, names: readonly string[], prefix: string): void {
+  for (const k of names) {
+    const v = (o as Record<string, unknown> | undefined)?.[k];
+    if (typeof v === 'string' && !isWellFormed(v))
+      invalidField(`${prefix}${k}`, 'contains a lone surrogate (not valid Unicode text)');
+  }
 }
 
 /** Throw INVALID_INPUT with `detail`. */
@@ -56,29 +68,18 @@ const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\
  */
 export const isIsoDate = (v: string): boolean => DATE.test(v) && !Number.isNaN(Date.parse(v));
 
+/**
+ * A request's date, when given: an ISO 8601 date or date-time naming a real day, else INVALID_INPUT naming `field`.
+ * @example realDate('soon', 'declarations.since') // throws 'declarations.since: must be an ISO 8601 date such as …'
+ */
+export function realDate(v: string | undefined, field: string): void {
+  if (v !== undefined && !isIsoDate(v)) invalidField(field, 'must be an ISO 8601 date such as "2024-05-01"');
+}
+
 /** An ISO 8601 date or date-time. */
 export function parseDate(v: unknown, where: string): Date {
   if (typeof v !== 'string' || !isIsoDate(v)) fail(`${where} must be an ISO 8601 date such as "2024-05-01"`);
   return new Date(v as string);
-}
-
-/** `{ tdm_opt_out?: boolean, since?: ISO date }`, returned normalised (since as given). */
-export function checkDeclarations(v: unknown, where: string): Declarations {
-  const d = checkObject(v, where);
-  onlyKeys(d, ['tdm_opt_out', 'since'], where);
-  if (d.tdm_opt_out !== undefined && typeof d.tdm_opt_out !== 'boolean') fail(`${where}.tdm_opt_out must be a boolean`);
-  if (d.since !== undefined) parseDate(d.since, `${where}.since`);
-  return {
-    ...(d.tdm_opt_out === undefined ? {} : { tdm_opt_out: d.tdm_opt_out as boolean }),
-    ...(d.since === undefined ? {} : { since: d.since as string }),
-  };
-}
-
-/** `sha256:` + 64 lowercase hex digits. */
-export function checkWorkHash(v: unknown, where = 'work_hash'): string {
-  if (typeof v !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(v))
-    fail(`${where} must be "sha256:" followed by 64 lowercase hex digits`);
-  return v as string;
 }
 
 /** `an_`/`wk_`/… + 32 random hex digits (WebCrypto, every runtime). */

@@ -315,17 +315,26 @@ describe('the same bad request gives the same 422 at every door', () => {
       const later = await call('POST', '/api/v1/attribution/analyze', request, { prefer: 'respond-async' });
       expect([later.status, over(later)]).toEqual([422, library]);
     }
-    // what needs more than the schema and the field: an unknown jurisdiction, the same sentence at each door
+    // what needs more than the schema: an unknown jurisdiction, the same field and sentence at each door
     const somewhere = { content: text, content_type: 'text', metadata: { jurisdiction: 'ZZ' } };
     const unknown = await refusal(engine.analyze(somewhere as never));
-    expect(unknown.message).toContain('jurisdiction "ZZ" is not accepted');
+    expect(unknown).toMatchObject({ code: 'INVALID_INPUT', field: 'metadata.jurisdiction' });
+    expect(unknown.message).toContain(
+      'metadata.jurisdiction: "ZZ" is not accepted: "ZZ" is not an assigned ISO 3166-1',
+    );
+    await refusedAtRouteAndJob(call, unknown, somewhere, '/api/v1/attribution/analyze', 'analyze');
     const later = await call('POST', '/api/v1/attribution/analyze', somewhere, { prefer: 'respond-async' });
-    expect([later.status, later.json.error.message]).toEqual([422, unknown.message]);
-    const job = await call('POST', '/api/v1/jobs', { type: 'analyze', items: [somewhere] });
-    expect([job.status, job.json.error.message]).toEqual([
-      422,
-      unknown.message.replace(': jurisdiction', ': items[0]: jurisdiction'),
-    ]);
+    expect([later.status, over(later)]).toEqual([422, unknown]);
+  });
+
+  it('score: an unknown jurisdiction (its rules) named at every door, a job item refused at submission', async () => {
+    const call = await keyedCall(handler, keys, 'doors-score-jurisdiction', 'scale');
+    const request = { content: text, target_model: 'meta/llama-7b', jurisdiction: 'XX-99' };
+    const library = await refusal(engine.score(request));
+    expect(library).toMatchObject({ code: 'INVALID_INPUT', field: 'jurisdiction' });
+    expect(library.message).toContain('jurisdiction: "XX-99" is not accepted: "XX" is not an assigned ISO 3166-1');
+    expect(await refusal(Promise.resolve().then(() => readThrough(REQUESTS.score, request, {})))).toEqual(library);
+    await refusedAtRouteAndJob(call, library, request, '/api/v1/attribution/score', 'score');
   });
 
   it("an enum's and a const's refusal in the same words at both doors (one wording table)", async () => {
@@ -514,6 +523,32 @@ describe('the same bad request gives the same 422 at every door', () => {
     await saidAlike(register(dated), 'metadata.declarations.since', date);
     // a page out of bounds (its schema): the same field from the library and the route's query
     await boundAlike([engine.listWorks({ limit: 1001 }), call('GET', '/api/v1/content?limit=1001')], 'limit');
+    // a lone surrogate in a title: the rules say what the route's JSON decoder says, top-level and under metadata
+    const lone = 'contains a lone surrogate (not valid Unicode text)';
+    await saidAlike(register({ content: text, metadata: { title: 'Persuasion \ud800' } }), 'metadata.title', lone);
+    await saidAlike(register({ content: text, author: '\udc00 Austen' }), 'author', lone);
+  });
+
+  it("registerWork: the content's limits (its rules, within the caller's file limit), in the library and its entry", async () => {
+    const entry = (r: object, maxFileBytes?: number) =>
+      refusal(Promise.resolve().then(() => readThrough(REQUESTS.registerWork, r, { maxFileBytes })));
+    const pdf = { content: 'JVBERi0xLjQK'.repeat(4), content_type: 'pdf', content_encoding: 'base64', owner: 'o' };
+    const file = await refusal(engine.registerWork(pdf as never, { maxFileBytes: 16 }));
+    expect(file).toEqual({
+      code: 'PAYLOAD_TOO_LARGE',
+      field: undefined,
+      message: 'The input is larger than the configured limit: the file is larger than 16 bytes (0 MiB)',
+    });
+    expect(await entry(pdf, 16)).toEqual(file);
+    const bytes = { ...pdf, content: new Uint8Array(17), content_encoding: undefined };
+    expect(await refusal(engine.registerWork(bytes as never, { maxFileBytes: 16 }))).toEqual(file);
+    const long = { content: 'é'.repeat(5 * 1024 * 1024 + 1), owner: 'o' };
+    const over10 = await refusal(engine.registerWork(long));
+    expect(over10).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('(10 MiB)') });
+    expect(await entry(long)).toEqual(over10);
+    expect(await refusal(engine.memorization.registerWork({ work: long }))).toEqual(over10);
+    // the library's default: 64 MiB of file; the plan's own limit given, a file within it passes the rules
+    expect(() => readThrough(REQUESTS.registerWork, pdf, { maxFileBytes: 48 })).not.toThrow();
   });
 });
 

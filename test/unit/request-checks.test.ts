@@ -186,12 +186,14 @@ describe('jurisdiction codes must be assigned', () => {
     expect(resolveJurisdiction('UK-SCT').code).toBe('GB-SCT');
   });
 
-  it('score and analyze (metadata.jurisdiction) refuse it the same way', async () => {
+  it('score and analyze (metadata.jurisdiction) refuse it the same way, naming the field', async () => {
     const jurisdiction = 'XX-99';
     const s = await rejection(engine.score({ work_hash: workHash, target_model: 'meta/llama-7b', jurisdiction }));
     const a = await rejection(engine.analyze({ content: CONTENT, content_type: 'text', metadata: { jurisdiction } }));
     expect([s.code, a.code]).toEqual(['INVALID_INPUT', 'INVALID_INPUT']);
-    expect(a.detail).toBe(s.detail);
+    expect([s.cause, a.cause]).toMatchObject([{ field: 'jurisdiction' }, { field: 'metadata.jurisdiction' }]);
+    expect(s.detail).toMatch(/^jurisdiction: "XX-99" is not accepted: "XX" is not an assigned ISO 3166-1 country code/);
+    expect(a.detail).toBe(`metadata.${s.detail}`);
     expect(
       (await engine.score({ work_hash: workHash, target_model: 'meta/llama-7b', jurisdiction: 'BR' })).legal_risk,
     ).toBeDefined();
@@ -243,7 +245,7 @@ describe('analyze keeps metadata.title and metadata.author', () => {
       );
       expect([e.code, e.detail]).toEqual([
         'INVALID_INPUT',
-        `metadata.${field}: contains a lone surrogate at index 11 (not valid Unicode text)`,
+        `metadata.${field}: contains a lone surrogate (not valid Unicode text)`,
       ]);
       expect(phases).toBe(0);
     }

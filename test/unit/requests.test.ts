@@ -591,12 +591,19 @@ describe("each service's rules", () => {
     expect(rules({ content_encoding: 'base64' })).toEqual(['INVALID_INPUT', undefined]);
     const limited = (limit: number) => refusedAt(() => REQUESTS.analyze.rules(pdf as never, { maxFileBytes: limit }));
     expect([limited(5), limited(4)]).toEqual([null, ['PAYLOAD_TOO_LARGE', undefined]]);
-    expect(rules({ metadata: { jurisdiction: 'ZZ' } })).toEqual(['INVALID_INPUT', undefined]);
-    expect(rules({ metadata: { declarations: { since: '2024-13-40' } } })).toEqual(['INVALID_INPUT', undefined]);
+    expect(rules({ metadata: { jurisdiction: 'ZZ' } })).toEqual(['INVALID_INPUT', 'metadata.jurisdiction']);
+    expect(rules({ metadata: { declarations: { since: '2024-13-40' } } })).toEqual([
+      'INVALID_INPUT',
+      'metadata.declarations.since',
+    ]);
     expect(rules({ content: ' \n' })).toEqual(['INVALID_INPUT', 'content']);
     expect(rules({ metadata: { author: 'A \ud800' } })).toEqual(['INVALID_INPUT', 'metadata.author']);
     const scored = { target_model: 'eleutherai/pythia-6.9b', jurisdiction: 'US' };
     expect(refusedAt(() => scoreRules({ ...scored, content: ' ' }))).toEqual(['INVALID_INPUT', 'content']);
+    expect(refusedAt(() => scoreRules({ ...scored, content: 'x', jurisdiction: 'ZZ' }))).toEqual([
+      'INVALID_INPUT',
+      'jurisdiction',
+    ]);
     // a file's checks (its bytes not decoded), within a job's plan: analyze's
     const file = { ...scored, content: 'JVBERi0=', content_type: 'pdf', content_encoding: 'base64' } as const;
     expect(refusedAt(() => scoreRules(file, { maxFileBytes: 5 }))).toBeNull();
@@ -707,5 +714,13 @@ describe("each service's rules", () => {
       rules({ content: 'x', title: 'A', metadata: { author: 'B', declarations: { since: '2024-05-01' } } }),
     ).toBeNull();
     expect(rules({ fingerprint })).toBeNull();
+    expect(rules({ content: 'x', metadata: { author: '\ud800' } })).toEqual(['INVALID_INPUT', 'metadata.author']);
+    // the content's limits: a file within the context's (a plan's), a text within 10 MiB
+    const pdf = { content: 'JVBERi0=', content_type: 'pdf', content_encoding: 'base64' } as const;
+    const limited = (limit: number) => refusedAt(() => registerRules({ owner, ...pdf }, { maxFileBytes: limit }));
+    expect([limited(5), limited(4)]).toEqual([null, ['PAYLOAD_TOO_LARGE', undefined]]);
+    expect(rules({ ...pdf, content: 'J' })).toEqual(['INVALID_INPUT', undefined]);
+    expect(rules({ content: 'x'.repeat(10 * 1024 * 1024 + 1) })).toEqual(['PAYLOAD_TOO_LARGE', undefined]);
+    expect(rules({ content: 'x'.repeat(10 * 1024 * 1024) })).toBeNull();
   });
 });

@@ -29,6 +29,7 @@
 import { TrainprintError } from '../../errors.js';
 import { randomHex } from '../../util/validate.js';
 import { sha256Hex } from '../../fingerprint/sha256.js';
+import { base64url, fromBase64url } from '../registry/receipts.js';
 import type { Store } from '../../store/types.js';
 import { PLANS, type Plan } from './plans.js';
 import { DEFAULT_SCOPES, SCOPES, type Principal, type Scope } from './scopes.js';
@@ -428,7 +429,7 @@ export class TokenIssuer {
     };
     const head = `${b64urlJson({ alg: 'HS256', typ: 'at+jwt' })}.${b64urlJson(claims)}`;
     const sig = await globalThis.crypto.subtle.sign('HMAC', await this.signingKey(), new TextEncoder().encode(head));
-    return { access_token: `${head}.${b64url(new Uint8Array(sig))}`, expires_in: this.ttl, scope: claims.scope };
+    return { access_token: `${head}.${base64url(new Uint8Array(sig))}`, expires_in: this.ttl, scope: claims.scope };
   }
 
   /** The claims of a valid, unexpired token signed by this issuer, else `null`. @example await tokens.verify(token, Date.now()) */
@@ -441,12 +442,12 @@ export class TokenIssuer {
       const ok = await globalThis.crypto.subtle.verify(
         'HMAC',
         key,
-        fromB64url(parts[2]) as Uint8Array<ArrayBuffer>,
+        fromBase64url(parts[2]) as Uint8Array<ArrayBuffer>,
         new TextEncoder().encode(`${parts[0]}.${parts[1]}`),
       );
       if (!ok) return null;
-      header = JSON.parse(new TextDecoder().decode(fromB64url(parts[0])));
-      claims = JSON.parse(new TextDecoder().decode(fromB64url(parts[1])));
+      header = JSON.parse(new TextDecoder().decode(fromBase64url(parts[0])!));
+      claims = JSON.parse(new TextDecoder().decode(fromBase64url(parts[1])!));
     } catch {
       return null; // not base64url or not JSON: not one of ours
     }
@@ -544,23 +545,16 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/** SHA-256 hex of a string's UTF-8 or of bytes (the library's `sha256Hex`). */
-
 /** A credential's request read through its contract, with its defaults: the free plan, {@link DEFAULT_SCOPES}. */
 function owned<O extends CreateClientOptions>(o: O) {
   return { ...o, plan: o.plan ?? 'free', scopes: [...(o.scopes ?? DEFAULT_SCOPES)] as Scope[], name: o.name ?? null };
 }
 
-/** INVALID_INPUT naming an option (the HTTP adapter shows `field` and `reason` in the 422). */
-function invalid(field: string, reason: string): TrainprintError {
-  return new TrainprintError('INVALID_INPUT', `${field}: ${reason}`, { cause: { location: 'body', field, reason } });
-}
-
+/** An account's name, else INVALID_INPUT naming `account` (the HTTP adapter shows `field` and `reason` in the 422). */
 function checkAccount(account: unknown): string {
-  if (typeof account !== 'string' || !ACCOUNT_FORMAT.test(account)) {
-    throw invalid('account', `must be ${ACCOUNT_HINT}`);
-  }
-  return account;
+  if (typeof account === 'string' && ACCOUNT_FORMAT.test(account)) return account;
+  const cause = { location: 'body', field: 'account', reason: `must be ${ACCOUNT_HINT}` };
+  throw new TrainprintError('INVALID_INPUT', `account: ${cause.reason}`, { cause });
 }
 
 function keyInfo(r: KeyRecord): ApiKeyInfo {
@@ -610,17 +604,6 @@ function hexBytes(hex: string): Uint8Array {
   return out;
 }
 
-function b64url(b: Uint8Array): string {
-  let s = '';
-  for (const x of b) s += String.fromCharCode(x);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 function b64urlJson(v: unknown): string {
-  return b64url(new TextEncoder().encode(JSON.stringify(v)));
-}
-
-function fromB64url(s: string): Uint8Array {
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  return base64url(new TextEncoder().encode(JSON.stringify(v)));
 }

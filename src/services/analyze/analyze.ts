@@ -766,22 +766,6 @@ function checkOptions(options: AnalyzeOptions): number {
   return prior;
 }
 
-/** More than `max` UTF-8 bytes? (lone surrogates count 3, as TextEncoder writes U+FFFD) */
-export function exceedsUtf8Bytes(s: string, max: number): boolean {
-  if (s.length * 3 <= max) return false; // cannot exceed the limit: skip the count
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n > max;
-}
-
 /**
  * A probability (already rounded to 4 decimals) on the 0..100 scale with 1 decimal: the top-level
  * confidence and every source's confidence go through this one rounding, so the top-level figure is

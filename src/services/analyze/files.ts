@@ -12,8 +12,9 @@ import {
   type DocumentFormat,
   type ExtractDocumentOptions,
 } from '../../formats/types.js';
+import { utf8Length } from '../../fingerprint/fingerprint.js';
 import { fail } from '../../util/validate.js';
-import { ANALYZE_MAX_FILE_BYTES } from './limits.js';
+import { ANALYZE_MAX_BYTES, ANALYZE_MAX_FILE_BYTES } from './limits.js';
 
 // the file limit lives in limits.ts (no imports), which the fingerprint entry names too
 export { ANALYZE_MAX_FILE_BYTES };
@@ -23,16 +24,15 @@ export function isFileType(contentType: unknown): contentType is 'epub' | 'pdf' 
   return (DOCUMENT_FORMATS as readonly unknown[]).includes(contentType);
 }
 
+/** The members of a request that say how its content is sent. */
+type FileRequest = { readonly content_type?: unknown; readonly content_encoding?: unknown };
+
 /**
  * The bytes of a file request (`content_type` `epub`, `pdf`, `docx`), decoded from base64 where it came so; null for
  * the text types, which take neither bytes nor an encoding. Refused as {@link checkFile} refuses it.
  * @example fileOf({ content_type: 'docx', content_encoding: 'base64' }, 'UEsDBA…') // Uint8Array [0x50, 0x4b, …]
  */
-export function fileOf(
-  r: { readonly content_type?: unknown; readonly content_encoding?: unknown },
-  content: unknown,
-  maxBytes: number = ANALYZE_MAX_FILE_BYTES,
-): Uint8Array | null {
+export function fileOf(r: FileRequest, content: unknown, maxBytes: number = ANALYZE_MAX_FILE_BYTES): Uint8Array | null {
   return checkFile(r, content, maxBytes) ? fileBytes(content as string | Uint8Array) : null;
 }
 
@@ -41,11 +41,7 @@ export function fileOf(
  * base64 or an empty file, PAYLOAD_TOO_LARGE past `maxBytes` (counted on the base64 before its syntax is read).
  * @example checkFile({ content_type: 'text', content_encoding: 'base64' }, 'x') // throws: text takes no encoding
  */
-export function checkFile(
-  r: { readonly content_type?: unknown; readonly content_encoding?: unknown },
-  content: unknown,
-  maxBytes: number = ANALYZE_MAX_FILE_BYTES,
-): boolean {
+export function checkFile(r: FileRequest, content: unknown, maxBytes: number = ANALYZE_MAX_FILE_BYTES): boolean {
   const bytes = content instanceof Uint8Array;
   if (!isFileType(r.content_type)) {
     if (bytes || r.content_encoding !== undefined)
@@ -67,6 +63,23 @@ export function checkFile(
   if (size === 0) fail('the file is empty');
   return true;
 }
+
+/**
+ * What a schema cannot say of content sent whole (a score's, a registration's; an analysis counts its text in steps):
+ * a file as {@link checkFile} takes it within `maxFileBytes` (a plan's; the default otherwise), a text within
+ * {@link ANALYZE_MAX_BYTES} of UTF-8 (a lone surrogate counts 3, as TextEncoder writes U+FFFD).
+ * @throws INVALID_INPUT; PAYLOAD_TOO_LARGE past the file limit or 10 MiB of text
+ * @example contentWithinLimits({ content: 'x'.repeat(11 * 2 ** 20) }, undefined) // PAYLOAD_TOO_LARGE
+ */
+export function contentWithinLimits(r: FileRequest & { readonly content?: unknown }, maxFileBytes?: number): void {
+  const file = checkFile(r, r.content, fileLimitOption(maxFileBytes));
+  const text = file ? '' : (r.content as string);
+  if (text.length * 3 > ANALYZE_MAX_BYTES && utf8Length(text) > ANALYZE_MAX_BYTES) throw textTooLarge();
+}
+
+/** Content past {@link ANALYZE_MAX_BYTES} of UTF-8. */
+export const textTooLarge = (): TrainprintError =>
+  new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
 
 /**
  * The bytes of a file's content that {@link checkFile} accepted: the bytes sent, or its base64 decoded.
@@ -97,13 +110,10 @@ export function fileLimitOption(value: unknown): number {
   return value;
 }
 
+/** A file past `maxBytes`, the bound also in MiB as the limits are written (`64 MiB`, `7.5 MiB`). */
 function fileTooLarge(maxBytes: number): TrainprintError {
-  return new TrainprintError('PAYLOAD_TOO_LARGE', `the file is larger than ${maxBytes} bytes (${mib(maxBytes)})`);
-}
-
-/** A size in MiB as the limits are written (`64 MiB`, `7.5 MiB`). */
-function mib(bytes: number): string {
-  return `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MiB`;
+  const mib = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
+  return new TrainprintError('PAYLOAD_TOO_LARGE', `the file is larger than ${maxBytes} bytes (${mib} MiB)`);
 }
 
 /**

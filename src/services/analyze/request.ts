@@ -4,18 +4,16 @@
  * checks (a route answering 202, a job's item at submission) and in slices where `analyze` reads its own request
  * ({@link readAnalyzeSteps}): counting the UTF-8 bytes of 10 MB of text pauses between its pieces.
  */
-import { TrainprintError } from '../../errors.js';
-import { loneSurrogateIndex } from '../../fingerprint/fingerprint.js';
 import type { DocumentFormat } from '../../formats/types.js';
 import type { ContentType } from '../../text/index.js';
-import { checkSchema, contract, invalidField, readRequest, schemaChecked } from '../../util/schema-check.js';
+import { checkSchema, contract, readRequest, schemaChecked } from '../../util/schema-check.js';
 import { finish, PAUSE, type Steps } from '../../util/steps.js';
-import { checkDeclarations } from '../../util/validate.js';
-import { type Jurisdiction, resolveJurisdiction } from '../kb/jurisdictions.js';
-import { fileLimitOption, fileOf } from './files.js';
+import { realDate, wellFormedMembers } from '../../util/validate.js';
+import type { Jurisdiction } from '../kb/jurisdictions.js';
+import { fileLimitOption, fileOf, textTooLarge } from './files.js';
 import { ANALYZE_MAX_BYTES } from './limits.js';
 import { DEFAULT_QUOTATIONS, type QuotationsMode } from './quotations.js';
-import { ANALYZE_REQUEST_SCHEMA, type AnalyzeRequestJson, contentRules } from './schema.js';
+import { ANALYZE_REQUEST_SCHEMA, type AnalyzeRequestJson, contentRules, knownJurisdiction } from './schema.js';
 import type { WorkType } from './types.js';
 
 /** What the analysis's rules read besides the request: the largest file taken (a plan's; the default otherwise). */
@@ -57,21 +55,17 @@ type ShapedRequest = Omit<AnalyzeRequestJson, 'content'> & { readonly content: s
  */
 function* ruleSteps(r: ShapedRequest, maxFileBytes: number): Steps<CheckedAnalyzeRequest> {
   const { metadata: m } = r;
-  for (const field of ['title', 'author'] as const) {
-    const at = m?.[field] === undefined ? -1 : loneSurrogateIndex(m[field]);
-    if (at >= 0) invalidField(`metadata.${field}`, `contains a lone surrogate at index ${at} (not valid Unicode text)`);
-  }
+  wellFormedMembers(m, ['title', 'author'], 'metadata.');
   contentRules(r);
   const file = fileOf(r, r.content, maxFileBytes);
   const content = file ? '' : (r.content as string);
   // content of up to a third of the limit in UTF-16 units cannot exceed it; longer content is encoded (in
   // pieces), which counts its bytes and gives the bytes its work hash needs anyway
   const utf8 = content.length * 3 <= ANALYZE_MAX_BYTES ? null : yield* utf8Steps(content, ANALYZE_MAX_BYTES);
-  if (utf8 === TOO_LARGE) {
-    throw new TrainprintError('PAYLOAD_TOO_LARGE', `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`);
-  }
-  const jurisdiction = m?.jurisdiction === undefined ? null : resolveJurisdiction(m.jurisdiction);
-  const d = m?.declarations === undefined ? undefined : checkDeclarations(m.declarations, 'metadata.declarations');
+  if (utf8 === TOO_LARGE) throw textTooLarge();
+  const jurisdiction = knownJurisdiction(m?.jurisdiction, 'metadata.jurisdiction');
+  const d = m?.declarations;
+  realDate(d?.since, 'metadata.declarations.since');
   return {
     content,
     type: r.content_type,

@@ -5,10 +5,12 @@
  */
 import { PASSAGE_KINDS } from '../../align/reuse.js';
 import { DOCUMENT_SPAN_FIELDS } from '../../datasets/types.js';
+import type { TrainprintError } from '../../errors.js';
 import { contract, type FromSchema, invalidField, notBlank } from '../../util/schema-check.js';
+import { type Jurisdiction, resolveJurisdiction } from '../kb/jurisdictions.js';
 import { isFileType } from './files.js';
 import { MAX_COMPARE_LENGTH } from '../../align/compare.js';
-import { object } from '../../util/json-schema.js';
+import { declarations, object, workType } from '../../util/json-schema.js';
 import type { ContentType } from '../../text/index.js';
 import type { FingerprintOptions } from '../../fingerprint/options.js';
 
@@ -42,12 +44,7 @@ const PORTRAIT_DOCUMENT = {
     url: { type: 'string' },
   },
 } as const;
-const WORD_RANGE = {
-  type: 'array',
-  items: { type: 'integer', minimum: 0 },
-  minItems: 2,
-  maxItems: 2,
-} as const;
+const WORD_RANGE = { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2 } as const;
 const PORTRAIT_DOCUMENT_FIELDS = {
   document: PORTRAIT_DOCUMENT,
   source_words: {
@@ -63,11 +60,7 @@ const PORTRAIT_DOCUMENT_FIELDS = {
         document_id: { type: 'string' },
         document: PORTRAIT_DOCUMENT,
         source_words: WORD_RANGE,
-        shared: {
-          type: 'number',
-          minimum: 0,
-          maximum: 1,
-        },
+        shared: { type: 'number', minimum: 0, maximum: 1 },
       },
     },
   },
@@ -75,24 +68,12 @@ const PORTRAIT_DOCUMENT_FIELDS = {
     type: 'object',
     additionalProperties: false,
     required: ['title', 'key', 'words'],
-    properties: {
-      title: { type: 'string' },
-      url: { type: 'string' },
-      key: { type: 'string' },
-      words: WORD_RANGE,
-    },
+    properties: { title: { type: 'string' }, url: { type: 'string' }, key: { type: 'string' }, words: WORD_RANGE },
   },
   agreeing: { type: 'integer', minimum: 0 },
   fingerprints: { type: 'integer', minimum: 0 },
-  common_hits: {
-    type: 'integer',
-    minimum: 1,
-  },
-  held_by: {
-    type: 'integer',
-    minimum: 2,
-    maximum: 255,
-  },
+  common_hits: { type: 'integer', minimum: 1 },
+  held_by: { type: 'integer', minimum: 2, maximum: 255 },
 } as const;
 
 /** What a match of text the work quotes carries (src/services/analyze/quotations.ts). */
@@ -120,14 +101,8 @@ const QUOTATION_FIELDS = {
         },
       },
       attributed_to: { type: 'string' },
-      share: {
-        type: 'number',
-        minimum: 0,
-        maximum: 1,
-      },
-      counts: {
-        const: true,
-      },
+      share: { type: 'number', minimum: 0, maximum: 1 },
+      counts: { const: true },
     },
   },
 } as const;
@@ -193,25 +168,13 @@ const REMOTE_MATCH = {
     kind: { const: 'remote' },
     doc_ix: { type: 'integer', minimum: 0 },
     shard: { type: 'integer', minimum: 0 },
-    doc_length: {
-      type: 'integer',
-      minimum: 0,
-    },
-    source_text: {
-      type: 'string',
-    },
+    doc_length: { type: 'integer', minimum: 0 },
+    source_text: { type: 'string' },
     count_start: offset,
     count_end: offset,
-    count: {
-      type: 'number',
-      minimum: 0,
-    },
-    boilerplate: {
-      type: 'boolean',
-    },
-    metadata: {
-      type: ['object', 'null'],
-    },
+    count: { type: 'number', minimum: 0 },
+    boilerplate: { type: 'boolean' },
+    metadata: { type: ['object', 'null'] },
   },
 } as const;
 
@@ -251,9 +214,7 @@ const SAMPLING_SCHEMA = {
       properties: {
         estimate: { type: 'number', minimum: 0, maximum: 1 },
         ci_95: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 }, minItems: 2, maxItems: 2 },
-        ci_rule: {
-          const: 'joint',
-        },
+        ci_rule: { const: 'joint' },
       },
     },
     sensitivity: rate,
@@ -267,14 +228,8 @@ const SAMPLING_SCHEMA = {
         fetched: { type: 'integer', minimum: 0 },
         verified: { type: 'integer', minimum: 0 },
         contradicted: { type: 'integer', minimum: 0 },
-        refuted: {
-          type: 'integer',
-          minimum: 0,
-        },
-        unchecked: {
-          type: 'integer',
-          minimum: 0,
-        },
+        refuted: { type: 'integer', minimum: 0 },
+        unchecked: { type: 'integer', minimum: 0 },
       },
     },
     detection: rate,
@@ -349,19 +304,14 @@ export const REMOTE_REPORT_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['calls', 'sha256'],
-      properties: {
-        calls: { type: 'integer', minimum: 0 },
-        sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-      },
+      properties: { calls: { type: 'integer', minimum: 0 }, sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
     },
     sampling: SAMPLING_SCHEMA,
   },
 } as const;
 
 /** Who supplied a dataset (`DatasetSupplier`). */
-export const SUPPLIED_BY = {
-  enum: ['shipped', 'operator', 'account'],
-} as const;
+export const SUPPLIED_BY = { enum: ['shipped', 'operator', 'account'] } as const;
 
 /** Schema of one search match (exact, near, portrait, remote or an evidence source's). */
 export const MATCH_SCHEMA = {
@@ -429,25 +379,12 @@ export const ANALYZE_REQUEST_SCHEMA = {
   additionalProperties: false,
   required: ['content', 'content_type'],
   properties: {
-    content: {
-      type: 'string',
-      minLength: 1,
-    },
-    content_type: {
-      enum: ['text', 'markdown', 'html', 'epub', 'pdf', 'docx'],
-    },
-    content_encoding: {
-      enum: ['base64'],
-    },
-    include_text: {
-      type: 'boolean',
-    },
-    quotations: {
-      enum: ['exclude', 'count'],
-    },
-    search_remote: {
-      type: 'boolean',
-    },
+    content: { type: 'string', minLength: 1 },
+    content_type: { enum: ['text', 'markdown', 'html', 'epub', 'pdf', 'docx'] },
+    content_encoding: { enum: ['base64'] },
+    include_text: { type: 'boolean' },
+    quotations: { enum: ['exclude', 'count'] },
+    search_remote: { type: 'boolean' },
     metadata: {
       type: 'object',
       additionalProperties: false,
@@ -455,16 +392,9 @@ export const ANALYZE_REQUEST_SCHEMA = {
         // the bounds of registerWork's title and author, since the result offers them for registration
         title: { type: 'string', minLength: 1, maxLength: 1000 },
         author: { type: 'string', minLength: 1, maxLength: 1000 },
-        work_type: { enum: ['book', 'article', 'news', 'code', 'other'] },
-        jurisdiction: {
-          type: 'string',
-          pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$',
-        },
-        declarations: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { tdm_opt_out: { type: 'boolean' }, since: { type: 'string' } },
-        },
+        work_type: workType,
+        jurisdiction: { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$' },
+        declarations,
       },
     },
   },
@@ -763,10 +693,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
               documents: { type: 'integer', minimum: 0 },
               near_duplicates: { type: 'integer', minimum: 0 },
               checkable: { type: 'integer', minimum: 0 },
-              quoted: {
-                type: 'integer',
-                minimum: 0,
-              },
+              quoted: { type: 'integer', minimum: 0 },
               counted: { type: 'boolean' },
               coverage: num01,
               longest_run: { type: 'integer', minimum: 0 },
@@ -811,13 +738,8 @@ export const ANALYSIS_RESULT_SCHEMA = {
           properties: { id: { type: 'string' }, prior: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 } },
         },
         combination: { type: 'string' },
-        quotations: {
-          enum: ['exclude', 'count'],
-        },
-        quotation_rule: {
-          type: 'integer',
-          minimum: 1,
-        },
+        quotations: { enum: ['exclude', 'count'] },
+        quotation_rule: { type: 'integer', minimum: 1 },
         unanswered_corpora: {
           type: 'array',
           items: {
@@ -834,10 +756,7 @@ export const ANALYSIS_RESULT_SCHEMA = {
       },
     },
     limitations: { type: 'array', items: code },
-    remote_corpora: {
-      type: 'array',
-      items: REMOTE_REPORT_SCHEMA,
-    },
+    remote_corpora: { type: 'array', items: REMOTE_REPORT_SCHEMA },
     created_at: { type: 'string', format: 'date-time' },
   },
 } as const;
@@ -856,6 +775,19 @@ export function contentRules(r: {
   if (isFileType(r.content_type)) return;
   if (r.include_text !== undefined) invalidField('include_text', 'goes with epub, pdf and docx');
   if (typeof r.content === 'string') notBlank(r.content, 'content');
+}
+
+/**
+ * A jurisdiction the risk table resolves (../kb/jurisdictions.ts), refused as INVALID_INPUT naming `field`.
+ * @example knownJurisdiction('ZZ', 'jurisdiction') // throws "jurisdiction: \"ZZ\" is not accepted: use an ISO 3166-1 …"
+ */
+export function knownJurisdiction(code: string | undefined, field: string): Jurisdiction | null {
+  try {
+    return code === undefined ? null : resolveJurisdiction(code);
+  } catch (e) {
+    // its sentences begin with the word the field now says
+    return invalidField(field, String((e as TrainprintError).detail).replace(/^jurisdiction /, ''));
+  }
 }
 
 /** The JSON members of an analysis's request ({@link ANALYZE_REQUEST_SCHEMA}). */

@@ -81,16 +81,10 @@ export async function checkReceipt(k: ReceiptKey, receipt: unknown): Promise<boo
   if (receipt === null || typeof receipt !== 'object') return false;
   const r = receipt as Record<string, unknown>;
   if (r.version !== 1 || r.alg !== 'HMAC-SHA256' || r.key_id !== k.id) return false;
-  if (
-    typeof r.work_hash !== 'string' ||
-    typeof r.owner !== 'string' ||
-    typeof r.registered_at !== 'string' ||
-    typeof r.signature !== 'string'
-  )
-    return false;
-  const sig = fromBase64url(r.signature);
+  if ([r.work_hash, r.owner, r.registered_at, r.signature].some((x) => typeof x !== 'string')) return false;
+  const sig = fromBase64url(r.signature as string);
   if (!sig) return false;
-  const msg = receiptMessage({ work_hash: r.work_hash, owner: r.owner, registered_at: r.registered_at });
+  const msg = receiptMessage(r as unknown as Receipt);
   return globalThis.crypto.subtle.verify('HMAC', k.key, sig as Uint8Array<ArrayBuffer>, new TextEncoder().encode(msg));
 }
 

@@ -13,8 +13,9 @@ import {
   workId,
   workType,
 } from '../../util/json-schema.js';
-import { contract, exactlyOne, invalidField } from '../../util/schema-check.js';
-import { isIsoDate } from '../../util/validate.js';
+import { contract, exactlyOne, invalidField, notBlank } from '../../util/schema-check.js';
+import { realDate, wellFormedMembers } from '../../util/validate.js';
+import { contentWithinLimits } from '../analyze/files.js';
 import { ANALYZE_REQUEST_SCHEMA } from '../analyze/schema.js';
 import type { DocumentFormat } from '../../formats/types.js';
 import type { ContentType } from '../../text/index.js';
@@ -79,28 +80,33 @@ const { owner: OWNER, ...SERVED_PROPS } = {
 /** The members that describe content sent: they go with `content`, never with a `fingerprint`. */
 const CONTENT_MEMBERS = ['content_type', 'content_encoding'] as const;
 
+/** What the registration's rules read besides the request: the largest file taken (a plan's; the default otherwise). */
+export interface RegisterContext {
+  readonly maxFileBytes?: number;
+}
+
 /**
  * What the registration's schema cannot say: exactly one of `content` and `fingerprint`, content's members only with
- * it, text that is not blank; the work's fields once (top-level or under `metadata`), no jurisdiction; a date.
- * @throws INVALID_INPUT naming the field
+ * it, text that is not blank; the work's fields once (top-level or under `metadata`), of valid Unicode, no
+ * jurisdiction; a date; the content within its limits ({@link contentWithinLimits}, a file within `maxFileBytes`).
+ * @throws INVALID_INPUT naming the field; PAYLOAD_TOO_LARGE past the file limit or 10 MiB of text
  * @example registerRules({ owner: 'acme' }) // INVALID_INPUT: content: is required (or give fingerprint)
  */
-export function registerRules(request: RegisterWorkRequest): void {
+export function registerRules(request: RegisterWorkRequest, context?: RegisterContext): void {
   exactlyOne(request, ['content', 'fingerprint']);
   const extra = request.fingerprint ? CONTENT_MEMBERS.find((k) => request[k] !== undefined) : undefined;
   if (extra) invalidField(extra, 'goes with content');
-  if (typeof request.content === 'string' && request.content.trim() === '') invalidField('content', 'is blank');
+  if (typeof request.content === 'string') notBlank(request.content, 'content');
   const { metadata } = request;
   if (metadata?.jurisdiction !== undefined)
     invalidField('metadata.jurisdiction', 'a registration has no jurisdiction; give it to score or to a monitor');
   for (const k of Object.keys(metadata ?? {}))
     if (k in request) invalidField(`metadata.${k}`, `given twice (also as ${k}); give one`);
-  const since = (request.declarations ?? metadata?.declarations)?.since;
-  if (since !== undefined && !isIsoDate(since))
-    invalidField(
-      `${request.declarations ? '' : 'metadata.'}declarations.since`,
-      'must be an ISO 8601 date such as "2024-05-01"',
-    );
+  wellFormedMembers(request, ['title', 'author'], '');
+  wellFormedMembers(metadata, ['title', 'author'], 'metadata.');
+  const at = request.declarations ? '' : 'metadata.';
+  realDate((request.declarations ?? metadata?.declarations)?.since, `${at}declarations.since`);
+  if (request.content !== undefined) contentWithinLimits(request, context?.maxFileBytes);
 }
 
 /**
@@ -108,7 +114,7 @@ export function registerRules(request: RegisterWorkRequest): void {
  * without `owner` (the account is the owner), the route adding the account.
  * @example readThrough(REGISTER_WORK_REQUEST, { content: text, owner: 'acme-press' }, undefined)
  */
-export const REGISTER_WORK_REQUEST = contract<RegisterWorkRequest>(
+export const REGISTER_WORK_REQUEST = contract<RegisterWorkRequest, RegisterContext | undefined>(
   'registerWork',
   object({ owner: OWNER, ...SERVED_PROPS }, Object.keys(SERVED_PROPS)),
   registerRules,

@@ -14,26 +14,13 @@ import {
   type RegisterOptions,
   type RegisterWorkRequest,
   type RegisterWorkResult,
-  type Work,
   type ListWorksOptions,
-  type WorkPage,
 } from './works.js';
 
-/** Registry operations over one store and receipt key. */
-export interface RegistryService {
-  /** The receipt key (loaded or generated on first use); the marketplace signs licences with it too. */
-  key(): Promise<ReceiptKey>;
-  register(request: RegisterWorkRequest, options?: RegisterOptions): Promise<RegisterWorkResult>;
-  verifyReceipt(receipt: unknown): Promise<boolean>;
-  /** With `scope.owner`, only that owner's work is found. */
-  get(workId: string, scope?: { readonly owner?: string }): Promise<Work>;
-  /** The work `owner` registered with `workHash`. */
-  find(workHash: string, owner: string): Promise<Work>;
-  list(options?: ListWorksOptions): Promise<WorkPage>;
-  delete(workId: string, owner?: string): Promise<boolean>;
-}
-
 /**
+ * Registry operations over one store and receipt key: `key()` is loaded or generated on first use (the marketplace
+ * signs licences with it too); with `scope.owner`, `get` finds only that owner's work; `find` the work `owner`
+ * registered with `workHash`.
  * @example
  * const registry = createRegistryService({ store, fingerprint: (t, o) => engine.fingerprint(t, o) })
  * const w = await registry.register({ content: text, owner: 'acme-press' })
@@ -42,17 +29,21 @@ export function createRegistryService(deps: {
   readonly store: Store;
   readonly fingerprint: Fingerprinter;
   readonly receiptKey?: string | Uint8Array;
-}): RegistryService {
+}) {
   const { store, fingerprint, receiptKey } = deps;
-  let key: Promise<ReceiptKey> | null = null;
-  const service: RegistryService = {
-    key: () => (key ??= loadReceiptKey(store, receiptKey)),
-    register: async (request, options) => registerWork(fingerprint, store, await service.key(), request, options),
-    verifyReceipt: async (receipt) => checkReceipt(await service.key(), receipt),
-    get: (workId, scope) => getWork(store, workId, scope),
-    find: (workHash, owner) => findWork(store, workHash, owner),
-    list: (options) => listWorks(store, options),
-    delete: (workId, owner) => deleteWork(store, workId, owner),
+  let loaded: Promise<ReceiptKey> | null = null;
+  const key = (): Promise<ReceiptKey> => (loaded ??= loadReceiptKey(store, receiptKey));
+  return {
+    key,
+    register: async (request: RegisterWorkRequest, options?: RegisterOptions): Promise<RegisterWorkResult> =>
+      registerWork(fingerprint, store, await key(), request, options),
+    verifyReceipt: async (receipt: unknown) => checkReceipt(await key(), receipt),
+    get: (workId: string, scope?: { readonly owner?: string }) => getWork(store, workId, scope),
+    find: (workHash: string, owner: string) => findWork(store, workHash, owner),
+    list: (options?: ListWorksOptions) => listWorks(store, options),
+    delete: (workId: string, owner?: string) => deleteWork(store, workId, owner),
   };
-  return service;
 }
+
+/** What {@link createRegistryService} makes. */
+export type RegistryService = ReturnType<typeof createRegistryService>;

@@ -15,12 +15,11 @@ import type { ContentType } from '../../text/index.js';
 import { sha256Hex } from '../../fingerprint/sha256.js';
 import { toText } from '../../fingerprint/fingerprint.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
-import { ANALYZE_MAX_BYTES, exceedsUtf8Bytes } from '../analyze/analyze.js';
-import { extractDocumentOn, fileLimitOption, fileOf } from '../analyze/files.js';
+import { extractDocumentOn, fileBytes, fileLimitOption, isFileType } from '../analyze/files.js';
 import type { DocumentFormat } from '../../formats/types.js';
 import type { Store } from '../../store/types.js';
-import { readRequest, readThrough } from '../../util/schema-check.js';
-import { checkObject, checkString, checkWorkHash, fail, newId } from '../../util/validate.js';
+import { readRequest, readThrough, readThroughFile } from '../../util/schema-check.js';
+import { checkObject, checkString, fail, newId } from '../../util/validate.js';
 import { signReceipt, type Receipt, type ReceiptKey } from './receipts.js';
 import {
   LIST_WORKS_REQUEST,
@@ -79,17 +78,6 @@ export interface RegisterOptions {
 /** The fingerprint a work is registered with: its id and token count, no sketches. */
 const REGISTER_FINGERPRINT: FingerprintOptions = Object.freeze({ minhash: false, simhash: false, workHash: false });
 
-/**
- * The registration read through {@link REGISTER_WORK_REQUEST}: a file given as bytes stands, while the schema checks
- * the rest, for the base64 text JSON would carry.
- */
-function readRegistration(request: RegisterWorkRequest): RegisterWorkRequest {
-  const read = readRequest(request, 'the request') as Record<string, unknown> | null;
-  const file = read?.content instanceof Uint8Array ? read.content : undefined;
-  const checked = readThrough(REGISTER_WORK_REQUEST, file ? { ...read, content: 'bytes' } : read, undefined);
-  return file ? { ...checked, content: file } : checked;
-}
-
 /** Register (see `engine.registerWork`). */
 export async function registerWork(
   fingerprintText: Fingerprinter,
@@ -98,13 +86,9 @@ export async function registerWork(
   request: RegisterWorkRequest,
   options: RegisterOptions = {},
 ): Promise<RegisterWorkResult> {
-  const { metadata, ...top } = readRegistration(request);
+  const { metadata, ...top } = readThroughFile(REGISTER_WORK_REQUEST, request, options);
   const r = { ...top, ...metadata };
   const { owner } = r;
-  const title = r.title ?? null;
-  const author = r.author ?? null;
-  const workType = r.work_type ?? null;
-  const declarations = r.declarations ?? {};
   const maxFileBytes = fileLimitOption(options.maxFileBytes);
   let workHash: string,
     fingerprint: string,
@@ -113,13 +97,8 @@ export async function registerWork(
     contentType: ContentType | DocumentFormat | null = null;
   if (r.content !== undefined) {
     // a file (epub, pdf, docx): its bytes are the work, its extracted text what a score searches
-    const file = fileOf(r, r.content, maxFileBytes);
+    const file = isFileType(r.content_type) ? fileBytes(r.content) : null;
     const content = file ?? (r.content as string);
-    if (!file && exceedsUtf8Bytes(content as string, ANALYZE_MAX_BYTES))
-      throw new TrainprintError(
-        'PAYLOAD_TOO_LARGE',
-        `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`,
-      );
     contentType = r.content_type ?? 'text';
     const { offload } = options;
     text = file
@@ -151,11 +130,11 @@ export async function registerWork(
       work_hash: workHash,
       fingerprint,
       owner,
-      title,
-      author,
-      work_type: workType,
+      title: r.title ?? null,
+      author: r.author ?? null,
+      work_type: r.work_type ?? null,
       content_type: contentType,
-      declarations,
+      declarations: r.declarations ?? {},
       tokens,
       has_text: text !== null,
       registered_at,
@@ -189,12 +168,12 @@ export async function getWork(store: Store, workId: unknown, scope: { readonly o
  * @throws NOT_FOUND when the owner registered none
  */
 export async function findWork(store: Store, workHash: unknown, owner: unknown): Promise<Work> {
-  const hash = checkWorkHash(workHash);
+  if (typeof workHash !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(workHash))
+    fail('work_hash must be "sha256:" followed by 64 lowercase hex digits');
   if (typeof owner !== 'string' || owner.length === 0) fail('owner must be a non-empty string');
-  const id = await store.get(`work-hash/${hash}/${owner}`);
-  if (typeof id !== 'string') {
-    throw new TrainprintError('NOT_FOUND', `no registered work of the account with work_hash ${hash}`);
-  }
+  const id = await store.get(`work-hash/${workHash}/${owner}`);
+  if (typeof id !== 'string')
+    throw new TrainprintError('NOT_FOUND', `no registered work of the account with work_hash ${workHash}`);
   return getWork(store, id, { owner: owner as string });
 }
 
@@ -213,13 +192,13 @@ export async function workText(store: Store, workId: string): Promise<string | n
   return typeof t === 'string' ? t : null;
 }
 
-/** Works, optionally of one owner, in id order, with cursor pagination. */
 /** One page of works; pass `next` as `after` for the next one (null on the last page). */
 export interface WorkPage {
   readonly works: Work[];
   readonly next: string | null;
 }
 
+/** Works, optionally of one owner, in id order, with cursor pagination. */
 export async function listWorks(store: Store, options: ListWorksOptions = {}): Promise<WorkPage> {
   const { owner, ...page } = checkObject(readRequest(options, 'options'), 'options');
   if (owner !== undefined) checkString(owner, 'owner', 200);

@@ -4,11 +4,8 @@
  */
 import { jurisdiction, modelId, object, workHash } from '../../util/json-schema.js';
 import { contract, exactlyOne, invalidField } from '../../util/schema-check.js';
-import { TrainprintError } from '../../errors.js';
-import { exceedsUtf8Bytes } from '../analyze/analyze.js';
-import { checkFile, fileLimitOption } from '../analyze/files.js';
-import { ANALYZE_MAX_BYTES } from '../analyze/limits.js';
-import { ANALYZE_REQUEST_SCHEMA, contentRules } from '../analyze/schema.js';
+import { contentWithinLimits } from '../analyze/files.js';
+import { ANALYZE_REQUEST_SCHEMA, contentRules, knownJurisdiction } from '../analyze/schema.js';
 import type { ScoreRequest } from './types.js';
 
 const CONTENT_IN = ANALYZE_REQUEST_SCHEMA.properties;
@@ -39,9 +36,9 @@ export interface ScoreContext {
 }
 
 /**
- * What the score's schema cannot say: exactly one of `work_hash` and `content`, content's members only with it, and the
- * content's own rules (analyze's {@link contentRules}): a file's pairing, base64 and size within `maxFileBytes` (its
- * bytes are not decoded here), a text within {@link ANALYZE_MAX_BYTES} of UTF-8.
+ * What the score's schema cannot say: exactly one of `work_hash` and `content`, content's members only with it, the
+ * content's own rules (analyze's {@link contentRules}, {@link contentWithinLimits} within the plan's file limit), a
+ * jurisdiction the risk table knows.
  * @throws INVALID_INPUT naming the field; PAYLOAD_TOO_LARGE past the file limit or 10 MiB of text
  * @example scoreRules({ target_model, jurisdiction: 'US' }) // INVALID_INPUT: work_hash: is required (or give content)
  */
@@ -49,16 +46,11 @@ export function scoreRules(request: ScoreRequest, context?: ScoreContext): void 
   exactlyOne(request, ['work_hash', 'content']);
   if (request.work_hash === undefined) {
     contentRules(request);
-    const file = checkFile(request, request.content, fileLimitOption(context?.maxFileBytes));
-    if (!file && exceedsUtf8Bytes(request.content as string, ANALYZE_MAX_BYTES))
-      throw new TrainprintError(
-        'PAYLOAD_TOO_LARGE',
-        `content is larger than ${ANALYZE_MAX_BYTES} UTF-8 bytes (10 MiB)`,
-      );
-    return;
+    contentWithinLimits(request, context?.maxFileBytes);
   }
-  const extra = CONTENT_MEMBERS.find((k) => request[k] !== undefined);
+  const extra = request.content === undefined && CONTENT_MEMBERS.find((k) => request[k] !== undefined);
   if (extra) invalidField(extra, 'goes with content');
+  knownJurisdiction(request.jurisdiction, 'jurisdiction');
 }
 
 /**

@@ -57,7 +57,7 @@ import type { KbModel } from '../kb/types.js';
 import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { checkSignal } from '../../util/validate.js';
-import { checkSchema, invalidField, readRequest, readThrough } from '../../util/schema-check.js';
+import { invalidField, readRequest, readThroughFile } from '../../util/schema-check.js';
 import { SCORE_REQUEST } from './schema.js';
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 import { throwIfAborted } from '../../formats/limits.js';
@@ -736,13 +736,8 @@ const sig6 = (x: number) => Number(x.toPrecision(6));
  */
 function readScore(kb: KnowledgeBase, request: ScoreRequest, maxFileBytes: number): ScoreRequest {
   const read = readRequest(request, 'the request') as ScoreRequest | null;
-  const bytes = read?.content instanceof Uint8Array ? read.content : null;
   try {
-    if (!bytes) return readThrough(SCORE_REQUEST, read, { maxFileBytes });
-    const shaped = checkSchema(SCORE_REQUEST.schema, { ...read, content: '-' }, 'the request') as ScoreRequest;
-    const r = { ...shaped, content: bytes };
-    SCORE_REQUEST.rules(r, { maxFileBytes });
-    return r;
+    return readThroughFile(SCORE_REQUEST, read, { maxFileBytes });
   } catch (e) {
     const field = ((e as TrainprintError).cause as { field?: unknown } | undefined)?.field;
     throw field === 'target_model' ? invalidField(field, modelIdAdvice(kb, read?.target_model)) : e;
