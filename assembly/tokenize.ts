@@ -229,10 +229,85 @@ export function countTokens(p: usize, len: usize): u32 {
   return n;
 }
 
+/** XXH64 of one token of `tLen` bytes at `sPtr` (see walkBlock for `anyFast`, `fastEnd` and `asciiTokens`). */
+// @ts-ignore: decorator
+@inline function tokenHash(sPtr: usize, tLen: usize, seed: u64, fastEnd: usize, anyFast: bool, asciiTokens: bool): u64 {
+  if (tLen < 16 && anyFast && sPtr <= fastEnd) {
+    if (!asciiTokens) return xxh64FoldedShort(sPtr, tLen, seed);
+    if (tLen < 8) return xxh64AsciiUnder8(sPtr, tLen, seed);
+    return xxh64AsciiShort(sPtr, tLen, seed);
+  }
+  return xxh64Folded(sPtr, tLen, seed);
+}
+
+// Tokens of a stretch of ASCII letters and digits (tokenizeAt) waiting for their hashes, by length. A token's XXH64 is
+// one chain of dependent multiplies whose steps depend on its length; hashed as it is found, a short token takes the
+// branch-free path through every step a length under 8 may need (and a branch on that length, mispredicted for the
+// tokens of 8 bytes or more). Put in a class by length as they are found (no branch) and hashed a class at a time
+// every few hundred tokens, each length's tokens take straight-line code of their own steps only, in a loop whose
+// branch is predicted. Class 1..7 holds the tokens of that many bytes, class 0 the others (8 bytes or more, or too
+// near the input's end to read 8 bytes from). An entry is the token's address and its index in the output (a u64);
+// a class-0 token's length is its end less its start (a token of ASCII letters and digits: a byte a UTF-16 unit).
+// @ts-ignore: decorator
+@inline const PENDING_CAP: usize = 256; // entries a class holds
+// @ts-ignore: decorator
+@inline const PENDING_FLUSH: u32 = 192; // tokens pending after which they are hashed (a block adds at most 32)
+const PENDING: usize = memory.data(8 * 256 * 8, 16);
+const PENDING_COUNT: usize = memory.data(8 * 4, 16);
+
+/** Puts the token of `tLen` bytes at `sPtr`, output `n`, in its class (see PENDING). */
+// @ts-ignore: decorator
+@inline function defer(sPtr: usize, tLen: usize, n: u32, fastEnd: usize, anyFast: bool): void {
+  const c = select<usize>(tLen, 0, tLen < 8 && anyFast && sPtr <= fastEnd);
+  const at = PENDING_COUNT + (c << 2);
+  const k = <usize>load<u32>(at);
+  const e = c * PENDING_CAP + k;
+  store<u64>(PENDING + (e << 3), (<u64>sPtr << 32) | <u64>n);
+  store<u32>(at, <u32>k + 1);
+}
+
+/** Hashes the pending tokens of the constant length `len` (1..7) into `hashesPtr`. */
+// @ts-ignore: decorator
+@inline function hashClass(len: usize, seed: u64, hashesPtr: usize): void {
+  const at = PENDING_COUNT + (len << 2);
+  let e = PENDING + ((len * PENDING_CAP) << 3);
+  const last = e + (<usize>load<u32>(at) << 3);
+  while (e < last) {
+    const v = load<u64>(e);
+    store<u64>(hashesPtr + (<usize><u32>v << 3), xxh64AsciiUnder8(<usize>(v >> 32), len, seed));
+    e += 8;
+  }
+  store<u32>(at, 0);
+}
+
+/** Hashes every pending token into `hashesPtr` and empties the classes. */
+function hashPending(
+  seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize, fastEnd: usize, anyFast: bool,
+): void {
+  hashClass(1, seed, hashesPtr);
+  hashClass(2, seed, hashesPtr);
+  hashClass(3, seed, hashesPtr);
+  hashClass(4, seed, hashesPtr);
+  hashClass(5, seed, hashesPtr);
+  hashClass(6, seed, hashesPtr);
+  hashClass(7, seed, hashesPtr);
+  const k = <usize>load<u32>(PENDING_COUNT);
+  for (let i: usize = 0; i < k; i++) {
+    const v = load<u64>(PENDING + (i << 3));
+    const o = <usize><u32>v << 2;
+    const sPtr = <usize>(v >> 32);
+    const tLen = <usize>(load<u32>(endsPtr + o) - load<u32>(startsPtr + o));
+    // 8..15 bytes, or any length too near the end to read 16 bytes from
+    const h = tLen < 16 && anyFast && sPtr <= fastEnd ? xxh64AsciiShort(sPtr, tLen, seed) : xxh64Folded(sPtr, tLen, seed);
+    store<u64>(hashesPtr + (o << 1), h);
+  }
+  store<u32>(PENDING_COUNT, 0);
+}
+
 /**
  * Emits the tokens that end in the block at `b` (token bytes `starts`..`ends` as bit masks);
  * `ascii` (a constant at each call site) drops the UTF-16 corrections; `asciiTokens` (likewise a constant: every
- * token is ASCII letters and digits) hashes short tokens on a shorter chain. Returns the new count.
+ * token is ASCII letters and digits) leaves the tokens' hashes to hashPending. Returns the new count.
  */
 // @ts-ignore: decorator
 @inline function walkBlock(
@@ -262,13 +337,8 @@ export function countTokens(p: usize, len: usize): u32 {
     const o = <usize>n << 2;
     store<u32>(startsPtr + o, sU);
     store<u32>(endsPtr + o, eU);
-    let h: u64;
-    if (tLen < 16 && anyFast && sPtr <= fastEnd) {
-      if (!asciiTokens) h = xxh64FoldedShort(sPtr, tLen, seed);
-      else if (tLen < 8) h = xxh64AsciiUnder8(sPtr, tLen, seed);
-      else h = xxh64AsciiShort(sPtr, tLen, seed);
-    } else h = xxh64Folded(sPtr, tLen, seed);
-    store<u64>(hashesPtr + (o << 1), h);
+    if (asciiTokens) defer(sPtr, tLen, n, fastEnd, anyFast);
+    else store<u64>(hashesPtr + (o << 1), tokenHash(sPtr, tLen, seed, fastEnd, anyFast, false));
     n++;
   }
   return n;
@@ -287,7 +357,8 @@ export function tokenize(p: usize, len: usize, seed: u64, startsPtr: usize, ends
  * {@link tokenize} of a stretch of raw text between the normaliser's regions (regions.ts), which begins `u0` UTF-16
  * units into the text: the offsets written are the text's, so a caller tokenising the text stretch by stretch does not
  * pass over them again to add `u0`. Such a stretch holds ASCII and the 0xFF bytes of rewritten separators only, so
- * its tokens are ASCII letters and digits (see the file comment) and take the short hash's ASCII paths.
+ * its tokens are ASCII letters and digits (see the file comment) and take the short hash's ASCII paths, hashed by
+ * length a few hundred tokens at a time (see PENDING).
  */
 export function tokenizeAt(
   p: usize, len: usize, seed: u64, u0: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize,
@@ -308,6 +379,8 @@ export function tokenizeAt(
   let openU: u32 = 0; // and its UTF-16 offset
   let uB: u32 = u0; // UTF-16 offset of the block's first byte
   let b = p;
+  let hashed: u32 = 0; // tokens whose hashes are written (the others wait in PENDING)
+  if (asciiTokens) memory.fill(PENDING_COUNT, 0, 32); // (empty unless a call before this one trapped)
   while (true) {
     const last = end - b < 64; // (not b + 64 > end: no wrap at the top of memory)
     const tok = scanBlock(b, end, last);
@@ -330,9 +403,14 @@ export function tokenizeAt(
       openPtr = b + <usize>s;
       openU = uB + <u32>s - <u32>popcnt<u64>(cont & below) + <u32>popcnt<u64>(lead4 & below);
     }
+    if (asciiTokens && n - hashed >= PENDING_FLUSH) {
+      hashPending(seed, startsPtr, endsPtr, hashesPtr, fastEnd, anyFast);
+      hashed = n;
+    }
     if (last) break;
     uB += 64 - <u32>popcnt<u64>(cont) + <u32>popcnt<u64>(lead4);
     b += 64;
   }
+  if (asciiTokens) hashPending(seed, startsPtr, endsPtr, hashesPtr, fastEnd, anyFast);
   return n;
 }

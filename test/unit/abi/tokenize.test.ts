@@ -176,6 +176,25 @@ describe.each(BUILDS)('tokenize / shingleTokens (%s)', (build) => {
     }
   });
 
+  it('stretches of thousands of ASCII tokens, hashed by length a few hundred at a time', async () => {
+    const core = await coreOf(build);
+    const rnd = prng(109);
+    for (let t = 0; t < 24; t++) {
+      let s = '';
+      const target = 500 + ((rnd() * 6000) | 0);
+      // mostly short words (one length class each), some of 8..40 bytes, separators of 1..3 bytes
+      while (s.length < target)
+        s +=
+          word(rnd, rnd() < 0.85 ? 1 + ((rnd() * 7) | 0) : 8 + ((rnd() * 33) | 0)) +
+          SEPS[(rnd() * SEPS.length) | 0].repeat(1 + ((rnd() * 3) | 0));
+      check(core, s, BigInt(t) * 0x9e3779b97f4a7c15n, t % 16);
+      check(core, s.slice(0, -((rnd() * 9) | 0) || undefined), 0n);
+    }
+    // the most tokens a block holds, and every token of one length (one class filling up)
+    for (let len = 1; len <= 9; len++) check(core, `${'x'.repeat(len)} `.repeat(4000 / (len + 1)), BigInt(len));
+    check(core, 'a.'.repeat(5000), 11n, 1);
+  });
+
   it('multi-byte UTF-8 sequences at every position around block and vector edges', async () => {
     const core = await coreOf(build);
     for (const wide of WIDE) {
