@@ -714,6 +714,43 @@ function fillAloneBlock(k: u32): void {
   store<u32>(r, aloneGen, 16);
 }
 
+/**
+ * Masks of aloneRun's five-at-once step: 16 bytes that are five whole 3-byte code points (lead bytes E0..EF at 0, 3,
+ * 6, 9 and 12, continuation bytes 80..BF between; byte 15 is not looked at) are these, and'ed with the first vector,
+ * equal to the second.
+ */
+const FIVE3: usize = memory.data<u8>([
+  0xF0, 0xC0, 0xC0, 0xF0, 0xC0, 0xC0, 0xF0, 0xC0, 0xC0, 0xF0, 0xC0, 0xC0, 0xF0, 0xC0, 0xC0, 0,
+  0xE0, 0x80, 0x80, 0xE0, 0x80, 0x80, 0xE0, 0x80, 0x80, 0xE0, 0x80, 0x80, 0xE0, 0x80, 0x80, 0,
+], 16);
+
+/** The code point of the 3-byte UTF-8 in the low three bytes of `w` (little-endian: the lead byte lowest). */
+// @ts-ignore: decorator
+@inline function decode3(w: u32): u32 {
+  return ((w & 0x0F) << 12) | ((w >> 2) & 0xFC0) | ((w >> 16) & 0x3F);
+}
+
+/**
+ * Writes the one-character token of `c` (UTF-16 offset `at`, hash from ALONE_HASHES) at output offset `o`, and returns
+ * the offset after it when `keep` is 1, else `o` (the slot is written over next): no branch.
+ */
+// @ts-ignore: decorator
+@inline function putAlone(starts: usize, ends: usize, hashes: usize, o: usize, at: u32, c: u32, keep: u32): usize {
+  store<u32>(starts + o, at);
+  store<u32>(ends + o, at + 1);
+  store<u64>(hashes + (o << 1), load<u64>(ALONE_HASHES + (<usize>c << 3)));
+  return o + (<usize>keep << 2);
+}
+
+/**
+ * 1 when the code point `c` (record `r`, alone bit `a`) does not fit aloneRun's five-at-once step: its record is not
+ * generation `gen`'s, or it neither stands alone nor is skipped; else 0.
+ */
+// @ts-ignore: decorator
+@inline function misfit(r: usize, c: u32, a: u32, gen: u32): u32 {
+  return <u32>(load<u32>(r, 16) != gen) | (~(a | <u32>(load<u64>(r, 8) >> (c & 63))) & 1);
+}
+
 // Where aloneRun or fastRun stopped (globals: no multiple return values): the UTF-16 offset there, and (fastRun)
 // whether the code point there goes to fold (the one after it is not fast).
 let runU: u32 = 0;
@@ -747,8 +784,54 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
   let alone = true; // it stands alone (else a separator)
   let o = <usize>tCount << 2;
   const room = <usize>tCap << 2;
+  let blockAfter: usize = 0; // the five-at-once step is tried only for a next code point past this
   while (q + qb < end) {
     const nq = q + qb;
+    if (ASC_FEATURE_SIMD && nq > blockAfter && nq + 16 <= end && o + 20 <= room) {
+      // Five 3-byte code points at once: when the 16 bytes at nq are five whole ones whose records are this seed's and
+      // say each stands alone or is skipped, the current code point and the next four are written (those that stand
+      // alone: every slot is stored, and the output moves on by the alone bit) and the fifth becomes the current one
+      // — what five turns of the loop below do, without a branch a character. Otherwise the loop below takes the
+      // characters up to the first that did not fit (blockAfter) before this is tried again.
+      const v = v128.load(nq);
+      const shape = i8x16.bitmask(i8x16.ne(v128.and(v, v128.load(FIVE3)), v128.load(FIVE3, 16)));
+      if (shape != 0) blockAfter = nq + <usize>ctz<u32>(shape);
+      else {
+        const c0 = decode3(load<u32>(nq));
+        const c1 = decode3(load<u32>(nq, 3));
+        const c2 = decode3(load<u32>(nq, 6));
+        const c3 = decode3(load<u32>(nq, 9));
+        const c4 = decode3(load<u32>(nq, 12));
+        const r0 = ALONE_BLOCKS + (<usize>(c0 >> 6) << 5);
+        const r1 = ALONE_BLOCKS + (<usize>(c1 >> 6) << 5);
+        const r2 = ALONE_BLOCKS + (<usize>(c2 >> 6) << 5);
+        const r3 = ALONE_BLOCKS + (<usize>(c3 >> 6) << 5);
+        const r4 = ALONE_BLOCKS + (<usize>(c4 >> 6) << 5);
+        const a0 = <u32>(load<u64>(r0) >> (c0 & 63)) & 1;
+        const a1 = <u32>(load<u64>(r1) >> (c1 & 63)) & 1;
+        const a2 = <u32>(load<u64>(r2) >> (c2 & 63)) & 1;
+        const a3 = <u32>(load<u64>(r3) >> (c3 & 63)) & 1;
+        const a4 = <u32>(load<u64>(r4) >> (c4 & 63)) & 1;
+        // bit j: code point j is not this seed's, or neither stands alone nor is skipped
+        const bad =
+          misfit(r0, c0, a0, gen) | (misfit(r1, c1, a1, gen) << 1) | (misfit(r2, c2, a2, gen) << 2) |
+          (misfit(r3, c3, a3, gen) << 3) | (misfit(r4, c4, a4, gen) << 4);
+        if (bad == 0) {
+          o = putAlone(starts, ends, hashes, o, at, qc, alone ? 1 : 0);
+          o = putAlone(starts, ends, hashes, o, at + 1, c0, a0);
+          o = putAlone(starts, ends, hashes, o, at + 2, c1, a1);
+          o = putAlone(starts, ends, hashes, o, at + 3, c2, a2);
+          o = putAlone(starts, ends, hashes, o, at + 4, c3, a3);
+          at += 5;
+          q = nq + 12;
+          qc = c4;
+          qb = 3;
+          alone = a4 != 0;
+          continue;
+        }
+        blockAfter = nq + 3 * <usize>ctz<u32>(bad);
+      }
+    }
     const lead = <u32>load<u8>(nq);
     let c: u32 = 0;
     let b: usize = 3;
