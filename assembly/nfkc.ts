@@ -660,6 +660,12 @@ function spellInTok(c: u32): bool {
  */
 const ALONE_BLOCKS: usize = memory.data(1024 << 5, 16);
 const ALONE_HASHES: usize = memory.data(0x10000 << 3, 16);
+/**
+ * For each block of ALONE_BLOCKS, the or of its record's two sets of bits (the code points a run takes), or 0 when the
+ * record is not this generation's: the five-at-once step of aloneRun reads this one word a code point. Cleared for each
+ * new generation (8 KiB).
+ */
+const ALONE_KEPT: usize = memory.data(1024 << 3, 16);
 /** The generation ALONE_BLOCKS' records are valid for (0: none): a new one for each new seed and new tables. */
 let aloneGen: u32 = 0;
 let aloneSeed: u64 = 0;
@@ -672,6 +678,7 @@ function nextAloneGen(seed: u64): void {
     aloneGen = 1;
   }
   aloneSeed = seed;
+  memory.fill(ALONE_KEPT, 0, 1024 << 3);
 }
 
 /**
@@ -712,6 +719,7 @@ function fillAloneBlock(k: u32): void {
   store<u64>(r, alone);
   store<u64>(r, skipped, 8);
   store<u32>(r, aloneGen, 16);
+  store<u64>(ALONE_KEPT + (<usize>k << 3), alone | skipped);
 }
 
 /**
@@ -743,12 +751,12 @@ const FIVE3: usize = memory.data<u8>([
 }
 
 /**
- * 1 when the code point `c` (record `r`, alone bit `a`) does not fit aloneRun's five-at-once step: its record is not
- * generation `gen`'s, or it neither stands alone nor is skipped; else 0.
+ * 1 when the 3-byte code point `c` does not fit aloneRun's five-at-once step: its record is not this generation's, or
+ * it neither stands alone nor is skipped (ALONE_KEPT); else 0.
  */
 // @ts-ignore: decorator
-@inline function misfit(r: usize, c: u32, a: u32, gen: u32): u32 {
-  return <u32>(load<u32>(r, 16) != gen) | (~(a | <u32>(load<u64>(r, 8) >> (c & 63))) & 1);
+@inline function misfit(c: u32): u32 {
+  return ~<u32>(load<u64>(ALONE_KEPT + (<usize>(c >> 6) << 3)) >> (c & 63)) & 1;
 }
 
 // Where aloneRun or fastRun stopped (globals: no multiple return values): the UTF-16 offset there, and (fastRun)
@@ -813,9 +821,7 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
         const a3 = <u32>(load<u64>(r3) >> (c3 & 63)) & 1;
         const a4 = <u32>(load<u64>(r4) >> (c4 & 63)) & 1;
         // bit j: code point j is not this seed's, or neither stands alone nor is skipped
-        const bad =
-          misfit(r0, c0, a0, gen) | (misfit(r1, c1, a1, gen) << 1) | (misfit(r2, c2, a2, gen) << 2) |
-          (misfit(r3, c3, a3, gen) << 3) | (misfit(r4, c4, a4, gen) << 4);
+        const bad = misfit(c0) | (misfit(c1) << 1) | (misfit(c2) << 2) | (misfit(c3) << 3) | (misfit(c4) << 4);
         if (bad == 0) {
           o = putAlone(starts, ends, hashes, o, at, qc, alone ? 1 : 0);
           o = putAlone(starts, ends, hashes, o, at + 1, c0, a0);
