@@ -660,6 +660,12 @@ function spellInTok(c: u32): bool {
  */
 const ALONE_BLOCKS: usize = memory.data(1024 << 5, 16);
 const ALONE_HASHES: usize = memory.data(0x10000 << 3, 16);
+/**
+ * For each block of ALONE_BLOCKS, the or of its record's two sets of bits (the code points a run takes), or 0 when the
+ * record is not this generation's: the five-at-once step of aloneRun reads this one word a code point. Cleared for each
+ * new generation (8 KiB).
+ */
+const ALONE_KEPT: usize = memory.data(1024 << 3, 16);
 /** The generation ALONE_BLOCKS' records are valid for (0: none): a new one for each new seed and new tables. */
 let aloneGen: u32 = 0;
 let aloneSeed: u64 = 0;
@@ -672,6 +678,7 @@ function nextAloneGen(seed: u64): void {
     aloneGen = 1;
   }
   aloneSeed = seed;
+  memory.fill(ALONE_KEPT, 0, 1024 << 3);
 }
 
 /**
@@ -712,6 +719,44 @@ function fillAloneBlock(k: u32): void {
   store<u64>(r, alone);
   store<u64>(r, skipped, 8);
   store<u32>(r, aloneGen, 16);
+  store<u64>(ALONE_KEPT + (<usize>k << 3), alone | skipped);
+}
+
+/**
+ * Masks of aloneRun's five-at-once step: 16 bytes that are five whole 3-byte code points (lead bytes E0..EF at 0, 3,
+ * 6, 9 and 12, continuation bytes 80..BF between; byte 15 is not looked at) are these, and'ed with the first vector,
+ * equal to the second.
+ */
+const FIVE3: usize = memory.data<u8>([
+  0xF0, 0xC0, 0xC0, 0xF0, 0xC0, 0xC0, 0xF0, 0xC0, 0xC0, 0xF0, 0xC0, 0xC0, 0xF0, 0xC0, 0xC0, 0,
+  0xE0, 0x80, 0x80, 0xE0, 0x80, 0x80, 0xE0, 0x80, 0x80, 0xE0, 0x80, 0x80, 0xE0, 0x80, 0x80, 0,
+], 16);
+
+/** The code point of the 3-byte UTF-8 in the low three bytes of `w` (little-endian: the lead byte lowest). */
+// @ts-ignore: decorator
+@inline function decode3(w: u32): u32 {
+  return ((w & 0x0F) << 12) | ((w >> 2) & 0xFC0) | ((w >> 16) & 0x3F);
+}
+
+/**
+ * Writes the one-character token of `c` (UTF-16 offset `at`, hash from ALONE_HASHES) at output offset `o`, and returns
+ * the offset after it when `keep` is 1, else `o` (the slot is written over next): no branch.
+ */
+// @ts-ignore: decorator
+@inline function putAlone(starts: usize, ends: usize, hashes: usize, o: usize, at: u32, c: u32, keep: u32): usize {
+  store<u32>(starts + o, at);
+  store<u32>(ends + o, at + 1);
+  store<u64>(hashes + (o << 1), load<u64>(ALONE_HASHES + (<usize>c << 3)));
+  return o + (<usize>keep << 2);
+}
+
+/**
+ * 1 when the 3-byte code point `c` does not fit aloneRun's five-at-once step: its record is not this generation's, or
+ * it neither stands alone nor is skipped (ALONE_KEPT); else 0.
+ */
+// @ts-ignore: decorator
+@inline function misfit(c: u32): u32 {
+  return ~<u32>(load<u64>(ALONE_KEPT + (<usize>(c >> 6) << 3)) >> (c & 63)) & 1;
 }
 
 // Where aloneRun or fastRun stopped (globals: no multiple return values): the UTF-16 offset there, and (fastRun)
@@ -747,8 +792,52 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
   let alone = true; // it stands alone (else a separator)
   let o = <usize>tCount << 2;
   const room = <usize>tCap << 2;
+  let blockAfter: usize = 0; // the five-at-once step is tried only for a next code point past this
   while (q + qb < end) {
     const nq = q + qb;
+    if (ASC_FEATURE_SIMD && nq > blockAfter && nq + 16 <= end && o + 20 <= room) {
+      // Five 3-byte code points at once: when the 16 bytes at nq are five whole ones whose records are this seed's and
+      // say each stands alone or is skipped, the current code point and the next four are written (those that stand
+      // alone: every slot is stored, and the output moves on by the alone bit) and the fifth becomes the current one
+      // — what five turns of the loop below do, without a branch a character. Otherwise the loop below takes the
+      // characters up to the first that did not fit (blockAfter) before this is tried again.
+      const v = v128.load(nq);
+      const shape = i8x16.bitmask(i8x16.ne(v128.and(v, v128.load(FIVE3)), v128.load(FIVE3, 16)));
+      if (shape != 0) blockAfter = nq + <usize>ctz<u32>(shape);
+      else {
+        const c0 = decode3(load<u32>(nq));
+        const c1 = decode3(load<u32>(nq, 3));
+        const c2 = decode3(load<u32>(nq, 6));
+        const c3 = decode3(load<u32>(nq, 9));
+        const c4 = decode3(load<u32>(nq, 12));
+        const r0 = ALONE_BLOCKS + (<usize>(c0 >> 6) << 5);
+        const r1 = ALONE_BLOCKS + (<usize>(c1 >> 6) << 5);
+        const r2 = ALONE_BLOCKS + (<usize>(c2 >> 6) << 5);
+        const r3 = ALONE_BLOCKS + (<usize>(c3 >> 6) << 5);
+        const r4 = ALONE_BLOCKS + (<usize>(c4 >> 6) << 5);
+        const a0 = <u32>(load<u64>(r0) >> (c0 & 63)) & 1;
+        const a1 = <u32>(load<u64>(r1) >> (c1 & 63)) & 1;
+        const a2 = <u32>(load<u64>(r2) >> (c2 & 63)) & 1;
+        const a3 = <u32>(load<u64>(r3) >> (c3 & 63)) & 1;
+        const a4 = <u32>(load<u64>(r4) >> (c4 & 63)) & 1;
+        // bit j: code point j is not this seed's, or neither stands alone nor is skipped
+        const bad = misfit(c0) | (misfit(c1) << 1) | (misfit(c2) << 2) | (misfit(c3) << 3) | (misfit(c4) << 4);
+        if (bad == 0) {
+          o = putAlone(starts, ends, hashes, o, at, qc, alone ? 1 : 0);
+          o = putAlone(starts, ends, hashes, o, at + 1, c0, a0);
+          o = putAlone(starts, ends, hashes, o, at + 2, c1, a1);
+          o = putAlone(starts, ends, hashes, o, at + 3, c2, a2);
+          o = putAlone(starts, ends, hashes, o, at + 4, c3, a3);
+          at += 5;
+          q = nq + 12;
+          qc = c4;
+          qb = 3;
+          alone = a4 != 0;
+          continue;
+        }
+        blockAfter = nq + 3 * <usize>ctz<u32>(bad);
+      }
+    }
     const lead = <u32>load<u8>(nq);
     let c: u32 = 0;
     let b: usize = 3;

@@ -129,6 +129,41 @@ let maskCheck: u64 = 0; // lead bytes of characters that may be inert separators
   return false;
 }
 
+/** The UTF-16 units of the block allWide last took (its lead bytes). */
+let wideUnits: u32 = 0;
+
+/**
+ * SIMD: true when the 64 bytes at `b` are all in 0x80..0xEF and the 4 after them (which must be readable) are
+ * >= 0x80: no ASCII, no 4-byte character, no rewritten separator's 0xFF, and nothing an inert separator could be
+ * rewritten for. Leaves the block's UTF-16 units (its bytes >= 0xC0) in wideUnits.
+ */
+// @ts-ignore: decorator
+@inline function allWide(b: usize): bool {
+  if (ASC_FEATURE_SIMD) {
+    const v0 = v128.load(b);
+    const v1 = v128.load(b, 16);
+    const v2 = v128.load(b, 32);
+    const v3 = v128.load(b, 48);
+    const lo = i8x16.min_u(i8x16.min_u(v0, v1), i8x16.min_u(v2, v3));
+    const hi = i8x16.max_u(i8x16.max_u(v0, v1), i8x16.max_u(v2, v3));
+    if (
+      i8x16.bitmask(v128.and(lo, i8x16.lt_u(hi, i8x16.splat(<i8>0xF0)))) != 0xFFFF ||
+      (load<u32>(b, 64) & 0x80808080) != 0x80808080
+    ) {
+      return false;
+    }
+    // lead bytes (>= 0xC0: below -64 as i8 is a continuation byte)
+    const lead = i8x16.splat(-65);
+    wideUnits =
+      popcnt<u32>(
+        <u32>i8x16.bitmask(i8x16.gt_s(v0, lead)) | (<u32>i8x16.bitmask(i8x16.gt_s(v1, lead)) << 16),
+      ) +
+      popcnt<u32>(<u32>i8x16.bitmask(i8x16.gt_s(v2, lead)) | (<u32>i8x16.bitmask(i8x16.gt_s(v3, lead)) << 16));
+    return true;
+  }
+  return false;
+}
+
 /** UTF-16 units of the first `k` bytes (0..64) of a block read by blockMasks (k at a character boundary). */
 // @ts-ignore: decorator
 @inline function unitsBefore(k: u64): u32 {
@@ -195,6 +230,16 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
       }
       i += 64;
       u += 64;
+      continue;
+    }
+    // SIMD: a block of 64 bytes of one-, two- and three-byte characters' lead and continuation bytes, none ASCII, and
+    // the 4 bytes after it non-ASCII too (runs of ideographs and kana with their punctuation): it holds no separator,
+    // and no inert one can be rewritten (each character in it is followed by a non-ASCII byte), so it only makes its
+    // word a trigger and moves the UTF-16 offset on by its lead bytes.
+    if (ASC_FEATURE_SIMD && end - i >= 68 && allWide(i)) {
+      trigger = true;
+      i += 64;
+      u += wideUnits;
       continue;
     }
     // SIMD: a block with non-ASCII characters (CJK, Cyrillic, Greek…), acting only on its separators as the byte loop

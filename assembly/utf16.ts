@@ -116,6 +116,33 @@ function fillPack12(): void {
 }
 
 /**
+ * For units 0..3 (entries 0..15) and 4..7 (entries 16..31) of 8 ASCII and three-byte units, and each mask of which of
+ * those four are ASCII (bit k: unit k of the four), 32 byte indices that gather their UTF-8: the first 16 from the
+ * vector of lead bytes (lanes 0..7; an ASCII unit's own byte there) and middle bytes (lanes 8..15), the next 16 from
+ * the vector of last bytes (lanes 0..7), 0x80 where the other vector gives the byte. 1 KiB, filled on first use
+ * ({@link fillPack13}) so that the binary carries no table.
+ */
+const PACK13: usize = memory.data(32 << 5, 16);
+let pack13Filled = false;
+
+function fillPack13(): void {
+  for (let e: u32 = 0; e < 32; e++) {
+    const at = PACK13 + (<usize>e << 5);
+    memory.fill(at, 0x80, 32);
+    let p: usize = 0;
+    for (let k: u32 = 0; k < 4; k++) {
+      const unit = ((e >> 4) << 2) + k;
+      store<u8>(at + p++, <u8>unit);
+      if (((e >> k) & 1) == 0) {
+        store<u8>(at + p++, <u8>(8 + unit));
+        store<u8>(at + 16 + p++, <u8>unit);
+      }
+    }
+  }
+  pack13Filled = true;
+}
+
+/**
  * The UTF-8 of the `units` UTF-16 code units at `src` (little-endian), written at `dst`; returns its byte length.
  * `dst` must have room for 3 bytes a unit and must not overlap `src`; bytes past the returned length, within that room,
  * may be overwritten. Runs of ASCII go 16 units a step (SIMD) or 4 (scalar). In the SIMD build, 8 units below
@@ -167,6 +194,27 @@ export function utf16ToUtf8(src: usize, units: usize, dst: usize): usize {
       } else if (!v128.any_true(notThree(a))) {
         put8x3(d, a);
         d += 24;
+        i += 8;
+      } else if (i + 10 <= units && !v128.any_true(v128.andnot(notThree(a), i16x8.lt_u(a, cont)))) {
+        // ASCII and three-byte units (a newline, a digit or ASCII punctuation among ideographs): each unit's three
+        // bytes (an ASCII unit's one in its lead byte's place), then the bytes that belong gathered four units at a
+        // time by the mask of ASCII units. (The second store reaches up to 28 bytes past d: within the room of the
+        // 10 units from i.)
+        const ascii = i16x8.lt_u(a, cont);
+        const leadMid = i8x16.narrow_i16x8_u(
+          v128.bitselect(a, v128.or(i16x8.shr_u(a, 12), i16x8.splat(0xE0)), ascii),
+          v128.or(v128.and(i16x8.shr_u(a, 6), low6), cont),
+        );
+        const last = v128.or(v128.and(a, low6), cont);
+        const tail = i8x16.narrow_i16x8_u(last, last);
+        const mask = <usize>i16x8.bitmask(ascii);
+        if (!pack13Filled) fillPack13();
+        const lo = PACK13 + ((mask & 15) << 5);
+        const hi = PACK13 + 512 + ((mask >> 4) << 5);
+        v128.store(d, v128.or(i8x16.swizzle(leadMid, v128.load(lo)), i8x16.swizzle(tail, v128.load(lo, 16))));
+        d += 12 - (<usize>popcnt(mask & 15) << 1);
+        v128.store(d, v128.or(i8x16.swizzle(leadMid, v128.load(hi)), i8x16.swizzle(tail, v128.load(hi, 16))));
+        d += 12 - (<usize>popcnt(mask >> 4) << 1);
         i += 8;
       } else {
         d = encodeUnits(src, i, i + 8, units, d);

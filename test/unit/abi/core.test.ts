@@ -183,6 +183,36 @@ describe.each(BUILDS)('core ABI (%s)', (build) => {
     }
   });
 
+  it('utf16ToUtf8 writes ASCII among three-byte units as TextEncoder does, and nothing past 3 bytes a unit', async () => {
+    // the SIMD build takes 8 units of ASCII and three-byte ones (a newline or a digit among ideographs) a step, with
+    // stores that reach past that step's bytes: every mix of the two, at every length, with a guard after the room
+    const core = await coreOf(build);
+    const rand = prng(19);
+    const enc = new TextEncoder();
+    const ascii = ['\n', ' ', '1', 'a', '"', '\u007f', '\u0000'];
+    const wide = ['中', '文', '。', '，', '\u0800', '\ud7ff', '\ue000', '\uffff', '“'];
+    const L = core.layout();
+    const src = L.take(2 * 64);
+    const dst = L.take(3 * 64 + 64);
+    L.commit();
+    for (let t = 0; t < 3000; t++) {
+      const n = 1 + Math.floor(rand() * 40);
+      const share = rand();
+      let s = '';
+      for (let i = 0; i < n; i++)
+        s += rand() < share ? ascii[Math.floor(rand() * ascii.length)] : wide[Math.floor(rand() * wide.length)];
+      const u16 = core.u16(src, n);
+      for (let i = 0; i < n; i++) u16[i] = s.charCodeAt(i);
+      core.u8.fill(0xa5, dst, dst + 3 * n + 64);
+      const len = core.raw.utf16ToUtf8(src, n, dst);
+      expect(core.u8.slice(dst, dst + len), JSON.stringify(s)).toEqual(enc.encode(s));
+      expect(
+        core.u8.slice(dst + 3 * n, dst + 3 * n + 64).every((b) => b === 0xa5),
+        JSON.stringify(s),
+      ).toBe(true);
+    }
+  });
+
   it('writeUtf8 writes what TextEncoder writes, whichever way it takes (chunks, encodeInto, both)', async () => {
     const core = await coreOf(build);
     const rand = prng(17);

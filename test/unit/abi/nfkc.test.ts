@@ -301,6 +301,45 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
     );
   });
 
+  it('gives the tokens of normalize() where a run of five 3-byte code points at once meets what it cannot take', () => {
+    // the SIMD build takes five whole 3-byte code points a step when each stands alone or is skipped and its record is
+    // the seed's: runs of ideographs and kana with, at every offset of such a step, a separator it steps over (3-byte,
+    // 2-byte, ASCII), one it cannot (a voicing mark that joins the kana before it, a fullwidth letter, a capital, an
+    // ellipsis, an astral ideograph), a code point of a block no run has met yet, and rooms that end inside a step
+    const run = '吾輩は猫である名前はまだ無いどこで生れたかとんと見当がつかぬ何でも薄暗いじめじめした所で';
+    const breaks = [
+      '、',
+      '。',
+      '「',
+      '　',
+      '\u00b7',
+      ' ',
+      '\n',
+      '.',
+      '\u3099',
+      'Ａ',
+      'Ж',
+      '…',
+      '𠀋',
+      '\uA4D0',
+      'x',
+      'ガ',
+    ];
+    const seeds = [7n, 0n, 0x9e37_79b1_85eb_ca87n];
+    let t = 0;
+    for (const b of breaks) {
+      for (let at = 0; at <= 16; at++) {
+        const text = `${run.slice(0, at)}${b}${run.slice(at)}${b}${run.slice(0, 7)}`;
+        const seed = seeds[t++ % seeds.length];
+        const want = tokensRefOf(text, t, seed);
+        expect(tokensInCore(core, text, t, undefined, seed), JSON.stringify(text)).toEqual(want);
+        // exactly the room its tokens take, and one short of it (handed back)
+        expect(tokensInCore(core, text, t, want.starts.length, seed), JSON.stringify(text)).toEqual(want);
+        expect(tokensInCore(core, text, t, want.starts.length - 1, seed), JSON.stringify(text)).toBeNull();
+      }
+    }
+  });
+
   it('hands back U+FFFD, more tokens than its room, and a changed token over 2 KiB', () => {
     expect(tokensInCore(core, 'ab\ufffdc')).toBeNull();
     expect(tokensInCore(core, '㋿㋿', 0, 3)).toBeNull(); // 4 tokens ('令' '和' twice) from 6 bytes

@@ -3,7 +3,8 @@
  * non-ASCII text, against the scalar build's, which walks every character of them: the same regions (byte and UTF-16
  * bounds), the same count when the records outrun their room, and the same rewritten inert separators, on texts whose
  * non-ASCII words lie at every offset of a block with ASCII gaps on either side of the merging distance; and the word
- * tokens of texts whose triggers follow ASCII stretches of several blocks, against the reference.
+ * tokens of texts whose triggers follow ASCII stretches of several blocks, and of runs of wide characters over whole
+ * blocks, against the reference.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/abi.js';
@@ -103,6 +104,72 @@ describe('findRegions: SIMD blocks against the character walk', () => {
       const text = randomMixed(rnd);
       const bytes = encoder.encode(text);
       expect(regionsOf(simd, bytes, 2), JSON.stringify(text)).toEqual(regionsOf(scalar, bytes, 2));
+    }
+  });
+});
+
+// Runs of wide characters longer than a block (ideographs, kana, CJK punctuation, two-byte words without spaces) ending
+// in ASCII, an inert separator or an astral character at every offset: the SIMD build takes a block of 64 bytes of
+// lead and continuation bytes whose next 4 bytes are non-ASCII too in one step.
+const WIDE = [
+  '中',
+  '文',
+  'の',
+  'ガ',
+  '、',
+  '。',
+  '，',
+  '「',
+  '」',
+  '\u3000',
+  '\u2014',
+  '\u201c',
+  '\u201d',
+  'ж',
+  'é',
+  '\u00a0',
+];
+const WIDE_ENDS = ['', ' ', '\n', 'a', '1', '😀', '\u3000 ', '\u3001.', '\u201d ', '\u00a0x', '中 ', 'é,'];
+
+function wideRuns(rnd: () => number): string {
+  let text = asciiRun(rnd, Math.floor(rnd() * 64));
+  for (let k = 1 + Math.floor(rnd() * 5); k > 0; k--) {
+    for (let n = Math.floor(rnd() * 150); n > 0; n--) text += WIDE[Math.floor(rnd() * (rnd() < 0.7 ? 4 : WIDE.length))];
+    text += WIDE_ENDS[Math.floor(rnd() * WIDE_ENDS.length)];
+  }
+  return text;
+}
+
+describe('findRegions: runs of wide characters over whole blocks', () => {
+  it('finds the same regions and rewrites the same separators in the SIMD and scalar builds on 1,000 texts', async () => {
+    const simd = await coreOf('core.simd.wasm');
+    const scalar = await coreOf('core.wasm');
+    const rnd = prng(1414);
+    for (let t = 0; t < 1000; t++) {
+      const text = wideRuns(rnd);
+      const bytes = encoder.encode(text);
+      const want = regionsOf(scalar, bytes, bytes.length + 1);
+      expect(regionsOf(simd, bytes, bytes.length + 1), JSON.stringify(text)).toEqual(want);
+    }
+  });
+
+  it('give the word tokens of the reference in every build', async () => {
+    for (const file of BUILDS) {
+      const core = await coreOf(file);
+      const rnd = prng(1732);
+      for (let t = 0; t < 300; t++) {
+        const text = wideRuns(rnd);
+        const got = tokenizeWords(core, core.layout(), text);
+        const n = got.count;
+        expect(
+          {
+            starts: Array.from(core.u32(got.startsPtr, n)),
+            ends: Array.from(core.u32(got.endsPtr, n)),
+            hashes: Array.from(core.u64(got.hashesPtr, n)),
+          },
+          `${file} ${JSON.stringify(text)}`,
+        ).toEqual(tokensRefOf(text));
+      }
     }
   });
 });
