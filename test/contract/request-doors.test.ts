@@ -280,6 +280,20 @@ describe('the same bad request gives the same 422 at every door', () => {
     await refusedAlike(nested, { ...assess, model: spec }, '/api/v1/memorization/assess');
   });
 
+  it('assess, createMonitor: an unknown jurisdiction (their rules) named as score names it, at both doors', async () => {
+    const model = { id: 'm', access: 'logprobs', generate: async () => '', logprobs: async () => [] } as never;
+    const assess = { work_id: `wk_${'0'.repeat(32)}`, jurisdiction: 'XX-99' };
+    const said = await refusal(engine.memorization.assess({ model, ...assess } as never));
+    expect(said).toMatchObject({ code: 'INVALID_INPUT', field: 'jurisdiction' });
+    expect(said.message).toContain('jurisdiction: "XX-99" is not accepted: "XX" is not an assigned ISO 3166-1');
+    await refusedAlike(said, { ...assess, model: { base_url: BASE_URL, model: 'm' } }, '/api/v1/memorization/assess');
+    const call = callWithKey(handler, (await keys.createKey({ account: 'doors-monitor-where', plan: 'scale' })).key);
+    const monitor = { work_id: `wk_${'0'.repeat(32)}`, jurisdiction: 'XX-99' };
+    expect(await refusal(engine.createMonitor(monitor, { owner: 'doors-monitor-where' }))).toEqual(said);
+    const route = await call('POST', '/api/v1/monitors/create', monitor);
+    expect([route.status, over(route)]).toEqual([422, said]);
+  });
+
   it("probe, assess: a reference of neither form (its schema's oneOf) refused by the field within, at both doors", async () => {
     const model = { id: 'm', access: 'logprobs', generate: async () => '', logprobs: async () => [] } as never;
     const spec = { base_url: BASE_URL, model: 'm' };
@@ -334,6 +348,15 @@ describe('the same bad request gives the same 422 at every door', () => {
     expect(library).toMatchObject({ code: 'INVALID_INPUT', field: 'jurisdiction' });
     expect(library.message).toContain('jurisdiction: "XX-99" is not accepted: "XX" is not an assigned ISO 3166-1');
     expect(await refusal(Promise.resolve().then(() => readThrough(REQUESTS.score, request, {})))).toEqual(library);
+    await refusedAtRouteAndJob(call, library, request, '/api/v1/attribution/score', 'score');
+  });
+
+  it('score: a target_model without its provider (its schema), in the same words at every door', async () => {
+    const call = await keyedCall(handler, keys, 'doors-score-model', 'scale');
+    const request = { content: text, target_model: 'pythia-6.9b', jurisdiction: 'US' };
+    const library = await refusal(engine.score(request));
+    expect(library).toMatchObject({ code: 'INVALID_INPUT', field: 'target_model' });
+    expect(library.message).toContain('target_model: must be "provider/model_name" as the knowledge base names it');
     await refusedAtRouteAndJob(call, library, request, '/api/v1/attribution/score', 'score');
   });
 

@@ -13,7 +13,8 @@ import type { Jurisdiction } from '../kb/jurisdictions.js';
 import { fileLimitOption, fileOf, textTooLarge } from './files.js';
 import { ANALYZE_MAX_BYTES } from './limits.js';
 import { DEFAULT_QUOTATIONS, type QuotationsMode } from './quotations.js';
-import { ANALYZE_REQUEST_SCHEMA, type AnalyzeRequestJson, contentRules, knownJurisdiction } from './schema.js';
+import { ANALYZE_REQUEST_SCHEMA, type AnalyzeRequestJson, contentRules } from './schema.js';
+import { knownJurisdiction } from '../kb/jurisdictions.js';
 import type { WorkType } from './types.js';
 
 /** What the analysis's rules read besides the request: the largest file taken (a plan's; the default otherwise). */

@@ -5,9 +5,7 @@
  */
 import { PASSAGE_KINDS } from '../../align/reuse.js';
 import { DOCUMENT_SPAN_FIELDS } from '../../datasets/types.js';
-import type { TrainprintError } from '../../errors.js';
 import { contract, type FromSchema, invalidField, notBlank } from '../../util/schema-check.js';
-import { type Jurisdiction, resolveJurisdiction } from '../kb/jurisdictions.js';
 import { isFileType } from './files.js';
 import { MAX_COMPARE_LENGTH } from '../../align/compare.js';
 import { declarations, object, workType } from '../../util/json-schema.js';
@@ -775,19 +773,6 @@ export function contentRules(r: {
   if (isFileType(r.content_type)) return;
   if (r.include_text !== undefined) invalidField('include_text', 'goes with epub, pdf and docx');
   if (typeof r.content === 'string') notBlank(r.content, 'content');
-}
-
-/**
- * A jurisdiction the risk table resolves (../kb/jurisdictions.ts), refused as INVALID_INPUT naming `field`.
- * @example knownJurisdiction('ZZ', 'jurisdiction') // throws "jurisdiction: \"ZZ\" is not accepted: use an ISO 3166-1 …"
- */
-export function knownJurisdiction(code: string | undefined, field: string): Jurisdiction | null {
-  try {
-    return code === undefined ? null : resolveJurisdiction(code);
-  } catch (e) {
-    // its sentences begin with the word the field now says
-    return invalidField(field, String((e as TrainprintError).detail).replace(/^jurisdiction /, ''));
-  }
 }
 
 /** The JSON members of an analysis's request ({@link ANALYZE_REQUEST_SCHEMA}). */

@@ -17,6 +17,7 @@
  * with a base weight gives the base, every layer contributes its factor codes.
  */
 import { TrainprintError } from '../../errors.js';
+import { invalidField } from '../../util/schema-check.js';
 import type { FactorCode } from './factors.js';
 
 /** One row of the risk table. */
@@ -284,4 +285,17 @@ export function resolveJurisdiction(input: unknown): Jurisdiction {
  */
 export function jurisdictionTable(): readonly JurisdictionFacts[] {
   return TABLE;
+}
+
+/**
+ * A jurisdiction the risk table resolves ({@link resolveJurisdiction}), refused as INVALID_INPUT naming `field`.
+ * @example knownJurisdiction('ZZ', 'jurisdiction') // throws "jurisdiction: \"ZZ\" is not accepted: use an ISO 3166-1 …"
+ */
+export function knownJurisdiction(code: string | undefined, field: string): Jurisdiction | null {
+  try {
+    return code === undefined ? null : resolveJurisdiction(code);
+  } catch (e) {
+    // its sentences begin with the word the field now says
+    return invalidField(field, String((e as TrainprintError).detail).replace(/^jurisdiction /, ''));
+  }
 }

@@ -31,6 +31,7 @@ import { MAX_CANARIES, MAX_REFERENCE_CHARS } from './constants.js';
 import { REGISTER_WORK_REQUEST } from '../registry/schema.js';
 import { limitSchema, servedProps } from './limits.js';
 import { sectionsWithin } from './sections.js';
+import { knownJurisdiction } from '../kb/jurisdictions.js';
 
 /**
  * The target model: an OpenAI-compatible service the server calls. The server's model-host
@@ -373,14 +374,15 @@ const { extract: SERVED_EXTRACT, probe: SERVED_PROBE } = assessSettings(
 /**
  * An assessment's request, written once: `assess` reads it through this (its probe's reference model, an object, kept
  * as given), `POST /api/v1/memorization/assess` serves it with the model named and its settings as the probe's and
- * the extraction's routes serve theirs. Its rule: a probe's reference texts each more than white space, within
- * {@link MAX_REFERENCE_CHARS}.
+ * the extraction's routes serve theirs. Its rules: a jurisdiction the risk table knows; a probe's reference texts each
+ * more than white space, within {@link MAX_REFERENCE_CHARS}.
  * @example readThrough(ASSESS_REQUEST, { work_id, probe: { reference: { reference_set: 'post-2024-novels' } } }, undefined)
  */
 export const ASSESS_REQUEST = contract<AssessRequestJson>(
   'assess',
   object({ work_id: ASSESS_WORK, ...ASSESS_REST, extract: LIBRARY_EXTRACT, probe: LIBRARY_PROBE }, ASSESS_OPTIONAL),
-  ({ probe }) => {
+  ({ jurisdiction, probe }) => {
+    knownJurisdiction(jurisdiction, 'jurisdiction');
     if (probe && 'texts' in probe.reference) textsRule(probe.reference.texts, 'probe.reference.texts');
   },
   object(

@@ -5,6 +5,7 @@
  */
 import * as S from '../../util/json-schema.js';
 import { contract, exactlyOne, invalidField } from '../../util/schema-check.js';
+import { knownJurisdiction } from '../kb/jurisdictions.js';
 
 /** Event types a monitor can emit. */
 export type MonitorEventType = 'match.found' | 'score.changed';
@@ -28,13 +29,14 @@ export interface CreateMonitorRequest {
 }
 
 /**
- * What the schema cannot say: exactly one of `work_id` and `work_hash`; a webhook URL that parses as http: or https:
+ * What the schema cannot say: exactly one of `work_id` and `work_hash`; a jurisdiction the risk table knows; a webhook URL that parses as http: or https:
  * and carries no credentials (the deliverer would refuse it at every event; fetch refuses credentials).
  * @throws INVALID_INPUT naming the field
  * @example createMonitorRules({}) // INVALID_INPUT: work_id: is required (or give work_hash)
  */
 export function createMonitorRules(request: CreateMonitorRequest): void {
   exactlyOne(request, ['work_id', 'work_hash']);
+  knownJurisdiction(request.jurisdiction, 'jurisdiction');
   if (request.webhook === undefined) return;
   const { url: href } = request.webhook;
   const url = URL.canParse(href) ? new URL(href) : null;

@@ -5,7 +5,8 @@
 import { jurisdiction, modelId, object, workHash } from '../../util/json-schema.js';
 import { contract, exactlyOne, invalidField } from '../../util/schema-check.js';
 import { contentWithinLimits } from '../analyze/files.js';
-import { ANALYZE_REQUEST_SCHEMA, contentRules, knownJurisdiction } from '../analyze/schema.js';
+import { ANALYZE_REQUEST_SCHEMA, contentRules } from '../analyze/schema.js';
+import { knownJurisdiction } from '../kb/jurisdictions.js';
 import type { ScoreRequest } from './types.js';
 
 const CONTENT_IN = ANALYZE_REQUEST_SCHEMA.properties;

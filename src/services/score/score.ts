@@ -57,7 +57,7 @@ import type { KbModel } from '../kb/types.js';
 import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { checkSignal } from '../../util/validate.js';
-import { invalidField, readRequest, readThroughFile } from '../../util/schema-check.js';
+import { readRequest, readThroughFile } from '../../util/schema-check.js';
 import { SCORE_REQUEST } from './schema.js';
 import { workText, worksByHash, type Fingerprinter } from '../registry/works.js';
 import { throwIfAborted } from '../../formats/limits.js';
@@ -371,7 +371,11 @@ async function checkScoreRequest(
   const signal = checkSignal(run.signal);
   // a score already stopped does not read the registry or the content
   throwIfAborted(signal);
-  const r = readScore(deps.kb, request, maxFileBytes);
+  // read through its contract within the file limit: the words of its refusals are every door's (a file's bytes stand
+  // for the base64 JSON carries while the schema checks the rest; the rules read them)
+  const r = readThroughFile(SCORE_REQUEST, readRequest(request, 'the request') as ScoreRequest | null, {
+    maxFileBytes,
+  });
   const workHash = r.content === undefined ? (r.work_hash as string) : null;
   const model = deps.kb.model(r.target_model);
   const jurisdiction = resolveJurisdiction(r.jurisdiction);
@@ -724,35 +728,3 @@ function seedOf(s: string): number {
 }
 
 const sig6 = (x: number) => Number(x.toPrecision(6));
-
-/**
- * What to say of a target_model that is not `provider/model_name`: the form, where the list is, and the knowledge
- * base's ids with that model name when there are any ("pythia-6.9b" → "eleutherai/pythia-6.9b").
- */
-/**
- * The request read through {@link SCORE_REQUEST} within the file limit (a file's bytes stand for the base64 JSON
- * carries while the schema checks the rest; the rules read them); a malformed `target_model` is told the knowledge
- * base's ids of that name.
- */
-function readScore(kb: KnowledgeBase, request: ScoreRequest, maxFileBytes: number): ScoreRequest {
-  const read = readRequest(request, 'the request') as ScoreRequest | null;
-  try {
-    return readThroughFile(SCORE_REQUEST, read, { maxFileBytes });
-  } catch (e) {
-    const field = ((e as TrainprintError).cause as { field?: unknown } | undefined)?.field;
-    throw field === 'target_model' ? invalidField(field, modelIdAdvice(kb, read?.target_model)) : e;
-  }
-}
-
-function modelIdAdvice(kb: KnowledgeBase, given: unknown): string {
-  const base =
-    'must be "provider/model_name" as the knowledge base names it (the models listed by /api/v1/kb/models), e.g. "eleutherai/pythia-6.9b"';
-  if (typeof given !== 'string' || given.trim() === '') return base;
-  const name = given.trim().toLowerCase();
-  const same = kb
-    .models()
-    .map((m) => m.id)
-    .filter((id) => id.slice(id.indexOf('/') + 1) === name);
-  if (same.length > 0) return `${base}: did you mean ${same.map((id) => JSON.stringify(id)).join(' or ')}?`;
-  return `${base}; ${JSON.stringify(given.slice(0, 80))} names no provider`;
-}
