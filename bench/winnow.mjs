@@ -9,32 +9,16 @@
 //     [--write] [--out winnow.json]
 //
 // It reads the engine's core (`engine.core`, not a public API) to call the kernel.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { abBuilds, arg, onCore } from './ab-builds.mjs';
 import { CORPORA } from './fingerprint-whole.mjs';
 
-const arg = (name, def) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : def;
-};
-const baseline = arg('baseline');
-if (!baseline) {
-  console.error('usage: node bench/winnow.mjs --baseline <dist> [--rounds N] [--corpora ja,en] [--windows 8,16]');
-  process.exit(2);
-}
-const builds = [
-  ['this', resolve(arg('candidate', new URL('../dist', import.meta.url).pathname))],
-  ['baseline', resolve(baseline)],
-];
+const builds = abBuilds('node bench/winnow.mjs --baseline <dist> [--rounds N] [--corpora ja,en] [--windows 8,16]');
 const ROUNDS = Number(arg('rounds', '11'));
 const WINDOWS = arg('windows', '2,4,8,16,64').split(',').map(Number);
-
-const SCHEDSTAT = '/proc/thread-self/schedstat';
-const waited = existsSync(SCHEDSTAT) ? () => Number(readFileSync(SCHEDSTAT, 'utf8').split(' ')[1]) / 1e6 : () => 0;
-/** Milliseconds on a core: wall time less run-queue wait. */
-const onCore = () => performance.now() - waited();
 
 const engines = [];
 for (const [name, dir] of builds) {
