@@ -232,3 +232,64 @@ function tokensRefOf(text: string) {
     hashes: t.starts.map((s, i) => xxh64Ref(encoder.encode(n.text.slice(s, t.ends[i])), 0n)),
   };
 }
+
+// An inert separator followed by ASCII inside a run of ideographs and kana (a full stop or a closing quote before a
+// newline): findRegions rewrites it as ' ' + 0xFF bytes, which the tokenizer's run (aloneRun) steps over at no UTF-16
+// unit; an ellipsis anywhere (three separators in NFKC) is stepped over too. Each at every offset of the SIMD build's
+// five-code-point step, followed by what ends a paragraph or begins a word.
+const RUN = '吾輩は猫である名前はまだ無いどこで生れたかとんと見当がつかぬ何でも薄暗いじめじめした所で';
+const INERT_IN_RUN = ['。', '、', '」', '\u3000', '\u2026', '\u2025', '\u00b7', '\u00a0', '\u2014'];
+const AFTER_INERT = ['\n', '\n「', '\r\n\u3000', 'a', '7', ' ', '.', '\u2026', ''];
+
+// The same separators after words that the normaliser's other paths take (plainWords, fastRun): letters with
+// diacritics, Cyrillic, Greek capitals, a word it folds, a mark.
+const WORDS = ['déjà', 'Москва', 'ΑΘΗΝΑ', 'straße', 'e\u0301', 'Ｎｏ', 'x'];
+const INERT_AFTER_WORD = ['\u00a0', '\u00ab', '\u00bb', '\u2019', '\u2014', '\u3001', '\u00b7\u00a0'];
+
+describe('word tokens of runs of ideographs that hold rewritten inert separators and ellipses', () => {
+  it('equal the reference after words of other scripts too, in every build', async () => {
+    for (const file of BUILDS) {
+      const core = await coreOf(file);
+      for (const word of WORDS) {
+        for (const sep of INERT_AFTER_WORD) {
+          for (const after of AFTER_INERT) {
+            const text = `${word}${sep}${after}${word} ${sep}${word}${sep}${after}`;
+            const got = tokenizeWords(core, core.layout(), text);
+            const n = got.count;
+            expect(
+              {
+                starts: Array.from(core.u32(got.startsPtr, n)),
+                ends: Array.from(core.u32(got.endsPtr, n)),
+                hashes: Array.from(core.u64(got.hashesPtr, n)),
+              },
+              `${file} ${JSON.stringify(text)}`,
+            ).toEqual(tokensRefOf(text));
+          }
+        }
+      }
+    }
+  });
+
+  it('equal the reference (normalize, then split) in runs of ideographs, in every build', async () => {
+    for (const file of BUILDS) {
+      const core = await coreOf(file);
+      for (const sep of INERT_IN_RUN) {
+        for (const after of AFTER_INERT) {
+          for (let at = 0; at <= 16; at++) {
+            const text = `${RUN.slice(0, at)}${sep}${after}${RUN.slice(at)}${sep}${after}${RUN.slice(0, 9)}${sep}${after}`;
+            const got = tokenizeWords(core, core.layout(), text);
+            const n = got.count;
+            expect(
+              {
+                starts: Array.from(core.u32(got.startsPtr, n)),
+                ends: Array.from(core.u32(got.endsPtr, n)),
+                hashes: Array.from(core.u64(got.hashesPtr, n)),
+              },
+              `${file} ${JSON.stringify(text)}`,
+            ).toEqual(tokensRefOf(text));
+          }
+        }
+      }
+    }
+  });
+});
