@@ -9,6 +9,7 @@
 //   npm run build && node bench/scan-files-cpu.mjs --baseline OTHER/dist [--rounds 9] [--out scan-files-cpu.json]
 //
 // The inputs are bench/cli-cpu.mjs's: 10 MB of English as about 1 kB JSON Lines outputs against a small archive.
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

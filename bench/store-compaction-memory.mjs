@@ -8,6 +8,7 @@
  *   npm run build && nice node --expose-gc bench/store-compaction-memory.mjs [--mb 200] [--lib dist/node.js]
  *     [--out bench/results/store-compaction-memory.json]
  */
+import './help.mjs';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';

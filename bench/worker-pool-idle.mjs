@@ -16,6 +16,7 @@
  *   node bench/worker-pool-idle.mjs [--dist dist] [--baseline ../base/dist] [--rounds 3] [--idle-ms 3000]
  *     [--out bench/results/worker-pool-idle.json]
  */
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
