@@ -23,6 +23,12 @@ import {
 
 const ROOT = new URL('../../', import.meta.url);
 const MODELS = ['byte-gpt-base', 'byte-gpt-inserted'] as const;
+/**
+ * The time limit of each test that runs a committed model, there to catch a hang, not a slow machine: the known
+ * answers took 13 s and 7 s, the reduced validation 29 s and 48 s, on 2 cores at a load average of 17–20; under
+ * more load they went past Vitest's default of 120 s.
+ */
+const MODEL_RUN_MS = 600_000;
 
 /** A random model of a config, as a weights file's bytes. */
 function randomWeights(config: ByteGptConfig, seed: number, scale = 0.3): Uint8Array {
@@ -231,7 +237,7 @@ describe.each(MODELS)('the committed model %s', (name) => {
       expect(await fast.generate(v.text, { maxTokens: v.greedy_bytes.length, temperature: 0 })).toBe(want);
     }
   });
-});
+}, MODEL_RUN_MS);
 
 /**
  * A reduced validation of what the committed models learned (the full measurement is bench/eval-memorization.mjs):
@@ -304,4 +310,4 @@ describe('reduced validation of the committed models', () => {
     expect(await continued(model, sixteen[0].text)).toBeGreaterThanOrEqual(50);
     expect(await continued(model, manifest.never_seen[0].text)).toBeLessThan(50);
   });
-});
+}, MODEL_RUN_MS);
