@@ -14,6 +14,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * This checkout's commit, `-dirty` after it when the tree holds uncommitted changes (`git describe --dirty`); null
  * outside a git checkout. A/B scripts name the builds they load beside it: a dist/ may be older than its checkout.
+ * @example checkoutCommit() // '2f3fd1d9', or '2f3fd1d9-dirty'
  */
 export function checkoutCommit() {
   try {
@@ -40,7 +41,10 @@ export function recordHeader(bench) {
   };
 }
 
-/** The 1-minute load average now. */
+/**
+ * The 1-minute load average now.
+ * @example const loads = []; for (let r = 0; r < rounds; r++) loads.push(loadNow())
+ */
 export const loadNow = () => loadavg()[0];
 
 /**
