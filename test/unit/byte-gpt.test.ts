@@ -179,7 +179,7 @@ describe('the adapter', () => {
   });
 });
 
-describe.each(MODELS)('the committed model %s', (name) => {
+describe.each(MODELS)('the committed model %s', { timeout: MODEL_RUN_MS }, (name) => {
   const dir = new URL(`models/${name}/`, ROOT);
   // read in the tests, not while collecting them: a missing file fails these tests, not the whole file
   const load = () => {
@@ -237,14 +237,14 @@ describe.each(MODELS)('the committed model %s', (name) => {
       expect(await fast.generate(v.text, { maxTokens: v.greedy_bytes.length, temperature: 0 })).toBe(want);
     }
   });
-}, MODEL_RUN_MS);
+});
 
 /**
  * A reduced validation of what the committed models learned (the full measurement is bench/eval-memorization.mjs):
  * on a few documents of each role, in the WebAssembly core, the losses fall in the order the training data implies,
  * and greedy continuation reproduces a work inserted 16 times an epoch but no never-seen work.
  */
-describe('reduced validation of the committed models', () => {
+describe('reduced validation of the committed models', { timeout: MODEL_RUN_MS }, () => {
   /**
    * Least differences of mean loss (nats/byte) that these documents must show; measured on the committed weights:
    * held-out − member 0.135 (base) and 0.325 (inserted), member − works inserted 16× 1.04.
@@ -310,4 +310,4 @@ describe('reduced validation of the committed models', () => {
     expect(await continued(model, sixteen[0].text)).toBeGreaterThanOrEqual(50);
     expect(await continued(model, manifest.never_seen[0].text)).toBeLessThan(50);
   });
-}, MODEL_RUN_MS);
+});
