@@ -179,6 +179,7 @@ module.exports = {
           '^src/store/node-kit[.]ts$', // the scan queue's tables are migrated and connected as the store's are
           '^src/core/base64[.]ts$', // the starter decodes its embedded snapshot like the core decodes its module
           '^src/util/steps[.]ts$', // the handler yields to other requests with the engine's macrotask boundary
+          '^src/util/timers[.]ts$', // the client's abortable wait between retries (imports nothing: bundled as is)
         ],
       },
     },

@@ -2,6 +2,7 @@
 // the one --baseline names) and the on-core clock — wall time less the thread's run-queue wait
 // (/proc/thread-self/schedstat, field 2; plain wall time where that file is missing), so that a loaded machine's
 // waits stay out of a measure of a few milliseconds.
+import './help.mjs';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 

@@ -13,6 +13,7 @@
 //        (DIR: a build of the package, e.g. a copy of dist/ from the commit before; writes
 //        bench/results/analyze-budget[-x<N>].json)
 //   node --expose-gc bench/analyze-budget.mjs --child DIR --scale N --iterations K [--keep-text]   (one process, JSON line)
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

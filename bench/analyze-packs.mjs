@@ -8,6 +8,7 @@
 //
 //   node bench/analyze-packs.mjs --baseline DIR [--runs 5]   (DIR: a checkout of the baseline, built)
 // Writes bench/results/analyze-packs.json.
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -8,6 +8,7 @@
 //   node bench/analyze-quotations-cost.mjs --baseline DIR [--dist DIR] [--pairs 3] [--rounds 5]
 //        (DIR: a build of the package beside a packs/ folder, e.g. a copy of main's dist/ with packs linked beside it)
 //   node bench/analyze-quotations-cost.mjs --child DIR --rounds K      (one process, JSON line)
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -15,6 +15,7 @@
 //   positives    excerpts of texts a dataset holds, labelled with it: verbatim, with 5 % and 10 % of the words
 //                edited, the older edition of a book, a 40-word quotation inside natural text, LLM paraphrases of
 //                indexed arXiv passages and PAN essays that reuse a source (exact only)
+import './help.mjs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {

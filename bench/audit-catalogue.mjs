@@ -10,6 +10,7 @@
 // the first 40 words of each address as a short work (no number: rests of ≥ 20 words), never-seen and seen 16 times.
 //   node bench/audit-catalogue.mjs [--budget 2000] [--first 3]
 //   (npm run build first; writes bench/results/audit-catalogue.json)
+import './help.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

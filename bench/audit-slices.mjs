@@ -15,6 +15,7 @@
  *   npm run build && node bench/audit-slices.mjs --baseline ../base/dist [--rounds 3] [--works 100000]
  *     [--out bench/results/audit-slices.json]
  */
+import './help.mjs';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -14,6 +14,7 @@
 //   node --expose-gc bench/build-threads.mjs [--mb 192] [--pairs 3] [--kind exact|portrait] [--dist DIR]
 // --dist: another build of the package to measure (a baseline checkout's dist/); results are then
 // written as build-threads-<suffix>-<dir name>.json.
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';

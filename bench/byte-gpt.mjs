@@ -7,6 +7,7 @@
 // cache), so the ratio is the implementation's, not an algorithm's.
 //   node bench/byte-gpt.mjs [--rounds 9] [--tokens 128]
 // Results: bench/results/byte-gpt.json
+import './help.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Bench } from 'tinybench';

@@ -2,6 +2,7 @@
 // is searched against the pack alone with every chain reported (alpha → 1), and the agreeing hits of its chains are
 // tallied. Shared by bench/measure-chain-null.mjs (the shipped packs) and the contract test that builds a pack and
 // its null from committed fixtures. The result goes into the pack's `background.chains` (packs/index.json).
+import './help.mjs';
 
 /** Agreeing hits from which a chain counts (the locator's shortest chain). */
 export const NULL_MIN_CHAIN = 3;

@@ -18,6 +18,7 @@
 // they record (EVAL_TARGETS below): a report that misses one is listed (as a miss, not a failure: the reports say
 // where the product stands).
 //   node bench/check.mjs [--pairs 3] [--write] [--evals-only]   (--write: record the fresh figures as the new baseline)
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

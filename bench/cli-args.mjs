@@ -1,5 +1,6 @@
 // A bench script's command line: its options read by node:util's parseArgs, and an unknown option or a missing value
 // answered with what is accepted (exit 2) instead of a stack trace.
+import './help.mjs';
 import { parseArgs } from 'node:util';
 
 /**

@@ -8,11 +8,13 @@
 //
 // The inputs are bench/fingerprint-whole.mjs's CLI rows: 10 MB of English (bench/corpus.mjs) as one text file, and the
 // same bytes as about 1 kB JSON Lines outputs scanned against a small archive (archiveOf: about 1 % of them hit).
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { archiveOf, CORPORA, cliRun, outputsOf, TIME } from './fingerprint-whole.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -70,7 +72,7 @@ try {
   const loads = [];
   let identical = true;
   for (let r = 0; r < ROUNDS; r++) {
-    loads.push(loadavg()[0]);
+    loads.push(loadNow());
     const printed = {};
     for (const [name, dist] of r % 2 ? [...builds].reverse() : builds) {
       for (const [command, args] of Object.entries(commands)) runs[name][command].push(cliRun(dist, args(name)));
@@ -110,18 +112,11 @@ try {
         3,
       );
   const record = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: cpus()[0]?.model,
-    cores: cpus().length,
+    ...recordHeader('cli-cpu'),
     options: process.argv.slice(2),
     builds,
     rounds: ROUNDS,
-    load_1min: {
-      median: round(median(loads), 2),
-      min: round(Math.min(...loads), 2),
-      max: round(Math.max(...loads), 2),
-    },
+    load_1min: loadSpread(loads),
     identical_outputs: builds.length > 1 ? identical : null,
     ratios,
     ...table,
@@ -135,7 +130,7 @@ try {
   console.log(
     `ratios ${JSON.stringify(ratios)}; identical outputs: ${record.identical_outputs}; load ${record.load_1min.median}`,
   );
-  writeFileSync(join(here, 'results', OUT), `${JSON.stringify(record, null, 2)}\n`);
+  writeRecord(join(here, 'results', OUT), record);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

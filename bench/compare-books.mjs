@@ -18,6 +18,7 @@
 // A bundle that also exports alignSpansScoped and resolveCompareOptions (src/align/compare.ts) adds
 // "scopes": every sentence pair scored against seeded regions only, on pairs of 100 k to 500 k characters
 // (where ALL_PAIRS_LIMIT switches from one to the other).
+import './help.mjs';
 import { Bench } from 'tinybench';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -4,6 +4,7 @@
 // copy and import refusals, import and search again — printed as JSON lines, ids and times left out, so that two
 // builds' answers can be compared byte for byte (`diff`): a restructuring of the corpus must not change one.
 //   node bench/corpus-answers.mjs [DIST] > answers.jsonl     (DIST: a build of the package, default dist)
+import './help.mjs';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -3,6 +3,7 @@
 //                   PAN source documents), files in sorted order, concatenated until `bytes` UTF-8 bytes.
 //   mixed(), cjk(): the Vim tutor translations in bench/corpus (see SOURCE.md), repeated to size.
 //   scaledDocuments(text, scale, doc): `text` cut into documents of `doc` characters, `scale` times over.
+import './help.mjs';
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

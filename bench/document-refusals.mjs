@@ -9,6 +9,7 @@
  *   node bench/document-refusals.mjs --baseline .before/dist [--dist dist] [--files 20] [--rounds 2]
  *     [--out bench/results/document-refusals.json]
  */
+import './help.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';

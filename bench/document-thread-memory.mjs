@@ -9,6 +9,7 @@
  *   node bench/document-thread-memory.mjs --baseline .before/dist [--dist dist] [--rounds 2]
  *     [--out bench/results/document-thread-memory.json]
  */
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -7,6 +7,7 @@
 //   repunctuated  as a modern editor or a transcription punctuates
 //   modernised    period spellings made modern (American)
 //   ocr           about 1 word in 8 misread as OCR misreads print
+import './help.mjs';
 
 const REPLACEMENTS = [
   'quite',

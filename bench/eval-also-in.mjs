@@ -8,6 +8,7 @@
 //
 //   node build/packs-prepare-cjk.mjs aozora --repo GITDIR --held-out   (and chinese-classics: bench/languages/)
 //   node bench/eval-also-in.mjs [--out bench/results/eval-also-in.json]
+import './help.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';

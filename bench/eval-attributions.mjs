@@ -22,6 +22,7 @@
 //                passage is in another language than the text around it, a quotation without a form (< 50)
 //
 //   node bench/eval-attributions.mjs [--check] [--out FILE]     (the tags and shares parts read ../shared/data)
+import './help.mjs';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../dist/index.js';

@@ -17,6 +17,7 @@
 //
 //   node bench/eval-calibration.mjs [--write] [--quick]   (needs dist/; --write regenerates
 //                                                         src/services/analyze/calibration.generated.ts)
+import './help.mjs';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -15,6 +15,7 @@
 //    check however much of the work it continues (its calls' reproduced words say how much).
 //   node bench/eval-extraction.mjs [--budget 2000]
 // Results: bench/results/eval-extraction.json
+import './help.mjs';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -21,6 +21,7 @@
 //
 //   node bench/eval-false-attribution.mjs [--quick] [--check] [--out FILE] [--packs DIR]
 //        --quick: fewer texts per length (CI);  --check: exit 1 under the floors (CHECK below)
+import './help.mjs';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -13,6 +13,7 @@
 //
 //   node bench/eval-formulas.mjs [--wikipedia GITDIR --pack-texts DIR] [--dist DIR] [--out NAME]
 //        [--check]   (--dist: the build to measure, default ./dist; --check: exit 1 above the targets)
+import './help.mjs';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -29,6 +29,7 @@
 // Writes bench/results/eval-languages.json (-quick.json with --quick) and bench/results/eval-languages.md (the tables
 // docs/packs.md quotes). --check exits 1 when a language misses a target: verbatim >= 0.95 naming the work, edited
 // >= 0.90 at >= 50, negatives <= 0.01 at every length (each kind), 0 wrong works.
+import './help.mjs';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';

@@ -9,6 +9,7 @@
 // written for this measurement after the rule was set, never tuned on.
 //
 //   node bench/eval-licence-naming.mjs [--dist DIR] [--set dev|kin] [--out NAME]
+import './help.mjs';
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

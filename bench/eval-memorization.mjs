@@ -17,6 +17,7 @@
 //    works, calibrated by the base model as reference model, and for comparison without it).
 //   node bench/eval-memorization.mjs [--quick]
 // Results: bench/results/eval-memorization.json
+import './help.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createEngine } from '../dist/index.js';
 import { loadByteGptModel, readByteGptWeights } from '../dist/models.js';

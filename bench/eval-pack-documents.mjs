@@ -23,6 +23,7 @@
 //     --base: a packs folder of the baseline (index.json and its .tpk files), e.g. from `git show BASE:packs/…`
 //     --base-dist: the baseline's dist/ (its engine loads the baseline's packs); default: this build's
 // Writes bench/results/eval-pack-documents.json (-quick with --quick); --check exits 1 under the floors (CHECK).
+import './help.mjs';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

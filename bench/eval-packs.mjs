@@ -17,6 +17,7 @@
 //     --quick: 6 passages a book, 40 a Wikipedia source, 1 a Brown sample (CI); writes eval-packs-quick.json
 //     --check: exit 1 under the floors (CHECK below)
 // Writes bench/results/eval-packs.json.
+import './help.mjs';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -17,6 +17,7 @@
 //
 // `evaluate(engine, root, opts)` and `writeReport` are exported for other runners (e.g. a build of the TypeScript
 // sources); `runtime.build` records which code produced the report.
+import './help.mjs';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

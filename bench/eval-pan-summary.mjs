@@ -18,6 +18,7 @@
 //
 // `evaluate(compare, root)` is exported so that a runner over the TypeScript sources can use it before dist/ is
 // rebuilt.
+import './help.mjs';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';

@@ -12,6 +12,7 @@
 // `evaluate(compare, root)` and `writeReport` are exported so that a runner over the TypeScript sources
 // (e.g. an esbuild bundle of src/align/compare.ts) can write the same report before dist/ is rebuilt;
 // `runtime.build` records which code produced it.
+import './help.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ANCHORS, loadCorpus, microMeasures, panMeasures, spansToDetections } from './pan-measures.mjs';

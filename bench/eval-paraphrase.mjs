@@ -18,6 +18,7 @@
 //   node bench/eval-paraphrase.mjs --check        (no report: exit 1 below CHECK_FLOORS)
 //   node bench/eval-paraphrase.mjs --per-query F  (also writes every query's outcome to F, JSON lines: two builds
 //                                                  compared query by query)
+import './help.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -6,6 +6,7 @@
 //
 //   node bench/eval-portrait.mjs            (needs dist/)
 //   node bench/eval-portrait.mjs --check    (the same, without writing the results file)
+import './help.mjs';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

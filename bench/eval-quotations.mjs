@@ -17,6 +17,7 @@
 //
 //   node bench/eval-quotations.mjs [--check] [--out FILE]
 //        --check: exit 1 under the floors (CHECK_FLOORS), on the held-out split and on all texts
+import './help.mjs';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../dist/index.js';

@@ -23,6 +23,7 @@
 // text of an indexed document, transformed, and embedded between 20–80 tokens of clean held-out
 // filler; the truth is the passage's character span in the query and its document. Mosaics hold
 // 3–5 quotes of 15–30 tokens from different indexed documents between filler segments.
+import './help.mjs';
 import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

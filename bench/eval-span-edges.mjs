@@ -6,6 +6,7 @@
 //
 //   node bench/eval-span-edges.mjs --gutenberg GITDIR [--dist DIR] [--books 40] [--out NAME]
 //        GITDIR: rcdm-uga/Gutenberg_Text (a0b16d35, the commit pack:gutenberg is built from)
+import './help.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

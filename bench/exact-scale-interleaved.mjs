@@ -7,6 +7,7 @@
 //   node --expose-gc --max-old-space-size=16000 bench/exact-scale-interleaved.mjs
 //        --builds before=DIR,after=dist[,…] [--scale 135] [--rounds 300]
 // Results: bench/results/exact-scale-x<N>-interleaved.json
+import './help.mjs';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';

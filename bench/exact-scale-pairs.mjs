@@ -5,6 +5,7 @@
 //   node bench/exact-scale-pairs.mjs --builds this=dist,before=../prev/dist[,…] [--scale 135] [--rounds 3]
 //        [--iterations 100]
 // Results: bench/results/exact-scale-x<N>-pairs.json
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';

@@ -12,6 +12,7 @@
 //                       the page loads dist/ from a server on 127.0.0.1) and the same analyze timed there
 // Results: bench/results/exact-scale-x<N>.json (--dist or --json: printed as one JSON line instead). Peaks are the kernel's VmHWM, reset through
 // /proc/self/clear_refs (Linux; elsewhere peaks count from the start of the process).
+import './help.mjs';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

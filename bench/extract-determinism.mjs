@@ -7,6 +7,7 @@
 // digest. Numbers are the runs' own: nv_recall, calls, digest, wall seconds (on a loaded machine, for scale only).
 //   node bench/extract-determinism.mjs [--runs 2] [--burners 2] [--kills 4] [--budget 2000]
 //   (npm run build first; writes bench/results/extract-determinism.json)
+import './help.mjs';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

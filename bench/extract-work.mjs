@@ -10,6 +10,7 @@
 // file journal (trainprint/node openExtractionJournal: a JSON line appended and fsync'd per call), alternately.
 //   node bench/extract-work.mjs [--words 100000] [--latency 200] [--concurrency 8] [--budget 2000] [--runs 2]
 //   (npm run build first; writes bench/results/extract-work.json)
+import './help.mjs';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -9,6 +9,7 @@
  *
  * `--before` is another build's dist/ kept inside the repository (e.g. a copy of dist/ from an earlier commit).
  */
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -8,6 +8,7 @@
 // characters of the other documents it reads for the field, once per search).
 //   node bench/field-background.mjs --baseline DIR [--dist DIR] [--queries 300] [--rounds 7]
 //        (DIR: a build of the package, e.g. dist/ of the commit before; writes bench/results/field-background.json)
+import './help.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

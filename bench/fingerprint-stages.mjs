@@ -14,6 +14,7 @@
 //     [--write] [--out fingerprint-stages.json]
 //
 // It reads the engine's core (`engine.core`, not a public API) to call the stages one at a time.
+import './help.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';

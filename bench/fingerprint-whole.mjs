@@ -14,6 +14,7 @@
 // (bench/corpus/prose.*.utf-8, see SOURCE.md), Cyrillic (the Russian and Bulgarian Vim tutors) and mixed scripts
 // (bench/corpus.mjs mixed()), each repeated to size. With a baseline build every child alternates builds in the same
 // run, so before → after are ratios on one machine at one load.
+import './help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -17,6 +17,7 @@
 // --quick: fewer rounds (English only for part 1), no write unless --write. --rounds N, --cli-rounds N, --peer-only
 // en,… (the peer in fresh processes of those corpora only; '' for none), --corpora zh,ja (those only, written to
 // results/fingerprint-whole-zh+ja.json): a shorter part 1 on a machine shared with other work.
+import './help.mjs';
 import { Bench } from 'tinybench';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -37,12 +38,6 @@ const version = (n) => {
   return 'unknown';
 };
 
-// --help prints the usage above instead of starting a run (which would overwrite the recorded results)
-if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  const head = readFileSync(new URL(import.meta.url), 'utf8').split('\nimport ')[0];
-  console.log(head.replace(/^\/\/ ?/gm, ''));
-  process.exit(0);
-}
 const QUICK = process.argv.includes('--quick');
 const WRITE = !QUICK || process.argv.includes('--write');
 const REPS = QUICK ? { fast: 3, mid: 2, slow: 1 } : { fast: 15, mid: 7, slow: 3 };

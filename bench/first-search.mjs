@@ -11,6 +11,7 @@
 // worker pool of `trainprint/node` (--threads N, default: the cores − 1, as `serve` makes it), alternating;
 // the process's CPU time (all threads) beside the wall clock. Results: bench/results/first-search-pool.json.
 //   node bench/first-search.mjs --pool [--scale 30] [--pairs 5] [--threads N]
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

@@ -1,5 +1,6 @@
 // Reading files of a public repository's commit from a clone (bare or not), for the bench scripts that measure on
 // text kept out of the packs: bench/measure-chain-null.mjs, bench/eval-formulas.mjs, bench/eval-span-edges.mjs.
+import './help.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -19,7 +19,8 @@
  * before, at its peak and 45 s after the attacker stopped.
  *
  *   npm run build && nice node bench/hostile-attackers.mjs [--only audit,chunks,subline,padded]
- *     [--audit-works 100000] [--attack-s 60] [--out bench/results/hostile-attackers.json]
+ *     [--audit-works 100000] [--attack-s 60] [--after-s 45] [--cli dist/cli.js]
+ *     [--out bench/results/hostile-attackers.json]
  *
  * Each attacker runs in a child process of its own (this file with `--attack NAME`, its own model host), so that the
  * victim's calls, timed here, never wait on the attacker's body making (a 40 MB catalogue stringified, 1 MB strings
@@ -28,6 +29,7 @@
  *
  * `attackers` (below) is what bench/hostile-soak.mjs sends too, in its soak's mix. Linux only (RSS from /proc).
  */
+import './help.mjs';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -437,7 +439,6 @@ const OPTIONS = {
   'attack-s': { type: 'string', default: '60' },
   'after-s': { type: 'string', default: '45' },
   cli: { type: 'string', default: resolve(ROOT, 'dist/cli.js') },
-  help: { type: 'boolean', short: 'h' },
 };
 
 const USAGE = `usage: nice node bench/hostile-attackers.mjs [--only audit,chunks,subline,padded] [--audit-works 100000]
@@ -446,10 +447,6 @@ const USAGE = `usage: nice node bench/hostile-attackers.mjs [--only audit,chunks
 
 async function main() {
   const values = optionsOrUsage(OPTIONS, USAGE);
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
   if (values.attack) return attackerChild(values.attack, JSON.parse(values.job));
   const cli = resolve(values.cli);
   const dir = mkdtempSync(join(tmpdir(), 'hostile-attackers-'));

@@ -9,6 +9,7 @@
  * Main thread side: `const c = measuringClient(url, pid)`, then `const stop = c.start('probe' | 'analyses', key)` and
  * `await stop()` for the results; `await c.close()`.
  */
+import './help.mjs';
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';

@@ -10,6 +10,7 @@
  *     [--only font-bomb.pdf,flate-bomb.pdf,million-items.pdf,page-references.pdf] [--concurrent 20]
  *     [--out bench/results/hostile-files-priority.json]
  */
+import './help.mjs';
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -10,6 +10,7 @@
  * imports resolve (e.g. `git stash; npx tsup; cp -r dist .before/dist; git stash pop; npx tsup`). Each run is its own
  * `serve` process; the load average is read before each.
  */
+import './help.mjs';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -18,6 +18,7 @@
  * Linux only (the server's memory is read from /proc). Bounded: each request has a 120 s client limit; a few minutes
  * in all. The files are made in code (translations of the generators of a published attack report).
  */
+import './help.mjs';
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -16,6 +16,7 @@
  * Linux only (RSS from /proc). The server runs `--allow-private-model-hosts` so that the model hosts on 127.0.0.1
  * are called (under the default policy they are refused 422 before any call).
  */
+import './help.mjs';
 import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

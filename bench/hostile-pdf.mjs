@@ -3,6 +3,7 @@
  * a PDF of numbered objects with its cross-reference table, stream objects, a zlib stream of many copies of one
  * flushed 1 MiB deflate segment (a flate bomb of any size in a few KiB per MiB), and a one-page document.
  */
+import './help.mjs';
 import { constants as zlib, deflateRawSync, deflateSync } from 'node:zlib';
 
 export const latin1 = (s) => Buffer.from(s, 'latin1');

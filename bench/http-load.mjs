@@ -12,6 +12,7 @@
 //
 //   node bench/http-load.mjs [--concurrency 16] [--requests 1500] [--quick]
 //   TRAINPRINT_DIST=/path/to/dist node bench/http-load.mjs   (another build; default ../dist)
+import './help.mjs';
 import { Bench } from 'tinybench';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

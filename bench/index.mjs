@@ -3,6 +3,7 @@
 // queries: 10k-word texts with reused passages spliced in. Results: bench/results/index.json.
 // --scale N multiplies the corpus by repetition with perturbation (each copy re-seeded by word swaps),
 // to approach the 50 M-fingerprint setting of the issue (N = 135 ≈ 50 M fingerprints; needs ~3 GB RAM).
+import './help.mjs';
 import { Bench } from 'tinybench';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

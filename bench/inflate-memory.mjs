@@ -14,6 +14,7 @@
  * `--before` is another build's dist/ kept inside the repository (e.g. a copy of dist/ made at an earlier commit).
  * Linux only (RSS from /proc).
  */
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -10,6 +10,7 @@
  *   npm run build && nice node bench/item-decode-hold.mjs --baseline ../base/dist [--rounds 5] [--works 100000]
  *     [--out bench/results/item-decode-hold.json]
  */
+import './help.mjs';
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

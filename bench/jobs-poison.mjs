@@ -19,6 +19,7 @@
  * runs: the time to the exit and its code. Medians over the rounds; the victim's time beside the poison as a ratio to
  * its time alone. Polls every 50 ms, so times under that are resolution. Not part of CI.
  */
+import './help.mjs';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -14,6 +14,7 @@
  * per second, and `done` over time. Which process ran which chunk is not recorded.
  * Not part of CI (minutes); CI runs test/e2e/jobs-postgres.test.ts with 300 items.
  */
+import './help.mjs';
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

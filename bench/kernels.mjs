@@ -15,6 +15,7 @@
 // without spaces as Chinese and Japanese prose does; Cyrillic: the Russian and Bulgarian tutors; mixed: the six
 // European tutors (Cyrillic, Greek, Latin with diacritics). Time is process CPU (user + system) per call, beside wall
 // time; gc() runs before every call so no call pays for another's garbage.
+import './help.mjs';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';

@@ -5,6 +5,7 @@
 //   node build/packs-prepare-books.mjs fr --source COST-ELTeC/ELTeC-fra=GITDIR ... --out pack-texts/books-fr-out
 //
 // The library and the packs never read these files; only the bench does.
+import './help.mjs';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

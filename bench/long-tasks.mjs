@@ -15,6 +15,7 @@
  * Samples whose interval is longer than the sampling interval (the process not running: a busy machine) count by
  * their real length, as the event loop saw them.
  */
+import './help.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -9,6 +9,7 @@
 //   node bench/lookup.mjs [--keys 51000000] [--reps 15] [--queries 10000] [--baseline-wasm FILE] [--bits B]
 //        [--old-bits B] [--tag T]
 // Results: bench/results/lookup[-<keys>][-<T>].json
+import './help.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 

@@ -5,6 +5,7 @@
 // written): the English null of the other packs says nothing about character n-grams of another language.
 //
 //   node bench/measure-background-cjk.mjs [--write]   (needs dist/ and the prepared texts)
+import './help.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { heldOutPassages } from './languages/cjk-texts.mjs';

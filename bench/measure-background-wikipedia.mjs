@@ -7,6 +7,7 @@
 // null is from the style the packs hold.
 //
 //   node bench/measure-background-wikipedia.mjs   (needs dist/ and ../shared/data)
+import './help.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inventedArticles } from './data/invented-articles.mjs';

@@ -6,6 +6,7 @@
 //   node bench/measure-background.mjs [--write] [--only ID,ID]   (needs dist/; --write records each pack's
 //        `background` in packs/index.json, bound to the pack's SHA-256; --only measures those packs alone, e.g. the
 //        English ones, whose null this English text is: the other languages' packs have writers of their own)
+import './help.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { hasSharedData, naturalDocuments } from './natural-texts.mjs';

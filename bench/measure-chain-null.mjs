@@ -19,6 +19,7 @@
 //
 //   node bench/measure-chain-null.mjs --wikipedia GITDIR --gutenberg GITDIR --pack-texts DIR [--per-file 10]
 //        [--books 800] [--no-write]   (GITDIR: a clone, bare or not, of the repository; needs dist/)
+import './help.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -7,6 +7,7 @@
 //   node bench/measure-held-by.mjs --texts DIR   (DIR holds gutenberg/, wikipedia-articles/, wikipedia-core/ as
 //                                                 build/packs-prepare.mjs writes them; needs dist/)
 // Writes bench/results/measure-held-by.json.
+import './help.mjs';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,6 @@
 // The measures of bench/eval-memorization.mjs, as plain JS so that the eval and the tests share one implementation
 // (test/unit/memorization-measures.test.ts checks them on cases with known answers).
+import './help.mjs';
 
 /** A deterministic generator (mulberry32). */
 export function rng(seed) {

@@ -11,6 +11,7 @@
 // Not WikiText (it is in pack:wikipedia-wikitext) and not the licence texts (`npm start` loads them). Each source's
 // documents are ordered by SHA-256 of their id and dealt alternately to the parts `tune` (measured and fitted on)
 // and `test` (reported, never tuned on). Text is never copied into the repository: only statistics leave here.
+import './help.mjs';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

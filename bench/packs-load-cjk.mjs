@@ -6,6 +6,7 @@
 // fixtures of test/fixtures/texts/cjk/). The budget: ≤ 1.5 × the English packs' load and analyze time.
 //
 //   node bench/packs-load-cjk.mjs [--runs N]   (needs dist/). Writes bench/results/packs-load-cjk.json.
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

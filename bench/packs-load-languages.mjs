@@ -26,6 +26,7 @@
 // engine is read before → after in one run.
 //
 // Writes bench/results/packs-load-languages.json.
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -12,6 +12,7 @@
 // Reads only dist/, packs/ and the committed test fixtures. Writes bench/results/packs-load.json.
 //
 //   node bench/packs-load.mjs [--runs N]      (needs dist/ and dist/web: npm run build; /usr/bin/chromium)
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

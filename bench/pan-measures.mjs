@@ -10,6 +10,7 @@
 // - precision = the same function with the roles swapped (mean over detections).
 // - granularity = mean over detected cases of the number of detections detecting it (1 if none detected).
 // - plagdet = F1 / log2(1 + granularity); edge rules: both sets empty → P = R = 1; exactly one empty → 0.
+import './help.mjs';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -15,6 +15,7 @@
 // folder is deleted at the end. Results: bench/results/pg-dataset[-xN].json.
 //
 //   node --expose-gc bench/pg-dataset.mjs [--scale N] [--runs N]
+import './help.mjs';
 import { mkdirSync, writeFileSync, statfsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { english, scaledDocuments } from './corpus.mjs';

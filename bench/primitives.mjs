@@ -15,6 +15,7 @@
  * with copied passages among other text (the aligner's `exactRuns` through `verbatimPassages`, the scan's
  * `copySpans`, extraction's `RunIndex.runs`).
  */
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

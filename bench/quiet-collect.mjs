@@ -11,6 +11,7 @@
  *
  *   nice node bench/quiet-collect.mjs [--rounds 5] [--out bench/results/quiet-collect-pause.json]
  */
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -32,6 +32,7 @@
 // seeded sample). Per run: the 95 % interval against the true share (held chapters' words ÷ the work's chapters'),
 // the estimate's error, the calls (the client's count, and the server log's where given), the outcome, the documents
 // verified, contradicted and refuted, the detection rate measured, the confidence, the wall time.
+import './help.mjs';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

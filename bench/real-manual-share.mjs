@@ -14,6 +14,7 @@
 // The work of a draw: a first line naming the draw (another work hash, other passages; not held), then the manual's
 // words from its first chapter on (after the table of contents), as the file has them (hard-wrapped at ~70 columns
 // by Sphinx's text builder); the corpus holds the held documents in that form. Truth: held words ÷ the work's words.
+import './help.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';

@@ -32,6 +32,7 @@
 // Per run: the 95 % interval against the true share (held words ÷ the work's words; no slack), the estimate, the
 // documents fetched / verified / unchecked / contradicted / refuted (a passage is held whole or not at all, so
 // verified ÷ fetched is the verified share of fetched documents that hold the passage), calls, outcome, time.
+import './help.mjs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';

@@ -19,6 +19,7 @@
 //     and Brier over 10 equal-width bins.
 // Results: bench/results/remote-corpus.json.
 //   node bench/remote-corpus.mjs [--texts N] [--quick]        (needs dist/: npm run build)
+import './help.mjs';
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

@@ -1,5 +1,6 @@
 // `npm run bench`: installs the benchmark-only peers into bench/node_modules on first use (they are
 // never part of the package or the CI install), checks that dist/ is built, then runs every bench.
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -6,6 +6,7 @@
 // with long queries (a whole 200,000-character edited chapter run) whose alignment takes seconds on a loaded core.
 //   node bench/same-answer.mjs [--baseline DIR] [--dist DIR] [--calls 50] [--together 4] [--burn 2] [--owner NAME]
 //        (DIR: a build of the package; writes bench/results/same-answer.json)
+import './help.mjs';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

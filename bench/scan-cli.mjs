@@ -29,6 +29,7 @@
 //   node bench/scan-cli.mjs --only mix --rounds 0 --keep DIR
 //        writes the archive (DIR/<workload>.tpds) and the outputs (.jsonl, .txt) to DIR and keeps them, to profile
 //        a run: node --cpu-prof dist/cli.js scan --dataset DIR/mix.tpds DIR/mix-0.jsonl --out HITS.jsonl --quiet
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

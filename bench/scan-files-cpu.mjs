@@ -9,11 +9,13 @@
 //   npm run build && node bench/scan-files-cpu.mjs --baseline OTHER/dist [--rounds 9] [--out scan-files-cpu.json]
 //
 // The inputs are bench/cli-cpu.mjs's: 10 MB of English as about 1 kB JSON Lines outputs against a small archive.
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { archiveOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -85,7 +87,7 @@ try {
   const loads = [];
   let identical = true;
   for (let r = 0; r < ROUNDS; r++) {
-    loads.push(loadavg()[0]);
+    loads.push(loadNow());
     for (const [name, dist] of r % 2 ? [...builds].reverse() : builds) {
       const out = join(dir, `hits-${name}.jsonl`);
       rmSync(out, { force: true });
@@ -129,18 +131,11 @@ try {
     builds.length > 1 ? round(median(runs.this.map((x, i) => x[key] / runs.baseline[i][key])), 3) : null;
   const ratio = perRound('scan_s');
   const record = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: cpus()[0]?.model,
-    cores: cpus().length,
+    ...recordHeader('scan-files-cpu'),
     options: process.argv.slice(2),
     builds,
     rounds: ROUNDS,
-    load_1min: {
-      median: round(median(loads), 2),
-      min: round(Math.min(...loads), 2),
-      max: round(Math.max(...loads), 2),
-    },
+    load_1min: loadSpread(loads),
     identical_hits: builds.length > 1 ? identical : null,
     scan_cpu_this_over_baseline: ratio,
     rest_cpu_this_over_baseline: perRound('items_s'),
@@ -158,7 +153,7 @@ try {
   console.log(
     `this / baseline, per round: ${ratio} (the rest: ${record.rest_cpu_this_over_baseline}; the modules' load: ${record.load_cpu_this_over_baseline}); identical hits: ${record.identical_hits}; load ${record.load_1min.median}`,
   );
-  writeFileSync(join(here, 'results', OUT), `${JSON.stringify(record, null, 2)}\n`);
+  writeRecord(join(here, 'results', OUT), record);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

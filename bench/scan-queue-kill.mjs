@@ -15,6 +15,7 @@
  * Writes bench/results/scan-queue-kill.json. PostgreSQL: TRAINPRINT_TEST_PG_URL, else a throwaway cluster
  * (test/pg/cluster.mjs). The e2e test (test/e2e/scan-queue.test.ts) runs the same function with a few thousand items.
  */
+import './help.mjs';
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

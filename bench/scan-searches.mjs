@@ -13,6 +13,7 @@
 // GNU time's user + system CPU of each process, medians over the rounds; each build scans an archive of its own
 // making; the hit lines of every input are compared byte for byte between the builds (a difference stops the run).
 // Results: bench/results/scan-searches.json (--write).
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -19,6 +19,7 @@
 //        the same outputs against the archive beside an exact dataset of ≥ 50 M fingerprints (bench/corpus.mjs's
 //        scaled English, 135 copies, every 4th word of a copy after the first marked; keep_text: false): engine.scan against engine.fingerprint only, in process, alternating;
 //        bench/results/scan-scale.json
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

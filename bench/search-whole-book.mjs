@@ -7,6 +7,7 @@
 //              --base before=/tmp/prev/dist:/tmp/prev/packs (a worktree of an earlier commit, built)
 // Writes bench/results/search-whole-book.json: per book and build, the median search time and its ratio to this
 // build's, the coverage and the matches.
+import './help.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

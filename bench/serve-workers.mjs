@@ -8,6 +8,7 @@
 // bench/results/serve-workers-wN.json.
 //
 //   node bench/serve-workers.mjs [--runs 3] [--requests 1500] [--concurrency 16] [--workers 2] [--words N]  (needs dist/)
+import './help.mjs';
 import { execFile, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

@@ -8,6 +8,7 @@
 //
 // Sources: bench/results/real-verified-share.json (every draw of the real engines), verified-share.json and
 // verified-share-infini-gram-mini.json (every draw where a grid was run with `draw_counts`, else the three kept).
+import './help.mjs';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const { estimateShare } = await import('../dist/evidence.js');

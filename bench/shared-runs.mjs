@@ -6,6 +6,7 @@
 //
 // Every K-unit window of the negatives goes into a map by a 53-bit rolling hash (two 32-bit polynomial hashes); the
 // packed texts are streamed past it once, and every hash hit is confirmed unit by unit.
+import './help.mjs';
 
 const B1 = 0x01000193;
 const B2 = 0x5bd1e995;

@@ -12,6 +12,7 @@
  *
  * The first build named is the one compared against (`over_first`). Linux only (as hostile-soak.mjs).
  */
+import './help.mjs';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

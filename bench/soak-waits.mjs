@@ -7,6 +7,7 @@
  *
  *   node bench/soak-waits.mjs --waits FILE [--gaps FILE] [--top 12] [--over-ms 500] [--out FILE.json]
  */
+import './help.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 

@@ -14,6 +14,7 @@
 //
 //   node bench/stall.mjs [--runs 3] [--mb 10] [--compare-chars 500000] [--fresh]
 //                        [--tasks analyze,compare,analyze-html,register]
+import './help.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { request as httpRequest, Agent } from 'node:http';

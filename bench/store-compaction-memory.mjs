@@ -8,12 +8,14 @@
  *   npm run build && nice node --expose-gc bench/store-compaction-memory.mjs [--mb 200] [--lib dist/node.js]
  *     [--out bench/results/store-compaction-memory.json]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import './help.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Encoder } from '@msgpack/msgpack';
+import { recordHeader, writeRecord } from './record.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -40,9 +42,8 @@ const memory = async () => {
 
 const dir = mkdtempSync(join(tmpdir(), 'compaction-memory-'));
 const result = {
-  bench: 'store-compaction-memory',
+  ...recordHeader('store-compaction-memory'),
   lib: relative(ROOT, resolve(values.lib)),
-  node: process.version,
   values: count,
   value_bytes: VALUE,
 };
@@ -85,7 +86,4 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-const out = resolve(ROOT, values.out);
-mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-console.log(`wrote ${relative(ROOT, out)}`);
+console.log(`wrote ${writeRecord(values.out, result)}`);

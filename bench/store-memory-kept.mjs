@@ -10,14 +10,16 @@
  * the log is empty (`log`, the default: every value in the log).
  *
  *   npm run build && nice node bench/store-memory-kept.mjs --baseline /work/base/dist [--analyses 93] [--rounds 3]
- *     [--layout log|snapshot]
+ *     [--layout log|snapshot] [--out bench/results/store-memory-kept.json]
  */
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { optionsOrUsage } from './cli-args.mjs';
+import { loadNow, recordHeader, writeRecord } from './record.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: nice node bench/store-memory-kept.mjs --baseline DIST [--analyses 93] [--rounds 3] [--layout log|snapshot] [--out bench/results/store-memory-kept.json]`;
@@ -30,7 +32,6 @@ const OPTIONS = {
   // a child: open the store in `open` with the build in `dist` and print its memory figures
   open: { type: 'string' },
   dist: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 };
 
 const mb = (bytes) => Math.round(bytes / 1e5) / 10;
@@ -72,13 +73,13 @@ async function child(values) {
 async function main() {
   const values = optionsOrUsage(OPTIONS, USAGE);
   if (values.open) return child(values);
-  if (values.help || !values.baseline || !['log', 'snapshot'].includes(values.layout)) {
+  if (!values.baseline || !['log', 'snapshot'].includes(values.layout)) {
     console.log(USAGE);
-    process.exit(values.help ? 0 : 2);
+    process.exit(2);
   }
   const builds = { this: resolve(ROOT, 'dist'), baseline: resolve(values.baseline) };
   const dir = mkdtempSync(join(tmpdir(), 'store-memory-kept-'));
-  const loadAtStart = loadavg()[0];
+  const loadAtStart = loadNow();
   try {
     // written by the baseline build, so that the store is one either build reads as it is (the formats are the same)
     const { openFileStore } = await import(pathToFileURL(join(builds.baseline, 'node.js')).href);
@@ -122,10 +123,8 @@ async function main() {
     const theirs = figures('baseline');
     const ratio = (key) => (theirs[key] > 0 ? Math.round((mine[key] / theirs[key]) * 100) / 100 : null);
     return {
-      bench: 'store-memory-kept',
+      ...recordHeader('store-memory-kept'),
       baseline: values.baseline,
-      node: process.version,
-      cpus: cpus().length,
       analyses: Number(values.analyses),
       layout: values.layout,
       small_entries: 100_000,
@@ -134,7 +133,7 @@ async function main() {
       // this build's median over the baseline's, same run
       ratios: Object.fromEntries(['rss_mb', 'peak_rss_mb', 'open_ms', 'open_cpu_ms'].map((k) => [k, ratio(k)])),
       load_average_at_start: loadAtStart,
-      load_average_at_end: loadavg()[0],
+      load_average_at_end: loadNow(),
       out: values.out,
     };
   } finally {
@@ -146,8 +145,5 @@ const result = await main();
 if (result) {
   const { out, ...record } = result;
   console.log(JSON.stringify(record, null, 2));
-  const path = resolve(ROOT, out);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
-  console.log(`wrote ${relative(ROOT, path)}`);
+  console.log(`wrote ${writeRecord(out, record)}`);
 }

@@ -7,13 +7,16 @@
  * this build's to the baseline's. The files are in the page cache (the store wrote them just before): the cost
  * measured is the system calls and the copy, not a disk's latency.
  *
- *   npm run build && nice node bench/store-reads.mjs --baseline /work/base/dist [--rounds 9] [--out …]
+ *   npm run build && nice node bench/store-reads.mjs --baseline /work/base/dist [--rounds 9] [--analyses 200]
+ *     [--out bench/results/store-reads.json]
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import './help.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { optionsOrUsage } from './cli-args.mjs';
+import { loadNow, recordHeader, writeRecord } from './record.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: nice node bench/store-reads.mjs --baseline DIST [--rounds 9] [--analyses 200] [--out bench/results/store-reads.json]
@@ -24,7 +27,6 @@ const OPTIONS = {
   rounds: { type: 'string', default: '9' },
   analyses: { type: 'string', default: '200' },
   out: { type: 'string', default: 'bench/results/store-reads.json' },
-  help: { type: 'boolean', short: 'h' },
 };
 
 /** A made-up analysis: its text and a result of some hundred members, the same for a seed. */
@@ -53,9 +55,9 @@ async function perCall(calls, body) {
 
 async function main() {
   const values = optionsOrUsage(OPTIONS, USAGE);
-  if (values.help || !values.baseline) {
+  if (!values.baseline) {
     console.log(USAGE);
-    process.exit(values.help ? 0 : 2);
+    process.exit(2);
   }
   const builds = {
     this: resolve(ROOT, 'dist'),
@@ -91,16 +93,14 @@ async function main() {
       wall_us: Math.round(median(samples[name][op].map((x) => x.wall_us))),
     });
     const result = {
-      bench: 'store-reads',
+      ...recordHeader('store-reads'),
       baseline: values.baseline,
-      node: process.version,
-      cpus: cpus().length,
       analyses: count,
       rounds,
       load_average_at_start: undefined,
       get: { this: figure('this', 'get'), baseline: figure('baseline', 'get') },
       scan_page_of_20: { this: figure('this', 'scan'), baseline: figure('baseline', 'scan') },
-      load_average_at_end: loadavg()[0],
+      load_average_at_end: loadNow(),
     };
     for (const op of ['get', 'scan_page_of_20']) {
       result[op].cpu_ratio = Math.round((result[op].this.cpu_us / result[op].baseline.cpu_us) * 100) / 100;
@@ -113,11 +113,8 @@ async function main() {
   }
 }
 
-const loadAtStart = loadavg()[0];
+const loadAtStart = loadNow();
 const result = await main();
 result.load_average_at_start = loadAtStart;
 console.log(JSON.stringify(result, null, 2));
-const out = resolve(ROOT, optionsOrUsage(OPTIONS, USAGE).out);
-mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-console.log(`wrote ${relative(ROOT, out)}`);
+console.log(`wrote ${writeRecord(optionsOrUsage(OPTIONS, USAGE).out, result)}`);

@@ -10,12 +10,15 @@
  * are in the page cache (written just before): the cost is the system calls, the copy and the CRC check, not a disk.
  *
  *   npm run build && nice node --expose-gc bench/store-threshold.mjs [--rounds 7] [--per-size 300]
+ *     [--thresholds 1024,4096,16384,65536] [--out bench/results/store-threshold.json]
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import './help.mjs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { optionsOrUsage } from './cli-args.mjs';
+import { loadNow, recordHeader, writeRecord } from './record.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: nice node --expose-gc bench/store-threshold.mjs [--rounds 7] [--per-size 300] [--thresholds 1024,4096,16384,65536] [--out bench/results/store-threshold.json]`;
@@ -24,7 +27,6 @@ const OPTIONS = {
   'per-size': { type: 'string', default: '300' },
   thresholds: { type: 'string', default: '1024,4096,16384,65536' },
   out: { type: 'string', default: 'bench/results/store-threshold.json' },
-  help: { type: 'boolean', short: 'h' },
 };
 /** Encoded sizes of the values measured: at or just above each threshold swept. */
 const SIZES = [1024, 4096, 16384, 65536];
@@ -57,9 +59,9 @@ async function cpuPerCall(calls, body) {
 
 async function main() {
   const values = optionsOrUsage(OPTIONS, USAGE);
-  if (values.help || typeof globalThis.gc !== 'function') {
+  if (typeof globalThis.gc !== 'function') {
     console.log(USAGE);
-    process.exit(values.help ? 0 : 2);
+    process.exit(2);
   }
   const { openFileStore } = await import(pathToFileURL(join(ROOT, 'dist', 'node.js')).href);
   const perSize = Number(values['per-size']);
@@ -130,15 +132,13 @@ async function main() {
       };
     });
     return {
-      bench: 'store-threshold',
-      node: process.version,
-      cpus: cpus().length,
+      ...recordHeader('store-threshold'),
       values_per_size: perSize,
       small_entries: 2_000,
       rounds: Number(values.rounds),
       load_average_at_start: loadAtStart,
       thresholds: figures,
-      load_average_at_end: loadavg()[0],
+      load_average_at_end: loadNow(),
       out: values.out,
     };
   } finally {
@@ -147,13 +147,10 @@ async function main() {
   }
 }
 
-const loadAtStart = loadavg()[0];
+const loadAtStart = loadNow();
 const result = await main();
 if (result) {
   const { out, ...record } = result;
   console.log(JSON.stringify(record, null, 2));
-  const path = resolve(ROOT, out);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
-  console.log(`wrote ${relative(ROOT, path)}`);
+  console.log(`wrote ${writeRecord(out, record)}`);
 }

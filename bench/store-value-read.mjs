@@ -8,22 +8,22 @@
  * `fs.read` on the handle's descriptor (a callback, no FileHandle promise), to see what the promise API costs. The file is in the page cache (written just before).
  *
  *   nice node bench/store-value-read.mjs [--bytes 200000] [--rounds 9] [--reads 2000]
+ *     [--out bench/results/store-value-read.json]
  */
-import { mkdirSync, mkdtempSync, read, rmSync, writeFileSync } from 'node:fs';
+import './help.mjs';
+import { mkdtempSync, read, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { optionsOrUsage } from './cli-args.mjs';
+import { loadNow, recordHeader, writeRecord } from './record.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: nice node bench/store-value-read.mjs [--bytes 200000] [--rounds 9] [--reads 2000] [--out bench/results/store-value-read.json]`;
 const OPTIONS = {
   bytes: { type: 'string', default: '200000' },
   rounds: { type: 'string', default: '9' },
   reads: { type: 'string', default: '2000' },
   out: { type: 'string', default: 'bench/results/store-value-read.json' },
-  help: { type: 'boolean', short: 'h' },
 };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -56,14 +56,10 @@ const BUFFERS = {
 
 async function main() {
   const values = optionsOrUsage(OPTIONS, USAGE);
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
   const bytes = Number(values.bytes);
   const reads = Number(values.reads);
   const dir = mkdtempSync(join(tmpdir(), 'store-value-read-'));
-  const loadAtStart = loadavg()[0];
+  const loadAtStart = loadNow();
   try {
     const path = join(dir, 'values');
     const slots = 64;
@@ -93,9 +89,7 @@ async function main() {
     const unfilled = median(samples.unfilled);
     const callback = median(samples.unfilled_callback);
     return {
-      bench: 'store-value-read',
-      node: process.version,
-      cpus: cpus().length,
+      ...recordHeader('store-value-read'),
       bytes,
       reads_per_round: reads,
       rounds: Number(values.rounds),
@@ -107,7 +101,7 @@ async function main() {
       unfilled_to_zero_filled: Math.round((unfilled / zero) * 100) / 100,
       unfilled_callback_to_unfilled: Math.round((callback / unfilled) * 100) / 100,
       load_average_at_start: loadAtStart,
-      load_average_at_end: loadavg()[0],
+      load_average_at_end: loadNow(),
       out: values.out,
     };
   } finally {
@@ -118,7 +112,4 @@ async function main() {
 const result = await main();
 const { out, ...record } = result;
 console.log(JSON.stringify(record, null, 2));
-const path = resolve(ROOT, out);
-mkdirSync(dirname(path), { recursive: true });
-writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
-console.log(`wrote ${relative(ROOT, path)}`);
+console.log(`wrote ${writeRecord(out, record)}`);

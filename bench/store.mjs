@@ -11,6 +11,7 @@
 // Results: bench/results/store.json. Bounded: fixed operation counts, < 60 s.
 //
 //   node bench/store.mjs [--quick]
+import './help.mjs';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';

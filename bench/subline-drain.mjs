@@ -19,6 +19,7 @@
  *
  * Linux only (/proc).
  */
+import './help.mjs';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -17,6 +17,7 @@
 // The mirrors: `--ud DIR` names a folder holding one git directory per repository, as DIR/<owner>+<name>/repo (what
 // a mirror of github.com/UniversalDependencies/<name> is written as) or DIR/<name> (a clone). The library, the packs
 // and the tests never read these texts.
+import './help.mjs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitDirOf, readBlobs } from './git-blobs.mjs';

@@ -8,6 +8,7 @@
 // --held-out) and dist/.
 //
 //   node bench/units-cjk.mjs [--n 60]   Writes bench/results/units-cjk.json.
+import './help.mjs';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

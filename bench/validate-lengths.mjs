@@ -2,6 +2,7 @@
 // pre-check) against the validator on the whole schema, as before it. Alternating A/B in one process, medians.
 //   node bench/validate-lengths.mjs [--rounds 15]
 // src/ is bundled with esbuild into a temporary folder: compileValidator is not exported by the package.
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

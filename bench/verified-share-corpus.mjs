@@ -1,6 +1,7 @@
 // The works and corpora of the verified-share benches (bench/verified-share.mjs on the fixture engines,
 // bench/real-verified-share.mjs on the real ones): texts by kind, the held parts of a work in a corpus's line form,
 // cut into documents of a given length beside documents of another text. Deterministic: the same cell, the same bytes.
+import './help.mjs';
 import { readFileSync } from 'node:fs';
 
 export const wordCount = (t) => (t.match(/\S+/g) ?? []).length;

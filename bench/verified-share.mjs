@@ -28,6 +28,7 @@
 // the upper end at 0 % held, the documents fetched / verified / unchecked / contradicted / refuted (with the strata
 // held, a passage is held whole or not at all, so verified ÷ fetched is the verified share of fetched documents that
 // hold the passage), calls, time.
+import './help.mjs';
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';

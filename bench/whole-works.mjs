@@ -26,6 +26,7 @@
 // The novel: the 24 chapters of Persuasion, then the chapters of The Man Who Was Thursday (the committed Project
 // Gutenberg texts, test/fixtures/texts/gutenberg), numbered "Chapter 1" … in turn, the last cut where the novel
 // reaches 100,000 words (titles counted).
+import './help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -9,6 +9,7 @@
 //     [--write] [--out winnow.json]
 //
 // It reads the engine's core (`engine.core`, not a public API) to call the kernel.
+import './help.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@
 // body counted past it), sent through undici (Node's fetch, one pooled Agent) and through curl --parallel.
 // Every request must get its status: a connection reset or "other side closed" is an answer lost on the wire.
 // Shared by test/contract/http-wire.test.ts (the server of src/) and bench/wire.mjs (the server of dist/).
+import './help.mjs';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

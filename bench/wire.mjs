@@ -5,6 +5,7 @@
 // processes spin on the CPU meanwhile (the loaded machine the faults were seen on).
 //   node bench/wire.mjs [--baseline DIR] [--dist DIR] [--runs 10] [--requests 1000] [--burn 0]
 //        (DIR: a build of the package, e.g. a copy of dist/ from the commit before; writes bench/results/wire.json)
+import './help.mjs';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

@@ -16,14 +16,16 @@
  *   node bench/worker-pool-idle.mjs [--dist dist] [--baseline ../base/dist] [--rounds 3] [--idle-ms 3000]
  *     [--out bench/results/worker-pool-idle.json]
  */
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { optionsOrUsage } from './cli-args.mjs';
 import { madeUpText } from './hostile-attackers.mjs';
+import { recordHeader, writeRecord } from './record.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE =
@@ -143,10 +145,7 @@ if (summary.baseline) {
     summary.this.rss_after_idle_ms_mb - summary.baseline.rss_after_idle_ms_mb;
 }
 const result = {
-  bench: 'worker-pool-idle',
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: cpus().length,
+  ...recordHeader('worker-pool-idle'),
   load_average: load.map((l) => Math.round(l * 10) / 10),
   idle_ms: idleMs,
   builds: Object.fromEntries(Object.entries(builds).map(([k, v]) => [k, relative(ROOT, v)])),
@@ -154,5 +153,5 @@ const result = {
   summary,
   runs,
 };
-writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+writeRecord(values.out, result);
 console.log(JSON.stringify(summary, null, 2));

@@ -39,7 +39,7 @@ export type {
   DatasetImportOptions,
   DatasetLoadOptions,
 } from './corpus/types.js';
-export { OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
+export { MAX_THREADS, OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
 export type { Offload, PureWork, WorkResult } from './corpus/work.js';
 export type {
   DatasetDescriptor,

@@ -40,7 +40,24 @@ export function options(valued: readonly string[], flags: readonly string[] = []
  * @example const port = integerIn(values, 'port', 8787, 0, 65535)
  */
 export function integerIn(values: Record<string, unknown>, name: string, fallback: number, lo: number, hi: number) {
-  const n = values[name] === undefined ? fallback : Number(values[name]);
+  return optionalIntegerIn(values, name, lo, hi) ?? fallback;
+}
+
+/**
+ * The integer option `name`, undefined when absent (the library's default applies); a UsageError naming the range,
+ * in {@link integerIn}'s words, when it is not an integer in lo..hi.
+ * @example const partitions = optionalIntegerIn(values, 'partitions', 1, 1024)
+ */
+export function optionalIntegerIn(
+  values: Record<string, unknown>,
+  name: string,
+  lo: number,
+  hi: number,
+): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  // Number('') is 0: an empty value (`--port=`) is no integer
+  const n = String(raw).trim() === '' ? Number.NaN : Number(raw);
   if (!Number.isInteger(n) || n < lo || n > hi) throw new UsageError(`--${name} must be an integer in ${lo}..${hi}`);
   return n;
 }

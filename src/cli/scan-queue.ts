@@ -17,7 +17,17 @@ import {
   type ScanQueueOptions,
 } from '../node/index.js';
 import { jobsAction, queueUrl, statusLine } from './jobs.js';
-import { DATASETS, loadDatasets, options, parse, QUIET, redact, UsageError, type ParseOptions } from './shared.js';
+import {
+  DATASETS,
+  loadDatasets,
+  optionalIntegerIn,
+  options,
+  parse,
+  QUIET,
+  redact,
+  UsageError,
+  type ParseOptions,
+} from './shared.js';
 
 /** The options `scan --queue` and `worker` share: where the queue is, the datasets, the lease and retention. */
 export const QUEUE_OPTIONS: ParseOptions = {
@@ -35,16 +45,16 @@ const SCAN_QUEUE_OPTIONS: ParseOptions = {
 };
 
 /**
- * An integer option in lo..hi, or undefined when absent; a UsageError otherwise. Without bounds, any integer: the
- * library bounds it and names the field (`--min-words 0`: `min_words: must be ≥ 1`, as every door says it).
+ * An integer option in lo..hi, or undefined when absent; a UsageError otherwise (in the words of every integer
+ * option of the CLI). Without bounds, any integer: the library bounds it and names the field (`--min-words 0`:
+ * `min_words: must be ≥ 1`, as every door says it).
  */
 export function intOption(values: Record<string, unknown>, name: string, lo?: number, hi?: number): number | undefined {
+  if (lo !== undefined && hi !== undefined) return optionalIntegerIn(values, name, lo, hi);
   const raw = values[name];
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  const bounded = lo !== undefined && hi !== undefined;
-  if (!Number.isInteger(n) || (bounded && (n < lo || n > hi)))
-    throw new UsageError(`--${name} must be an integer${bounded ? ` ${lo}..${hi}` : ''}`);
+  if (!Number.isInteger(n)) throw new UsageError(`--${name} must be an integer`);
   return n;
 }
 

@@ -13,7 +13,7 @@ import {
   openPostgresStore,
   type PostgresDatasetResult,
 } from '../node/index.js';
-import { fmt, mb, UsageError } from './args.js';
+import { fmt, mb, optionalIntegerIn, UsageError } from './args.js';
 
 export {
   type Command,
@@ -22,6 +22,7 @@ export {
   HelpAsked,
   integerIn,
   mb,
+  optionalIntegerIn,
   options,
   parse,
   type ParseOptions,
@@ -120,10 +121,7 @@ export function postgresTarget(
   }
   if (!isPostgresUrl(into)) throw new UsageError('--into needs a postgres:// or postgresql:// URL');
   if (conflict) throw new UsageError(`${conflict} and --into are exclusive`);
-  const partitions = values.partitions === undefined ? undefined : Number(values.partitions);
-  if (partitions !== undefined && (!Number.isInteger(partitions) || partitions < 1 || partitions > 1024)) {
-    throw new UsageError('--partitions must be an integer 1..1024');
-  }
+  const partitions = optionalIntegerIn(values, 'partitions', 1, 1024);
   return { into, ...(partitions === undefined ? {} : { partitions }), ...(values.replace ? { replace: true } : {}) };
 }
 

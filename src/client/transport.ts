@@ -18,6 +18,7 @@
  * Only `fetch`, `AbortController`, `setTimeout`, `TextEncoder` and `URL`: the same code runs in
  * Node ≥ 20, Deno, Bun, Workers and browsers.
  */
+import { sleep } from '../util/timers.js';
 import { CLIENT_ERROR_CODES, TrainprintApiError } from './errors.js';
 
 /** A `fetch`-compatible function (`globalThis.fetch`, undici's, a test double). */
@@ -319,21 +320,6 @@ export function parseRetryAfter(v: string | null, now = Date.now()): number | nu
 
 function backoff(attempt: number): number {
   return Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt); // full jitter
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function aborted(signal: AbortSignal | undefined): TrainprintApiError {

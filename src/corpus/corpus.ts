@@ -56,7 +56,7 @@ import { EXACT_SIZE, EXACT_WINDOW } from './search-exact.js';
 import { type EvidenceSource, checkEvidenceSource } from './source.js';
 import { mergeSourceMatches, SourceSet, type SourcesFound } from './source-set.js';
 import { type RemoteSearchable, unmeasured } from './remote-types.js';
-import { pairsIn, runWork, worthOffloading, type PureWork } from './work.js';
+import { MAX_THREADS, pairsIn, runWork, worthOffloading, type PureWork } from './work.js';
 import { type DatasetLoad, type LoadedDataset, notAPortrait } from './loaded.js';
 import { MemoryExact } from './memory-exact.js';
 import { MemoryPortrait } from './memory-portrait.js';
@@ -548,7 +548,7 @@ export class Corpus {
     if (typeof sliceMs !== 'number' || !(sliceMs >= 0))
       throw new TrainprintError('INVALID_OPTIONS', 'sliceMs must be a number ≥ 0');
     const threads = Math.floor(run.offload?.threads ?? 1);
-    const lanes = threads >= 1 ? Math.min(threads, 64) : 1; // a worker pool has 1-64
+    const lanes = threads >= 1 ? Math.min(threads, MAX_THREADS) : 1; // a worker pool has 1..MAX_THREADS
     for (const d of [...this.sets.values()]) {
       if (this.sets.get(d.descriptor.id) !== d) continue; // removed meanwhile
       await d.prepareSearch({ sliceMs, offload: run.offload, lanes });

@@ -67,6 +67,12 @@ export interface Offload {
 }
 
 /**
+ * The most threads any pool may run — `trainprint/node`'s worker and document pools, a dataset build's or a file
+ * scan's threads: the one bound of every `threads` option (1..MAX_THREADS).
+ */
+export const MAX_THREADS = 256;
+
+/**
  * Pure work on texts shorter than this (UTF-16 units in all) runs in the caller's thread even where an
  * {@link Offload} is given: it takes well under a millisecond there, less than a message to another thread
  * and back (a copy of the text each way, two wake-ups). Measured on `serve --workers 2` with 2–6 KB analyses,

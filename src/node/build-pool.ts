@@ -21,6 +21,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import {
   createDatasetFingerprinter,
+  MAX_THREADS,
   MESSAGES,
   TrainprintError,
   type DatasetDocument,
@@ -38,8 +39,8 @@ const BATCH_CHARS = 1 << 20;
 const BATCH_DOCS = 2048;
 /** Bytes of JSON Lines per range a worker reads and parses (about a text batch's worth of work). */
 const RANGE_BYTES = 1 << 20;
-/** The most threads a build or a file scan may ask for: the one bound of `--threads` (the commands pass it as given). */
-export const MAX_THREADS = 256;
+// the one bound of every `threads` (src/corpus/work.ts): the commands pass `--threads` as given
+export { MAX_THREADS };
 
 /** The default number of fingerprinting threads: the cores this process may use. */
 export function defaultThreads(): number {

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
   extractDocument,
+  MAX_THREADS,
   TrainprintError,
   type DocumentExtraction,
   type DocumentFormat,
@@ -36,7 +37,7 @@ import { FairQueue } from './fair-queue.js';
  * @example createDocumentPool({ threads: 2, memoryMb: 512 })
  */
 export interface DocumentPoolOptions {
-  /** Threads, 1–64. @default the available parallelism − 1, at least 1 */
+  /** Threads, 1–256 (`MAX_THREADS`). @default the available parallelism − 1, at least 1 */
   readonly threads?: number;
   /**
    * The heap a thread may use, in MiB (its `resourceLimits.maxOldGenerationSizeMb`), 64–16,384: a file whose reading
@@ -193,7 +194,7 @@ function checkedOptions(options: DocumentPoolOptions): Required<DocumentPoolOpti
     return v;
   };
   return {
-    threads: value('threads', Math.max(1, availableParallelism() - 1), 1, 64),
+    threads: value('threads', Math.max(1, availableParallelism() - 1), 1, MAX_THREADS),
     memoryMb: value('memoryMb', DOCUMENT_MEMORY_MB, 64, 16_384),
     priority: value('priority', DOCUMENT_PRIORITY, -20, 19),
     waitMs: value('waitMs', DOCUMENT_WAIT_MS, 1, 3_600_000),
@@ -203,7 +204,7 @@ function checkedOptions(options: DocumentPoolOptions): Required<DocumentPoolOpti
 
 /**
  * A pool of worker threads that read document files, each within a heap limit and the file's time limit.
- * @throws INVALID_OPTIONS (`threads` not an integer in 1..64, `memoryMb` not in 64..16384)
+ * @throws INVALID_OPTIONS (`threads` not an integer in 1..256, `memoryMb` not in 64..16384)
  * @example
  * import { createDocumentPool } from 'trainprint/node'
  * const documents = createDocumentPool({ threads: 1 })

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
   createEngine,
+  MAX_THREADS,
   OFFLOAD_MIN_UNITS,
   TrainprintError,
   type DocumentOffload,
@@ -33,7 +34,7 @@ import { FairQueue } from './fair-queue.js';
  * @example createWorkerPool({ threads: 2 })
  */
 export interface WorkerPoolOptions {
-  /** Threads, 1–64. @default the available parallelism − 1, at least 1 */
+  /** Threads, 1–256 (`MAX_THREADS`). @default the available parallelism − 1, at least 1 */
   readonly threads?: number;
   /**
    * How long a thread waits for a task before it is ended, in ms, 1–86,400,000: an ended thread gives back its heap and
@@ -145,7 +146,7 @@ function unitsOf(task: Task): number {
 
 /**
  * A pool of worker threads for the pure work of analyze and compare. `on` is for tests (see {@link PoolThreads}).
- * @throws INVALID_OPTIONS (`threads` not an integer in 1..64, `idleMs` not in 1..86400000)
+ * @throws INVALID_OPTIONS (`threads` not an integer in 1..256, `idleMs` not in 1..86400000)
  * @example
  * import { createWorkerPool, serve } from 'trainprint/node'
  * const pool = createWorkerPool()
@@ -157,8 +158,8 @@ export function createWorkerPool(
   on: PoolThreads = { url: WORKER_URL, schedule: unrefTimeout },
 ): WorkerPool {
   const threads = options.threads ?? Math.max(1, availableParallelism() - 1);
-  if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
-    throw new TrainprintError('INVALID_OPTIONS', 'threads must be an integer in 1..64');
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+    throw new TrainprintError('INVALID_OPTIONS', `threads must be an integer in 1..${MAX_THREADS}`);
   }
   const idleMs = options.idleMs ?? WORKER_IDLE_MS;
   if (!Number.isInteger(idleMs) || idleMs < 1 || idleMs > 86_400_000) {

@@ -23,6 +23,12 @@ import {
 
 const ROOT = new URL('../../', import.meta.url);
 const MODELS = ['byte-gpt-base', 'byte-gpt-inserted'] as const;
+/**
+ * The time limit of each test that runs a committed model, there to catch a hang, not a slow machine: the known
+ * answers took 13 s and 7 s, the reduced validation 29 s and 48 s, on 2 cores at a load average of 17–20; under
+ * more load they went past Vitest's default of 120 s.
+ */
+const MODEL_RUN_MS = 600_000;
 
 /** A random model of a config, as a weights file's bytes. */
 function randomWeights(config: ByteGptConfig, seed: number, scale = 0.3): Uint8Array {
@@ -173,7 +179,7 @@ describe('the adapter', () => {
   });
 });
 
-describe.each(MODELS)('the committed model %s', (name) => {
+describe.each(MODELS)('the committed model %s', { timeout: MODEL_RUN_MS }, (name) => {
   const dir = new URL(`models/${name}/`, ROOT);
   // read in the tests, not while collecting them: a missing file fails these tests, not the whole file
   const load = () => {
@@ -238,7 +244,7 @@ describe.each(MODELS)('the committed model %s', (name) => {
  * on a few documents of each role, in the WebAssembly core, the losses fall in the order the training data implies,
  * and greedy continuation reproduces a work inserted 16 times an epoch but no never-seen work.
  */
-describe('reduced validation of the committed models', () => {
+describe('reduced validation of the committed models', { timeout: MODEL_RUN_MS }, () => {
   /**
    * Least differences of mean loss (nats/byte) that these documents must show; measured on the committed weights:
    * held-out − member 0.135 (base) and 0.325 (inserted), member − works inserted 16× 1.04.

@@ -4,7 +4,17 @@
  * (no command checks for it itself).
  */
 import { describe, expect, it } from 'vitest';
-import { HelpAsked, options, parse, parseSubcommand, QUIET, UsageError } from '../../src/cli/shared.js';
+import {
+  HelpAsked,
+  integerIn,
+  optionalIntegerIn,
+  options,
+  parse,
+  parseSubcommand,
+  postgresTarget,
+  QUIET,
+  UsageError,
+} from '../../src/cli/shared.js';
 
 describe('parse', () => {
   it('gives the values and positionals of good arguments', () => {
@@ -50,5 +60,33 @@ describe('the commands that parse their own arguments ask for the help the same 
     await expect(scanCommand(['--queue', 'postgres://127.0.0.1:1/none', '--help'])).rejects.toBeInstanceOf(HelpAsked);
     await expect(workerCommand(['--queue', 'postgres://127.0.0.1:1/none', '-h'])).rejects.toBeInstanceOf(HelpAsked);
     await expect(fingerprintCommand(['missing.txt', '--help'])).rejects.toBeInstanceOf(HelpAsked);
+  });
+});
+
+describe('an integer option out of its range is refused in one wording', () => {
+  const refusal = (name: string, lo: number, hi: number) =>
+    new UsageError(`--${name} must be an integer in ${lo}..${hi}`);
+
+  it('integerIn and optionalIntegerIn: the value, the fallback or undefined, else the range', () => {
+    expect(integerIn({ port: '80' }, 'port', 8787, 0, 65535)).toBe(80);
+    expect(integerIn({}, 'port', 8787, 0, 65535)).toBe(8787);
+    expect(optionalIntegerIn({}, 'port', 0, 65535)).toBeUndefined();
+    for (const bad of ['65536', '-1', '1.5', 'x', ''])
+      expect(() => optionalIntegerIn({ port: bad }, 'port', 0, 65535)).toThrow(refusal('port', 0, 65535));
+  });
+
+  it("index build's --partitions and scan --queue's bounded options say it the same way", async () => {
+    const { intOption } = await import('../../src/cli/scan-queue.js');
+    const into = 'postgres://localhost/db';
+    expect(postgresTarget({ into, partitions: '8' })).toEqual({ into, partitions: 8 });
+    expect(() => postgresTarget({ into, partitions: '0' })).toThrow(refusal('partitions', 1, 1024));
+    expect(() => postgresTarget({ into, partitions: '2.5' })).toThrow(refusal('partitions', 1, 1024));
+    expect(intOption({ 'chunk-mb': '64' }, 'chunk-mb', 1, 1024)).toBe(64);
+    expect(() => intOption({ 'chunk-mb': '1025' }, 'chunk-mb', 1, 1024)).toThrow(refusal('chunk-mb', 1, 1024));
+    // without bounds any integer passes here (the library bounds it, naming the field)
+    expect(intOption({ 'min-words': '0' }, 'min-words')).toBe(0);
+    expect(() => intOption({ 'min-words': 'x' }, 'min-words')).toThrow(
+      new UsageError('--min-words must be an integer'),
+    );
   });
 });

@@ -30,6 +30,7 @@ const OUTER_RING_ONLY = [
   'refusedResolution',
   'requestHash',
   'positiveInt',
+  'MAX_THREADS',
   'isWellFormed',
   'sleep',
   'concatBytes',
