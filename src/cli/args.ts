@@ -44,6 +44,15 @@ export function integerIn(values: Record<string, unknown>, name: string, fallbac
 }
 
 /**
+ * The number a command-line value writes in decimal digits, else NaN: Number() alone would also read '' (as 0),
+ * '0x10' and '1e3'.
+ * @example decimalInteger('42') // 42; decimalInteger('1e3') // NaN
+ */
+export function decimalInteger(raw: unknown): number {
+  return /^\s*[+-]?\d+\s*$/.test(String(raw)) ? Number(raw) : Number.NaN;
+}
+
+/**
  * The integer option `name`, undefined when absent (the library's default applies); a UsageError naming the range,
  * in {@link integerIn}'s words, when it is not an integer in lo..hi.
  * @example const partitions = optionalIntegerIn(values, 'partitions', 1, 1024)
@@ -56,8 +65,7 @@ export function optionalIntegerIn(
 ): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
-  // Number('') is 0: an empty value (`--port=`) is no integer
-  const n = String(raw).trim() === '' ? Number.NaN : Number(raw);
+  const n = decimalInteger(raw);
   if (!Number.isInteger(n) || n < lo || n > hi) throw new UsageError(`--${name} must be an integer in ${lo}..${hi}`);
   return n;
 }

@@ -20,6 +20,7 @@ import { jobsAction, queueUrl, statusLine } from './jobs.js';
 import {
   DATASETS,
   loadDatasets,
+  decimalInteger,
   optionalIntegerIn,
   options,
   parse,
@@ -53,7 +54,7 @@ export function intOption(values: Record<string, unknown>, name: string, lo?: nu
   if (lo !== undefined && hi !== undefined) return optionalIntegerIn(values, name, lo, hi);
   const raw = values[name];
   if (raw === undefined) return undefined;
-  const n = Number(raw);
+  const n = decimalInteger(raw);
   if (!Number.isInteger(n)) throw new UsageError(`--${name} must be an integer`);
   return n;
 }

@@ -18,6 +18,7 @@ import { fmt, mb, optionalIntegerIn, UsageError } from './args.js';
 export {
   type Command,
   DATASETS,
+  decimalInteger,
   fmt,
   HelpAsked,
   integerIn,

@@ -71,7 +71,7 @@ describe('an integer option out of its range is refused in one wording', () => {
     expect(integerIn({ port: '80' }, 'port', 8787, 0, 65535)).toBe(80);
     expect(integerIn({}, 'port', 8787, 0, 65535)).toBe(8787);
     expect(optionalIntegerIn({}, 'port', 0, 65535)).toBeUndefined();
-    for (const bad of ['65536', '-1', '1.5', 'x', ''])
+    for (const bad of ['65536', '-1', '1.5', 'x', '', '0x10', '1e3', '0b1'])
       expect(() => optionalIntegerIn({ port: bad }, 'port', 0, 65535)).toThrow(refusal('port', 0, 65535));
   });
 
@@ -85,6 +85,9 @@ describe('an integer option out of its range is refused in one wording', () => {
     expect(() => intOption({ 'chunk-mb': '1025' }, 'chunk-mb', 1, 1024)).toThrow(refusal('chunk-mb', 1, 1024));
     // without bounds any integer passes here (the library bounds it, naming the field)
     expect(intOption({ 'min-words': '0' }, 'min-words')).toBe(0);
+    expect(() => intOption({ 'min-words': '1e3' }, 'min-words')).toThrow(
+      new UsageError('--min-words must be an integer'),
+    );
     expect(() => intOption({ 'min-words': 'x' }, 'min-words')).toThrow(
       new UsageError('--min-words must be an integer'),
     );
