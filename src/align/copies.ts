@@ -99,12 +99,17 @@ function agree(Q: Int32Array, S: Int32Array, i: number, j: number, n: number): b
   return true;
 }
 
-/** The gaps a walk steps over, (words of Q, words of S): the fewest words on the longer side first, then in all. */
-const GAPS: ReadonlyArray<readonly [number, number]> = (() => {
+/**
+ * The gaps a walk steps over, (words of Q, words of S): the fewest words on the longer side first, then in all; as
+ * two columns, which the walk reads in a plain loop (it runs a few hundred times a process, as baseline code, where a
+ * callback that destructured each pair cost an array iterator a gap).
+ */
+const GAPS: { readonly q: Int8Array; readonly s: Int8Array } = (() => {
   const gaps: Array<[number, number]> = [];
   for (let gq = 0; gq <= MAX_REPLACED; gq++)
     for (let gs = 0; gs <= MAX_REPLACED; gs++) if (gq + gs > 0) gaps.push([gq, gs]);
-  return gaps.sort((x, y) => Math.max(...x) - Math.max(...y) || x[0] + x[1] - (y[0] + y[1]) || y[0] - x[0]);
+  gaps.sort((x, y) => Math.max(...x) - Math.max(...y) || x[0] + x[1] - (y[0] + y[1]) || y[0] - x[0]);
+  return { q: Int8Array.from(gaps, (g) => g[0]), s: Int8Array.from(gaps, (g) => g[1]) };
 })();
 
 /**
@@ -112,20 +117,26 @@ const GAPS: ReadonlyArray<readonly [number, number]> = (() => {
  * an edit — up to MAX_REPLACED words replaced, inserted or dropped on each side — where RESUME words agree after it.
  */
 function walk(Q: Int32Array, S: Int32Array, i: number, j: number): Copy {
+  const nq = Q.length,
+    ns = S.length,
+    gapQ = GAPS.q,
+    gapS = GAPS.s,
+    gaps = gapQ.length;
   let replaced = 0;
   let x = i,
     y = j; // forward: the next words to compare
-  while (x < Q.length && y < S.length) {
+  while (x < nq && y < ns) {
     if (Q[x] === S[y]) {
       x++;
       y++;
       continue;
     }
-    const gap = GAPS.find(([gq, gs]) => agree(Q, S, x + gq, y + gs, RESUME));
-    if (gap === undefined) break;
-    replaced += Math.max(gap[0], gap[1]);
-    x += gap[0];
-    y += gap[1];
+    let g = 0;
+    while (g < gaps && !agree(Q, S, x + gapQ[g], y + gapS[g], RESUME)) g++;
+    if (g === gaps) break;
+    replaced += Math.max(gapQ[g], gapS[g]);
+    x += gapQ[g];
+    y += gapS[g];
   }
   let u = i,
     v = j; // back: the first words of the copy so far
@@ -135,11 +146,12 @@ function walk(Q: Int32Array, S: Int32Array, i: number, j: number): Copy {
       v--;
       continue;
     }
-    const gap = GAPS.find(([gq, gs]) => agree(Q, S, u - gq - RESUME, v - gs - RESUME, RESUME));
-    if (gap === undefined) break;
-    replaced += Math.max(gap[0], gap[1]);
-    u -= gap[0];
-    v -= gap[1];
+    let g = 0;
+    while (g < gaps && !agree(Q, S, u - gapQ[g] - RESUME, v - gapS[g] - RESUME, RESUME)) g++;
+    if (g === gaps) break;
+    replaced += Math.max(gapQ[g], gapS[g]);
+    u -= gapQ[g];
+    v -= gapS[g];
   }
   return { a0: u, a1: x, b0: v, b1: y, replaced };
 }

@@ -264,6 +264,32 @@ describe('engine.scan', () => {
     );
     // an item may carry more than its id and text (a dataset document's meta)
     expect(await engine.scanItem({ ...item, meta: { a: 1 } } as ScanItem)).toEqual([]);
+    // an item of the two members read through accessors, without a prototype, or whose member throws when read: as
+    // the contract reads it (each member read once; a member that throws named)
+    let reads = 0;
+    const counted = {
+      get id() {
+        reads++;
+        return 'a';
+      },
+      text: 'x',
+    };
+    expect(await engine.scanItem(counted)).toEqual([]);
+    expect(reads).toBe(1);
+    expect(await engine.scanItem(Object.assign(Object.create(null), item))).toEqual([]);
+    const throwing = {
+      id: 'a',
+      get text(): string {
+        throw new Error('boom');
+      },
+    };
+    await expect(engine.scanItem(throwing)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/text could not be read \(boom\)/),
+    });
+    await expect(engine.scanItem({ text: 'x', id: ['a'] } as never)).rejects.toMatchObject(
+      named('id', 'must be a string'),
+    );
     await expect(engine.scanItem(item, { signal: {} as never })).rejects.toBeInstanceOf(TrainprintError);
     const e = await createEngine();
     await e.addDataset({ id: 'p', kind: 'portrait' }, docs.slice(0, 5));

@@ -330,9 +330,37 @@ const isSignal = (s: unknown): s is AbortSignal =>
  */
 function readItem(item: unknown, at?: number): ScanItem {
   try {
-    return readThrough(SCAN_ITEM_REQUEST, item, undefined);
+    const copy = twoMembers(item);
+    if (copy !== null && typeof copy.id === 'string' && copy.id.length > 0 && typeof copy.text === 'string')
+      return copy as ScanItem;
+    return readThrough(SCAN_ITEM_REQUEST, copy ?? item, undefined);
   } catch (e) {
     throw at === undefined ? e : within(`items[${at}]`, e);
+  }
+}
+
+/**
+ * A plain object of exactly the two members `id` and `text`, as a JSON Lines reader or an object literal makes an
+ * item, copied as the contract's reader copies it (each member read once), or null for anything else (another
+ * prototype, other members, a member or proxy that throws when read): {@link readItem} reads those through the
+ * contract. Why: `trainprint scan` reads every item through its contract, and for 10 MB of 1 kB outputs the general
+ * reader (a deep copy, then a walk of the schema: code that runs once an item, mostly interpreted) was ≈ 4 % of the
+ * scan's CPU samples; an item of this shape needs only its two members' types checked, and a copy that fails them
+ * goes through the contract as it is, which names the field as before.
+ * @example twoMembers({ id: 'o1', text: 'An output' }) // { id: 'o1', text: 'An output' }; twoMembers({ id: 'o1' }) // null
+ */
+function twoMembers(item: unknown): { id: unknown; text: unknown } | null {
+  if (item === null || typeof item !== 'object') return null;
+  try {
+    const proto: unknown = Object.getPrototypeOf(item);
+    if (proto !== Object.prototype && proto !== null) return null;
+    const keys = Object.keys(item);
+    if (keys.length !== 2 || !((keys[0] === 'id' && keys[1] === 'text') || (keys[0] === 'text' && keys[1] === 'id')))
+      return null;
+    const { id, text } = item as { id: unknown; text: unknown };
+    return { id, text };
+  } catch {
+    return null;
   }
 }
 
