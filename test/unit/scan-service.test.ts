@@ -287,6 +287,17 @@ describe('engine.scan', () => {
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/text could not be read \(boom\)/),
     });
+    // in a scan of an array or a stream too: the batch's size and the lookups read no member that throws
+    for (const source of [
+      [item, throwing, item],
+      (async function* () {
+        yield* [item, throwing, item];
+      })(),
+    ])
+      await expect(collect(engine.scan(source as never))).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/text could not be read \(boom\)/),
+      });
     await expect(engine.scanItem({ text: 'x', id: ['a'] } as never)).rejects.toMatchObject(
       named('id', 'must be a string'),
     );

@@ -275,9 +275,9 @@ async function* inBatches(items: readonly unknown[]): AsyncGenerator<unknown[], 
     const batch: unknown[] = [];
     let units = 0;
     while (k < items.length && batch.length < BATCH_ITEMS && units < BATCH_UNITS) {
-      const item = (await items[k++]) as ScanItem; // awaited, as `for await` awaits an array's values
+      const item: unknown = await items[k++]; // awaited, as `for await` awaits an array's values
       batch.push(item);
-      units += typeof item?.text === 'string' ? item.text.length : 0;
+      units += unitsOf(item);
     }
     yield batch;
   }
@@ -294,7 +294,7 @@ async function* aheadBatches(items: AsyncIterable<unknown> | Iterable<unknown>):
   try {
     for await (const item of items) {
       batch.push(item);
-      units += typeof (item as ScanItem)?.text === 'string' ? (item as ScanItem).text.length : 0;
+      units += unitsOf(item);
       if (batch.length >= BATCH_ITEMS || units >= BATCH_UNITS) {
         const full = batch;
         batch = [];
@@ -309,13 +309,33 @@ async function* aheadBatches(items: AsyncIterable<unknown> | Iterable<unknown>):
   if (batch.length > 0) yield batch;
 }
 
+/**
+ * The UTF-16 units of an item's text that count toward a batch's size: 0 for anything that is no item, including
+ * one whose member throws when read (its contract refuses it in its place, naming the member, as {@link readItem}).
+ */
+function unitsOf(item: unknown): number {
+  try {
+    const text = (item as ScanItem | null)?.text;
+    return typeof text === 'string' ? text.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Whether `item` has an item's shape (the lookups of a batch stop before one that has not; its contract refuses it). */
-const isItem = (item: unknown): item is ScanItem =>
-  item !== null &&
-  typeof item === 'object' &&
-  typeof (item as ScanItem).id === 'string' &&
-  (item as ScanItem).id.length > 0 &&
-  typeof (item as ScanItem).text === 'string';
+function isItem(item: unknown): item is ScanItem {
+  try {
+    return (
+      item !== null &&
+      typeof item === 'object' &&
+      typeof (item as ScanItem).id === 'string' &&
+      (item as ScanItem).id.length > 0 &&
+      typeof (item as ScanItem).text === 'string'
+    );
+  } catch {
+    return false; // a member that throws: the contract names it
+  }
+}
 
 /** An AbortSignal (of this realm or another). */
 const isSignal = (s: unknown): s is AbortSignal =>
