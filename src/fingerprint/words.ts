@@ -129,6 +129,11 @@ export interface WordTokens {
   readonly startsPtr: number;
   readonly endsPtr: number;
   readonly hashesPtr: number;
+  /**
+   * Bytes of room at `hashesPtr` (`count` u64 of it hold the hashes): the caller's to reuse once it no longer reads the
+   * token hashes, for outputs that then need no room of their own.
+   */
+  readonly hashesRoom: number;
   /** Room after the token arrays that the caller may use: one u64 per token (+1). */
   readonly spareU64Ptr: number;
   readonly regionFixes: readonly RegionFix[];
@@ -251,7 +256,7 @@ export function tokenizeWritten(
       if (first[2 * r + 1] > first[2 * r]) regionFixes.push({ first: first[2 * r], last: first[2 * r + 1], base, map });
     }
   }
-  return { count, startsPtr, endsPtr, hashesPtr, spareU64Ptr, regionFixes, byteLength: len };
+  return { count, startsPtr, endsPtr, hashesPtr, hashesRoom: tokCap * 8, spareU64Ptr, regionFixes, byteLength: len };
 }
 
 /**
