@@ -119,10 +119,11 @@ describe.each([
     }
   });
 
-  it('equals the reference whether the winnowed postings fit in the room of the token hashes or not', async () => {
-    // the postings go after the winnowed indices in the token hashes' room when they fit: long ASCII words at any
-    // window do; one-letter words and ideographs, each selected at window 1, do not (20 bytes a token against 8 a
-    // token of room per two or three bytes of text) and take room of their own
+  it('equals the reference whether the shingle hashes and the winnowed postings fit in the rooms they reuse or not', async () => {
+    // the shingle hashes go in the input's room when they fit (8 bytes a token against 3 a UTF-16 unit: long ASCII
+    // words do; one-letter words and ideographs do not), the postings after the winnowed indices in the token hashes'
+    // room when they fit (long ASCII words at any window do; one-letter words and ideographs, each selected at window
+    // 1, do not): each takes room of its own otherwise
     const rnd = prng(777);
     const ideographs = '日本語文章書読見聞話言葉東西南北春夏秋冬';
     for (let t = 0; t < 120; t++) {
