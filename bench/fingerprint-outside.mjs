@@ -129,7 +129,9 @@ function stepwise(engine, normalize, text) {
     }
   }
   start();
-  const m = raw.shingleTokens(hP, n, 5, 0n, spare);
+  // the shingle hashes in the input's room when they fit, as the library lays them out
+  const shP = n * 8 <= cap ? inPtr : spare;
+  const m = raw.shingleTokens(hP, n, 5, 0n, shP);
   stop('stage: shingles');
   start();
   const idA = raw.xxh64Pair(hP, n * 8, 0x7470_0001n, 0x7470_0002n);
@@ -137,20 +139,20 @@ function stepwise(engine, normalize, text) {
   stop('stage: content id');
   const winPtr = hP; // the token hashes' room, as the library lays it out
   start();
-  const w = raw.winnow(spare, m, 8, winPtr);
+  const w = raw.winnow(shP, m, 8, winPtr);
   stop('stage: winnowing');
   start();
   const sigPtr = L.take(128 * 4);
   L.commit();
   stop('layout and growth');
   start();
-  raw.minhashOph(spare, m, 128, 0n, sigPtr);
+  raw.minhashOph(shP, m, 128, 0n, sigPtr);
   stop('stage: OPH MinHash');
   start();
   const minhash = core.u32(sigPtr, 128).slice();
   stop('copies out');
   start();
-  const simhash = BigInt.asUintN(64, raw.simhash64(spare, m));
+  const simhash = BigInt.asUintN(64, raw.simhash64(shP, m));
   stop('stage: SimHash');
   start();
   const after = (winPtr + Math.max(n, 1) * 4 + 15) & ~15;
@@ -158,7 +160,7 @@ function stepwise(engine, normalize, text) {
   L.commit();
   stop('layout and growth');
   start();
-  raw.winnowPostings(spare, winPtr, w, 5, n, sP, eP, at, at + w * 8, at + w * 12);
+  raw.winnowPostings(shP, winPtr, w, 5, n, sP, eP, at, at + w * 8, at + w * 12);
   stop('stage: postings');
   start();
   const positions = core.u32(winPtr, w);
