@@ -114,9 +114,7 @@ export function fingerprintCore(
           : undefined,
       );
       count = t.count;
-      // the shingle hashes (at most one a token) in the input's room when they fit (English: 1.4 bytes of 3 a UTF-16
-      // unit): its UTF-8 is tokenised and hashed, and its pages are mapped, where the spare column's are fresh in a
-      // process's first call
+      // the shingle hashes in the input's room (read, mapped) when they fit: not the spare column's fresh pages
       hashesPtr = count * 8 <= t.inputRoom ? t.inputPtr : t.spareU64Ptr;
       m = core.raw.shingleTokens(t.hashesPtr, count, o.size, seed, hashesPtr);
       idA = core.raw.xxh64Pair(t.hashesPtr, count * 8, ID_SEED_A, ID_SEED_B);
