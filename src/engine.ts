@@ -31,7 +31,7 @@ import { MemoryStore } from './store/memory.js';
 
 /**
  * Arena bytes a default word fingerprint lays out per UTF-8 byte of its text (its UTF-8 at three bytes a UTF-16 unit,
- * then starts, ends, hashes and a spare column per token of room): 10 MB of English grew the memory to 160 MiB.
+ * then starts, ends, hashes and a spare column per token of room): 10 MB of English grew the memory to 154 MiB.
  * {@link Engine.reserveMemory} grows the memory by this much per byte of the text it is told of.
  */
 const ARENA_BYTES_PER_TEXT_BYTE = 16;

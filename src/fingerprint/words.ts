@@ -129,8 +129,19 @@ export interface WordTokens {
   readonly startsPtr: number;
   readonly endsPtr: number;
   readonly hashesPtr: number;
+  /**
+   * Bytes of room at `hashesPtr` (`count` u64 of it hold the hashes): the caller's to reuse once it no longer reads the
+   * token hashes, for outputs that then need no room of their own.
+   */
+  readonly hashesRoom: number;
   /** Room after the token arrays that the caller may use: one u64 per token (+1). */
   readonly spareU64Ptr: number;
+  /**
+   * The room the input's UTF-8 was written to (`inputRoom` bytes at `inputPtr`, `byteLength` of them written, pages the
+   * process has touched): the caller's to reuse, as the tokenizer was the last to read it.
+   */
+  readonly inputPtr: number;
+  readonly inputRoom: number;
   readonly regionFixes: readonly RegionFix[];
   /** UTF-8 byte length of the input. */
   readonly byteLength: number;
@@ -169,12 +180,13 @@ export function tokenizeWords(
   }
   // The raw bytes are about to be rewritten (inert separators): let the caller see them first.
   if (onRawBytes) onRawBytes(core.u8.subarray(inPtr, inPtr + len));
-  return tokenizeWritten(core, L, input, inPtr, len, asciiOnly);
+  return tokenizeWritten(core, L, input, inPtr, len, asciiOnly, typeof input === 'string' ? input.length * 3 : len);
 }
 
 /**
- * {@link tokenizeWords} of UTF-8 already in the core: `len` bytes at `inPtr`, the encoding of `input` (whose UTF-16
- * offsets the tokens' spans are), `asciiOnly` when every byte is ASCII. The bytes are rewritten (inert separators).
+ * {@link tokenizeWords} of UTF-8 already in the core: `len` bytes at `inPtr` (in `room` bytes laid out for it), the
+ * encoding of `input` (whose UTF-16 offsets the tokens' spans are), `asciiOnly` when every byte is ASCII. The bytes are
+ * rewritten (inert separators).
  * For a caller that writes several texts one after another, each followed by a line feed, and tokenises them at once
  * (a token never crosses white space, so each text's tokens are those it has alone).
  * @throws INVALID_INPUT for a lone surrogate of `input` (a string)
@@ -186,6 +198,7 @@ export function tokenizeWritten(
   inPtr: number,
   len: number,
   asciiOnly: boolean,
+  room = len,
 ): WordTokens {
   // Regions (findRegions also rewrites inert separators in place, so it runs exactly once with
   // enough room: a region needs at least two bytes, so len / 2 + 1 records always suffice).
@@ -251,7 +264,18 @@ export function tokenizeWritten(
       if (first[2 * r + 1] > first[2 * r]) regionFixes.push({ first: first[2 * r], last: first[2 * r + 1], base, map });
     }
   }
-  return { count, startsPtr, endsPtr, hashesPtr, spareU64Ptr, regionFixes, byteLength: len };
+  return {
+    count,
+    startsPtr,
+    endsPtr,
+    hashesPtr,
+    hashesRoom: tokCap * 8,
+    spareU64Ptr,
+    inputPtr: inPtr,
+    inputRoom: room,
+    regionFixes,
+    byteLength: len,
+  };
 }
 
 /**

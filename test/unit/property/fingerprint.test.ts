@@ -119,6 +119,34 @@ describe.each([
     }
   });
 
+  it('equals the reference whether the shingle hashes and the winnowed postings fit in the rooms they reuse or not', async () => {
+    // the shingle hashes go in the input's room when they fit (8 bytes a token against 3 a UTF-16 unit: long ASCII
+    // words do; one-letter words and ideographs do not), the postings after the winnowed indices in the token hashes'
+    // room when they fit (long ASCII words at any window do; one-letter words and ideographs, each selected at window
+    // 1, do not): each takes room of its own otherwise
+    const rnd = prng(777);
+    const ideographs = '日本語文章書読見聞話言葉東西南北春夏秋冬';
+    for (let t = 0; t < 120; t++) {
+      const n = 1 + Math.floor(rnd() * 3000);
+      const kind = t % 3;
+      let text = '';
+      for (let k = 0; k < n; k++) {
+        if (kind === 0) text += `${'abcdefghij'.slice(0, 6 + Math.floor(rnd() * 5))}${k % 97} `;
+        else if (kind === 1) text += `${'xyz'[Math.floor(rnd() * 3)]} `;
+        else text += ideographs[Math.floor(rnd() * ideographs.length)];
+      }
+      for (const window of [1, 8]) {
+        const size = 1 + (t % 5);
+        const fp = await engine.fingerprint(text, {
+          ...NO_SKETCH,
+          shingle: { unit: 'word', size },
+          winnow: { window },
+        });
+        expectMatchesReference(fp, referenceWord(text, size, window));
+      }
+    }
+  });
+
   it('equals the reference where the core hands regions back to the host, alone or many, from any text and bytes', async () => {
     // U+FFFD (a region the host must check), ㋿ (two tokens from three bytes: more than a region's room), a changed
     // word over 2 KiB; between regions the core tokenises itself, so the host's regions land among the core's
