@@ -166,12 +166,28 @@ export function minhashSignature(hashesPtr: usize, count: u32, k: u32, seed: u64
 @inline function ophBins(
   p: usize, end: usize, a: u64, b: u64, outPtr: usize, binShift: u64, mask: u32, valShift: u64,
 ): void {
-  for (; p < end; p += 8) {
-    const h = a * load<u64>(p) + b;
-    const q = outPtr + (<usize>(<u32>(h >> binShift) & mask) << 2);
-    const v = <u32>(h >> valShift);
-    if (v < load<u32>(q)) store<u32>(q, v);
-  }
+  for (; p < end; p += 8) ophBin(load<u64>(p), a, b, outPtr, binShift, mask, valShift);
+}
+
+/** One value `x` into the bins of OPH (see {@link ophBins}). */
+// @ts-ignore: decorator
+@inline export function ophBin(x: u64, a: u64, b: u64, outPtr: usize, binShift: u64, mask: u32, valShift: u64): void {
+  const h = a * x + b;
+  const q = outPtr + (<usize>(<u32>(h >> binShift) & mask) << 2);
+  const v = <u32>(h >> valShift);
+  if (v < load<u32>(q)) store<u32>(q, v);
+}
+
+/** OPH's multiplier (odd) for `seed`: h = a·x + b. */
+// @ts-ignore: decorator
+@inline export function ophA(seed: u64): u64 {
+  return splitmix64(seed) | 1;
+}
+
+/** OPH's addend for `seed`. */
+// @ts-ignore: decorator
+@inline export function ophB(seed: u64): u64 {
+  return splitmix64(seed + 1);
 }
 
 /**
@@ -187,20 +203,27 @@ export function minhashOph(hashesPtr: usize, count: u32, k: u32, seed: u64, outP
   const binShift = 64 - L; // 64 (k = 1) shifts by 0 in wasm: `& mask` below makes the bin 0
   const mask = k - 1;
   const valShift = 32 - L;
-  const a = splitmix64(seed) | 1;
-  const b = splitmix64(seed + 1);
+  const a = ophA(seed);
+  const b = ophB(seed);
   const end = hashesPtr + (<usize>count << 3);
   // the default k with its shifts as constants: the bin and the value straight off the product
   if (k == 128) ophBins(hashesPtr, end, a, b, outPtr, 57, 127, 25);
   else ophBins(hashesPtr, end, a, b, outPtr, binShift, mask, valShift);
-  // densification
+  ophDensify(outPtr, k, seed);
+  return k;
+}
+
+/** Fills the empty bins of the `k` (a power of two) OPH bins at `outPtr` from their donors (the file header). */
+export function ophDensify(outPtr: usize, k: u32, seed: u64): void {
+  const binShift = 64 - <u64>ctz<u32>(k);
+  const mask = k - 1;
   let filled: u32 = 0;
   for (let i: u32 = 0; i < k; i++) {
     const e = load<u32>(outPtr + (<usize>i << 2)) == 0xFFFFFFFF;
     store<u8>(EMPTY + i, <u8>e);
     filled += <u32>!e;
   }
-  if (filled == 0 || filled == k) return k;
+  if (filled == 0 || filled == k) return;
   const d = splitmix64(seed + 2);
   for (let i: u32 = 0; i < k; i++) {
     if (!load<u8>(EMPTY + i)) continue;
@@ -216,5 +239,4 @@ export function minhashOph(hashesPtr: usize, count: u32, k: u32, seed: u64, outP
     }
     store<u32>(outPtr + (<usize>i << 2), load<u32>(outPtr + (<usize>j << 2)));
   }
-  return k;
 }

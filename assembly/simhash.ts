@@ -9,21 +9,31 @@
 // counters before they can overflow (every 255 additions). The SIMD build does the same on two
 // hashes per v128 (i8x16 lanes), each pair first into four nibble-lane accumulators (bits t and
 // t + 4 of a byte in its two nibbles), which go into the byte lanes every 15 pairs.
+//
+// The counting loops can also put each hash into the bins of OPH MinHash at k = 128 (`oph`, a constant at each call
+// site; assembly/sketches.ts): the two sketches of one set of hashes in one pass, the OPH steps' multiply and compare
+// beside the SIMD lanes' adds.
+
+import { ophBin } from './minhash';
 
 // @ts-ignore: decorator
 @inline const LANES: u64 = 0x0101010101010101;
 const COUNTS: usize = memory.data(64 * 4, 16);
 const SPILL: usize = memory.data(8 * 16, 16);
 
-// @ts-ignore: decorator
-@inline function flushScalar(acc: u64, t: u32): void {
+/** Adds the eight byte lanes of `acc` (bits 8i + t) to their counters. */
+function flushScalar(acc: u64, t: u32): void {
   for (let i: u32 = 0; i < 8; i++) {
     const c = COUNTS + (<usize>((i << 3) + t) << 2);
     store<u32>(c, load<u32>(c) + <u32>((acc >> (<u64>i << 3)) & 0xFF));
   }
 }
 
-function countScalar(p: usize, count: u32): void {
+/**
+ * Counts the bits of `count` hashes at `p`; with `oph`, each also goes into the k = 128 OPH bins at `binsPtr`. One
+ * copy serves both callers of the scalar build: `oph` is the same for every hash, a branch always predicted.
+ */
+export function countScalar(p: usize, count: u32, oph: bool, a: u64, b: u64, binsPtr: usize): void {
   let left = count;
   while (left > 0) {
     const n = min<u32>(left, 255);
@@ -32,6 +42,7 @@ function countScalar(p: usize, count: u32): void {
     const end = p + (<usize>n << 3);
     for (; p < end; p += 8) {
       const h = load<u64>(p);
+      if (oph) ophBin(h, a, b, binsPtr, 57, 127, 25);
       c0 += h & LANES;
       c1 += (h >> 1) & LANES;
       c2 += (h >> 2) & LANES;
@@ -52,8 +63,28 @@ function countScalar(p: usize, count: u32): void {
   }
 }
 
-/** SIMD128: pairs of hashes, byte lanes flushed every 255 pairs; an odd last hash goes to countScalar. */
-function countSimd(p: usize, count: u32): void {
+/** Adds the byte lanes spilled to SPILL (two hashes' lanes of bit t in its vector t) to their counters. */
+function addSpill(): void {
+  for (let t: u32 = 0; t < 8; t++) {
+    const s = SPILL + (<usize>t << 4);
+    for (let i: u32 = 0; i < 8; i++) {
+      const c = COUNTS + (<usize>((i << 3) + t) << 2);
+      store<u32>(c, load<u32>(c) + <u32>load<u8>(s + i) + <u32>load<u8>(s + 8 + i));
+    }
+  }
+}
+
+/** Counts the bits of one hash `h` (the SIMD count's odd last hash). */
+function countOne(h: u64): void {
+  for (let j: u32 = 0; j < 64; j++) {
+    const c = COUNTS + (<usize>j << 2);
+    store<u32>(c, load<u32>(c) + <u32>((h >> j) & 1));
+  }
+}
+
+/** SIMD128: pairs of hashes, byte lanes flushed every 255 pairs; an odd last hash bit by bit. */
+// @ts-ignore: decorator
+@inline export function countSimd(p: usize, count: u32, oph: bool, a: u64, b: u64, binsPtr: usize): void {
   if (ASC_FEATURE_SIMD) {
     let pairs = count >> 1;
     const nibbles = i8x16.splat(0x11);
@@ -70,6 +101,10 @@ function countSimd(p: usize, count: u32): void {
         let d0 = i8x16.splat(0), d1 = d0, d2 = d0, d3 = d0;
         for (; p < stop; p += 16) {
           const h = v128.load(p);
+          if (oph) {
+            ophBin(load<u64>(p), a, b, binsPtr, 57, 127, 25);
+            ophBin(load<u64>(p, 8), a, b, binsPtr, 57, 127, 25);
+          }
           d0 = i8x16.add(d0, v128.and(h, nibbles));
           d1 = i8x16.add(d1, v128.and(i64x2.shr_u(h, 1), nibbles));
           d2 = i8x16.add(d2, v128.and(i64x2.shr_u(h, 2), nibbles));
@@ -92,23 +127,32 @@ function countSimd(p: usize, count: u32): void {
       v128.store(SPILL, c5, 80);
       v128.store(SPILL, c6, 96);
       v128.store(SPILL, c7, 112);
-      for (let t: u32 = 0; t < 8; t++) {
-        const s = SPILL + (<usize>t << 4);
-        for (let i: u32 = 0; i < 8; i++) {
-          const c = COUNTS + (<usize>((i << 3) + t) << 2);
-          store<u32>(c, load<u32>(c) + <u32>load<u8>(s + i) + <u32>load<u8>(s + 8 + i));
-        }
-      }
+      addSpill();
     }
-    if (count & 1) countScalar(p, 1);
+    if (count & 1) {
+      const h = load<u64>(p);
+      if (oph) ophBin(h, a, b, binsPtr, 57, 127, 25);
+      countOne(h);
+    }
   }
 }
 
 /** Unweighted 64-bit SimHash of `count` u64 hashes at `hashesPtr` (definition in the file header). */
 export function simhash64(hashesPtr: usize, count: u32): u64 {
+  clearCounts();
+  if (ASC_FEATURE_SIMD) countSimd(hashesPtr, count, false, 0, 0, 0);
+  else countScalar(hashesPtr, count, false, 0, 0, 0);
+  return simhashOfCounts(count);
+}
+
+/** Zeroes the bit counters before a count. */
+// @ts-ignore: decorator
+@inline export function clearCounts(): void {
   memory.fill(COUNTS, 0, 64 * 4);
-  if (ASC_FEATURE_SIMD) countSimd(hashesPtr, count);
-  else countScalar(hashesPtr, count);
+}
+
+/** The SimHash of the bit counters of `count` hashes: bit j set iff more than half have it. */
+export function simhashOfCounts(count: u32): u64 {
   let r: u64 = 0;
   for (let j: u32 = 0; j < 64; j++) {
     const c = <u64>load<u32>(COUNTS + (<usize>j << 2));

@@ -1,7 +1,8 @@
 // The core's stages of a word fingerprint one by one, this build against a baseline build in one process, alternating
 // which runs first each round: UTF-8 encoding into the core, the region search (findRegions), the tokenizer with the
 // normaliser (tokenizeRegions: nfkcTokens on each region), shingles, the content id (two XXH64 passes), winnowing, OPH
-// MinHash (k = 128), SimHash and the winnowed postings — the raw exports in the order fingerprintCore calls them, with
+// MinHash (k = 128), SimHash (both as one stage, "oph", in builds that take them in one pass: ophSimhash) and the
+// winnowed postings — the raw exports in the order fingerprintCore calls them, with
 // the default options, on the corpora of bench/fingerprint-whole.mjs (10 MB each). Time is on-core: wall time less the
 // thread's run-queue wait (/proc/thread-self/schedstat, field 2; plain wall time where that file is missing), so a
 // loaded machine's waits stay out of a stage of a few milliseconds. Medians of the rounds. No JavaScript around the
@@ -99,12 +100,20 @@ function stages({ engine, normalize }, text) {
   t0 = onCore();
   const w = raw.winnow(spare, m, 8, winPtr);
   t.winnow = onCore() - t0;
-  t0 = onCore();
-  raw.minhashOph(spare, m, 128, 0n, sigPtr);
-  t.oph = onCore() - t0;
-  t0 = onCore();
-  raw.simhash64(spare, m);
-  t.simhash = onCore() - t0;
+  // builds with both sketches in one pass (ophSimhash) time them as OPH: SimHash 0 there
+  if (raw.ophSimhash) {
+    t0 = onCore();
+    raw.ophSimhash(spare, m, 128, 0n, sigPtr);
+    t.oph = onCore() - t0;
+    t.simhash = 0;
+  } else {
+    t0 = onCore();
+    raw.minhashOph(spare, m, 128, 0n, sigPtr);
+    t.oph = onCore() - t0;
+    t0 = onCore();
+    raw.simhash64(spare, m);
+    t.simhash = onCore() - t0;
+  }
   const at = L.take(w * 16);
   L.commit();
   t0 = onCore();

@@ -156,6 +156,10 @@ export interface RawExports {
   minhashOph(hashesPtr: number, count: number, k: number, seed: bigint, outPtr: number): number;
   /** Unweighted 64-bit SimHash; the u64 comes back signed (BigInt.asUintN(64, x)). */
   simhash64(hashesPtr: number, count: number): bigint;
+  /** minhashOph and simhash64 of the same hashes in one pass (k = 128; another k in turn): returns k or 0. */
+  ophSimhash(hashesPtr: number, count: number, k: number, seed: bigint, outPtr: number): number;
+  /** The SimHash of the last ophSimhash. */
+  ophSimhashSecond(): bigint;
   /** Blocked Bloom insert; returns count, 0 for invalid k/blocks. */
   bloomInsert(filterPtr: number, blocks: number, keysPtr: number, count: number, k: number): number;
   /** Blocked Bloom query: one byte 0/1 per key at outPtr; returns the number of hits. */

@@ -19,7 +19,7 @@ import {
 export { loneSurrogateIndex };
 import { paramsId, type ResolvedOptions } from './options.js';
 import { startSha256Hex } from './sha256.js';
-import { minhashAt } from '../sketch/minhash.js';
+import { minhashAt, ophAndSimhashAt } from '../sketch/minhash.js';
 import { simhashAt } from '../sketch/simhash.js';
 import { lowerBound } from '../util/sorted.js';
 
@@ -170,13 +170,7 @@ export function fingerprintCore(
       L.commit();
       w = core.raw.winnow(hashesPtr, m, o.window, winPtr);
     }
-    let minhash: Uint32Array | undefined;
-    if (o.minhashMode !== 'off') {
-      const sigPtr = L.take(o.permutations * 4);
-      L.commit();
-      minhash = minhashAt(core, hashesPtr, m, sigPtr, { k: o.permutations, seed, mode: o.minhashMode });
-    }
-    const simhash = o.simhash ? simhashAt(core, hashesPtr, m) : undefined;
+    const { minhash, simhash } = sketchesOf(core, L, hashesPtr, m, o);
 
     // Copy out (views die with the next memory growth).
     let winnow: WinnowSet | undefined;
@@ -208,6 +202,24 @@ export function fingerprintCore(
     if (o.workHash && !workHash) workHash = startSha256Hex(new TextEncoder().encode(text));
     return { fp, workHash };
   });
+}
+
+/** The MinHash and SimHash `o` asks for of the `m` shingle hashes at `hashesPtr`; the default pair in one pass. */
+function sketchesOf(
+  core: Core,
+  L: Layout,
+  hashesPtr: number,
+  m: number,
+  o: ResolvedOptions,
+): { minhash?: Uint32Array; simhash?: bigint } {
+  const seed = BigInt(o.seed);
+  if (o.minhashMode === 'off') return o.simhash ? { simhash: simhashAt(core, hashesPtr, m) } : {};
+  const sigPtr = L.take(o.permutations * 4);
+  L.commit();
+  if (o.minhashMode === 'oph' && o.simhash)
+    return ophAndSimhashAt(core, hashesPtr, m, sigPtr, { k: o.permutations, seed });
+  const minhash = minhashAt(core, hashesPtr, m, sigPtr, { k: o.permutations, seed, mode: o.minhashMode });
+  return o.simhash ? { minhash, simhash: simhashAt(core, hashesPtr, m) } : { minhash };
 }
 
 /** The number of shingles of each word-shingle set whose columns are computed when first read. */

@@ -94,6 +94,29 @@ export function minhashAt(
 }
 
 /**
+ * {@link minhashAt} in `oph` mode and the 64-bit SimHash of the same `count` hashes at `hashesPtr`, in one pass of the
+ * core over them (k = 128; another k takes the two kernels in turn): the values `minhashAt` and `simhashAt` return.
+ *
+ * @throws INVALID_OPTIONS, WASM_ABORT
+ * @example
+ * const { minhash, simhash } = ophAndSimhashAt(core, h, n, out, { k: 128, seed: 0n })
+ */
+export function ophAndSimhashAt(
+  core: Core,
+  hashesPtr: number,
+  count: number,
+  outPtr: number,
+  options: { readonly k: number; readonly seed: bigint },
+): { minhash: Uint32Array; simhash: bigint } {
+  return core.guard(() => {
+    const { k, seed } = options;
+    if (core.raw.ophSimhash(hashesPtr, count, k, seed, outPtr) !== k)
+      throw new TrainprintError('INVALID_OPTIONS', `the core rejected minhash k = ${k} for mode oph`);
+    return { minhash: core.u32(outPtr, k).slice(), simhash: BigInt.asUintN(64, core.raw.ophSimhashSecond()) };
+  });
+}
+
+/**
  * MinHash signature (k u32 minima) of a set of u64 shingle hashes. An empty input gives all
  * 0xFFFFFFFF. Duplicates do not change the signature (it is a function of the set).
  *

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILDS, coreOf } from './helpers.js';
 import { BloomRef, minhashClassicRef, minhashOphRef, simhash64Ref } from '../../reference/sketch.js';
+import { prng } from '../../reference/core.js';
 import type { Core } from '../../../src/core/abi.js';
 
 const H = [0x0123456789abcdefn, 0xfedcba9876543210n, 0n, 0xffffffffffffffffn, 1n, 0x9e3779b97f4a7c15n];
@@ -56,6 +57,28 @@ describe.each(BUILDS)('sketch ABI (%s)', (build) => {
     for (const k of [0, 3, 2048]) expect(core.raw.minhashOph(h, H.length, k, 0n, out)).toBe(0);
     expect(Array.from(core.u32(out, 4))).toEqual([7, 7, 7, 7]);
     expect(core.raw.minhashMaxK.value).toBe(1024);
+  });
+
+  it('ophSimhash: minhashOph and simhash64 of the same hashes, by property, every k and count', async () => {
+    const core = await coreOf(build);
+    const rand = prng(0x0f_5e);
+    const big = () => (BigInt(Math.floor(rand() * 2 ** 32)) << 32n) | BigInt(Math.floor(rand() * 2 ** 32));
+    for (let c = 0; c < 300; c++) {
+      // k = 128 (the one pass) most of the time; counts odd and even, across the SIMD count's 255-pair flush
+      const k = rand() < 0.7 ? 128 : 2 ** Math.floor(rand() * 11);
+      const count = rand() < 0.2 ? Math.floor(rand() * 4) : Math.floor(rand() * (rand() < 0.2 ? 2000 : 300));
+      // hashes with a bias in some bits, so that SimHash's bits are not all coin flips
+      const mask = big();
+      const hashes = Array.from({ length: count }, () => (rand() < 0.5 ? big() | mask : big()));
+      const seed = BigInt(Math.floor(rand() * 1000));
+      const { h, out } = layout(core, hashes);
+      const at = `case ${c}: k ${k}, ${count} hashes`;
+      expect(core.raw.ophSimhash(h, count, k, seed, out), at).toBe(k);
+      expect(Array.from(core.u32(out, k)), at).toEqual(Array.from(minhashOphRef(hashes, k, seed)));
+      expect(BigInt.asUintN(64, core.raw.ophSimhashSecond()), at).toBe(simhash64Ref(hashes));
+    }
+    const { h, out } = layout(core, H);
+    for (const k of [0, 3, 2048]) expect(core.raw.ophSimhash(h, H.length, k, 0n, out)).toBe(0);
   });
 
   it('simhash64 known answers (u64 comes back signed)', async () => {

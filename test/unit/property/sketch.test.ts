@@ -7,7 +7,13 @@ import { Core } from '../../../src/core/abi.js';
 import { compileCore, type CoreVariant } from '../../../src/core/load.js';
 import { isTrainprintError } from '../../../src/errors.js';
 import { blockedBloomFpr, MembershipFilter, optimalBloomK } from '../../../src/sketch/filter.js';
-import { jaccardEstimate, minhashAt, minhashSignature, resolveMinhashOptions } from '../../../src/sketch/minhash.js';
+import {
+  jaccardEstimate,
+  minhashAt,
+  minhashSignature,
+  ophAndSimhashAt,
+  resolveMinhashOptions,
+} from '../../../src/sketch/minhash.js';
 import { hammingDistance, simhash64, simhashAt } from '../../../src/sketch/simhash.js';
 import { BloomRef, exactJaccard, minhashClassicRef, minhashOphRef, Rng, simhash64Ref } from '../../reference/sketch.js';
 
@@ -156,6 +162,32 @@ describe('MinHash estimates Jaccard', () => {
     expect(jaccardEstimate(s, new Uint32Array([1, 0, 3, 0]))).toBe(0.5);
     throwsCode(() => jaccardEstimate(s, new Uint32Array(8)), 'PARAMS_MISMATCH');
     throwsCode(() => jaccardEstimate(new Uint32Array(0), new Uint32Array(0)), 'INVALID_INPUT');
+  });
+});
+
+describe('OPH MinHash and SimHash in one pass (ophAndSimhashAt)', () => {
+  it('equals minhashAt (oph) and simhashAt of the same hashes on both builds, k 128 (one pass) and others', () => {
+    const rng = new Rng(404);
+    for (const n of [...SIZES, 30, 31, 509, 510, 511, 100_001]) {
+      const h = rng.hashes(n);
+      for (const v of VARIANTS) {
+        const core = cores.get(v)!;
+        const L = core.layout();
+        const p = L.take(n * 8 + 8);
+        const out = L.take(1024 * 4);
+        L.commit();
+        core.u64(p, n).set(h);
+        for (const k of [128, 64]) {
+          const seed = SEEDS[n % SEEDS.length];
+          const both = ophAndSimhashAt(core, p, n, out, { k, seed });
+          const at = `${v} n=${n} k=${k}`;
+          expect(both.minhash, at).toEqual(minhashOphRef(h, k, seed));
+          expect(both.simhash, at).toBe(simhash64Ref(h));
+          expect(both.minhash, at).toEqual(minhashAt(core, p, n, out, { k, seed, mode: 'oph' }));
+          expect(both.simhash, at).toBe(simhashAt(core, p, n));
+        }
+      }
+    }
   });
 });
 
