@@ -13,6 +13,7 @@
 // row, not a part of a sum)
 // (`JS:^name file:line`: `^` baseline code, `*` optimised, `~` interpreted entries are not split out: an interpreted
 // function's bytecodes count in the builtins that run them, which are listed as themselves).
+import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -15,6 +15,7 @@
 // With --baseline the two builds' processes alternate (which goes first, too), so both tables come from one run.
 //
 // It reads the engine's core (`engine.core`, not a public API) and lays out memory as the library does.
+import './help.mjs';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';

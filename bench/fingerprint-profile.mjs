@@ -8,6 +8,7 @@
 //
 //   node --expose-gc bench/fingerprint-profile.mjs [--dist dist] [--corpus en] [--calls fresh] [--top 25]
 //     [--write] [--out fingerprint-profile-en-fresh.json]
+import './help.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
