@@ -159,16 +159,7 @@ describe('findRegions: runs of wide characters over whole blocks', () => {
       const rnd = prng(1732);
       for (let t = 0; t < 300; t++) {
         const text = wideRuns(rnd);
-        const got = tokenizeWords(core, core.layout(), text);
-        const n = got.count;
-        expect(
-          {
-            starts: Array.from(core.u32(got.startsPtr, n)),
-            ends: Array.from(core.u32(got.endsPtr, n)),
-            hashes: Array.from(core.u64(got.hashesPtr, n)),
-          },
-          `${file} ${JSON.stringify(text)}`,
-        ).toEqual(tokensRefOf(text));
+        expect(coreTokensOf(core, text), `${file} ${JSON.stringify(text)}`).toEqual(tokensRefOf(text));
       }
     }
   });
@@ -223,6 +214,17 @@ describe('word tokens after long ASCII stretches', () => {
 });
 
 /** The reference's word tokens of `text`: those of normalize(text).text, offsets mapped back, XXH64 (seed 0) of each. */
+/** The core's tokens of `text` as the reference gives them: starts, ends and hashes. */
+function coreTokensOf(core: Parameters<typeof tokenizeWords>[0], text: string) {
+  const got = tokenizeWords(core, core.layout(), text);
+  const n = got.count;
+  return {
+    starts: Array.from(core.u32(got.startsPtr, n)),
+    ends: Array.from(core.u32(got.endsPtr, n)),
+    hashes: Array.from(core.u64(got.hashesPtr, n)),
+  };
+}
+
 function tokensRefOf(text: string) {
   const n = normalize(text);
   const t = tokensRef(n.text);
@@ -254,16 +256,7 @@ describe('word tokens of runs of ideographs that hold rewritten inert separators
         for (const sep of INERT_AFTER_WORD) {
           for (const after of AFTER_INERT) {
             const text = `${word}${sep}${after}${word} ${sep}${word}${sep}${after}`;
-            const got = tokenizeWords(core, core.layout(), text);
-            const n = got.count;
-            expect(
-              {
-                starts: Array.from(core.u32(got.startsPtr, n)),
-                ends: Array.from(core.u32(got.endsPtr, n)),
-                hashes: Array.from(core.u64(got.hashesPtr, n)),
-              },
-              `${file} ${JSON.stringify(text)}`,
-            ).toEqual(tokensRefOf(text));
+            expect(coreTokensOf(core, text), `${file} ${JSON.stringify(text)}`).toEqual(tokensRefOf(text));
           }
         }
       }
@@ -277,16 +270,7 @@ describe('word tokens of runs of ideographs that hold rewritten inert separators
         for (const after of AFTER_INERT) {
           for (let at = 0; at <= 16; at++) {
             const text = `${RUN.slice(0, at)}${sep}${after}${RUN.slice(at)}${sep}${after}${RUN.slice(0, 9)}${sep}${after}`;
-            const got = tokenizeWords(core, core.layout(), text);
-            const n = got.count;
-            expect(
-              {
-                starts: Array.from(core.u32(got.startsPtr, n)),
-                ends: Array.from(core.u32(got.endsPtr, n)),
-                hashes: Array.from(core.u64(got.hashesPtr, n)),
-              },
-              `${file} ${JSON.stringify(text)}`,
-            ).toEqual(tokensRefOf(text));
+            expect(coreTokensOf(core, text), `${file} ${JSON.stringify(text)}`).toEqual(tokensRefOf(text));
           }
         }
       }
