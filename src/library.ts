@@ -139,7 +139,6 @@ export { TIER_REASON_CODES } from './services/score/tier.js';
 export type {
   ScanHit,
   ScanItem,
-  ScanItemArrays,
   ScanOptions,
   ScanProgress,
   ScanReuse,
@@ -147,8 +146,6 @@ export type {
 } from './services/scan/index.js';
 // the hit line's fields in order: the scan queue's table holds them (the outer ring's, not a public name)
 export { SCAN_HIT_FIELDS } from './services/scan/index.js';
-// for trainprint/node's file scan: its items handed over an array at a time (not a public name)
-export { SCAN_ITEM_ARRAYS } from './services/scan/index.js';
 // for the outer ring only: a scan's minWords when none is given (the file scan's and the scan queue's)
 export { DEFAULT_MIN_WORDS } from './services/scan/schema.js';
 // the accounts service: keys, OAuth clients and tokens, plans, usage, idempotency, back-off, availability

@@ -464,8 +464,7 @@ export function withShingleHashesOfTexts<T>(
     }
     let t: WordTokens;
     try {
-      // the texts joined are read only for a region the core hands back (then null is returned anyway): made only then
-      t = tokenizeWritten(core, L, () => texts.join('\n'), inPtr, len, len === base[n]);
+      t = tokenizeWritten(core, L, texts.join('\n'), inPtr, len, len === base[n]);
     } catch (e) {
       if (e instanceof TrainprintError && e.code === 'INVALID_INPUT') return null;
       throw e;

@@ -188,15 +188,13 @@ export function tokenizeWords(
  * encoding of `input` (whose UTF-16 offsets the tokens' spans are), `asciiOnly` when every byte is ASCII. The bytes are
  * rewritten (inert separators).
  * For a caller that writes several texts one after another, each followed by a line feed, and tokenises them at once
- * (a token never crosses white space, so each text's tokens are those it has alone). `input` may be a function that
- * makes the string: it is read only for a region normalised here (rare: the core tokenises regions itself), so such a
- * caller need not join its texts into one string for every pass.
+ * (a token never crosses white space, so each text's tokens are those it has alone).
  * @throws INVALID_INPUT for a lone surrogate of `input` (a string)
  */
 export function tokenizeWritten(
   core: Core,
   L: Layout,
-  given: string | Uint8Array | (() => string),
+  input: string | Uint8Array,
   inPtr: number,
   len: number,
   asciiOnly: boolean,
@@ -221,13 +219,11 @@ export function tokenizeWritten(
     }
   }
   // The core tokenises each region straight from its UTF-8 (nfkcTokens); a region it hands back, or every region
-  // when its tables are missing, is normalised here first (from `given`, made then when it is a function).
-  let made: string | Uint8Array | undefined;
-  const input = () => (made ??= typeof given === 'function' ? given() : given);
+  // when its tables are missing, is normalised here first.
   const hosted: HostRegion[] = [];
   let extra = 0;
   if (nReg > 0 && !ensureTables(core, L)) {
-    for (let r = 0; r < nReg; r++) extra += normalizeInHost(core, L, input(), inPtr, regPtr, r, hosted);
+    for (let r = 0; r < nReg; r++) extra += normalizeInHost(core, L, input, inPtr, regPtr, r, hosted);
   }
   let tokCap = 0;
   let startsPtr = 0;
@@ -256,7 +252,7 @@ export function tokenizeWritten(
     if (count < 0) {
       from = core.raw.failedRegion();
       n0 = core.u32(firstPtr + from * 8, 1)[0];
-      extra += normalizeInHost(core, L, input(), inPtr, regPtr, from, hosted);
+      extra += normalizeInHost(core, L, input, inPtr, regPtr, from, hosted);
     }
   }
   const regionFixes: RegionFix[] = [];

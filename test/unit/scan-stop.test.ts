@@ -2,8 +2,7 @@
  * engine.scan's graceful stop (`stop`) and reading a source ahead (`readAhead`): a scan that reads a generator's items
  * in batches and is stopped from `onProgress` at any item of a batch reports every hit of the items up to it, none of
  * an item after it, and returns the summary of the items done; a source that fails hands over the items before its
- * failure first, also a source that hands them over an array at a time (SCAN_ITEM_ARRAYS). And scanFiles, which reads
- * its files so, stopped at items on either side of a batch's edge: the
+ * failure first. And scanFiles, which reads its files so, stopped at items on either side of a batch's edge: the
  * checkpoint holds the items done, and a resume gives the uninterrupted output.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, TrainprintError, type Engine, type ScanHit } from '../../src/index.js';
 import { scanFiles } from '../../src/node/index.js';
 import { checkpointPath, readCheckpoint } from '../../src/node/scan/checkpoint.js';
-import { SCAN_ITEM_ARRAYS, type ScanItem, type ScanProgress, type ScanSummary } from '../../src/services/scan/index.js';
+import type { ScanItem, ScanProgress, ScanSummary } from '../../src/services/scan/index.js';
 import { archive, cleanOutputs, plantedOutputs } from '../fixtures/scan-plant.js';
 
 let engine: Engine;
@@ -173,83 +172,6 @@ describe('engine.scan: stop and readAhead', () => {
       expect(hits).toEqual(whole.hits.filter((h) => indexOf(h) < failAt));
     }
   }, 60_000);
-});
-
-describe('engine.scan: a source that hands its items over an array at a time (SCAN_ITEM_ARRAYS)', () => {
-  /**
-   * `list` in arrays of `size` (as a file reader hands them over), failing before item `failAt`, with the arrays read
-   * and whether the source was closed; its items one at a time (`Symbol.asyncIterator`) are never read.
-   */
-  function arraySource(list: readonly ScanItem[], size: number, failAt = -1) {
-    const state = { arrays: 0, closed: false };
-    async function* arrays() {
-      try {
-        for (let at = 0; at < list.length; at += size) {
-          const some = list.slice(at, at + size);
-          if (failAt >= at && failAt < at + size) {
-            if (failAt > at) yield some.slice(0, failAt - at); // the items before the failure first, as a reader does
-            throw new Error(`unreadable item ${failAt}`);
-          }
-          state.arrays++;
-          yield some;
-        }
-      } finally {
-        state.closed = true;
-      }
-    }
-    const items = {
-      [Symbol.asyncIterator](): AsyncIterator<ScanItem> {
-        throw new Error('read one at a time');
-      },
-      [SCAN_ITEM_ARRAYS]: arrays,
-    };
-    return { state, items };
-  }
-
-  it('gives the hits, progress and summary of the items one at a time, for arrays of any size', async () => {
-    const whole = await run(source(items).items, { readAhead: true });
-    for (const size of [1, 7, 64, 100]) {
-      const progress: number[] = [];
-      const s = arraySource(items, size);
-      const got = await run(s.items as AsyncIterable<ScanItem>, {
-        readAhead: true,
-        onProgress: (p) => progress.push(p.items),
-      });
-      expect(got.hits).toEqual(whole.hits);
-      expect({ ...got.summary, ms: 0 }).toEqual({ ...whole.summary, ms: 0 });
-      expect(progress).toEqual(items.map((_, i) => i + 1));
-      expect(s.state.closed).toBe(true);
-    }
-  }, 120_000);
-
-  it('stops at the item and closes the source; a failure comes after the items before it', async () => {
-    const whole = await run(items, {});
-    const stop = new AbortController();
-    const s = arraySource(items, 30);
-    const stopped = await run(s.items as AsyncIterable<ScanItem>, {
-      readAhead: true,
-      stop: stop.signal,
-      onProgress: (p) => p.items === 45 && stop.abort(),
-    });
-    expect(stopped.summary.items).toBe(45);
-    expect(stopped.hits).toEqual(whole.hits.filter((h) => indexOf(h) < 45));
-    expect(s.state.closed).toBe(true);
-    for (const failAt of [0, 30, 47]) {
-      const hits: ScanHit[] = [];
-      let done = 0;
-      const it = engine.scan(arraySource(items, 30, failAt).items as AsyncIterable<ScanItem>, {
-        readAhead: true,
-        onProgress: (p) => (done = p.items),
-      });
-      await expect(
-        (async () => {
-          for (let r = await it.next(); !r.done; r = await it.next()) hits.push(r.value);
-        })(),
-      ).rejects.toThrow(`unreadable item ${failAt}`);
-      expect(done).toBe(failAt);
-      expect(hits).toEqual(whole.hits.filter((h) => indexOf(h) < failAt));
-    }
-  }, 120_000);
 });
 
 describe('scanFiles stopped around a batch of items read ahead', () => {

@@ -13,11 +13,9 @@ import {
   DEFAULT_MIN_WORDS,
   readThrough,
   REQUESTS,
-  SCAN_ITEM_ARRAYS,
   TrainprintError,
   type Engine,
   type ScanItem,
-  type ScanItemArrays,
 } from '../../library.js';
 import { MAX_THREADS } from '../build-pool.js';
 import { readDocumentBatches } from '../read-documents.js';
@@ -226,16 +224,14 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
 /**
  * The items of `batches` one at a time, past the first `skip` (done before a resume: their bytes are counted into the
  * share done), until `signal` aborts. An iterator over the arrays rather than a generator per item: most items are
- * settled in microseconds, and a turn of an async generator for each was a tenth of a scan of short outputs. The scan
- * on this thread reads the same items an array at a time ({@link SCAN_ITEM_ARRAYS}: no turn of the promise queue per
- * item; `signal` is checked before each array there, and the scan's `stop`, the same signal, before each item).
+ * settled in microseconds, and a turn of an async generator for each was a tenth of a scan of short outputs.
  */
 function itemsAfter(
   batches: AsyncGenerator<ScanItem[], void, undefined>,
   skip: number,
   tally: Tally,
   signal: AbortSignal | undefined,
-): AsyncIterableIterator<ScanItem> & ScanItemArrays<ScanItem> {
+): AsyncIterableIterator<ScanItem> {
   let batch: readonly ScanItem[] = [];
   let at = 0;
   let seen = 0;
@@ -244,15 +240,7 @@ function itemsAfter(
     await batches.return(undefined);
     return done;
   };
-  /** The items of the arrays read so far that a resume skips, counted; the rest of the array in hand. */
-  const skipped = (): readonly ScanItem[] => {
-    while (seen < skip && at < batch.length) {
-      tally.resumedBytes += Buffer.byteLength(batch[at++].text, 'utf8');
-      seen++;
-    }
-    return at === 0 ? batch : batch.slice(at);
-  };
-  const items: AsyncIterableIterator<ScanItem> & ScanItemArrays<ScanItem> = {
+  const items: AsyncIterableIterator<ScanItem> = {
     [Symbol.asyncIterator]: () => items,
     async next() {
       for (;;) {
@@ -270,24 +258,6 @@ function itemsAfter(
       }
     },
     return: () => close(), // a consumer that stops early closes the files
-    [SCAN_ITEM_ARRAYS]: () => ({
-      async next() {
-        for (;;) {
-          if (signal?.aborted) return close();
-          if (at === batch.length) {
-            const r = await batches.next();
-            if (r.done) return done;
-            batch = r.value;
-            at = 0;
-          }
-          const rest = skipped();
-          at = batch.length;
-          seen += rest.length;
-          if (rest.length > 0) return { done: false, value: rest };
-        }
-      },
-      return: () => close(),
-    }),
   };
   return items;
 }

@@ -4,5 +4,4 @@ export { createScanService } from './on-demand.js';
 export { countWords } from '../../util/space.js';
 export type { ScanCorpus, ScanService } from './scan.js';
 export { SCAN_HIT_FIELDS } from './types.js';
-export { SCAN_ITEM_ARRAYS, type ScanItemArrays } from './item-arrays.js';
 export type { ScanHit, ScanItem, ScanOptions, ScanProgress, ScanReuse, ScanSummary } from './types.js';

@@ -17,7 +17,6 @@ import { readThrough, within } from '../../util/schema-check.js';
 import { countWords } from '../../util/space.js';
 import { codeUnitOrder as order } from '../../util/sorted.js';
 import { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST } from './schema.js';
-import { SCAN_ITEM_ARRAYS, type ScanItemArrays } from './item-arrays.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanReuse, ScanSummary } from './types.js';
 
 /** What the scan reads of the corpus (a `Corpus` is one). */
@@ -287,27 +286,20 @@ async function* inBatches(items: readonly unknown[]): AsyncGenerator<unknown[], 
 /**
  * A generator's or stream's items in order, read ahead as {@link inBatches} reads an array's. A source that fails
  * hands over the items before the failure first (they are scanned and reported, as they were one at a time), then its
- * error; a scan that stops closes the source. A source that hands its items over an array at a time too
- * ({@link SCAN_ITEM_ARRAYS}) is read so: the same items in the same batches, without a turn of the promise queue for
- * each (its arrays' items are taken as they are, not awaited).
+ * error; a scan that stops closes the source.
  */
 async function* aheadBatches(items: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<unknown[], void> {
   let batch: unknown[] = [];
   let units = 0;
-  const arrays = itemArrays(items);
   try {
-    for await (const got of arrays ?? items) {
-      const some = arrays ? (got as readonly unknown[]) : null;
-      for (let k = 0, n = some ? some.length : 1; k < n; k++) {
-        const item = some ? some[k] : got;
-        batch.push(item);
-        units += unitsOf(item);
-        if (batch.length >= BATCH_ITEMS || units >= BATCH_UNITS) {
-          const full = batch;
-          batch = [];
-          units = 0;
-          yield full;
-        }
+    for await (const item of items) {
+      batch.push(item);
+      units += unitsOf(item);
+      if (batch.length >= BATCH_ITEMS || units >= BATCH_UNITS) {
+        const full = batch;
+        batch = [];
+        units = 0;
+        yield full;
       }
     }
   } catch (e) {
@@ -315,18 +307,6 @@ async function* aheadBatches(items: AsyncIterable<unknown> | Iterable<unknown>):
     throw e;
   }
   if (batch.length > 0) yield batch;
-}
-
-/** The arrays of a source that hands them over ({@link SCAN_ITEM_ARRAYS}), as an async iterable; else null. */
-function itemArrays(items: unknown): AsyncIterable<readonly unknown[]> | null {
-  let arrays: ScanItemArrays[typeof SCAN_ITEM_ARRAYS] | undefined;
-  try {
-    arrays = (items as Partial<ScanItemArrays>)[SCAN_ITEM_ARRAYS];
-  } catch {
-    return null; // a source whose members throw is read item by item, as any other
-  }
-  if (typeof arrays !== 'function') return null;
-  return { [Symbol.asyncIterator]: () => arrays.call(items) };
 }
 
 /**
