@@ -14,8 +14,8 @@
 // (`JS:^name file:line`: `^` baseline code, `*` optimised, `~` interpreted entries are not split out: an interpreted
 // function's bytecodes count in the builtins that run them, which are listed as themselves).
 import './help.mjs';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,8 +30,7 @@ const [node, ...args] = argv.slice(dash + 1);
 
 const dir = mkdtempSync(join(tmpdir(), 'trainprint-callgrind-'));
 try {
-  const before = new Set(readdirSync('/tmp').filter((f) => /^perf-\d+\.map$/.test(f)));
-  execFileSync(
+  const run = spawnSync(
     'valgrind',
     [
       '--tool=callgrind',
@@ -44,8 +43,12 @@ try {
     ],
     { stdio: ['ignore', 'ignore', 'ignore'] },
   );
-  const maps = readdirSync('/tmp').filter((f) => /^perf-\d+\.map$/.test(f) && !before.has(f));
-  if (maps.length !== 1) throw new Error(`expected one new perf map in /tmp, found ${maps.length}`);
+  if (run.error || run.status !== 0) throw run.error ?? new Error(`valgrind exited with ${run.status ?? run.signal}`);
+  // valgrind runs the program in its own process, so V8 names the map by the child's pid: other runs at the same
+  // time (other benches, other builds) write maps of their own beside it
+  const maps = [`perf-${run.pid}.map`];
+  if (!existsSync(join('/tmp', maps[0])))
+    throw new Error(`no perf map /tmp/${maps[0]} (node without --perf-basic-prof?)`);
   const pid = maps[0].match(/\d+/)[0];
   const ranges = readFileSync(join('/tmp', maps[0]), 'utf8')
     .split('\n')
