@@ -340,6 +340,44 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
     }
   });
 
+  it('gives the tokens of normalize() on long runs of plain words of every length, capitals among them', () => {
+    // words of letters that need no normalising (Cyrillic, Greek, Latin with diacritics, ASCII) are written a run at
+    // a time (plainWords: 32 bytes of a word read a step, a word with capitals spelled folded first, the next word's
+    // start read from the masks already made): thousands of words of 1 to 40 bytes, a third with a capital (ς, ß, İ,
+    // ligatures, capitals that decompose, marks and ideographs now and then: the other paths between them), under
+    // changing seeds, with the exact room and one short, then with a U+FFFD after them (handed back)
+    const rnd = prng(29);
+    const pick = (s: string) => [...s][Math.floor(rnd() * [...s].length)];
+    const lower = [
+      'абвгдежзийклмнопрстуфхцчшщъыьэюяё',
+      'αβγδεζηθικλμνξοπρστυφχψωάέήίόύώϊΐ',
+      'àâäçéèêëîïôöùûüÿñąćęłńóśźżő',
+      'abcxyz0189',
+    ];
+    const upper = ['АБВГДЕЖЗИКЛМНОПРСТУФХЦЧШЩЭЮЯ', 'ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ', 'ÀÂÄÇÈÊËÎÏÔÖÙÛÜÑĄĆĘŁŃŹŻ', 'ABCXYZ'];
+    const rare = ['ς', 'ß', 'İ', 'ı', 'ﬁ', 'ſ', 'É', 'Ё', 'Ό', '\u0301', '中', 'Ａ', '\u00a0'];
+    const seps = [' ', ' ', ' ', '\n', ', ', '. ', '\n     ', ' -- ', ' (', ') ', ' «', '» '];
+    const word = () => {
+      const a = Math.floor(rnd() * lower.length);
+      let w = rnd() < 0.33 ? pick(upper[a]) : '';
+      for (let k = 1 + Math.floor(rnd() * (a === 3 ? 30 : 16)); k > 0; k--)
+        w += rnd() < 0.01 ? pick(rare.join('')) : pick(lower[a]);
+      return rnd() < 0.02 ? w.toUpperCase() : w;
+    };
+    const seeds = [7n, 0n, 0xffff_ffff_ffff_ffffn, 0x9e37_79b1_85eb_ca87n];
+    for (let t = 0; t < 24; t++) {
+      const words: string[] = [];
+      for (let k = 50 + Math.floor(rnd() * 3000); k > 0; k--) words.push(word(), seps[Math.floor(rnd() * seps.length)]);
+      const text = words.join('').replace(/\s+$/, '');
+      const seed = seeds[t % seeds.length];
+      const want = tokensRefOf(text, t, seed);
+      expect(tokensInCore(core, text, t, undefined, seed), `text ${t}`).toEqual(want);
+      expect(tokensInCore(core, text, t, want.starts.length, seed), `text ${t}`).toEqual(want);
+      expect(tokensInCore(core, text, t, want.starts.length - 1, seed), `text ${t}`).toBeNull();
+      expect(tokensInCore(core, `${text} \ufffd`, t, undefined, seed)).toBeNull();
+    }
+  });
+
   it('hands back U+FFFD, more tokens than its room, and a changed token over 2 KiB', () => {
     expect(tokensInCore(core, 'ab\ufffdc')).toBeNull();
     expect(tokensInCore(core, '㋿㋿', 0, 3)).toBeNull(); // 4 tokens ('令' '和' twice) from 6 bytes

@@ -119,6 +119,40 @@ describe.each([
     }
   });
 
+  it('equals the reference on mixed-script prose: plain words of every length, capitals, final sigma, ß, İ, marks', async () => {
+    // The normaliser writes the words that need no normalising a run at a time (Cyrillic, Greek, Latin with
+    // diacritics and the ASCII words among them; a word with capitals spelled folded first): long texts of such words
+    // of 1 to 40 bytes, with the letters that take the other paths now and then (final and medial sigma, ß, dotted and
+    // dotless i, ligatures, long s, decomposed marks, capitals that decompose, fullwidth letters, ideographs) and the
+    // separators of prose between them (inert ones too, which the region search rewrites before ASCII).
+    const rnd = prng(5150);
+    const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
+    const letters = [
+      [...'абвгдежзийклмнопрстуфхцчшщъыьэюяё'],
+      [...'αβγδεζηθικλμνξοπρστυφχψωάέήίόύώϊΐς'],
+      [...'àâäçéèêëîïôöùûüÿñąćęłńóśźżőabcdefghij'],
+      [...'abcdefghijklmnopqrstuvwxyz0123456789'],
+    ];
+    const rare = [...'ςσßİıﬁﬂſÉÓŚĄΌΆЁЙ中日Ａｂ１'].concat(['e\u0301', 'ι\u0308\u0301', '\u0301']);
+    const seps = [' ', ' ', ' ', ' ', '\n', ', ', '. ', '\n   ', ' — ', ' «', '» ', '\u00a0', ': ', ' (', ') ', '-'];
+    for (let t = 0; t < 60; t++) {
+      let text = '';
+      for (let k = 20 + Math.floor(rnd() * 1500); k > 0; k--) {
+        const a = pick(letters);
+        let w = '';
+        for (let j = 1 + Math.floor(rnd() * 20); j > 0; j--) w += rnd() < 0.02 ? pick(rare) : pick(a);
+        if (rnd() < 0.25) w = w[0].toUpperCase() + w.slice(1);
+        text += (rnd() < 0.02 ? w.toUpperCase() : w) + pick(seps);
+      }
+      const fp = await engine.fingerprint(text, {
+        ...NO_SKETCH,
+        shingle: { unit: 'word', size: 1 },
+        winnow: { window: 1 },
+      });
+      expectMatchesReference(fp, referenceWord(text, 1, 1));
+    }
+  });
+
   it('equals the reference whether the shingle hashes and the winnowed postings fit in the rooms they reuse or not', async () => {
     // the shingle hashes go in the input's room when they fit (8 bytes a token against 3 a UTF-16 unit: long ASCII
     // words do; one-letter words and ideographs do not), the postings after the winnowed indices in the token hashes'
