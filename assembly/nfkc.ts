@@ -10,8 +10,9 @@
 // normalised text — what the tokenizer would find in normalize(region).text, each mapped back through
 // normalize(region).map to the UTF-16 offsets where its first character starts and its last one ends — with no
 // normalised text in between. Anything it does not handle identically it leaves to the host (returns
-// NFKC_FALLBACK): U+FFFD (what encodeInto writes for a lone surrogate, which the host must report), more tokens
-// than the room given, or a run without a chunk boundary longer than the scratch arrays.
+// NFKC_FALLBACK): U+FFFD unless the host has checked the region (what the encoder writes for a lone surrogate,
+// which the host must report; a U+FFFD of the text itself maps to itself and is a separator, which fold takes like
+// any other), more tokens than the room given, or a run without a chunk boundary longer than the scratch arrays.
 
 import { avalanche64, P1, P5, xxh64Folded, xxh64FoldedShort } from './hash/xxh64';
 import { lead16, masks16, wide16 } from './tokenize';
@@ -347,6 +348,12 @@ const INERT_TAIL: u32 = 0x110000;
   return c < 0x80 || c == INERT_TAIL ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
 }
 
+/**
+ * True while nfkcTokens works on a region whose U+FFFD the host has checked: every one is the text's own, not a lone
+ * surrogate the encoder replaced, so fold takes it like any other code point (it maps to itself and is a separator).
+ */
+let replacementsChecked = false;
+
 // Where the last fold stopped (globals: no multiple return values).
 let foldNext: usize = 0;
 let foldNextU: u32 = 0;
@@ -370,7 +377,9 @@ function fold(i: usize, end: usize, u: u32): u32 {
       i++;
       continue;
     }
-    if (c == 0xFFFD) return NFKC_FALLBACK; // maybe a lone surrogate: the host reports those
+    // maybe a lone surrogate, which the host reports: taken as it is only once the host has looked at the region's
+    // text and found none (decodeAt sends every U+FFFD here, so this is the one place that decides)
+    if (c == 0xFFFD && !replacementsChecked) return NFKC_FALLBACK;
     const bytes = utf8Bytes(c);
     const units: u32 = bytes == 4 ? 2 : 1;
     const inf = infoOf(c);
@@ -1223,12 +1232,15 @@ function normaliseRun(p: usize, len: usize): bool {
  * the text), exactly those the tokenizer finds in normalize(region).text, mapped through its map: for token i its start
  * and end in the text (u32 at `startsPtr`, `endsPtr`) and the XXH64 (`seed`) of its normalised UTF-8 (u64 at
  * `hashesPtr`). Writes at most `cap` tokens. Returns the token count, or 0xFFFFFFFF when the host must normalise
- * the region itself (see the top of this file; also when a changed token is over 2 KiB).
+ * the region itself (see the top of this file; also when a changed token is over 2 KiB). `checked` not 0: the host has
+ * found no lone surrogate in the region's text, so its U+FFFD are its own and are normalised here.
  */
 export function nfkcTokens(
   p: usize, len: usize, base: u32, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize, cap: u32,
+  checked: u32,
 ): u32 {
   if (!ready) return NFKC_FALLBACK;
+  replacementsChecked = checked != 0;
   tStarts = startsPtr;
   tEnds = endsPtr;
   tHashes = hashesPtr;

@@ -405,6 +405,7 @@ export function findRegions(p: usize, len: usize, outPtr: usize, cap: u32): u32 
     store<u32>(o, su, 8);
     store<u32>(o, endU, 12);
     store<u32>(o, 0, 16); // no host-normalised text (yet): see tokenizeRegions
+    store<u32>(o, 0, 24); // its U+FFFD not checked by the host (yet)
   }
   return n + 1;
 }
@@ -424,11 +425,13 @@ export function failedRegion(): u32 {
  * Tokenise a text whose regions were found by `findRegions`: the stretches between regions are tokenised from the
  * main buffer (UTF-16 offsets of the original text), each region by nfkcTokens straight from its UTF-8 (its tokens'
  * offsets those of the original text too), or, when the host normalised it (record word [4] not 0), from the
- * normalised UTF-8 at record words [4] (pointer) and [5] (byte length), its offsets then local to that text. For
+ * normalised UTF-8 at record words [4] (pointer) and [5] (byte length), its offsets then local to that text. Record
+ * word [6] not 0: the host found no lone surrogate in the region, and nfkcTokens takes its U+FFFD as they are. For
  * region r writes the indices of its first and one-past-last token to `firstTokPtr` + 8·r (2 × u32). Returns the
  * token count, or 0xFFFFFFFF when region failedRegion() needs the host (nfkcTokens gave up on it): the host
- * normalises it, fills its words [4] and [5] and calls again with `from` = that region and `n0` = its first token
- * (written at `firstTokPtr`), which carries on from there.
+ * normalises it and fills its words [4] and [5], or sets word [6] when what it holds is a U+FFFD of the text's own, and
+ * calls again with `from` = that region and `n0` = its first token (written at `firstTokPtr`), which carries on from
+ * there.
  *
  * Room: each stretch of b bytes gives at most ⌈b / 2⌉ tokens, and nfkcTokens may write up to ⌊b / 2⌋ + 1 for a
  * region of b bytes (it hands back a region that would need more), so `(len >> 1) + 2 · regions + 2` tokens always
@@ -461,7 +464,7 @@ export function tokenizeRegions(
     else {
       const b0 = load<u32>(o);
       const bytes = load<u32>(o, 4) - b0;
-      k = nfkcTokens(p + <usize>b0, <usize>bytes, load<u32>(o, 8), seed, s, e, h, (bytes >> 1) + 1);
+      k = nfkcTokens(p + <usize>b0, <usize>bytes, load<u32>(o, 8), seed, s, e, h, (bytes >> 1) + 1, load<u32>(o, 24));
       if (k == REGION_FALLBACK) {
         failed = r;
         return REGION_FALLBACK;

@@ -48,6 +48,8 @@ export interface RawExports {
     endsPtr: number,
     hashesPtr: number,
     cap: number,
+    /** Not 0 when the host found no lone surrogate in the text: its U+FFFD are taken as they are (omitted: 0). */
+    replacementsChecked?: number,
   ): number;
   /** The token count, or -1 when region failedRegion() needs the host (then call again from it). */
   tokenizeRegions(

@@ -9,9 +9,10 @@
  *    the original text) and each region straight from its UTF-8 with `nfkcTokens` (assembly/nfkc.ts: pinned
  *    NFKC_Casefold + tokens, the same as `normalize`): a token of code points that NFKC_Casefold leaves alone
  *    (most CJK, Cyrillic, Greek, lower-case Latin) is hashed where it lies in the input, the others as they
- *    fold, with no normalised text in between. The rare region the core hands back is normalised here by
- *    `normalize`, the reference, and tokenised from that text. Plain ASCII is never touched by JavaScript,
- *    and neither are the regions the core tokenises.
+ *    fold, with no normalised text in between. A region holding U+FFFD comes back here first, to be searched for
+ *    the lone surrogates the encoder writes as U+FFFD, and goes back to the core when it holds none; the rare
+ *    region the core hands back otherwise is normalised here by `normalize`, the reference, and tokenised from
+ *    that text. Plain ASCII is never touched by JavaScript, and neither are the regions the core tokenises.
  *
  * The token stream equals `normalize(text).text.split(' ')` exactly (property-tested), so real
  * English with curly quotes and a few accented names costs almost nothing extra.
@@ -83,15 +84,7 @@ function normalizeInHost(
   hosted: HostRegion[],
 ): number {
   let rec = core.u32(regPtr + r * REGION_RECORD, 8);
-  const piece =
-    typeof input === 'string'
-      ? input.slice(rec[2], rec[3])
-      : utf8Decoder.decode(core.u8.subarray(inPtr + rec[0], inPtr + rec[1]));
-  // the core hands back every region holding U+FFFD, which is what the encoder wrote for a lone surrogate: name it
-  // by its index in the input (none in decoded bytes)
-  const bad = typeof input === 'string' ? loneSurrogateIndex(piece) : -1;
-  if (bad >= 0) throw new TrainprintError('INVALID_INPUT', `text contains a lone surrogate at index ${rec[2] + bad}`);
-  const n = normalize(piece);
+  const n = normalize(regionText(core, input, inPtr, rec));
   const cap = n.text.length * 3;
   const at = L.take(cap + 16);
   L.commit();
@@ -101,6 +94,41 @@ function normalizeInHost(
   rec[5] = written;
   hosted.push({ r, base: rec[2], map: n.map });
   return Math.max(0, (written >>> 1) - ((rec[1] - rec[0]) >>> 1));
+}
+
+/**
+ * The text of the region whose record is `rec` (as `input` spells it: a string's UTF-16 slice, or bytes decoded).
+ * @throws INVALID_INPUT for a lone surrogate in it (a string's), named by its index in the input: the encoder wrote it
+ *   as U+FFFD, and the core hands back every region holding one unchecked, so this is where each is found
+ */
+function regionText(core: Core, input: string | Uint8Array, inPtr: number, rec: Uint32Array): string {
+  if (typeof input !== 'string') return utf8Decoder.decode(core.u8.subarray(inPtr + rec[0], inPtr + rec[1]));
+  const piece = input.slice(rec[2], rec[3]);
+  const bad = loneSurrogateIndex(piece);
+  if (bad >= 0) throw new TrainprintError('INVALID_INPUT', `text contains a lone surrogate at index ${rec[2] + bad}`);
+  return piece;
+}
+
+/**
+ * When region `r`, handed back by the core, holds a U+FFFD of the text's own (no lone surrogate the encoder replaced),
+ * marks its record so that the core tokenises it after all, and returns true: U+FFFD maps to itself and is a separator,
+ * and the only reason to hand it back was the check done here. Normalising such a region here instead cost a fresh
+ * process the JavaScript normaliser's first run. False when the region was already marked (the core gave it back for
+ * another reason) or holds no U+FFFD.
+ * @throws INVALID_INPUT for a lone surrogate in the region
+ */
+function takeOwnReplacements(
+  core: Core,
+  input: string | Uint8Array,
+  inPtr: number,
+  regPtr: number,
+  r: number,
+): boolean {
+  const rec = core.u32(regPtr + r * REGION_RECORD, 8);
+  if (rec[6] !== 0) return false;
+  if (!regionText(core, input, inPtr, rec).includes('\ufffd')) return false;
+  rec[6] = 1;
+  return true;
 }
 
 /**
@@ -252,7 +280,9 @@ export function tokenizeWritten(
     if (count < 0) {
       from = core.raw.failedRegion();
       n0 = core.u32(firstPtr + from * 8, 1)[0];
-      extra += normalizeInHost(core, L, input, inPtr, regPtr, from, hosted);
+      if (!takeOwnReplacements(core, input, inPtr, regPtr, from)) {
+        extra += normalizeInHost(core, L, input, inPtr, regPtr, from, hosted);
+      }
     }
   }
   const regionFixes: RegionFix[] = [];

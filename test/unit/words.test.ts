@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import { inertCodePoints } from '../../src/core/inert.js';
+import { tokenizeWords, tokenSpans } from '../../src/fingerprint/words.js';
 import { normalize } from '../../src/text/normalize.js';
 import { isTokenChar, toNFKCCasefold } from '../../src/text/nfkc-casefold.js';
 
@@ -98,6 +99,29 @@ describe('word tokens with normaliser regions', () => {
     const spans = Array.from(fp.shingles.starts, (s, i) => text.slice(s, fp.shingles.ends[i]));
     expect(spans).toEqual(['It', 's', 'THE', 'caf\u00e9', 'Ｎｏ', '1', 'ÉCOLE', 'déjà', 'vu', 'a', 'b']);
     expect(spans.length).toBe(normalize(text).text.split(' ').length);
+  });
+
+  it('a region whose U+FFFD are of the text itself goes back to the core (no region normalised here), as a string or bytes', async () => {
+    const engine = await createEngine();
+    const core = (engine as unknown as { assertLive(): import('../../src/core/abi.js').Core }).assertLive();
+    const texts = [
+      'a \ufffd b',
+      'x\ufffdy',
+      '\ufffd',
+      'caf\u00e9\ufffd \u201cQ\u201d and 日本\ufffd語 Ж\ufffd\u0301 ＡＢＣ\ufffd, then plain words',
+      `${'words '.repeat(30)}\ufffd\ufffd ${'more '.repeat(30)}e\u0301\ufffd`,
+    ];
+    for (const text of texts) {
+      for (const input of [text, new TextEncoder().encode(text)]) {
+        const got = core.guard(() => {
+          const t = tokenizeWords(core, core.layout(), input);
+          return { fixes: t.regionFixes.length, spans: tokenSpans(core, t) };
+        });
+        expect(got.fixes, JSON.stringify(text)).toBe(0);
+        const spans = Array.from(got.spans.starts, (s, i) => normalize(text.slice(s, got.spans.ends[i])).text);
+        expect(spans.join(' '), JSON.stringify(text)).toBe(normalize(text).text);
+      }
+    }
   });
 
   it('bytes and strings give the same shingle hashes; malformed UTF-8 is refused', async () => {

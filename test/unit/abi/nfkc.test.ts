@@ -23,7 +23,7 @@ const encoder = new TextEncoder();
  * The core's word tokens of `text` as one region at UTF-16 offset `base` (nfkcTokens), hashed under `seed`, or null when
  * handed back.
  */
-function tokensInCore(core: Core, text: string, base = 0, cap?: number, seed = 7n) {
+function tokensInCore(core: Core, text: string, base = 0, cap?: number, seed = 7n, checked = 0) {
   const bytes = encoder.encode(text);
   const room = cap ?? bytes.length + 2;
   const L = core.layout(1 << 20);
@@ -33,7 +33,7 @@ function tokensInCore(core: Core, text: string, base = 0, cap?: number, seed = 7
   const hashesPtr = L.take(room * 8);
   L.commit();
   core.writeBytes(inPtr, bytes);
-  const n = core.raw.nfkcTokens(inPtr, bytes.length, base, seed, startsPtr, endsPtr, hashesPtr, room);
+  const n = core.raw.nfkcTokens(inPtr, bytes.length, base, seed, startsPtr, endsPtr, hashesPtr, room, checked);
   if (n < 0) return null;
   return {
     starts: Array.from(core.u32(startsPtr, n)),
@@ -375,6 +375,45 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
       expect(tokensInCore(core, text, t, want.starts.length, seed), `text ${t}`).toEqual(want);
       expect(tokensInCore(core, text, t, want.starts.length - 1, seed), `text ${t}`).toBeNull();
       expect(tokensInCore(core, `${text} \ufffd`, t, undefined, seed)).toBeNull();
+    }
+  });
+
+  it('takes U+FFFD as the reference does once the host has checked the text (no lone surrogate: checked = 1)', () => {
+    expect(tokensInCore(core, 'ab\ufffdc', 0, undefined, 7n, 1)).toEqual(tokensRefOf('ab\ufffdc'));
+    expect(tokensInCore(core, '中文\ufffd的', 3, undefined, 7n, 1)).toEqual(tokensRefOf('中文\ufffd的', 3));
+    // beside what U+FFFD could join or break: marks (which it carries as a starter), letters that compose, capitals,
+    // runs of ideographs and kana, words that need no normalising, inert separators' tails, expansions
+    const PIECES = [
+      '\ufffd',
+      '\ufffd\u0301',
+      '\ufffd\u3099',
+      'e\u0301',
+      'É',
+      'ab',
+      'Ж',
+      'жж',
+      '中',
+      'が',
+      '\u3099',
+      '。',
+      '…',
+      '㋿',
+      ' ',
+      '\u00a0',
+      '\u3000',
+      'ＡＢ',
+      '\u1100\u1161',
+      '𠀀',
+    ];
+    const rnd = prng(4_242);
+    for (let t = 0; t < 300; t++) {
+      let text = '';
+      for (let k = Math.floor(rnd() * 24); k >= 0; k--) text += PIECES[Math.floor(rnd() * PIECES.length)];
+      const seed = t % 2 === 0 ? 7n : 0n;
+      const got = tokensInCore(core, text, t, undefined, seed, 1);
+      expect(got, JSON.stringify(text)).toEqual(tokensRefOf(text, t, seed));
+      // and without the check, any U+FFFD is handed back
+      if (text.includes('\ufffd')) expect(tokensInCore(core, text, t, undefined, seed, 0)).toBeNull();
     }
   });
 

@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/abi.js';
-import { tokenizeWords } from '../../../src/fingerprint/words.js';
+import { ensureTables, tokenizeWords } from '../../../src/fingerprint/words.js';
 import { normalize } from '../../../src/text/normalize.js';
 import { prng, tokensRef, xxh64Ref } from '../../reference/core.js';
 import { BUILDS, coreOf } from './helpers.js';
@@ -273,6 +273,45 @@ describe('word tokens of runs of ideographs that hold rewritten inert separators
             expect(coreTokensOf(core, text), `${file} ${JSON.stringify(text)}`).toEqual(tokensRefOf(text));
           }
         }
+      }
+    }
+  });
+});
+
+describe('tokenizeRegions: a region whose U+FFFD the host has checked (record word [6])', () => {
+  it('is handed back while word [6] is 0, whatever the room held before, and tokenised by the core once it is set', async () => {
+    for (const file of BUILDS) {
+      const core = await coreOf(file);
+      expect(ensureTables(core, core.layout())).toBe(true);
+      for (const text of [
+        'plain \ufffd words',
+        'caf\u00e9\ufffd and 中\ufffd文 \u201cq\u201d',
+        `${'w '.repeat(40)}Ж\ufffd`,
+      ]) {
+        const bytes = encoder.encode(text);
+        const L = core.layout(1 << 20);
+        const p = L.take(bytes.length + 64);
+        const cap = 8;
+        const reg = L.take(cap * 32);
+        const room = bytes.length + 2 * cap + 2;
+        const [s, e, h, first] = [L.take(room * 4), L.take(room * 4), L.take(room * 8), L.take(cap * 8)];
+        L.commit();
+        core.writeBytes(p, bytes);
+        core.u8.fill(0xff, reg, reg + cap * 32); // records written over room that held anything
+        const n = core.raw.findRegions(p, bytes.length, reg, cap);
+        expect(n).toBeGreaterThan(0);
+        expect(core.raw.tokenizeRegions(p, bytes.length, 0n, reg, n, s, e, h, first, 0, 0), file).toBe(-1);
+        for (let r = 0; r < n; r++) core.u32(reg + r * 32 + 24, 1)[0] = 1;
+        const count = core.raw.tokenizeRegions(p, bytes.length, 0n, reg, n, s, e, h, first, 0, 0);
+        const want = tokensRefOf(text);
+        expect(
+          {
+            starts: Array.from(core.u32(s, count)),
+            ends: Array.from(core.u32(e, count)),
+            hashes: Array.from(core.u64(h, count)),
+          },
+          `${file} ${JSON.stringify(text)}`,
+        ).toEqual(want);
       }
     }
   });

@@ -122,6 +122,24 @@ describe('lone surrogates, found by the tokenizer instead of a pass of their own
     }
   });
 
+  it('are found past U+FFFD of the text itself, in the same region or one before it (the core then takes those)', async () => {
+    const rnd = prng(8_303);
+    const contexts = ['plain words \ufffd here ', '\ufffd', 'Кирил\ufffdлица и ', '日本語\ufffdのテキスト', 'é\ufffd'];
+    for (let t = 0; t < 80; t++) {
+      // a U+FFFD right before the lone surrogate (one region), or far before it (a region of its own)
+      const gap = t % 2 === 0 ? '' : ` ${'word '.repeat(20)}`;
+      const before = randomText(87_000 + t, Math.floor(rnd() * 120), rnd()) + contexts[t % contexts.length] + gap;
+      const lone = t % 3 === 0 ? '\udc00' : '\ud800';
+      const text = `${before}${lone}${contexts[(t + 1) % contexts.length]}`;
+      const at = loneSurrogateIndex(text);
+      expect(at).toBeGreaterThanOrEqual(before.length - 1);
+      await expect(engine.fingerprint(text)).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        detail: `text contains a lone surrogate at index ${at}`,
+      });
+    }
+  });
+
   it('while U+FFFD itself, and well-formed pairs, are text like any other', async () => {
     const fp = await engine.fingerprint('a replacement \ufffd character and an emoji \ud83d\ude00 in words');
     expect(fp.token_count).toBeGreaterThan(5);
