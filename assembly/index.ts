@@ -14,7 +14,7 @@ export { wordsAtLeast } from './words';
 
 // pinned NFKC_Casefold + word tokens of a region, straight from its UTF-8 (the tables are copied in by the host)
 export { nfkcTables, nfkcInit, nfkcTokens, NFKC_TABLE_BYTES as nfkcTableBytes } from './nfkc';
-export { shingleTokens } from './shingle';
+export { shingleTokens, shingleTokensAndId } from './shingle';
 export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
 export { winnow, winnowPostings } from './winnow';
 export { radixCount, radixScatter, sortBuckets, buildPrefix, buildFilter, lookupSorted } from './sortindex';

@@ -11,7 +11,7 @@
 // cases (repeated or swapped tokens), because B ≡ 3 (mod 4) keeps B^k − 1 of small 2-adic valuation.
 // A text with 1 <= t < n tokens has one shingle, R over its t tokens.
 
-import { avalanche64 } from './hash/xxh64';
+import { avalanche64, mergeLanes, P1, P2, pairRest, round, xxh64Pair, xxh64PairSecond } from './hash/xxh64';
 import { splitmix64 } from './hash/rolling';
 
 /** Writes the shingle hashes (u64) for `count` token hashes; returns how many were written. */
@@ -38,4 +38,122 @@ export function shingleTokens(tokHashesPtr: usize, count: u32, n: u32, seed: u64
     out += 8;
   }
   return m;
+}
+
+/**
+ * {@link shingleTokens}, and the XXH64 of the `8 · count` bytes at `tokHashesPtr` under `idSeedA` and `idSeedB` (what
+ * `xxh64Pair` gives: the word fingerprint's content id), stored as two u64 at `idPtr`, in one pass over the token
+ * hashes. Returns the shingle count. Both read every token hash, and each is a chain of multiplies the CPU's one
+ * 64-bit multiplier takes in turn; apart, the shingles' loop and the id's each wait on their own loads, stores and
+ * loop overhead besides. Here the four tokens that leave the rolling window in a step of four shingles are XXH64's
+ * 32-byte stripe, one token a lane, so the id's eight lanes advance beside the shingles from values already loaded.
+ * A text of fewer than four tokens, or of fewer than `n`, takes the two kernels in turn.
+ */
+export function shingleTokensAndId(
+  tokHashesPtr: usize, count: u32, n: u32, seed: u64, outPtr: usize, idSeedA: u64, idSeedB: u64, idPtr: usize,
+): u32 {
+  const len = <usize>count << 3;
+  if (n == 0 || count < n || count < 4) {
+    const few = shingleTokens(tokHashesPtr, count, n, seed, outPtr);
+    store<u64>(idPtr, xxh64Pair(tokHashesPtr, len, idSeedA, idSeedB));
+    store<u64>(idPtr, xxh64PairSecond(), 8);
+    return few;
+  }
+  const B = splitmix64(seed) | 3;
+  let r: u64 = 0;
+  for (let j: u32 = 0; j < n; j++) r = r * B + load<u64>(tokHashesPtr + (<usize>j << 3));
+  store<u64>(outPtr, avalanche64(r ^ seed));
+  let Bn1: u64 = 1; // B^(n-1)
+  for (let j: u32 = 1; j < n; j++) Bn1 *= B;
+  let a1 = idSeedA + P1 + P2, a2 = idSeedA + P2, a3 = idSeedA, a4 = idSeedA - P1;
+  let b1 = idSeedB + P1 + P2, b2 = idSeedB + P2, b3 = idSeedB, b4 = idSeedB - P1;
+  const m = count - n + 1;
+  const addOffset = <usize>n << 3; // the token entering the window, from the one leaving it
+  let drop = tokHashesPtr;
+  let out = outPtr + 8;
+  // four shingles a step while four more are left; the four tokens leaving the window are the step's stripe
+  const quads = tokHashesPtr + ((<usize>(m - 1) >> 2) << 5);
+  if (ASC_FEATURE_SIMD) {
+    // the id's lanes in pairs (seed A's and seed B's lane i in one vector): their multiplies on the vector unit, beside
+    // the shingles' on the scalar multiplier
+    let v1 = i64x2.replace_lane(i64x2.splat(a1), 1, b1), v2 = i64x2.replace_lane(i64x2.splat(a2), 1, b2);
+    let v3 = i64x2.replace_lane(i64x2.splat(a3), 1, b3), v4 = i64x2.replace_lane(i64x2.splat(a4), 1, b4);
+    while (drop < quads) {
+      const d1 = load<u64>(drop), d2 = load<u64>(drop, 8), d3 = load<u64>(drop, 16), d4 = load<u64>(drop, 24);
+      const add = drop + addOffset;
+      r = (r - d1 * Bn1) * B + load<u64>(add);
+      store<u64>(out, avalanche64(r ^ seed));
+      v1 = roundPair(v1, d1);
+      r = (r - d2 * Bn1) * B + load<u64>(add, 8);
+      store<u64>(out, avalanche64(r ^ seed), 8);
+      v2 = roundPair(v2, d2);
+      r = (r - d3 * Bn1) * B + load<u64>(add, 16);
+      store<u64>(out, avalanche64(r ^ seed), 16);
+      v3 = roundPair(v3, d3);
+      r = (r - d4 * Bn1) * B + load<u64>(add, 24);
+      store<u64>(out, avalanche64(r ^ seed), 24);
+      v4 = roundPair(v4, d4);
+      drop += 32;
+      out += 32;
+    }
+    a1 = i64x2.extract_lane(v1, 0);
+    b1 = i64x2.extract_lane(v1, 1);
+    a2 = i64x2.extract_lane(v2, 0);
+    b2 = i64x2.extract_lane(v2, 1);
+    a3 = i64x2.extract_lane(v3, 0);
+    b3 = i64x2.extract_lane(v3, 1);
+    a4 = i64x2.extract_lane(v4, 0);
+    b4 = i64x2.extract_lane(v4, 1);
+  } else {
+    while (drop < quads) {
+      const d1 = load<u64>(drop), d2 = load<u64>(drop, 8), d3 = load<u64>(drop, 16), d4 = load<u64>(drop, 24);
+      const add = drop + addOffset;
+      r = (r - d1 * Bn1) * B + load<u64>(add);
+      store<u64>(out, avalanche64(r ^ seed));
+      a1 = round(a1, d1);
+      b1 = round(b1, d1);
+      r = (r - d2 * Bn1) * B + load<u64>(add, 8);
+      store<u64>(out, avalanche64(r ^ seed), 8);
+      a2 = round(a2, d2);
+      b2 = round(b2, d2);
+      r = (r - d3 * Bn1) * B + load<u64>(add, 16);
+      store<u64>(out, avalanche64(r ^ seed), 16);
+      a3 = round(a3, d3);
+      b3 = round(b3, d3);
+      r = (r - d4 * Bn1) * B + load<u64>(add, 24);
+      store<u64>(out, avalanche64(r ^ seed), 24);
+      a4 = round(a4, d4);
+      b4 = round(b4, d4);
+      drop += 32;
+      out += 32;
+    }
+  }
+  // the last shingles (fewer than four), then the stripes left from where the step stopped
+  const stop = outPtr + (<usize>m << 3);
+  for (let p = drop; out < stop; p += 8, out += 8) {
+    r = (r - load<u64>(p) * Bn1) * B + load<u64>(p + addOffset);
+    store<u64>(out, avalanche64(r ^ seed));
+  }
+  const end = tokHashesPtr + len;
+  for (; drop + 32 <= end; drop += 32) {
+    const l1 = load<u64>(drop), l2 = load<u64>(drop, 8), l3 = load<u64>(drop, 16), l4 = load<u64>(drop, 24);
+    a1 = round(a1, l1);
+    b1 = round(b1, l1);
+    a2 = round(a2, l2);
+    b2 = round(b2, l2);
+    a3 = round(a3, l3);
+    b3 = round(b3, l3);
+    a4 = round(a4, l4);
+    b4 = round(b4, l4);
+  }
+  store<u64>(idPtr, pairRest(drop, end, len, mergeLanes(a1, a2, a3, a4)));
+  store<u64>(idPtr, pairRest(drop, end, len, mergeLanes(b1, b2, b3, b4)), 8);
+  return m;
+}
+
+/** XXH64's round on a pair of lanes (one of each seed) with the same 8-byte input. */
+// @ts-ignore: decorator
+@inline function roundPair(acc: v128, lane: u64): v128 {
+  const x = i64x2.add(acc, i64x2.splat(lane * P2));
+  return i64x2.mul(v128.or(i64x2.shl(x, 31), i64x2.shr_u(x, 33)), i64x2.splat(P1));
 }

@@ -1,6 +1,7 @@
 // The core's stages of a word fingerprint one by one, this build against a baseline build in one process, alternating
 // which runs first each round: UTF-8 encoding into the core, the region search (findRegions), the tokenizer with the
-// normaliser (tokenizeRegions: nfkcTokens on each region), shingles, the content id (two XXH64 passes), winnowing, OPH
+// normaliser (tokenizeRegions: nfkcTokens on each region), shingles, the content id (two XXH64 passes; with the shingles
+// as one stage, "shingles", in builds that take them in one pass: shingleTokensAndId), winnowing, OPH
 // MinHash (k = 128), SimHash (both as one stage, "oph", in builds that take them in one pass: ophSimhash) and the
 // winnowed postings — the raw exports in the order fingerprintCore calls them, with
 // the default options, on the corpora of bench/fingerprint-whole.mjs (10 MB each). Time is on-core: wall time less the
@@ -89,17 +90,23 @@ function stages({ engine, normalize }, text) {
     }
   }
   t.tokens = onCore() - t0;
+  const idPtr = L.take(16);
+  L.commit();
   t0 = onCore();
-  const m = raw.shingleTokens(hP, n, 5, 0n, spare);
+  // builds with the shingles and the content id in one pass (shingleTokensAndId) time both as shingles: id 0 there
+  const m = raw.shingleTokensAndId
+    ? raw.shingleTokensAndId(hP, n, 5, 0n, spare, 0x7470_0001n, 0x7470_0002n, idPtr)
+    : raw.shingleTokens(hP, n, 5, 0n, spare);
   t.shingles = onCore() - t0;
   t0 = onCore();
   // both halves of the id in one pass where the build has xxh64Pair, else two
-  if (raw.xxh64Pair) raw.xxh64Pair(hP, n * 8, 0x7470_0001n, 0x7470_0002n);
+  if (raw.shingleTokensAndId) t.id = 0;
+  else if (raw.xxh64Pair) raw.xxh64Pair(hP, n * 8, 0x7470_0001n, 0x7470_0002n);
   else {
     raw.xxh64(hP, n * 8, 0x7470_0001n);
     raw.xxh64(hP, n * 8, 0x7470_0002n);
   }
-  t.id = onCore() - t0;
+  if (!raw.shingleTokensAndId) t.id = onCore() - t0;
   const winPtr = L.take(Math.max(m, 1) * 4);
   const sigPtr = L.take(128 * 4);
   L.commit();

@@ -85,7 +85,7 @@
 
 /** XXH64's four lanes merged into one accumulator, after the stripes. */
 // @ts-ignore: decorator
-@inline function mergeLanes(v1: u64, v2: u64, v3: u64, v4: u64): u64 {
+@inline export function mergeLanes(v1: u64, v2: u64, v3: u64, v4: u64): u64 {
   let h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
   h = mergeRound(h, v1);
   h = mergeRound(h, v2);
@@ -227,6 +227,6 @@ export function xxh64Pair(p: usize, len: usize, seedA: u64, seedB: u64): u64 {
 }
 
 /** {@link xxh64Rest} of unfolded bytes, once in the binary for both of xxh64Pair's seeds. */
-function pairRest(p: usize, end: usize, len: usize, h: u64): u64 {
+export function pairRest(p: usize, end: usize, len: usize, h: u64): u64 {
   return xxh64Rest(p, end, len, h, false);
 }

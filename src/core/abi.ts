@@ -67,6 +67,20 @@ export interface RawExports {
   ): number;
   failedRegion(): number;
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
+  /**
+   * `shingleTokens`, and `xxh64Pair(tokHashesPtr, count * 8, idSeedA, idSeedB)`'s two values as two u64 at `idPtr`, in
+   * one pass over the token hashes; returns the shingle count.
+   */
+  shingleTokensAndId(
+    tokHashesPtr: number,
+    count: number,
+    n: number,
+    seed: bigint,
+    outPtr: number,
+    idSeedA: bigint,
+    idSeedB: bigint,
+    idPtr: number,
+  ): number;
   charShingles(
     ptr: number,
     len: number,

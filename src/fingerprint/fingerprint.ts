@@ -116,9 +116,11 @@ export function fingerprintCore(
       count = t.count;
       // the shingle hashes in the input's room (read, mapped) when they fit: not the spare column's fresh pages
       hashesPtr = count * 8 <= t.inputRoom ? t.inputPtr : t.spareU64Ptr;
-      m = core.raw.shingleTokens(t.hashesPtr, count, o.size, seed, hashesPtr);
-      idA = core.raw.xxh64Pair(t.hashesPtr, count * 8, ID_SEED_A, ID_SEED_B);
-      idB = core.raw.xxh64PairSecond();
+      // the shingles and the content id (both halves) in one pass over the token hashes
+      const idPtr = L.take(16);
+      L.commit();
+      m = core.raw.shingleTokensAndId(t.hashesPtr, count, o.size, seed, hashesPtr, ID_SEED_A, ID_SEED_B, idPtr);
+      [idA, idB] = core.u64(idPtr, 2);
       // only the columns asked for leave the core now (most callers read none: 3.5 fresh bytes per input byte)
       const hashes = columns.hashes ? core.u64(hashesPtr, m).slice() : undefined;
       shingles = lazyShingles(core, text, o, m, hashes, columns.spans ? shingleSpansOf(core, t, o.size, m) : undefined);

@@ -129,6 +129,20 @@ export function shinglesRef(tokHashes: bigint[], n: number, seed: bigint): bigin
   return out;
 }
 
+/**
+ * The word shingles of `tokHashes` ({@link shinglesRef}) and the content id beside them: XXH64 of the token hashes'
+ * bytes (u64 little-endian, one after another) under each of two seeds.
+ */
+export function shinglesAndIdRef(
+  tokHashes: bigint[],
+  n: number,
+  seed: bigint,
+  idSeeds: readonly [bigint, bigint],
+): { shingles: bigint[]; id: [bigint, bigint] } {
+  const bytes = u64Bytes(tokHashes);
+  return { shingles: shinglesRef(tokHashes, n, seed), id: [xxh64Ref(bytes, idSeeds[0]), xxh64Ref(bytes, idSeeds[1])] };
+}
+
 /** Robust winnowing (Schleimer et al. 2003), the obvious O(n·w) form. */
 export function winnowRef(h: readonly bigint[], w: number): number[] {
   const n = h.length;

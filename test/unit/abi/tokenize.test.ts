@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/abi.js';
 import { BUILDS, coreOf } from './helpers.js';
-import { prng, shinglesRef, tokensRef, xxh64Ref } from '../../reference/core.js';
+import { prng, shinglesAndIdRef, shinglesRef, tokensRef, xxh64Ref } from '../../reference/core.js';
 
 const enc = new TextEncoder();
 const SENTINEL = 0xdeadbeef;
@@ -257,6 +257,37 @@ describe.each(BUILDS)('tokenize / shingleTokens (%s)', (build) => {
         expect(Array.from(core.u64(outPtr, m))).toEqual(want);
         expect(core.u64(outPtr, 42)[m]).toBe(BigInt(SENTINEL));
       }
+    }
+  });
+
+  it('shingleTokensAndId equals the reference: the shingles and both halves of the id, n = 1..9, counts 0..45 and random', async () => {
+    const core = await coreOf(build);
+    const rnd = prng(109);
+    const rand64 = () => (BigInt((rnd() * 2 ** 32) >>> 0) << 32n) | BigInt((rnd() * 2 ** 32) >>> 0);
+    const MAX = 2_100;
+    const hashes = Array.from({ length: MAX }, rand64);
+    const L = core.layout();
+    const inPtr = L.take(MAX * 8);
+    const outPtr = L.take((MAX + 2) * 8);
+    const idPtr = L.take(32);
+    L.commit();
+    core.u64(inPtr, MAX).set(hashes);
+    // every count around the four-token step and its remainders, then counts up to the thousands at random
+    const cases: Array<[number, number]> = [];
+    for (let n = 1; n <= 9; n++) for (let count = 0; count <= 45; count++) cases.push([n, count]);
+    for (let i = 0; i < 40; i++) cases.push([1 + Math.floor(rnd() * 9), Math.floor(rnd() * MAX)]);
+    for (const [n, count] of cases) {
+      const seed = rand64();
+      const idSeeds: [bigint, bigint] = [rand64(), BigInt(Math.floor(rnd() * 1000))];
+      core.u64(outPtr, MAX + 2).fill(BigInt(SENTINEL));
+      core.u64(idPtr, 4).fill(BigInt(SENTINEL));
+      const m = core.raw.shingleTokensAndId(inPtr, count, n, seed, outPtr, idSeeds[0], idSeeds[1], idPtr);
+      const want = shinglesAndIdRef(hashes.slice(0, count), n, seed, idSeeds);
+      const at = `n ${n}, ${count} tokens`;
+      expect(m, at).toBe(want.shingles.length);
+      expect(Array.from(core.u64(outPtr, m)), at).toEqual(want.shingles);
+      expect(core.u64(outPtr, MAX + 2)[m], at).toBe(BigInt(SENTINEL));
+      expect(Array.from(core.u64(idPtr, 3)), at).toEqual([...want.id, BigInt(SENTINEL)]);
     }
   });
 
