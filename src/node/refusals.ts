@@ -3,7 +3,8 @@
  * was read (its account's calls spent: 429; a wrong key: 401; too large: 413) closes the connection, and a client
  * that sends such bodies again and again opens a connection for each — a flood of 1 MB bodies just under the
  * large-request line made the server accept, parse and answer one about every 10 ms, ≈ 2 ms of its CPU each under
- * load. Once one key (the request's `Authorization`; a request without one is not counted) has had
+ * load. Once one key (the request's credentials: `serve` passes a SHA-256 of its `Authorization` header, so the table
+ * holds no secret and no header's length; a request without one is not counted) has had
  * {@link REFUSALS_IN_WINDOW} such refusals within a window of {@link REFUSAL_WINDOW_MS}, its further requests with a
  * large body are answered 429 from their headers, unread, until a window passes with fewer.
  *

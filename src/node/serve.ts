@@ -108,6 +108,10 @@ export async function serve(
   // imported here, not at the top: a process that loads trainprint/node for anything else (a `trainprint scan`)
   // does not load node:http and node:net
   const { createServer } = await import('node:http');
+  const { createHash } = await import('node:crypto');
+  // the refusals are counted by a digest of the credentials, not the header itself: the table then holds no secret,
+  // and each of its keys is 44 bytes where a header may be as long as node's header limit (16 KiB)
+  const refusalKey = (authorization: string) => createHash('sha256').update(authorization).digest('base64');
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
@@ -115,8 +119,9 @@ export async function serve(
       return;
     }
     // counted per credentials: many honest clients may share an address (a proxy, a NAT), never a key
-    const key = req.headers.authorization;
-    if (key && declaredRest(req) > DRAIN_TO_KEEP_BYTES) {
+    const authorization = req.headers.authorization;
+    if (authorization && declaredRest(req) > DRAIN_TO_KEEP_BYTES) {
+      const key = refusalKey(authorization);
       const retryAfterS = refusals.retryAfterS(key);
       if (retryAfterS > 0) {
         refusals.record(key);
@@ -124,7 +129,7 @@ export async function serve(
         return;
       }
     }
-    const onRefusedUnread = key ? () => refusals.record(key) : () => undefined;
+    const onRefusedUnread = authorization ? () => refusals.record(refusalKey(authorization)) : () => undefined;
     void bridge(handler, req, res, host, port, announced, lingering, onRefusedUnread);
   });
   // node closes an idle connection after keepAliveTimeout and would announce that very value: the announcement is
