@@ -1,8 +1,10 @@
 /**
  * Word forms told apart without normalising: a token of ASCII letters and digits alone normalises to its lower
  * case (NFKC_Casefold leaves ASCII letters and digits as they are but for case, and every other ASCII character
- * separates tokens: src/text/normalize.ts), so such a token's form can be checked against another's from the
- * characters of the text. For the core's tokens, which come with a hash of each form rather than the form.
+ * separates tokens: src/text/normalize.ts; a token's span holds every character that made its form, so a mark that
+ * composes with its last letter is inside it, and no composition takes an ASCII letter as its second character), so
+ * such a token's form can be checked against another's from the characters of the text. For the core's tokens, which
+ * come with a hash of each form rather than the form.
  */
 
 /** A token made only of ASCII letters and digits: its normalised form is its lower case. */
