@@ -10,11 +10,13 @@
  * code: the warm-up, not the copies, was most of a scan's time on outputs that copy. The walk is a few small
  * loops over two arrays of words.
  */
+import type { Core } from '../core/abi.js';
 import { isAsciiOnly, normalize } from '../text/normalize.js';
 import { GramIndex } from '../util/exact-runs.js';
 import { runShare } from './reuse.js';
 import type { AlignedSpan } from './types.js';
 import { closeAt, VERBATIM_MIN_WORDS } from './verbatim.js';
+import { type WindowSpans, type WindowWordIds, windowWordIds } from './window-words.js';
 
 /** A stretch of both texts: [q0, q1) of the query and [s0, s1) of the document (UTF-16 offsets). */
 export interface CopyWindow {
@@ -32,10 +34,8 @@ export interface CopyWindow {
  * scanning and hashing run inside the engine: `trainprint scan` of 10 MB of 1 kB outputs against an archive that
  * 148 of them reach 0.58 → 0.55 s of CPU (medians of 9 alternating processes), the same hits byte for byte.
  */
-interface Words {
+interface Words extends WindowSpans {
   readonly word: readonly string[];
-  readonly start: Int32Array;
-  readonly end: Int32Array;
 }
 
 function wordsOf(text: string, from: number, to: number): Words {
@@ -70,6 +70,18 @@ function wordIds(q: Words, s: Words): { Q: Int32Array; S: Int32Array } {
   const S = new Int32Array(s.word.length);
   for (let j = 0; j < S.length; j++) S[j] = ids.get(s.word[j]) ?? -1;
   return { Q, S };
+}
+
+/**
+ * Both windows' words and ids: from the core's tokenizer where a `core` is given and its hashes settle every form
+ * (src/align/window-words.ts), else from the normalised windows as strings — the same spans and ids either way.
+ */
+function windowWords(query: string, text: string, w: CopyWindow, core: Core | undefined): WindowWordIds {
+  const fromCore = core === undefined ? null : windowWordIds(core, query, w.q0, w.q1, text, w.s0, w.s1);
+  if (fromCore !== null) return fromCore;
+  const q = wordsOf(query, w.q0, w.q1),
+    s = wordsOf(text, w.s0, w.s1);
+  return { q, s, ...wordIds(q, s) };
 }
 
 /** Words of a key of the document's index (the walk starts where `KEY` words agree). */
@@ -162,9 +174,10 @@ function walk(Q: Int32Array, S: Int32Array, i: number, j: number): Copy {
  * decide: a region no copy covers in both texts, a copy of fewer than VERBATIM_MIN_WORDS words or with more than
  * a tenth of its words replaced, or one that reaches its window's edge short of the text's. Spans as the
  * aligner's verbatim passages: first word's start to last word's end, past closing punctuation and quotes; score
- * the share of words that agree.
+ * the share of words that agree. With `core`, the windows are tokenised by the core (the same words and spans).
  * @example
  * copySpans(query, text, [{ q0: 0, q1: query.length, s0: 0, s1: text.length }], regions) // [{ a_start, … }] or null
+ * copySpans(query, text, windows, regions, core) // the same, the windows' words from the core's tokenizer
  */
 export function copySpans(
   query: string,
@@ -176,6 +189,7 @@ export function copySpans(
     readonly source_start: number;
     readonly source_end: number;
   }>,
+  core?: Core,
 ): AlignedSpan[] | null {
   const spans: AlignedSpan[] = [];
   const explained = new Set<object>();
@@ -185,9 +199,7 @@ export function copySpans(
     );
     if (own.length === 0) continue;
     for (const r of own) explained.add(r);
-    const q = wordsOf(query, w.q0, w.q1),
-      s = wordsOf(text, w.s0, w.s1);
-    const { Q, S } = wordIds(q, s);
+    const { q, s, Q, S } = windowWords(query, text, w, core);
     // the document window's keys (KEY word ids in a row, all of them the query's): the first KEY_POSITIONS of each
     const index = new GramIndex(S, KEY, KEY_POSITIONS);
     const copies: Copy[] = [];
@@ -252,6 +264,6 @@ export const copyRuns = new WeakMap<AlignedSpan, { readonly tokens: number; read
  * Whether copy `c` holds region `r`'s span of the query (its span of the document may take in a chance hit elsewhere
  * in it: a phrase the document repeats).
  */
-function covers(q: Words, c: Copy, r: { query_start: number; query_end: number }): boolean {
+function covers(q: WindowSpans, c: Copy, r: { query_start: number; query_end: number }): boolean {
   return q.start[c.a0] <= r.query_start && q.end[c.a1 - 1] >= r.query_end;
 }

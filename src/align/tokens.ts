@@ -4,8 +4,12 @@
  * long text that a search aligns again and again (the query against every candidate, a document's probe and
  * widened windows): tokenized once in chunks, a window's tokens are sliced from them.
  */
+import type { Core } from '../core/abi.js';
+import { TrainprintError } from '../errors.js';
+import { withTokenHashes } from '../fingerprint/words.js';
 import { normalize } from '../text/normalize.js';
 import { lowerBound, upperBound } from '../util/sorted.js';
+import { ASCII_WORD, sameAsciiForm } from './ascii-forms.js';
 import { porterStem, stemOnce, STOP_WORDS } from './stem.js';
 
 /**
@@ -165,6 +169,11 @@ export class Lexicon {
   readonly #stems = new FormTable();
   /** Term id of each word id (−1: a stop word). */
   termOf = new Int32Array(1024);
+  /**
+   * Word ids of forms of ASCII letters and digits by the low 32 bits of the core's 64-bit hash of the form (one form
+   * a key: the first seen), for {@link asciiWordAt}.
+   */
+  readonly #byHash = new Map<number, number>();
 
   get words(): number {
     return this.#forms.size;
@@ -188,6 +197,23 @@ export class Lexicon {
    */
   wordAt(text: string, from: number, to: number): number {
     return this.wordHashed(text, from, to, formHash(text, from, to));
+  }
+
+  /**
+   * The word id of the token at [a, b) of `text` whose normalised form the core hashed to `key` (its low 32 bits),
+   * when the token is ASCII letters and digits (its form is its lower case: interned on first sight); −1 for any
+   * other token, which the caller interns by its normalised form. A key held for another form (two forms whose
+   * hashes agree) costs the token a look-up by its characters, never another form's id.
+   * @example lexicon.asciiWordAt(key, 'The cat', 0, 3) === lexicon.word('the') // true
+   */
+  asciiWordAt(key: number, text: string, a: number, b: number): number {
+    const held = this.#byHash.get(key);
+    if (held !== undefined && sameAsciiForm(this.#forms.form(held), text, a, b)) return held;
+    const token = text.slice(a, b);
+    if (!ASCII_WORD.test(token)) return -1;
+    const id = this.word(token.toLowerCase());
+    if (held === undefined) this.#byHash.set(key, id);
+    return id;
   }
 
   /** {@link wordAt} with the form's hash computed by the caller ({@link FormTable.internHashed}). */
@@ -225,6 +251,7 @@ export class Lexicon {
     if (this.#forms.size < LEXICON_LIMIT) return;
     this.#forms.clear();
     this.#stems.clear();
+    this.#byHash.clear();
     this.epoch++;
   }
 }
@@ -256,10 +283,14 @@ export interface Tokens {
 /**
  * The word tokens of `text` as {@link prepare} cuts them (pinned NFKC_Casefold, spans in `text`), with
  * process-wide word ids: the part of preparing a text that does not depend on the other text of the pair.
+ * With `core`, the tokens come from the core's tokenizer (the same spans and ids: {@link tokensFromCore}).
  * @example const t = tokenize('The cat sat.') // t.start = [0, 4, 8], t.end = [3, 7, 11]
+ * @example const t = tokenize('The cat sat.', core) // the same
  */
-export function tokenize(text: string): Tokens {
+export function tokenize(text: string, core?: Core): Tokens {
   lexicon.reserve();
+  const fromCore = core === undefined ? null : tokensFromCore(core, text);
+  if (fromCore !== null) return fromCore;
   const { text: norm, map } = normalize(text);
   const n = norm.length === 0 ? 0 : countSpaces(norm) + 1;
   const start = new Uint32Array(n);
@@ -281,6 +312,46 @@ export function tokenize(text: string): Tokens {
     s = e + 1;
   }
   return { text, epoch: lexicon.epoch, start, end, word };
+}
+
+/**
+ * {@link tokenize} from the core's tokens (src/fingerprint/words.ts: the tokens of `normalize`, with their spans and
+ * a hash of each form): a token of ASCII letters and digits is interned by its hash and characters
+ * ({@link Lexicon.asciiWordAt}), any other by its form in `normalize(text)`, made only when the text has one. The
+ * same word ids, interned in the same order, as {@link tokenize}'s own pass (property-tested). Why: a search's
+ * windows are tokenized a few hundred times a process, as baseline code, where the normaliser's loop over every
+ * character cost more than the tokens. Null when the core refuses the text (a lone surrogate: `normalize` names it).
+ */
+function tokensFromCore(core: Core, text: string): Tokens | null {
+  try {
+    return withTokenHashes(core, text, (t) => {
+      const n = t.count,
+        hashes = t.hashes,
+        starts = t.starts,
+        ends = t.ends;
+      const start = new Uint32Array(n),
+        end = new Uint32Array(n),
+        word = new Int32Array(n);
+      let forms: string[] | null = null;
+      for (let i = 0; i < n; i++) {
+        const a = starts[i],
+          b = ends[i];
+        let id = lexicon.asciiWordAt(hashes[2 * i] | 0, text, a, b);
+        if (id < 0) {
+          forms ??= normalize(text).text.split(' ');
+          if (forms.length !== n) return null; // never: the core's tokens are normalize's, one for one
+          id = lexicon.word(forms[i]);
+        }
+        start[i] = a;
+        end[i] = b;
+        word[i] = id;
+      }
+      return { text, epoch: lexicon.epoch, start, end, word };
+    });
+  } catch (e) {
+    if (e instanceof TrainprintError && e.code === 'INVALID_INPUT') return null;
+    throw e;
+  }
 }
 
 /** The space between the tokens of a normalised text. */
@@ -343,19 +414,19 @@ export class TokenizedText {
     }
   }
 
-  /** The tokens of `text.slice(from, to)`, positions in that slice. */
-  window(from: number, to: number): Tokens {
+  /** The tokens of `text.slice(from, to)`, positions in that slice; tokenized by `core` when one is given. */
+  window(from: number, to: number, core?: Core): Tokens {
     const { text } = this;
     const atSpace = (p: number) => p <= 0 || p >= text.length || SPACE.test(text[p]);
     const first = this.#chunkAt(from),
       last = this.#chunkAt(Math.max(from, to - 1));
     let safe = atSpace(from) && atSpace(to);
     for (let c = first; safe && c < last; c++) safe = this.#safeCut[c];
-    if (!safe || from >= to) return tokenize(text.slice(from, to));
+    if (!safe || from >= to) return tokenize(text.slice(from, to), core);
     const parts: Tokens[] = [];
-    for (let c = first; c <= last; c++) parts.push(this.#tokens(c));
+    for (let c = first; c <= last; c++) parts.push(this.#tokens(c, core));
     // a chunk tokenized late may have started a new lexicon epoch: then the window is tokenized on its own
-    if (parts.some((p) => p.epoch !== lexicon.epoch)) return tokenize(text.slice(from, to));
+    if (parts.some((p) => p.epoch !== lexicon.epoch)) return tokenize(text.slice(from, to), core);
     // a chunk's tokens are in text order and do not overlap: those inside [from, to) are one run of each chunk,
     // from the first starting at or after `from` to the last ending at or before `to`
     const lo = parts.map((p) => lowerBound(p.start, from));
@@ -389,10 +460,10 @@ export class TokenizedText {
   }
 
   /** Chunk c's tokens, positions in the whole text (tokenized again after a lexicon epoch change). */
-  #tokens(c: number): Tokens {
+  #tokens(c: number, core: Core | undefined): Tokens {
     const chunk = this.#chunks[c];
     if (chunk.tokens && chunk.tokens.epoch === lexicon.epoch) return chunk.tokens;
-    const t = tokenize(this.text.slice(chunk.from, chunk.to));
+    const t = tokenize(this.text.slice(chunk.from, chunk.to), core);
     for (let i = 0; i < t.start.length; i++) {
       t.start[i] += chunk.from;
       t.end[i] += chunk.from;

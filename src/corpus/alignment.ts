@@ -111,7 +111,7 @@ export function* alignSteps(
       continue;
     }
     const { doc, regions } = candidate; // a copy explaining every region settles it without the aligner (copiesFirst)
-    const copies = copiesFirst ? copiesOf(query, text, regions, work) : null;
+    const copies = copiesFirst ? copiesOf(core, query, text, regions, work) : null;
     const align = () =>
       alignRegions(core, queryTokens, candidateTokens.get(dataset, doc, text), regions, work, compareOptions);
     done.push({ dataset, doc, text, spans: copies ?? (yield* align()) });
@@ -372,13 +372,14 @@ const probeWindows = (query: string, text: string, regions: readonly CandidateRe
  * for the aligner; the windows' characters are counted into `work` either way, as the aligner's probes would be.
  */
 function copiesOf(
+  core: Core,
   query: string,
   text: string,
   regions: readonly CandidateRegion[],
   work: { chars: number },
 ): AlignedSpan[] | null {
   const probes = probeWindows(query, text, regions);
-  const spans = copySpans(query, text, probes, regions);
+  const spans = copySpans(query, text, probes, regions, core);
   if (spans !== null) for (const w of probes) work.chars += w.q1 - w.q0 + (w.s1 - w.s0);
   return spans;
 }
@@ -475,7 +476,7 @@ function alignWindow(
   options: ResolvedCompareOptions,
 ): AlignedSpan[] {
   work.chars += w.q1 - w.q0 + (w.s1 - w.s0);
-  return alignTokens(core, query.window(w.q0, w.q1), text.window(w.s0, w.s1), options).map((s) => ({
+  return alignTokens(core, query.window(w.q0, w.q1, core), text.window(w.s0, w.s1, core), options).map((s) => ({
     a_start: s.a_start + w.q0,
     a_end: s.a_end + w.q0,
     b_start: s.b_start + w.s0,
