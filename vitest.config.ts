@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Tests import the TypeScript sources; the core is loaded from the generated base64 module
@@ -9,7 +10,8 @@ import { defineConfig } from 'vitest/config';
 //   e2e       the CLI, real listening servers, Chromium, Deno, Python and crash tests (some need dist/)
 // `npm run test:quick` is unit + contract without the slowest files below (each over 10 s on a 2-core machine:
 // statistical interval checks, long property runs, the remote-corpus fault matrix); `npm test` runs everything: unit
-// and contract on every core, then e2e on one core fewer (Vitest's default; package.json).
+// and contract on every core, then e2e on one core fewer but at least two files at a time (its project's maxWorkers
+// below; package.json).
 const SLOW = [
   'test/unit/score.test.ts',
   'test/contract/remote-corpus.test.ts',
@@ -21,6 +23,8 @@ const SLOW = [
   'test/unit/property/fingerprint.test.ts',
   'test/contract/openapi-examples.test.ts',
 ];
+
+const E2E_WORKERS = Math.max(2, availableParallelism() - 1);
 
 // npm names the script it runs: `npm run test:quick` leaves the slow files out, every other way of running keeps them
 const skipped = process.env.npm_lifecycle_event === 'test:quick' ? SLOW : [];
@@ -37,8 +41,19 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: skipped } },
       { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'], exclude: skipped } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
-
+      // Vitest's default (one core fewer than the machine has), but at least two files at a time: most e2e files
+      // wait on child processes, servers, leases, PostgreSQL and Chromium rather than compute, so on 2 cores a
+      // second worker overlaps those waits where the default ran the 71 files one after another. Its own group
+      // (after unit and contract) because Vitest runs the projects of one group on one worker count.
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          maxWorkers: E2E_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });
