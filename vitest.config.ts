@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Tests import the TypeScript sources; the core is loaded from the generated base64 module
@@ -9,7 +10,8 @@ import { defineConfig } from 'vitest/config';
 //   e2e       the CLI, real listening servers, Chromium, Deno, Python and crash tests (some need dist/)
 // `npm run test:quick` is unit + contract without the slowest files below (each over 10 s on a 2-core machine:
 // statistical interval checks, long property runs, the remote-corpus fault matrix); `npm test` runs everything: unit
-// and contract on every core, then e2e on one core fewer (Vitest's default; package.json).
+// and contract on every core, then e2e on one core fewer but at least two files at a time (its project's maxWorkers
+// below; package.json).
 const SLOW = [
   'test/unit/score.test.ts',
   'test/contract/remote-corpus.test.ts',
@@ -20,6 +22,24 @@ const SLOW = [
   'test/unit/dataset.test.ts',
   'test/unit/property/fingerprint.test.ts',
   'test/contract/openapi-examples.test.ts',
+];
+
+const E2E_WORKERS = Math.max(2, availableParallelism() - 1);
+// End-to-end files that run alone, after the others: they count on timing or on a core of their own (a store
+// SIGKILLed at random moments within a bound, slow bodies against the default deadlines, a 10 MB analyze beside
+// status requests, monitors created through 10 kills, a queue worker paused past its lease, a remote search
+// within its deadline, the memorization models' assessments). Two at a time on a 2-core machine at a load average of
+// 25, each of these but serve-stall and serve-kill failed on a limit (serve-stall failed alone there too, and so did
+// store-crash: that machine ran the files 3 to 5 times slower than the fresh-clone CI run).
+const E2E_ALONE = [
+  'test/e2e/store-crash.test.ts',
+  'test/e2e/serve-slow-bodies.test.ts',
+  'test/e2e/serve-stall.test.ts',
+  'test/e2e/serve-kill.test.ts',
+  'test/e2e/scan-queue.test.ts',
+  'test/e2e/web-memorization.test.ts',
+  'test/e2e/memorization-model-serve.test.ts',
+  'test/e2e/cli-remote-forms.test.ts',
 ];
 
 // npm names the script it runs: `npm run test:quick` leaves the slow files out, every other way of running keeps them
@@ -37,8 +57,25 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: skipped } },
       { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'], exclude: skipped } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
-
+      // Vitest's default (one core fewer than the machine has), but at least two files at a time: most e2e files
+      // wait on child processes, servers, leases, PostgreSQL and Chromium rather than compute, so on 2 cores a
+      // second worker overlaps those waits where the default ran the 71 files one after another. Groups of their
+      // own (after unit and contract, then the files that run alone) because Vitest runs the projects of one
+      // group on one worker count. `--project 'e2e*'` selects both.
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          exclude: E2E_ALONE,
+          maxWorkers: E2E_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e-alone', include: E2E_ALONE, maxWorkers: 1, sequence: { groupOrder: 2 } },
+      },
     ],
   },
 });

@@ -361,6 +361,8 @@ describe('document pool', () => {
       const { key } = await keys.createKey({ account: 'ada', plan: 'free' });
       const pool = createWorkerPool({ threads: 1, documents: { threads: 1 } });
       const server = await serve(createHandler(engine, { keys, offload: pool }), { port: 0, workers: pool });
+      // this thread's own value: 0 normally, 10 when the suite itself runs under `nice` (then every new thread is 10)
+      const own = niceByThread().get(process.pid);
       const before = new Set(niceByThread().keys());
       try {
         const form = new FormData();
@@ -373,10 +375,12 @@ describe('document pool', () => {
         const body = await res.json();
         expect(res.status).toBe(200);
         expect(body.extraction.characters).toBeGreaterThan(100);
-        // the document thread the upload started, and no other new thread of node's, runs at nice 10
+        // the document thread the upload started, and no other new thread of node's, runs at nice 10 (when this
+        // thread is at 10 already, node's other new threads are too: the document thread is then one of them)
         const niced = [...niceByThread()].filter(([tid, nice]) => !before.has(tid) && nice === 10);
-        expect(niced.length).toBe(1);
-        expect(niceByThread().get(process.pid)).not.toBe(10);
+        if (own === 10) expect(niced.length).toBeGreaterThanOrEqual(1);
+        else expect(niced.length).toBe(1);
+        expect(niceByThread().get(process.pid)).toBe(own);
       } finally {
         await server.close();
         engine.dispose();
