@@ -11,25 +11,46 @@
 // cases (repeated or swapped tokens), because B ≡ 3 (mod 4) keeps B^k − 1 of small 2-adic valuation.
 // A text with 1 <= t < n tokens has one shingle, R over its t tokens.
 
-import { avalanche64, mergeLanes, P1, P2, pairRest, round, xxh64Pair, xxh64PairSecond } from './hash/xxh64';
+import { avalanche64, P1, P2, pairLanes, round, xxh64Pair, xxh64PairSecond } from './hash/xxh64';
 import { splitmix64 } from './hash/rolling';
 
 /** Writes the shingle hashes (u64) for `count` token hashes; returns how many were written. */
 export function shingleTokens(tokHashesPtr: usize, count: u32, n: u32, seed: u64, outPtr: usize): u32 {
   if (count == 0 || n == 0) return 0;
   const B = splitmix64(seed) | 3;
-  const w = count < n ? count : n;
-  let r: u64 = 0;
-  for (let j: u32 = 0; j < w; j++) r = r * B + load<u64>(tokHashesPtr + (<usize>j << 3));
-  store<u64>(outPtr, avalanche64(r ^ seed));
+  const r = firstShingle(tokHashesPtr, count < n ? count : n, B, seed, outPtr);
   if (count < n) return 1;
-  let Bn1: u64 = 1; // B^(n-1)
-  for (let j: u32 = 1; j < n; j++) Bn1 *= B;
   const m = count - n + 1;
-  let out = outPtr + 8;
-  let drop = tokHashesPtr;
-  let add = tokHashesPtr + (<usize>n << 3);
-  const stop = outPtr + (<usize>m << 3);
+  rollShingles(r, tokHashesPtr, <usize>n << 3, outPtr + 8, outPtr + (<usize>m << 3), B, powerOf(B, n - 1), seed);
+  return m;
+}
+
+/** The rolling sum R of the first `w` token hashes at `p`; stores its shingle (finalised) at `outPtr`. */
+// @ts-ignore: decorator
+@inline function firstShingle(p: usize, w: u32, B: u64, seed: u64, outPtr: usize): u64 {
+  let r: u64 = 0;
+  for (let j: u32 = 0; j < w; j++) r = r * B + load<u64>(p + (<usize>j << 3));
+  store<u64>(outPtr, avalanche64(r ^ seed));
+  return r;
+}
+
+/** B^k (mod 2^64). */
+// @ts-ignore: decorator
+@inline function powerOf(B: u64, k: u32): u64 {
+  let x: u64 = 1;
+  for (let j: u32 = 0; j < k; j++) x *= B;
+  return x;
+}
+
+/**
+ * Rolls the window on from its sum `r`: for each shingle slot from `out` up to `stop`, the token hash at `drop` leaves
+ * (times `Bn1` = B^(n-1)) and the one `addOffset` bytes after it enters; each shingle is stored finalised.
+ */
+// @ts-ignore: decorator
+@inline function rollShingles(
+  r: u64, drop: usize, addOffset: usize, out: usize, stop: usize, B: u64, Bn1: u64, seed: u64,
+): void {
+  let add = drop + addOffset;
   while (out < stop) {
     r = (r - load<u64>(drop) * Bn1) * B + load<u64>(add);
     store<u64>(out, avalanche64(r ^ seed));
@@ -37,7 +58,6 @@ export function shingleTokens(tokHashesPtr: usize, count: u32, n: u32, seed: u64
     add += 8;
     out += 8;
   }
-  return m;
 }
 
 /**
@@ -60,11 +80,8 @@ export function shingleTokensAndId(
     return few;
   }
   const B = splitmix64(seed) | 3;
-  let r: u64 = 0;
-  for (let j: u32 = 0; j < n; j++) r = r * B + load<u64>(tokHashesPtr + (<usize>j << 3));
-  store<u64>(outPtr, avalanche64(r ^ seed));
-  let Bn1: u64 = 1; // B^(n-1)
-  for (let j: u32 = 1; j < n; j++) Bn1 *= B;
+  let r = firstShingle(tokHashesPtr, n, B, seed, outPtr);
+  const Bn1 = powerOf(B, n - 1);
   let a1 = idSeedA + P1 + P2, a2 = idSeedA + P2, a3 = idSeedA, a4 = idSeedA - P1;
   let b1 = idSeedB + P1 + P2, b2 = idSeedB + P2, b3 = idSeedB, b4 = idSeedB - P1;
   const m = count - n + 1;
@@ -128,26 +145,10 @@ export function shingleTokensAndId(
       out += 32;
     }
   }
-  // the last shingles (fewer than four), then the stripes left from where the step stopped
-  const stop = outPtr + (<usize>m << 3);
-  for (let p = drop; out < stop; p += 8, out += 8) {
-    r = (r - load<u64>(p) * Bn1) * B + load<u64>(p + addOffset);
-    store<u64>(out, avalanche64(r ^ seed));
-  }
-  const end = tokHashesPtr + len;
-  for (; drop + 32 <= end; drop += 32) {
-    const l1 = load<u64>(drop), l2 = load<u64>(drop, 8), l3 = load<u64>(drop, 16), l4 = load<u64>(drop, 24);
-    a1 = round(a1, l1);
-    b1 = round(b1, l1);
-    a2 = round(a2, l2);
-    b2 = round(b2, l2);
-    a3 = round(a3, l3);
-    b3 = round(b3, l3);
-    a4 = round(a4, l4);
-    b4 = round(b4, l4);
-  }
-  store<u64>(idPtr, pairRest(drop, end, len, mergeLanes(a1, a2, a3, a4)));
-  store<u64>(idPtr, pairRest(drop, end, len, mergeLanes(b1, b2, b3, b4)), 8);
+  // the last shingles (fewer than four), then the stripes left from where the step stopped, and each seed's rest
+  rollShingles(r, drop, addOffset, out, outPtr + (<usize>m << 3), B, Bn1, seed);
+  store<u64>(idPtr, pairLanes(drop, tokHashesPtr + len, len, a1, a2, a3, a4, b1, b2, b3, b4));
+  store<u64>(idPtr, xxh64PairSecond(), 8);
   return m;
 }
 

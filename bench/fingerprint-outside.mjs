@@ -117,7 +117,7 @@ function stepwise(engine, normalize, text) {
       const rec = core.u32(regPtr + from * 32, 8);
       if (rec[6] === 0 && text.slice(rec[2], rec[3]).includes('\ufffd')) {
         rec[6] = 1;
-        stop('regions normalised in JavaScript');
+        stop('regions handed back: U+FFFD checked here');
         continue;
       }
       const [rawFrom, rawTo, base, end] = rec; // (the view dies with the growth below)
@@ -140,14 +140,26 @@ function stepwise(engine, normalize, text) {
     }
   }
   start();
-  // the shingle hashes in the input's room when they fit, as the library lays them out
+  // the shingle hashes in the input's room when they fit, as the library lays them out; with the content id in one
+  // pass where the build has shingleTokensAndId
   const shP = n * 8 <= cap ? inPtr : spare;
-  const m = raw.shingleTokens(hP, n, 5, 0n, shP);
-  stop('stage: shingles');
-  start();
-  const idA = raw.xxh64Pair(hP, n * 8, 0x7470_0001n, 0x7470_0002n);
-  const idB = raw.xxh64PairSecond();
-  stop('stage: content id');
+  let m;
+  let idA;
+  let idB;
+  if (raw.shingleTokensAndId) {
+    const idPtr = L.take(16);
+    L.commit();
+    m = raw.shingleTokensAndId(hP, n, 5, 0n, shP, 0x7470_0001n, 0x7470_0002n, idPtr);
+    [idA, idB] = core.u64(idPtr, 2);
+    stop('stage: shingles and the content id');
+  } else {
+    m = raw.shingleTokens(hP, n, 5, 0n, shP);
+    stop('stage: shingles and the content id');
+    start();
+    idA = raw.xxh64Pair(hP, n * 8, 0x7470_0001n, 0x7470_0002n);
+    idB = raw.xxh64PairSecond();
+    stop('stage: shingles and the content id');
+  }
   const winPtr = hP; // the token hashes' room, as the library lays it out
   start();
   const w = raw.winnow(shP, m, 8, winPtr);
@@ -156,15 +168,27 @@ function stepwise(engine, normalize, text) {
   const sigPtr = L.take(128 * 4);
   L.commit();
   stop('layout and growth');
-  start();
-  raw.minhashOph(shP, m, 128, 0n, sigPtr);
-  stop('stage: OPH MinHash');
-  start();
-  const minhash = core.u32(sigPtr, 128).slice();
-  stop('copies out');
-  start();
-  const simhash = BigInt.asUintN(64, raw.simhash64(shP, m));
-  stop('stage: SimHash');
+  let minhash;
+  let simhash;
+  if (raw.ophSimhash) {
+    start();
+    raw.ophSimhash(shP, m, 128, 0n, sigPtr);
+    simhash = BigInt.asUintN(64, raw.ophSimhashSecond());
+    stop('stage: OPH MinHash and SimHash');
+    start();
+    minhash = core.u32(sigPtr, 128).slice();
+    stop('copies out');
+  } else {
+    start();
+    raw.minhashOph(shP, m, 128, 0n, sigPtr);
+    stop('stage: OPH MinHash and SimHash');
+    start();
+    minhash = core.u32(sigPtr, 128).slice();
+    stop('copies out');
+    start();
+    simhash = BigInt.asUintN(64, raw.simhash64(shP, m));
+    stop('stage: OPH MinHash and SimHash');
+  }
   start();
   const after = (winPtr + Math.max(n, 1) * 4 + 15) & ~15;
   const at = after + w * 16 <= hP + tokCap * 8 ? after : L.take(w * 16);

@@ -206,11 +206,21 @@ export function xxh64Pair(p: usize, len: usize, seedA: u64, seedB: u64): u64 {
     pairSecond = xxh64(p, len, seedB);
     return xxh64(p, len, seedA);
   }
-  const end = p + len;
-  const limit = end - 32;
-  let a1 = seedA + P1 + P2, a2 = seedA + P2, a3 = seedA, a4 = seedA - P1;
-  let b1 = seedB + P1 + P2, b2 = seedB + P2, b3 = seedB, b4 = seedB - P1;
-  do {
+  return pairLanes(
+    p, p + len, len, seedA + P1 + P2, seedA + P2, seedA, seedA - P1, seedB + P1 + P2, seedB + P2, seedB, seedB - P1,
+  );
+}
+
+/**
+ * The end of {@link xxh64Pair} of the `len` bytes that end at `end`, from lanes that have taken the stripes before `p`
+ * (a1..a4 under the first seed, b1..b4 under the second): the whole 32-byte stripes from `p` on, then each seed's rest.
+ * Returns the first seed's XXH64 and leaves the second's for {@link xxh64PairSecond}. xxh64Pair starts it from the
+ * seeds' lanes; shingleTokensAndId from the lanes its pass over the token hashes has advanced.
+ */
+export function pairLanes(
+  p: usize, end: usize, len: usize, a1: u64, a2: u64, a3: u64, a4: u64, b1: u64, b2: u64, b3: u64, b4: u64,
+): u64 {
+  for (; p + 32 <= end; p += 32) {
     const l1 = load<u64>(p), l2 = load<u64>(p, 8), l3 = load<u64>(p, 16), l4 = load<u64>(p, 24);
     a1 = round(a1, l1);
     b1 = round(b1, l1);
@@ -220,8 +230,7 @@ export function xxh64Pair(p: usize, len: usize, seedA: u64, seedB: u64): u64 {
     b3 = round(b3, l3);
     a4 = round(a4, l4);
     b4 = round(b4, l4);
-    p += 32;
-  } while (p <= limit);
+  }
   pairSecond = pairRest(p, end, len, mergeLanes(b1, b2, b3, b4));
   return pairRest(p, end, len, mergeLanes(a1, a2, a3, a4));
 }
