@@ -5,6 +5,15 @@ import {
   wellFormedSpans,
   type PostingColumnsData,
 } from '../../../src/datasets/posting-spans.js';
+import { Core } from '../../../src/core/abi.js';
+import { compileCore } from '../../../src/core/load.js';
+import { ExactDataset } from '../../../src/datasets/exact.js';
+import {
+  decodeDatasetLazily,
+  EXACT_MINHASH_K,
+  encodeDataset,
+  type ExactDatasetData,
+} from '../../../src/datasets/snapshot.js';
 import { prng } from '../../reference/core.js';
 
 /**
@@ -104,5 +113,42 @@ describe('the postings checked in one pass', () => {
     expect(vouchedExtent({ ...data, postEnd: data.postEnd.slice() })).toBeNull();
     expect(vouchedExtent({ ...data, postDoc: data.postDoc.slice() })).toBeNull();
     expect(vouchedExtent({ ...data, docs: [{ chars: 9 }] })).toBeNull();
+  });
+});
+
+/** A snapshot's data: two documents, four postings, the last span ending at `lastEnd` in a document of 20 units. */
+function snapshotData(lastEnd: number): ExactDatasetData {
+  return {
+    descriptor: { id: 'spans', name: 'Spans', kind: 'exact' },
+    params: 'tp1;nfkccf-u17.0.0.t2;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=off',
+    docs: [
+      { id: 'a', chars: 10, tokens: 2, bytes: 10 },
+      { id: 'b', chars: 20, tokens: 4, bytes: 20 },
+    ],
+    keys: new BigUint64Array([1n, 5n, 5n, 0xffff_ffff_ffff_ffffn]),
+    postDoc: new Uint32Array([0, 1, 0, 1]),
+    postStart: new Uint32Array([0, 3, 4, 7]),
+    postEnd: new Uint32Array([5, 9, 4, lastEnd]),
+    minhash: new Uint32Array(2 * EXACT_MINHASH_K),
+  };
+}
+
+describe('an import: the decode vouches, the index takes its word', () => {
+  it('a decoded snapshot brings its extent, and the index laid out from it holds the same spans', async () => {
+    const data = decodeDatasetLazily(encodeDataset(snapshotData(20))) as ExactDatasetData;
+    expect(vouchedExtent(data)).toEqual(expect.objectContaining({ maxStart: 7, maxLength: 13 }));
+    const core = await Core.create(await compileCore('simd'));
+    const ds = ExactDataset.fromData(core, data);
+    const back = ds.toData();
+    expect([...back.postStart]).toEqual([0, 3, 4, 7]);
+    expect([...back.postEnd]).toEqual([5, 9, 4, 20]);
+  });
+
+  it('a span past its document is not vouched for, and the index refuses it as before', async () => {
+    // the encoder does not hold spans against their documents' lengths; the index does
+    const data = decodeDatasetLazily(encodeDataset(snapshotData(21))) as ExactDatasetData;
+    expect(vouchedExtent(data)).toBeNull();
+    const core = await Core.create(await compileCore('simd'));
+    expect(() => ExactDataset.fromData(core, data)).toThrow(/posting 3 ends past its document/);
   });
 });
