@@ -234,7 +234,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // hashes of their forms with an ASCII check (src/align/window-words.ts, ascii-forms.ts) and the aligner's tokens
 // interned from the core's (src/align/tokens.ts) — 1,266 KiB.
 // The three merged, with OPH's constant-shift loop written apart (+0.1 KB of each core): 1,299,141 B — 1,269 KiB.
-const MAIN_BUDGET = 1269 * 1024;
+// Then 1,301,433 B (+2.3 KB; 1,301,561 B in a checkout whose node_modules is a link): a dataset's postings checked in
+// one pass where its snapshot is decoded, which hands the spans' extent to the index laid out from them
+// (src/datasets/posting-spans.ts; the import's per-posting loops, three → one, run interpreted) — 1,271 KiB.
+const MAIN_BUDGET = 1272 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -266,7 +269,9 @@ const BUDGETS_KIB = {
   // → 1,272 (1,302,086 B): the word shingles and the content id in one pass (+2.0 KB of SIMD core)
   // → 1,273 (1,303,088 B): the search's windows tokenised by the core (the main entry's budget, above)
   // → 1,276 (1,306,154 B): the three merged, as the main entry's
-  'library.cjs': 1276,
+  // → 1,279 (1,308,454 B; 1,308,582 B in a checkout whose node_modules is a link): a dataset's postings checked in one
+  // pass where its snapshot is decoded (src/datasets/posting-spans.ts, +2.3 KB, as the main entry's)
+  'library.cjs': 1279,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -393,7 +398,9 @@ const BUDGETS_KIB = {
   // → 1,053 (1,077,807 B): the word shingles and the content id in one pass (+2.0 KB of SIMD core)
   // → 1,054 (1,078,780 B): the search's windows tokenised by the core (+3.8 KB, as the main entry's, above)
   // → 1,057 (1,081,798 B): the three merged, as the main entry's
-  'offload-worker.js': 1057,
+  // → 1,060 (1,084,044 B; 1,084,172 B in a checkout whose node_modules is a link): a dataset's postings checked in one
+  // pass where its snapshot is decoded (src/datasets/posting-spans.ts, +2.3 KB, as the main entry's)
+  'offload-worker.js': 1060,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {

@@ -33,6 +33,7 @@ import { jaccardEstimate } from '../sketch/minhash.js';
 import { exactDescriptor } from './descriptor.js';
 import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
 import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
+import { type SpanExtent, vouchedExtent } from './posting-spans.js';
 import { EXACT_MINHASH_K, type ExactDatasetData, type LazyTexts } from './snapshot.js';
 import type { ExactDatasetSource } from './snapshot-stream.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch } from './types.js';
@@ -1092,26 +1093,35 @@ export class ExactDataset implements ExactSearchable {
       ds.tokenTotal += d.tokens;
       ds.byteTotal += d.bytes;
     }
-    // one pass over the postings both checks each span against its document and finds the largest start and the
-    // longest span (their packing): it runs once per import, interpreted, ≈ 50 ns a posting and a pass
     const { postDoc, postStart, postEnd } = data;
-    const n = data.keys.length;
-    const chars = Float64Array.from(data.docs, (d) => d.chars);
-    let maxStart = 0;
-    let maxLength = 0;
-    for (let i = 0; i < n; i++) {
-      const start = postStart[i];
-      const end = postEnd[i];
-      if (!(end <= chars[postDoc[i]]))
-        throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `posting ${i} ends past its document`);
-      if (start > maxStart) maxStart = start;
-      if (end - start > maxLength) maxLength = end - start;
-    }
+    // columns the decode's one pass vouched for (./posting-spans.ts) bring their extent; any other are walked here
+    const { maxStart, maxLength } = vouchedExtent(data) ?? spansWithinDocuments(data);
     ds.placeSorted(data.keys, postDoc, postStart, postEnd, packBits(maxStart, maxLength));
     ds.sigs = new Uint32Array(Math.max(1, data.docs.length) * NEAR_K);
     for (let d = 0; d < data.docs.length; d++) ds.addSignature(d, data.minhash.subarray(d * NEAR_K, (d + 1) * NEAR_K));
     return ds;
   }
+}
+
+/**
+ * Each span against its document, with the largest start and the longest span (their packing): one pass over the
+ * postings, run once per import, interpreted, ≈ 50 ns a posting.
+ */
+function spansWithinDocuments(data: ExactDatasetData): SpanExtent {
+  const { postDoc, postStart, postEnd } = data;
+  const n = data.keys.length;
+  const chars = Float64Array.from(data.docs, (d) => d.chars);
+  let maxStart = 0;
+  let maxLength = 0;
+  for (let i = 0; i < n; i++) {
+    const start = postStart[i];
+    const end = postEnd[i];
+    if (!(end <= chars[postDoc[i]]))
+      throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', `posting ${i} ends past its document`);
+    if (start > maxStart) maxStart = start;
+    if (end - start > maxLength) maxLength = end - start;
+  }
+  return { maxStart, maxLength };
 }
 
 /** Columns of postings: keys (halves swapped: {@link swapHalves}), document, span start and end. */

@@ -136,21 +136,30 @@ export function authorKey(name: string): string {
     .trim();
 }
 
-const BY_KEY: ReadonlyMap<string, KbAuthor> = (() => {
+/** The table by {@link authorKey} of every name, built on first use (a scan or a fingerprint reads no author). */
+let byKeyTable: ReadonlyMap<string, KbAuthor> | null = null;
+
+/**
+ * The table by key: made on the first look-up rather than at the library's load, where normalising its names and
+ * compiling the key's Unicode-aware expression cost a few milliseconds of every process's start.
+ */
+function byKey(): ReadonlyMap<string, KbAuthor> {
+  if (byKeyTable !== null) return byKeyTable;
   const map = new Map<string, KbAuthor>();
   for (const [name, died, article, aliases] of ROWS) {
     const author = Object.freeze({ name, died, source: wiki(article) });
     for (const n of [name, ...aliases]) map.set(authorKey(n), author);
   }
+  byKeyTable = map;
   return map;
-})();
+}
 
 /**
  * The knowledge base's author of that name (any of the names listed, compared by {@link authorKey}), or null.
  * @example kbAuthor('G.K. Chesterton')?.died // 1936
  */
 export function kbAuthor(name: string): KbAuthor | null {
-  return BY_KEY.get(authorKey(name)) ?? null;
+  return byKey().get(authorKey(name)) ?? null;
 }
 
 /**
@@ -158,5 +167,5 @@ export function kbAuthor(name: string): KbAuthor | null {
  * @example kbAuthors().length // 87
  */
 export function kbAuthors(): KbAuthor[] {
-  return [...new Set(BY_KEY.values())].sort((a, b) => (a.name < b.name ? -1 : 1));
+  return [...new Set(byKey().values())].sort((a, b) => (a.name < b.name ? -1 : 1));
 }

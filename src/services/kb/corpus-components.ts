@@ -76,33 +76,41 @@ const REDPAJAMA_SETS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Dolma's `source` values → dataset ids, keyed by {@link datasetKey} (case and punctuation ignored). The names are
+ * Dolma's `source` values by dataset id, compared by {@link datasetKey} (case and punctuation ignored). The names are
  * the sources of the Dolma datasheet and of the v1.7 card, with the spellings its files use where they differ
  * (`cc_en_head`, `falcon`, `s2`, `stack-dedup`, `tulu_flan`, …).
  */
-const DOLMA_SOURCES: Readonly<Record<string, string>> = Object.fromEntries(
-  (
-    [
-      ['common-crawl', ['common-crawl', 'commoncrawl', 'cc', 'dolma-cc', 'cc_en_head', 'cc_en_middle', 'cc_en_tail']],
-      ['c4', ['c4']],
-      ['project-gutenberg', ['gutenberg', 'project-gutenberg', 'books', 'pg19']],
-      ['wikipedia', ['wikipedia', 'wiki', 'enwiki']],
-      ['wikibooks', ['wikibooks']],
-      ['pes2o', ['pes2o', 's2', 'semantic-scholar']],
-      ['the-stack', ['stack', 'stack-dedup', 'the-stack']],
-      ['starcoder-data', ['starcoder']],
-      ['pushshift-reddit', ['reddit', 'pushshift', 'pushshift-reddit']],
-      ['refinedweb', ['falcon', 'refinedweb', 'falcon-refinedweb']],
-      ['arxiv', ['arxiv', 'redpajama-arxiv']],
-      ['stackexchange', ['stackexchange', 'redpajama-stackexchange']],
-      ['flan', ['flan', 'tulu_flan']],
-      ['ccnews', ['cc-news', 'cc_news', 'ccnews']],
-      ['openwebmath', ['open-web-math', 'openwebmath']],
-      ['algebraic-stack', ['algebraic-stack']],
-      ['dclm', ['dclm', 'dclm-baseline']],
-    ] as const
-  ).flatMap(([id, names]) => names.map((n) => [datasetKey(n), id])),
-);
+const DOLMA_NAMES = [
+  ['common-crawl', ['common-crawl', 'commoncrawl', 'cc', 'dolma-cc', 'cc_en_head', 'cc_en_middle', 'cc_en_tail']],
+  ['c4', ['c4']],
+  ['project-gutenberg', ['gutenberg', 'project-gutenberg', 'books', 'pg19']],
+  ['wikipedia', ['wikipedia', 'wiki', 'enwiki']],
+  ['wikibooks', ['wikibooks']],
+  ['pes2o', ['pes2o', 's2', 'semantic-scholar']],
+  ['the-stack', ['stack', 'stack-dedup', 'the-stack']],
+  ['starcoder-data', ['starcoder']],
+  ['pushshift-reddit', ['reddit', 'pushshift', 'pushshift-reddit']],
+  ['refinedweb', ['falcon', 'refinedweb', 'falcon-refinedweb']],
+  ['arxiv', ['arxiv', 'redpajama-arxiv']],
+  ['stackexchange', ['stackexchange', 'redpajama-stackexchange']],
+  ['flan', ['flan', 'tulu_flan']],
+  ['ccnews', ['cc-news', 'cc_news', 'ccnews']],
+  ['openwebmath', ['open-web-math', 'openwebmath']],
+  ['algebraic-stack', ['algebraic-stack']],
+  ['dclm', ['dclm', 'dclm-baseline']],
+] as const;
+
+/** {@link DOLMA_NAMES} by key, made on first use (a scan or a fingerprint names no component). */
+let dolmaSourcesTable: Readonly<Record<string, string>> | null = null;
+
+/**
+ * Dolma's sources by {@link datasetKey}: built when a component is first named rather than at the library's load,
+ * where the keys' normalisation and Unicode-aware expression cost every process's start a few milliseconds.
+ */
+function dolmaSources(): Readonly<Record<string, string>> {
+  dolmaSourcesTable ??= Object.fromEntries(DOLMA_NAMES.flatMap(([id, names]) => names.map((n) => [datasetKey(n), id])));
+  return dolmaSourcesTable;
+}
 
 type Family = 'pile' | 'redpajama' | 'dolma';
 
@@ -192,8 +200,9 @@ export function componentOf(
       const parts = name.split('/');
       for (const candidate of [name, parts[0], parts[parts.length - 1]]) {
         const key = datasetKey(candidate);
-        if (Object.hasOwn(DOLMA_SOURCES, key)) {
-          id = DOLMA_SOURCES[key];
+        const sources = dolmaSources();
+        if (Object.hasOwn(sources, key)) {
+          id = sources[key];
           break;
         }
       }
@@ -213,7 +222,7 @@ export function componentOf(
 export function nameableComponents(kbDataset: string, kb: KnowledgeBase = knowledgeBase()): string[] {
   const family = Object.hasOwn(FAMILY, kbDataset) ? FAMILY[kbDataset] : undefined;
   if (family === undefined) return [];
-  const names = family === 'pile' ? PILE_SETS : family === 'redpajama' ? REDPAJAMA_SETS : DOLMA_SOURCES;
+  const names = family === 'pile' ? PILE_SETS : family === 'redpajama' ? REDPAJAMA_SETS : dolmaSources();
   const parts = new Set(kb.descendants(kbDataset));
   return [...new Set(Object.values(names))].filter((id) => parts.has(id)).sort();
 }

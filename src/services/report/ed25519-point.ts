@@ -9,10 +9,13 @@
 
 /** The field prime 2^255 − 19. */
 const P = (1n << 255n) - 19n;
-/** The curve constant d = −121665/121666 (RFC 8032 §5.1). */
-const D = mod(-121665n * inverse(121666n));
-/** A square root of −1: 2^((p−1)/4). */
-const SQRT_M1 = pow(2n, (P - 1n) / 4n);
+/**
+ * The curve constant d = −121665/121666 mod p, as RFC 8032 §5.1 writes it out: a literal rather than worked out at the
+ * library's load (a modular inverse of 255-bit BigInts on every process's start; the unit test works it out again).
+ */
+export const D = 37095705934669439343138083508754565189542113879843219016388785533085940283555n;
+/** A square root of −1 mod p: 2^((p−1)/4) (RFC 8032 §5.1.3), as a literal for the same reason. */
+export const SQRT_M1 = 19681161376707505956807079304988542015446066515923890162744021073123829784752n;
 
 function mod(a: bigint): bigint {
   const r = a % P;
