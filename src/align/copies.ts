@@ -43,8 +43,8 @@ function wordsOf(text: string, from: number, to: number): Words {
   // tokens joined by single spaces, none leading or trailing (src/text/normalize.ts)
   const word = norm.length === 0 ? [] : norm.split(' ');
   const n = word.length;
-  const start = new Int32Array(n),
-    end = new Int32Array(n);
+  const start = new Uint32Array(n),
+    end = new Uint32Array(n);
   for (let i = 0, at = 0; i < n; i++) {
     const e = at + word[i].length; // the space after word i, or the end
     start[i] = from + map[at];

@@ -6,11 +6,11 @@
  */
 import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
-import { withTokenHashes } from '../fingerprint/words.js';
 import { normalize } from '../text/normalize.js';
 import { lowerBound, upperBound } from '../util/sorted.js';
 import { ASCII_WORD, sameAsciiForm } from './ascii-forms.js';
 import { porterStem, stemOnce, STOP_WORDS } from './stem.js';
+import { namedTokens, type TokenNamer, UNDECIDED } from './token-columns.js';
 
 /**
  * Token forms found by the characters of the text they stand in: ids in order of first sight, in an
@@ -324,33 +324,27 @@ export function tokenize(text: string, core?: Core): Tokens {
  */
 function tokensFromCore(core: Core, text: string): Tokens | null {
   try {
-    return withTokenHashes(core, text, (t) => {
-      const n = t.count,
-        hashes = t.hashes,
-        starts = t.starts,
-        ends = t.ends;
-      const start = new Uint32Array(n),
-        end = new Uint32Array(n),
-        word = new Int32Array(n);
-      let forms: string[] | null = null;
-      for (let i = 0; i < n; i++) {
-        const a = starts[i],
-          b = ends[i];
-        let id = lexicon.asciiWordAt(hashes[2 * i] | 0, text, a, b);
-        if (id < 0) {
-          forms ??= normalize(text).text.split(' ');
-          if (forms.length !== n) return null; // never: the core's tokens are normalize's, one for one
-          id = lexicon.word(forms[i]);
-        }
-        start[i] = a;
-        end[i] = b;
-        word[i] = id;
-      }
-      return { text, epoch: lexicon.epoch, start, end, word };
-    });
+    const t = namedTokens(core, text, 0, text.length, new LexiconNamer());
+    return t === null ? null : { text, epoch: lexicon.epoch, start: t.start, end: t.end, word: t.id };
   } catch (e) {
     if (e instanceof TrainprintError && e.code === 'INVALID_INPUT') return null;
     throw e;
+  }
+}
+
+/**
+ * The lexicon's word ids of one text's tokens from the core ({@link tokensFromCore}): a token of ASCII letters and
+ * digits by its key and characters, any other by its form in `normalize(text)`, made on the first such token.
+ */
+class LexiconNamer implements TokenNamer {
+  #forms: string[] | null = null;
+
+  idOf(key: number, text: string, a: number, b: number, i: number): number {
+    const id = lexicon.asciiWordAt(key, text, a, b);
+    if (id >= 0) return id;
+    this.#forms ??= normalize(text).text.split(' ');
+    // never out of range: the core's tokens are normalize's, one for one (else the text takes tokenize's own pass)
+    return i < this.#forms.length ? lexicon.word(this.#forms[i]) : UNDECIDED;
   }
 }
 

@@ -10,13 +10,13 @@
  */
 import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
-import { withTokenHashes } from '../fingerprint/words.js';
 import { ASCII_WORD, sameAsciiForm } from './ascii-forms.js';
+import { namedTokens, type TokenNamer, UNDECIDED } from './token-columns.js';
 
 /** Words of a window: the span of each in the whole text (UTF-16 offsets). */
 export interface WindowSpans {
-  readonly start: Int32Array;
-  readonly end: Int32Array;
+  readonly start: Uint32Array;
+  readonly end: Uint32Array;
 }
 
 /** Both windows' words and their ids (equal words, equal ids; a document word the query lacks is −1). */
@@ -30,17 +30,19 @@ export interface WindowWordIds {
 /**
  * The ids the query's words are given: by the low 32 bits of each form's 64-bit hash (equal forms, equal hashes),
  * with the characters of the id's first word, when they are ASCII letters and digits ('' otherwise), to check the
- * form of every later word of that hash against.
+ * form of every later word of that hash against. `add`: whether a form not held gets a new id (the query's window)
+ * or −1 (the document's).
  */
-class FormIds {
+class FormIds implements TokenNamer {
   readonly #ids = new Map<number, number>();
   readonly #forms: string[] = [];
+  add = true;
 
-  /** The id of the word at [a, b) of `text` hashed `key`; a new id when `add`, else −1 for a form not held. */
-  idOf(key: number, text: string, a: number, b: number, add: boolean): number {
+  /** The id of the word at [a, b) of `text` hashed `key` ({@link UNDECIDED}: a form these checks cannot tell). */
+  idOf(key: number, text: string, a: number, b: number): number {
     const id = this.#ids.get(key);
     if (id === undefined) {
-      if (!add) return -1;
+      if (!this.add) return -1;
       const made = this.#forms.length;
       this.#ids.set(key, made);
       const form = text.slice(a, b);
@@ -49,39 +51,6 @@ class FormIds {
     }
     return sameAsciiForm(this.#forms[id], text, a, b) ? id : UNDECIDED;
   }
-}
-
-/** {@link FormIds.idOf}'s answer for a word whose form this check cannot tell apart from its id's (the caller's path). */
-const UNDECIDED = -2;
-
-/** One window's words numbered ({@link FormIds}); null when a word's form was {@link UNDECIDED}. */
-function numbered(
-  core: Core,
-  text: string,
-  from: number,
-  to: number,
-  ids: FormIds,
-  add: boolean,
-): { spans: WindowSpans; id: Int32Array } | null {
-  return withTokenHashes(core, text.slice(from, to), (t) => {
-    const n = t.count,
-      hashes = t.hashes,
-      starts = t.starts,
-      ends = t.ends;
-    const start = new Int32Array(n),
-      end = new Int32Array(n),
-      id = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const a = from + starts[i],
-        b = from + ends[i];
-      const k = ids.idOf(hashes[2 * i] | 0, text, a, b, add);
-      if (k === UNDECIDED) return null;
-      start[i] = a;
-      end[i] = b;
-      id[i] = k;
-    }
-    return { spans: { start, end }, id };
-  });
 }
 
 /**
@@ -105,11 +74,12 @@ export function windowWordIds(
 ): WindowWordIds | null {
   try {
     const ids = new FormIds();
-    const q = numbered(core, query, q0, q1, ids, true);
+    const q = namedTokens(core, query, q0, q1, ids);
     if (q === null) return null;
-    const s = numbered(core, text, s0, s1, ids, false);
+    ids.add = false;
+    const s = namedTokens(core, text, s0, s1, ids);
     if (s === null) return null;
-    return { q: q.spans, s: s.spans, Q: q.id, S: s.id };
+    return { q, s, Q: q.id, S: s.id };
   } catch (e) {
     // a lone surrogate: the caller's `normalize` reports it, with its index in the whole text
     if (e instanceof TrainprintError && e.code === 'INVALID_INPUT') return null;
