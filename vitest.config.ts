@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
 //   e2e       the CLI, real listening servers, Chromium, Deno, Python and crash tests (some need dist/)
 // `npm run test:quick` is unit + contract without the slowest files below (each over 10 s on a 2-core machine:
 // statistical interval checks, long property runs, the remote-corpus fault matrix); `npm test` runs everything: unit
-// and contract on every core, then e2e on one core fewer but at least two files at a time (its project's maxWorkers
+// and contract on every core, then e2e on one core fewer but at least three files at a time (its project's maxWorkers
 // below; package.json).
 const SLOW = [
   'test/unit/score.test.ts',
@@ -24,7 +24,7 @@ const SLOW = [
   'test/contract/openapi-examples.test.ts',
 ];
 
-const E2E_WORKERS = Math.max(2, availableParallelism() - 1);
+const E2E_WORKERS = Math.max(3, availableParallelism() - 1);
 // End-to-end files that run alone, after the others: they count on timing or on a core of their own (a store
 // SIGKILLed at random moments within a bound, slow bodies against the default deadlines, a 10 MB analyze beside
 // status requests, monitors created through 10 kills, a queue worker paused past its lease, a remote search
@@ -57,9 +57,11 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: skipped } },
       { extends: true, test: { name: 'contract', include: ['test/contract/**/*.test.ts'], exclude: skipped } },
-      // Vitest's default (one core fewer than the machine has), but at least two files at a time: most e2e files
-      // wait on child processes, servers, leases, PostgreSQL and Chromium rather than compute, so on 2 cores a
-      // second worker overlaps those waits where the default ran the 71 files one after another. Groups of their
+      // Vitest's default (one core fewer than the machine has), but at least three files at a time: most e2e files
+      // wait on child processes, servers, leases, PostgreSQL and Chromium rather than compute, so on 2 cores more
+      // workers overlap those waits where the default ran the 71 files one after another (a fresh-clone CI run on 2
+      // cores: 1,044 s one at a time, 766 s two at a time, the longest files there waiting out a job's or a
+      // delivery's lease: serve-audit-restart 69 s, serve-postgres-kill 54 s). Groups of their
       // own (after unit and contract, then the files that run alone) because Vitest runs the projects of one
       // group on one worker count. `--project 'e2e*'` selects both.
       {
