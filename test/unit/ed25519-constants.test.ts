@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { D, SQRT_M1 } from '../../src/services/report/ed25519-point.js';
-
-/** The field prime of Ed25519, 2^255 − 19 (RFC 8032 §5.1). */
-const P = (1n << 255n) - 19n;
-
-function mod(a: bigint): bigint {
-  const r = a % P;
-  return r < 0n ? r + P : r;
-}
-
-/** base^exp mod P by square and multiply: the arithmetic the literals replace at the library's load. */
-function pow(base: bigint, exp: bigint): bigint {
-  let result = 1n;
-  let b = mod(base);
-  for (let e = exp; e > 0n; e >>= 1n) {
-    if (e & 1n) result = (result * b) % P;
-    b = (b * b) % P;
-  }
-  return result;
-}
+// The literals against the module's own field arithmetic (the arithmetic they replace at the library's load).
+import { D, mod, P, pow, SQRT_M1 } from '../../src/services/report/ed25519-point.js';
 
 describe('the Ed25519 constants written out as literals', () => {
   it('d is −121665/121666 mod p', () => {

@@ -8,7 +8,7 @@
  */
 
 /** The field prime 2^255 − 19. */
-const P = (1n << 255n) - 19n;
+export const P = (1n << 255n) - 19n;
 /**
  * The curve constant d = −121665/121666 mod p, as RFC 8032 §5.1 writes it out: a literal rather than worked out at the
  * library's load (a modular inverse of 255-bit BigInts on every process's start; the unit test works it out again).
@@ -17,12 +17,14 @@ export const D = 370957059346694393431380835087545651895421138798432190163887855
 /** A square root of −1 mod p: 2^((p−1)/4) (RFC 8032 §5.1.3), as a literal for the same reason. */
 export const SQRT_M1 = 19681161376707505956807079304988542015446066515923890162744021073123829784752n;
 
-function mod(a: bigint): bigint {
+/** `a` reduced into [0, P). */
+export function mod(a: bigint): bigint {
   const r = a % P;
   return r < 0n ? r + P : r;
 }
 
-function pow(base: bigint, exp: bigint): bigint {
+/** base^exp mod P by square and multiply. */
+export function pow(base: bigint, exp: bigint): bigint {
   let result = 1n;
   let b = mod(base);
   let e = exp;
