@@ -202,19 +202,14 @@ export function preparePair(
     localTerm = new Int32Array(lexicon.terms * 2).fill(-1);
   }
   const counter = { words: 0, terms: 0 };
-  const lexiconTerm: number[] = [];
-  const tokA = localize(a, counter, lexiconTerm),
-    tokB = localize(b, counter, lexiconTerm);
+  const lexiconWord: number[] = [],
+    lexiconTerm: number[] = [];
+  const tokA = localize(a, counter, lexiconWord, lexiconTerm),
+    tokB = localize(b, counter, lexiconWord, lexiconTerm);
   if (synonyms) swapSynonyms(tokA.term, tokB.term, counter.terms, lexiconTerm);
-  // reset the scratch ids for the next pair: only the entries this pair set
-  for (const tok of [a, b]) {
-    for (let t = 0; t < tok.word.length; t++) {
-      const w = tok.word[t];
-      localWord[w] = -1;
-      const g = lexicon.termOf[w];
-      if (g >= 0) localTerm[g] = -1;
-    }
-  }
+  // reset the scratch ids for the next pair: only the entries this pair set, one step each (not one a token)
+  for (const w of lexiconWord) localWord[w] = -1;
+  for (const g of lexiconTerm) localTerm[g] = -1;
   const scratch = new Uint32Array(counter.terms);
   return {
     pa: sentencesOf(a, tokA, minSentenceWords, scratch),
@@ -223,72 +218,123 @@ export function preparePair(
   };
 }
 
+/** A text's local ids ({@link localize}) and how many of its tokens are content words. */
+interface LocalIds {
+  readonly word: Int32Array;
+  readonly term: Int32Array;
+  readonly contentTokens: number;
+}
+
 /**
- * Local word and term ids of a text's tokens, numbering new ones from `counter`; `lexiconTerm` gets the lexicon's
- * term id of each new local term.
+ * Local word and term ids of a text's tokens, numbering new ones from `counter`; `lexiconWord` and `lexiconTerm`
+ * get the lexicon's word id of each new local word and its term id of each new local term. Columns and counters
+ * are read into locals once: this runs cold, as baseline code, where each property read is a call.
  */
 function localize(
   tok: Tokens,
   counter: { words: number; terms: number },
+  lexiconWord: number[],
   lexiconTerm: number[],
-): { word: Int32Array; term: Int32Array } {
-  const n = tok.word.length;
+): LocalIds {
+  const tokWord = tok.word,
+    termOf = lexicon.termOf,
+    wordIds = localWord,
+    termIds = localTerm;
+  const n = tokWord.length;
   const word = new Int32Array(n);
   const term = new Int32Array(n);
+  let words = counter.words,
+    terms = counter.terms,
+    contentTokens = 0;
   for (let t = 0; t < n; t++) {
-    const w = tok.word[t];
-    let lw = localWord[w];
-    if (lw < 0) lw = localWord[w] = counter.words++;
+    const w = tokWord[t];
+    let lw = wordIds[w];
+    if (lw < 0) {
+      lw = wordIds[w] = words++;
+      lexiconWord[lw] = w;
+    }
     word[t] = lw;
-    const g = lexicon.termOf[w];
+    const g = termOf[w];
     if (g < 0) term[t] = -1;
     else {
-      let lt = localTerm[g];
+      let lt = termIds[g];
       if (lt < 0) {
-        lt = localTerm[g] = counter.terms++;
+        lt = termIds[g] = terms++;
         lexiconTerm[lt] = g;
       }
       term[t] = lt;
+      contentTokens++;
     }
   }
-  return { word, term };
+  counter.words = words;
+  counter.terms = terms;
+  return { word, term, contentTokens };
+}
+
+/**
+ * {@link sentenceCuts} and the text's word characters in one pass over its tokens, the common gap (one space: no
+ * cut) told without a call.
+ */
+function cutsAndWordChars(
+  text: string,
+  tokStart: Uint32Array,
+  tokEnd: Uint32Array,
+  tokTerm: Int32Array,
+  minSentenceWords: number,
+): { cuts: Uint32Array; wordChars: number } {
+  const n = tokTerm.length;
+  const cuts: number[] = [0];
+  let content = 0,
+    wordChars = 0,
+    start = n > 0 ? tokStart[0] : 0;
+  for (let t = 0; t < n; t++) {
+    const end = tokEnd[t];
+    wordChars += end - start;
+    if (tokTerm[t] >= 0) content++;
+    if (t + 1 === n) break;
+    const next = tokStart[t + 1];
+    if (content >= minSentenceWords && (next - end !== 1 || text.charCodeAt(end) !== 32) && isCut(text, end, next)) {
+      cuts.push(t + 1);
+      content = 0;
+    }
+    start = next;
+  }
+  if (n > 0) {
+    if (content < minSentenceWords && cuts.length > 1) cuts.pop(); // join a short tail to the previous sentence
+    cuts.push(n);
+  }
+  return { cuts: Uint32Array.from(cuts), wordChars };
 }
 
 /**
  * Sentences and their distinct terms, as {@link prepare} builds them; `seen` is zeroed scratch of one
  * count per term of the pair (left zeroed).
  */
-function sentencesOf(
-  tok: Tokens,
-  ids: { word: Int32Array; term: Int32Array },
-  minSentenceWords: number,
-  seen: Uint32Array,
-): Prepared {
+function sentencesOf(tok: Tokens, ids: LocalIds, minSentenceWords: number, seen: Uint32Array): Prepared {
   const { text, start: tokStart, end: tokEnd } = tok;
   const tokTerm = ids.term;
-  const n = tokTerm.length;
-  let wordChars = 0;
-  for (let t = 0; t < n; t++) wordChars += tokEnd[t] - tokStart[t];
-  const sentTok = sentenceCuts(text, tokStart, tokEnd, tokTerm, minSentenceWords);
+  const { cuts: sentTok, wordChars } = cutsAndWordChars(text, tokStart, tokEnd, tokTerm, minSentenceWords);
   const S = Math.max(0, sentTok.length - 1);
   const sentTerm = new Uint32Array(S + 1);
   // a sentence's distinct terms are at most its content tokens: one column for all, no array growth or sort garbage
-  let contentTokens = 0;
-  for (let t = 0; t < n; t++) if (tokTerm[t] >= 0) contentTokens++;
-  const terms = new Uint32Array(contentTokens),
-    counts = new Uint32Array(contentTokens);
-  let m = 0;
+  const terms = new Uint32Array(ids.contentTokens),
+    counts = new Uint32Array(ids.contentTokens);
+  let m = 0,
+    to = S > 0 ? sentTok[0] : 0;
   for (let i = 0; i < S; i++) {
-    const from = m;
-    for (let t = sentTok[i]; t < sentTok[i + 1]; t++) {
+    const from = m,
+      tokFrom = to;
+    to = sentTok[i + 1];
+    for (let t = tokFrom; t < to; t++) {
       const id = tokTerm[t];
       if (id < 0) continue;
       if (seen[id]++ === 0) terms[m++] = id;
     }
     sortRangeU32(terms, from, m);
     for (let k = from; k < m; k++) {
-      counts[k] = seen[terms[k]];
-      seen[terms[k]] = 0;
+      const id = terms[k];
+      counts[k] = seen[id];
+      seen[id] = 0;
     }
     sentTerm[i + 1] = m;
   }
