@@ -14,11 +14,14 @@ import {
   readThrough,
   REQUESTS,
   TrainprintError,
+  Utf8Text,
+  type DatasetDocument,
   type Engine,
   type ScanItem,
 } from '../../library.js';
 import { MAX_THREADS } from '../build-pool.js';
 import { readDocumentBatches } from '../read-documents.js';
+import type { Utf8Document } from '../jsonl-utf8.js';
 import { checkpointPath, readCheckpoint, sameScan, writeCheckpoint, type ScanIdentity } from './checkpoint.js';
 import { loadDatasetSpecs } from '../load-datasets.js';
 import { HitOutput, hitLine } from './output.js';
@@ -86,6 +89,9 @@ const BATCH_ITEMS = 256;
 const BATCH_CHARS = 1 << 18;
 /** The scan worker's file, beside the built trainprint/node (dist/scan-worker.js). */
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
+
+/** An item as the inputs' reader gives it: its text a string, or UTF-8 on one thread ({@link Utf8Text}). */
+type ReadItem = DatasetDocument | Utf8Document;
 
 /** The options of a file scan, checked, with their defaults. */
 interface Plan {
@@ -168,7 +174,13 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
       `${cpPath}: the checkpoint is of another scan (inputs, their sizes, datasets or options differ)`,
     );
   const done0 = checkpoint?.items ?? 0;
-  const batches = readDocumentBatches(options.inputs, { textField, idField, missingId: 'position' });
+  const read = { textField, idField, missingId: 'position' } as const;
+  // on one thread the plain lines' texts stay UTF-8 until the scan reads one as a string (most it only hashes); the
+  // threads are sent strings
+  const batches =
+    threads === 1
+      ? readDocumentBatches(options.inputs, read, { utf8Texts: true })
+      : readDocumentBatches(options.inputs, read);
 
   // the engine (one thread) or the workers, with the datasets loaded, before the output is touched
   // the WordNet table (a 580 KB module) only where the search reads it: a scan for copies aligns without synonyms
@@ -227,12 +239,12 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
  * settled in microseconds, and a turn of an async generator for each was a tenth of a scan of short outputs.
  */
 function itemsAfter(
-  batches: AsyncGenerator<ScanItem[], void, undefined>,
+  batches: AsyncGenerator<ReadItem[], void, undefined>,
   skip: number,
   tally: Tally,
   signal: AbortSignal | undefined,
-): AsyncIterableIterator<ScanItem> {
-  let batch: readonly ScanItem[] = [];
+): AsyncIterableIterator<ReadItem> {
+  let batch: readonly ReadItem[] = [];
   let at = 0;
   let seen = 0;
   const done = { done: true, value: undefined } as const;
@@ -240,7 +252,7 @@ function itemsAfter(
     await batches.return(undefined);
     return done;
   };
-  const items: AsyncIterableIterator<ScanItem> = {
+  const items: AsyncIterableIterator<ReadItem> = {
     [Symbol.asyncIterator]: () => items,
     async next() {
       for (;;) {
@@ -254,7 +266,7 @@ function itemsAfter(
         }
         const d = batch[at++];
         if (seen++ >= skip) return { done: false, value: d };
-        tally.resumedBytes += Buffer.byteLength(d.text, 'utf8');
+        tally.resumedBytes += d.text instanceof Utf8Text ? d.text.bytes.length : Buffer.byteLength(d.text, 'utf8');
       }
     },
     return: () => close(), // a consumer that stops early closes the files
@@ -269,14 +281,16 @@ function itemsAfter(
  */
 async function scanHere(
   engine: Engine,
-  items: AsyncIterable<ScanItem>,
+  items: AsyncIterable<ReadItem>,
   options: { readonly minWords: number; readonly paraphrase: boolean; readonly stop: AbortSignal | undefined },
   out: HitOutput,
   tally: Tally,
   step: () => void,
 ): Promise<void> {
   const before = tally.items;
-  const scan = engine.scan(items, {
+  // an item whose text is a Utf8Text is one the scan takes as its string (src/services/scan/scan.ts), which the
+  // public type does not name
+  const scan = engine.scan(items as AsyncIterable<ScanItem>, {
     ...options,
     readAhead: true,
     onProgress: (p) => {
@@ -303,7 +317,7 @@ async function scanHere(
 async function scanOnThreads(
   pool: ScanPool,
   threads: number,
-  items: AsyncIterable<ScanItem>,
+  items: AsyncIterable<ReadItem>,
   out: HitOutput,
   tally: Tally,
   step: () => void,
@@ -329,7 +343,9 @@ async function scanOnThreads(
     batch = [];
     chars = 0;
   };
-  for await (const d of items) {
+  for await (const read of items) {
+    // (the threads' reader keeps strings: a text is UTF-8 only where asked for, on one thread)
+    const d = read.text instanceof Utf8Text ? { id: read.id, text: read.text.text } : (read as ScanItem);
     batch.push(d);
     chars += d.text.length;
     if (batch.length >= BATCH_ITEMS || chars >= BATCH_CHARS) {
