@@ -202,8 +202,6 @@ export { isWellFormed, positiveInt } from './util/validate.js';
 export { sleep } from './util/timers.js';
 // for the outer ring only: the chunks of a body or a file in one array
 export { concatBytes } from './util/bytes.js';
-// a text kept as UTF-8 until read as a string: the file scan's JSON Lines reader makes them, the scan hashes them
-export { Utf8Text } from './util/utf8-text.js';
 // for the outer ring only: the id a dataset file declares, read before the file is loaded under it
 export { declaredDatasetId } from './datasets/snapshot.js';
 // for the outer ring only: a request body its full validator accepted, so the operation does not check it again (one

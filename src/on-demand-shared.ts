@@ -53,7 +53,6 @@ import { codeUnitOrder, lowerBound } from './util/sorted.js';
 import { countWords } from './util/space.js';
 import { nextMacrotask, turnsEvery } from './util/steps.js';
 import { unrefTimer } from './util/timers.js';
-import { textOf, Utf8Text } from './util/utf8-text.js';
 import { checkObject, checkString, fail, newId, onlyKeys, parseDate } from './util/validate.js';
 
 /** The names shared, by their module's path under src/ (without the extension). */
@@ -95,6 +94,5 @@ export const ON_DEMAND_SHARED: Readonly<Record<string, Readonly<Record<string, u
   'util/space': { countWords },
   'util/steps': { nextMacrotask, turnsEvery },
   'util/timers': { unrefTimer },
-  'util/utf8-text': { textOf, Utf8Text },
   'util/validate': { checkObject, checkString, fail, newId, onlyKeys, parseDate },
 });

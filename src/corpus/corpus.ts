@@ -60,7 +60,6 @@ import { MAX_THREADS, pairsIn, runWork, worthOffloading, type PureWork } from '.
 import { type DatasetLoad, type LoadedDataset, notAPortrait } from './loaded.js';
 import { MemoryExact } from './memory-exact.js';
 import { MemoryPortrait } from './memory-portrait.js';
-import type { Utf8Text } from '../util/utf8-text.js';
 
 /** What a {@link Corpus} is built from. */
 export interface CorpusOptions {
@@ -643,7 +642,7 @@ export class Corpus {
    * @example corpus.exactShinglesFoundOfMany(['A short answer.', 'Another one.'], ['books'], 50)?.map((r) => r.found) // [0, 0]
    */
   exactShinglesFoundOfMany(
-    queries: ReadonlyArray<string | Utf8Text>,
+    queries: readonly string[],
     datasets: readonly string[],
     minWords = 0,
   ): Array<{ found: number; byteLength: number; runs: Array<[number, number]>; words: number }> | null {

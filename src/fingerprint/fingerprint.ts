@@ -22,7 +22,6 @@ import { startSha256Hex } from './sha256.js';
 import { minhashAt, ophAndSimhashAt } from '../sketch/minhash.js';
 import { simhashAt } from '../sketch/simhash.js';
 import { lowerBound } from '../util/sorted.js';
-import { textOf, type Utf8Text } from '../util/utf8-text.js';
 
 /** Seeds of the two halves of the 128-bit content id ('tp' = 0x7470). */
 const ID_SEED_A = 0x7470_0001n;
@@ -438,7 +437,7 @@ export interface ShingleHashesOfTexts {
  */
 export function withShingleHashesOfTexts<T>(
   core: Core,
-  texts: ReadonlyArray<string | Utf8Text>,
+  texts: readonly string[],
   o: ResolvedOptions,
   use: (b: ShingleHashesOfTexts) => T,
   wordsUpTo = 0,
@@ -446,12 +445,7 @@ export function withShingleHashesOfTexts<T>(
   if (o.unit !== 'word') throw new TrainprintError('INVALID_OPTIONS', 'withShingleHashesOfTexts needs word shingles');
   const n = texts.length;
   let units = 0;
-  let strings = 0;
-  for (const text of texts) {
-    const isString = typeof text === 'string';
-    units += (isString ? text.length : text.units) + 1;
-    if (isString) strings++;
-  }
+  for (const text of texts) units += text.length + 1;
   return core.guard(() => {
     const L = core.layout();
     const inPtr = L.take(units * 3);
@@ -462,26 +456,17 @@ export function withShingleHashesOfTexts<T>(
     let len = 0;
     for (let i = 0; i < n; i++) {
       const text = texts[i];
-      let written: number;
-      if (typeof text === 'string') written = core.writeUtf8(text, inPtr + len, text.length * 3);
-      else {
-        // UTF-8 already (well-formed, as its maker checked): copied, the bytes an encoder would write for its string
-        core.u8.set(text.bytes, inPtr + len);
-        written = text.bytes.length;
-      }
+      const written = core.writeUtf8(text, inPtr + len, text.length * 3);
       byteLength[i] = written;
       // counted on the raw bytes, before the tokenizer rewrites inert separators (as withShingleHashes does)
       if (wordsUpTo > 0) words[i] = core.raw.wordsAtLeast(inPtr + len, written, wordsUpTo);
       core.u8[inPtr + len + written] = 0x0a;
       len += written + 1;
-      base[i + 1] = base[i] + (typeof text === 'string' ? text.length : text.units) + 1;
+      base[i + 1] = base[i] + text.length + 1;
     }
-    // what a region handed back to the host is read from: the texts' string (a lone surrogate of one is found there),
-    // or, where every text is UTF-8 (none holds a lone surrogate), the bytes in the core, as for a Uint8Array input
-    const input = strings === 0 ? core.u8.subarray(inPtr, inPtr + len) : texts.map(textOf).join('\n');
     let t: WordTokens;
     try {
-      t = tokenizeWritten(core, L, input, inPtr, len, len === base[n]);
+      t = tokenizeWritten(core, L, texts.join('\n'), inPtr, len, len === base[n]);
     } catch (e) {
       if (e instanceof TrainprintError && e.code === 'INVALID_INPUT') return null;
       throw e;

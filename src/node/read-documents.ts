@@ -23,7 +23,6 @@ import {
   TrainprintError,
   type DatasetDocument,
 } from '../library.js';
-import { PlainJsonlReader, type Utf8Document } from './jsonl-utf8.js';
 
 /** The document formats {@link readDocuments} reads (EPUB, PDF and DOCX: one document per file, its text). */
 export type DocumentFormat = 'text' | 'jsonl' | 'json' | 'parquet' | 'epub' | 'pdf' | 'docx';
@@ -147,31 +146,16 @@ export async function* readDocuments(
  * @throws (rejects) as {@link readDocuments}
  * @example for await (const batch of readDocumentBatches(['outputs.jsonl'])) for (const d of batch) count++
  */
-export function readDocumentBatches(
-  paths: readonly string[],
-  options?: ReadDocumentsOptions,
-): AsyncGenerator<DatasetDocument[], void, undefined>;
-/**
- * {@link readDocumentBatches}, where a JSON Lines line of the plain shape `{"id": …, "text": "…"}` gives its text as
- * UTF-8 ({@link PlainJsonlReader}; `utf8Texts`): for the file scan on one thread, which hashes most texts from their
- * bytes and reads few as strings. The same documents otherwise.
- */
-export function readDocumentBatches(
-  paths: readonly string[],
-  options: ReadDocumentsOptions,
-  keep: { readonly utf8Texts: true },
-): AsyncGenerator<Array<DatasetDocument | Utf8Document>, void, undefined>;
 export async function* readDocumentBatches(
   paths: readonly string[],
   options: ReadDocumentsOptions = {},
-  keep?: { readonly utf8Texts: true },
-): AsyncGenerator<Array<DatasetDocument | Utf8Document>, void, undefined> {
+): AsyncGenerator<DatasetDocument[], void, undefined> {
   const { kinds, ctx } = await checkInputs(paths, options);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
     options.onFile?.(path, i);
     const { format, compression } = kinds[i];
-    if (format === 'jsonl') yield* readJsonl(path, compression, ctx, keep?.utf8Texts === true);
+    if (format === 'jsonl') yield* readJsonl(path, compression, ctx);
     else if (format === 'parquet') for await (const d of readParquet(path, ctx)) yield [d];
     else if (BOOK_FORMATS.has(format)) yield [await readBook(path, format as 'epub' | 'pdf' | 'docx')];
     else {
@@ -475,21 +459,14 @@ async function* readJsonl(
   path: string,
   compression: Compression,
   ctx: RecordFields,
-  utf8Texts = false,
-): AsyncGenerator<Array<DatasetDocument | Utf8Document>> {
+): AsyncGenerator<DatasetDocument[]> {
   let line = 0;
   const carry: Uint8Array[] = [];
   let carryLen = 0;
-  let batch: Array<DatasetDocument | Utf8Document> = [];
+  let batch: DatasetDocument[] = [];
   let parsed = 0;
-  const plain = utf8Texts && ctx.idField !== undefined ? new PlainJsonlReader(ctx.idField, ctx.textField) : null;
   const add = (bytes: Uint8Array) => {
     line++;
-    const kept = plain?.document(bytes);
-    if (kept) {
-      batch.push(kept);
-      return;
-    }
     let doc: ReturnType<typeof parseJsonlLine>;
     try {
       doc = parseJsonlLine(bytes, ctx);

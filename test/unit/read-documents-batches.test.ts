@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocuments } from '../../src/node/index.js';
 import { readDocumentBatches } from '../../src/node/read-documents.js';
 import type { DatasetDocument } from '../../src/index.js';
-import { Utf8Text } from '../../src/util/utf8-text.js';
 
 let dir: string;
 const at = (f: string) => join(dir, f);
@@ -29,10 +28,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ids = { idField: 'id', missingId: 'position' } as const;
-
-/** Documents with their texts as strings, whether read as strings or kept as UTF-8 (`utf8Texts`). */
-const asStrings = (b: ReadonlyArray<{ id: string; text: string | Utf8Text }>): DatasetDocument[] =>
-  b.map((d) => ({ id: d.id, text: d.text instanceof Utf8Text ? d.text.text : d.text }));
 
 /** The documents an iteration gives before it ends, and its error (null: none). */
 async function drain<T>(it: AsyncIterable<T>, take: (x: T) => DatasetDocument[]) {
@@ -92,32 +87,6 @@ describe('readDocumentBatches', () => {
       expect(got.error).toMatchObject({ code: 'INVALID_INPUT' });
       expect(String(got.error?.message)).toContain(`${at('bad.jsonl')}:2001: malformed JSON`);
     }
-  });
-
-  it('gives the same documents, ids and errors with the plain lines’ texts kept as UTF-8', async () => {
-    const utf8 = { utf8Texts: true } as const;
-    const one = await drain(readDocuments([at('good.jsonl')], ids), (d) => [d]);
-    let kept = 0;
-    const countKept = (b: ReadonlyArray<{ id: string; text: string | Utf8Text }>) => {
-      for (const d of b) if (d.text instanceof Utf8Text) kept++;
-      return asStrings(b);
-    };
-    const batched = await drain(readDocumentBatches([at('good.jsonl')], ids, utf8), countKept);
-    expect(batched.error).toBeNull();
-    expect(batched.docs).toEqual(one.docs);
-    // the lines with an id are plain; those without take the general path (their id is PATH:LINE)
-    expect(kept).toBe(2600 - Math.ceil((2600 - 4) / 9));
-    const mixed = await drain(readDocumentBatches([at('mixed.jsonl')], ids, utf8), asStrings);
-    expect(mixed.docs).toEqual((await drain(readDocumentBatches([at('mixed.jsonl')], ids), (b) => b)).docs);
-    const bad = await drain(readDocumentBatches([at('bad.jsonl')], ids, utf8), asStrings);
-    expect(bad.docs).toHaveLength(2000);
-    expect(String(bad.error?.message)).toContain(`${at('bad.jsonl')}:2001: malformed JSON`);
-    const long = await drain(
-      readDocumentBatches([at('good.jsonl')], { ...ids, maxDocumentBytes: 1_000_000 }, utf8),
-      asStrings,
-    );
-    expect(long.docs).toHaveLength(1200);
-    expect(String(long.error?.message)).toContain(`${at('good.jsonl')}:1201: line longer than maxDocumentBytes`);
   });
 
   it('refuses a line over maxDocumentBytes after the documents before it', async () => {

@@ -8,7 +8,6 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
-import { PlainJsonlReader } from '../../src/node/jsonl-utf8.js';
 import { hitLine } from '../../src/node/scan/output.js';
 import { archive, cleanOutputs, plantedOutputs, prng } from '../fixtures/scan-plant.js';
 
@@ -80,30 +79,4 @@ describe('scan golden hits', () => {
     expect(lines).not.toContain('"id":"clean-');
     await expect(lines).toMatchFileSnapshot('../fixtures/scan-golden.jsonl');
   }, 120_000);
-
-  it('gives the same hit lines from texts kept as UTF-8 (as the file scan reads JSON Lines)', async () => {
-    const reader = new PlainJsonlReader('id', 'text');
-    const encoder = new TextEncoder();
-    const kept = () =>
-      items().map((item) => {
-        const doc = reader.document(encoder.encode(JSON.stringify(item)));
-        if (doc === null) throw new Error(`${item.id}: not read as UTF-8`);
-        return doc;
-      });
-    let lines = '';
-    for (const minWords of [50, 20]) {
-      lines += `# minWords ${minWords}\n`;
-      // read ahead, as the file scan reads its items: its batches' lookups take the bytes
-      for await (const h of engine.scan(toAsync(kept()) as AsyncIterable<{ id: string; text: string }>, {
-        minWords,
-        readAhead: true,
-      }))
-        lines += hitLine(h);
-    }
-    await expect(lines).toMatchFileSnapshot('../fixtures/scan-golden.jsonl');
-  }, 120_000);
 });
-
-async function* toAsync<T>(values: readonly T[]): AsyncGenerator<T> {
-  for (const v of values) yield v;
-}

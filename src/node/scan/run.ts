@@ -14,14 +14,11 @@ import {
   readThrough,
   REQUESTS,
   TrainprintError,
-  Utf8Text,
-  type DatasetDocument,
   type Engine,
   type ScanItem,
 } from '../../library.js';
 import { MAX_THREADS } from '../build-pool.js';
 import { readDocumentBatches } from '../read-documents.js';
-import type { Utf8Document } from '../jsonl-utf8.js';
 import { checkpointPath, readCheckpoint, sameScan, writeCheckpoint, type ScanIdentity } from './checkpoint.js';
 import { loadDatasetSpecs } from '../load-datasets.js';
 import { HitOutput, hitLine } from './output.js';
@@ -89,9 +86,6 @@ const BATCH_ITEMS = 256;
 const BATCH_CHARS = 1 << 18;
 /** The scan worker's file, beside the built trainprint/node (dist/scan-worker.js). */
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
-
-/** An item as the inputs' reader gives it: its text a string, or UTF-8 on one thread ({@link Utf8Text}). */
-type ReadItem = DatasetDocument | Utf8Document;
 
 /** The options of a file scan, checked, with their defaults. */
 interface Plan {
@@ -174,13 +168,7 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
       `${cpPath}: the checkpoint is of another scan (inputs, their sizes, datasets or options differ)`,
     );
   const done0 = checkpoint?.items ?? 0;
-  const read = { textField, idField, missingId: 'position' } as const;
-  // on one thread the plain lines' texts stay UTF-8 until the scan reads one as a string (most it only hashes); the
-  // threads are sent strings
-  const batches =
-    threads === 1
-      ? readDocumentBatches(options.inputs, read, { utf8Texts: true })
-      : readDocumentBatches(options.inputs, read);
+  const batches = readDocumentBatches(options.inputs, { textField, idField, missingId: 'position' });
 
   // the engine (one thread) or the workers, with the datasets loaded, before the output is touched
   // the WordNet table (a 580 KB module) only where the search reads it: a scan for copies aligns without synonyms
@@ -239,12 +227,12 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
  * settled in microseconds, and a turn of an async generator for each was a tenth of a scan of short outputs.
  */
 function itemsAfter(
-  batches: AsyncGenerator<ReadItem[], void, undefined>,
+  batches: AsyncGenerator<ScanItem[], void, undefined>,
   skip: number,
   tally: Tally,
   signal: AbortSignal | undefined,
-): AsyncIterableIterator<ReadItem> {
-  let batch: readonly ReadItem[] = [];
+): AsyncIterableIterator<ScanItem> {
+  let batch: readonly ScanItem[] = [];
   let at = 0;
   let seen = 0;
   const done = { done: true, value: undefined } as const;
@@ -252,7 +240,7 @@ function itemsAfter(
     await batches.return(undefined);
     return done;
   };
-  const items: AsyncIterableIterator<ReadItem> = {
+  const items: AsyncIterableIterator<ScanItem> = {
     [Symbol.asyncIterator]: () => items,
     async next() {
       for (;;) {
@@ -266,7 +254,7 @@ function itemsAfter(
         }
         const d = batch[at++];
         if (seen++ >= skip) return { done: false, value: d };
-        tally.resumedBytes += d.text instanceof Utf8Text ? d.text.bytes.length : Buffer.byteLength(d.text, 'utf8');
+        tally.resumedBytes += Buffer.byteLength(d.text, 'utf8');
       }
     },
     return: () => close(), // a consumer that stops early closes the files
@@ -281,16 +269,14 @@ function itemsAfter(
  */
 async function scanHere(
   engine: Engine,
-  items: AsyncIterable<ReadItem>,
+  items: AsyncIterable<ScanItem>,
   options: { readonly minWords: number; readonly paraphrase: boolean; readonly stop: AbortSignal | undefined },
   out: HitOutput,
   tally: Tally,
   step: () => void,
 ): Promise<void> {
   const before = tally.items;
-  // an item whose text is a Utf8Text is one the scan takes as its string (src/services/scan/scan.ts), which the
-  // public type does not name
-  const scan = engine.scan(items as AsyncIterable<ScanItem>, {
+  const scan = engine.scan(items, {
     ...options,
     readAhead: true,
     onProgress: (p) => {
@@ -317,7 +303,7 @@ async function scanHere(
 async function scanOnThreads(
   pool: ScanPool,
   threads: number,
-  items: AsyncIterable<ReadItem>,
+  items: AsyncIterable<ScanItem>,
   out: HitOutput,
   tally: Tally,
   step: () => void,
@@ -343,9 +329,7 @@ async function scanOnThreads(
     batch = [];
     chars = 0;
   };
-  for await (const read of items) {
-    // (the threads' reader keeps strings: a text is UTF-8 only where asked for, on one thread)
-    const d = read.text instanceof Utf8Text ? { id: read.id, text: read.text.text } : (read as ScanItem);
+  for await (const d of items) {
     batch.push(d);
     chars += d.text.length;
     if (batch.length >= BATCH_ITEMS || chars >= BATCH_CHARS) {

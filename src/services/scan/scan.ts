@@ -16,7 +16,6 @@ import { utf8Length } from '../../fingerprint/fingerprint.js';
 import { readThrough, within } from '../../util/schema-check.js';
 import { countWords } from '../../util/space.js';
 import { codeUnitOrder as order } from '../../util/sorted.js';
-import { textOf, Utf8Text } from '../../util/utf8-text.js';
 import { DEFAULT_MIN_WORDS, SCAN_ITEM_REQUEST, SCAN_OPTIONS_REQUEST } from './schema.js';
 import type { ScanHit, ScanItem, ScanOptions, ScanReuse, ScanSummary } from './types.js';
 
@@ -36,7 +35,7 @@ export interface ScanCorpus {
    * alone. Optional: a scan of short items asks it of the items at hand.
    */
   exactShinglesFoundOfMany?(
-    queries: ReadonlyArray<string | Utf8Text>,
+    queries: readonly string[],
     datasets: readonly string[],
     minWords: number,
   ): readonly ShinglesFound[] | null;
@@ -48,15 +47,6 @@ export interface ShinglesFound {
   readonly byteLength: number;
   readonly runs: ReadonlyArray<readonly [number, number]>;
   readonly words: number;
-}
-
-/**
- * An item as the scan holds it: its text may still be UTF-8 ({@link Utf8Text}, as the file scan's JSON Lines reader
- * keeps it), hashed from its bytes and made a string only for a search or a check that reads it.
- */
-interface HeldItem {
-  readonly id: string;
-  readonly text: string | Utf8Text;
 }
 
 /** The scan service: {@link createScanService}. */
@@ -147,8 +137,8 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
    * none: copies nothing), else null: synchronous, so that the items of a stream that copy nothing, most of them,
    * cost no turn of the promise queue.
    */
-  const settle = (item: HeldItem, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
-    const text = textOf(item.text);
+  const settle = (item: ScanItem, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
+    const { text } = item;
     // most items of a stream copy nothing, which the lookups alone tell, without the search's spans, objects and
     // steps: none of their 5-grams is in an index (a search for copies then finds no seed match and no candidate),
     // or too few to make a document a candidate and none of their runs (where any seed match lies) of minWords;
@@ -177,26 +167,21 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
     if (p.paraphrase || !corpus.exactShinglesFoundOfMany || batch.length < 2) return undefined;
     let valid = 0;
     while (valid < batch.length && isItem(batch[valid])) valid++;
-    const texts = (batch.slice(0, valid) as HeldItem[]).map((item) => item.text);
+    const texts = (batch.slice(0, valid) as ScanItem[]).map((item) => item.text);
     const pre = texts.length > 1 ? corpus.exactShinglesFoundOfMany(texts, p.datasets, p.minWords) : null;
     return pre?.map((one, k) => settled(texts[k], one, p));
   };
 
   /** An item's hits and bytes when its lookups `pre` tell them (see {@link settle}), else null: it is searched. */
-  const settled = (
-    text: string | Utf8Text,
-    pre: ShinglesFound,
-    p: Plan,
-  ): { hits: ScanHit[] | null; bytes: number } | null => {
+  const settled = (text: string, pre: ShinglesFound, p: Plan): { hits: ScanHit[] | null; bytes: number } | null => {
     if (pre.words < p.minWords) return { hits: null, bytes: pre.byteLength };
-    if (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(textOf(text), pre.runs, p.minWords)))
+    if (pre.found === 0 || (pre.found < p.candidateHits && !holdsWords(text, pre.runs, p.minWords)))
       return { hits: [], bytes: pre.byteLength };
     return null;
   };
 
   /** One item's hits and UTF-8 bytes (null hits: not searched, too few words). */
-  const scanOne = async (held: HeldItem, p: Plan): Promise<{ hits: ScanHit[] | null; bytes: number }> => {
-    const item: ScanItem = { id: held.id, text: textOf(held.text) };
+  const scanOne = async (item: ScanItem, p: Plan): Promise<{ hits: ScanHit[] | null; bytes: number }> => {
     const found = await corpus.searchDetailedAsync(item.text, p.search, { sliceMs: SLICE_MS });
     return { hits: hitsOf(item, found.result.matches, p), bytes: found.fingerprint.byte_length };
   };
@@ -330,30 +315,27 @@ async function* aheadBatches(items: AsyncIterable<unknown> | Iterable<unknown>):
  */
 function unitsOf(item: unknown): number {
   try {
-    const text = (item as HeldItem | null)?.text;
-    return typeof text === 'string' ? text.length : text instanceof Utf8Text ? text.units : 0;
+    const text = (item as ScanItem | null)?.text;
+    return typeof text === 'string' ? text.length : 0;
   } catch {
     return 0;
   }
 }
 
 /** Whether `item` has an item's shape (the lookups of a batch stop before one that has not; its contract refuses it). */
-function isItem(item: unknown): item is HeldItem {
+function isItem(item: unknown): item is ScanItem {
   try {
     return (
       item !== null &&
       typeof item === 'object' &&
-      typeof (item as HeldItem).id === 'string' &&
-      (item as HeldItem).id.length > 0 &&
-      isText((item as HeldItem).text)
+      typeof (item as ScanItem).id === 'string' &&
+      (item as ScanItem).id.length > 0 &&
+      typeof (item as ScanItem).text === 'string'
     );
   } catch {
     return false; // a member that throws: the contract names it
   }
 }
-
-/** A string, or a text kept as UTF-8 ({@link Utf8Text}: only this library makes one, checked). */
-const isText = (text: unknown): text is string | Utf8Text => typeof text === 'string' || text instanceof Utf8Text;
 
 /** An AbortSignal (of this realm or another). */
 const isSignal = (s: unknown): s is AbortSignal =>
@@ -366,11 +348,11 @@ const isSignal = (s: unknown): s is AbortSignal =>
  * An item read through its contract; in a stream (`at`: its place), a refusal names it as a job's item is named:
  * `items[3].text`.
  */
-function readItem(item: unknown, at?: number): HeldItem {
+function readItem(item: unknown, at?: number): ScanItem {
   try {
     const copy = twoMembers(item);
-    if (copy !== null && typeof copy.id === 'string' && copy.id.length > 0 && isText(copy.text))
-      return copy as HeldItem;
+    if (copy !== null && typeof copy.id === 'string' && copy.id.length > 0 && typeof copy.text === 'string')
+      return copy as ScanItem;
     return readThrough(SCAN_ITEM_REQUEST, copy ?? item, undefined);
   } catch (e) {
     throw at === undefined ? e : within(`items[${at}]`, e);
