@@ -37,7 +37,8 @@ const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 // snapshot format both read): --text FILE --jsonl FILE --one FILE --dataset FILE
 const given = { text: opt('--text'), jsonl: opt('--jsonl'), one: opt('--one'), dataset: opt('--dataset') };
 const ownFiles = Object.values(given).some(Boolean);
-if (ownFiles && !Object.values(given).every(Boolean)) throw new Error('--text, --jsonl, --one and --dataset go together');
+if (ownFiles && !Object.values(given).every(Boolean))
+  throw new Error('--text, --jsonl, --one and --dataset go together');
 
 const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-cli-'));
 try {
