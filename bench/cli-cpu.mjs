@@ -8,6 +8,8 @@
 //
 // The inputs are bench/fingerprint-whole.mjs's CLI rows: 10 MB of English (bench/corpus.mjs) as one text file, and the
 // same bytes as about 1 kB JSON Lines outputs scanned against a small archive (archiveOf: about 1 % of them hit).
+// Another workload's files instead: --text FILE --jsonl FILE --one FILE --dataset FILE (the outputs of the text as
+// JSON Lines, one of them alone, and a dataset file that both builds read).
 import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,20 +33,31 @@ const median = (xs) => {
 };
 const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 
+// another workload's files instead of the bench's English (all four; the archive read by both builds, so of a
+// snapshot format both read): --text FILE --jsonl FILE --one FILE --dataset FILE
+const given = { text: opt('--text'), jsonl: opt('--jsonl'), one: opt('--one'), dataset: opt('--dataset') };
+const ownFiles = Object.values(given).some(Boolean);
+if (ownFiles && !Object.values(given).every(Boolean))
+  throw new Error('--text, --jsonl, --one and --dataset go together');
+
 const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-cli-'));
 try {
-  const text = CORPORA.en(10_000_000);
-  const file = join(dir, 'en.txt');
-  writeFileSync(file, text);
-  const jsonl = join(dir, 'en.jsonl');
-  const lines = outputsOf(text).map((x) => JSON.stringify(x));
-  writeFileSync(jsonl, `${lines.join('\n')}\n`);
+  const text = ownFiles ? readFileSync(given.text, 'utf8') : CORPORA.en(10_000_000);
+  const file = ownFiles ? resolve(given.text) : join(dir, 'en.txt');
+  if (!ownFiles) writeFileSync(file, text);
+  const jsonl = ownFiles ? resolve(given.jsonl) : join(dir, 'en.jsonl');
+  const lines = ownFiles ? [] : outputsOf(text).map((x) => JSON.stringify(x));
+  if (!ownFiles) writeFileSync(jsonl, `${lines.join('\n')}\n`);
   // one output alone: the scan's fixed part (Node, the library, the dataset's import)
-  const oneLine = join(dir, 'one.jsonl');
-  writeFileSync(oneLine, `${lines[0]}\n`);
+  const oneLine = ownFiles ? resolve(given.one) : join(dir, 'one.jsonl');
+  if (!ownFiles) writeFileSync(oneLine, `${lines[0]}\n`);
   // each build scans an archive of its own making (a build with another normaliser id refuses the other's)
   const tpdsOf = {};
   for (const [name, dist] of builds) {
+    if (ownFiles) {
+      tpdsOf[name] = resolve(given.dataset);
+      continue;
+    }
     const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
     const engine = await createEngine();
     await engine.addDataset({ id: 'archive' }, archiveOf(text));
