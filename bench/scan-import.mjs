@@ -7,7 +7,7 @@
 //   one        `trainprint scan --dataset FILE ONE.jsonl` as a whole process (GNU time): the scan's fixed part
 //   scan       `trainprint scan --dataset FILE OUTPUTS.jsonl` as a whole process (with --jsonl)
 // Each round compares the two builds' hits files byte for byte. The file must be one both builds import (the same
-// normaliser id): `node bench/scan-cli.mjs --only mix --rounds 0 --keep DIR` writes the issue's mix workload.
+// normaliser id): `node bench/scan-cli.mjs --only mix --rounds 0 --keep DIR` writes the mix workload.
 //
 //   npm run build && node bench/scan-import.mjs --baseline OTHER/dist --tpds DIR/mix.tpds --one ONE.jsonl
 //        [--jsonl DIR/mix-0.jsonl] [--rounds 7] [--out scan-import.json]
