@@ -37,7 +37,7 @@ const QDATA = new URL('./data/quotations/', import.meta.url);
 const SHARED = new URL('../../shared/data/gutenberg-nltk/texts/', import.meta.url);
 const LANGS = JSON.parse(readFileSync(new URL('./data/attributions/languages.json', import.meta.url), 'utf8'));
 
-/** Floors of --check: attributed ≤ 1 in 7 at ≥ 50; the rest as the targets. */
+/** Floors of --check: attributed ≤ 1 in 7 at ≥ 50; the rest as the targets. */
 const CHECK_FLOORS = {
   attributed_below_50: 6 / 7,
   control_ge50: 0.9,

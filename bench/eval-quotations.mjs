@@ -32,7 +32,7 @@ const DATA = new URL('./data/quotations/', import.meta.url);
 const SHARED = new URL('../../shared/data/gutenberg-nltk/texts/', import.meta.url);
 
 /**
- * Floors of --check: the issue's targets. A portrait chain ends where its hits end (docs/analyze.md), so a quotation's
+ * Floors of --check: the targets. A portrait chain ends where its hits end (docs/analyze.md), so a quotation's
  * match no longer runs on over the prose around it (before that rule, 2 of 32 marked texts read as the work's own).
  */
 const CHECK_FLOORS = {

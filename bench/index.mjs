@@ -2,7 +2,7 @@
 // Corpus: 10 MB of real English from ../shared/data (bench/corpus.mjs), cut into 10 kB documents;
 // queries: 10k-word texts with reused passages spliced in. Results: bench/results/index.json.
 // --scale N multiplies the corpus by repetition with perturbation (each copy re-seeded by word swaps),
-// to approach the 50 M-fingerprint setting of the issue (N = 135 ≈ 50 M fingerprints; needs ~3 GB RAM).
+// to approach the 50 M-fingerprint setting (N = 135 ≈ 50 M fingerprints; needs ~3 GB RAM).
 import './help.mjs';
 import { Bench } from 'tinybench';
 import { mkdirSync, writeFileSync } from 'node:fs';

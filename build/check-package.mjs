@@ -237,7 +237,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // Then 1,301,433 B (+2.3 KB; 1,301,561 B in a checkout whose node_modules is a link): a dataset's postings checked in
 // one pass where its snapshot is decoded, which hands the spans' extent to the index laid out from them
 // (src/datasets/posting-spans.ts; the import's per-posting loops, three → one, run interpreted) — 1,271 KiB.
-const MAIN_BUDGET = 1272 * 1024;
+// Then 1,304,208 B in a checkout whose node_modules is a link (+3.8 KB): an exact snapshot's payload read in place
+// (src/datasets/payload-bytes.ts: the documents' list read from the bytes, each other entry decoded where it lies) and
+// an adopted file's columns and texts used as they lie — 1,274 KiB.
+const MAIN_BUDGET = 1275 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -271,7 +274,9 @@ const BUDGETS_KIB = {
   // → 1,276 (1,306,154 B): the three merged, as the main entry's
   // → 1,279 (1,308,454 B; 1,308,582 B in a checkout whose node_modules is a link): a dataset's postings checked in one
   // pass where its snapshot is decoded (src/datasets/posting-spans.ts, +2.3 KB, as the main entry's)
-  'library.cjs': 1279,
+  // → 1,283 (1,311,229 B in a checkout whose node_modules is a link): an exact snapshot's payload read in place and an
+  // adopted file used as it lies (src/datasets/payload-bytes.ts, +2.7 KB, as the main entry's)
+  'library.cjs': 1283,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -400,7 +405,9 @@ const BUDGETS_KIB = {
   // → 1,057 (1,081,798 B): the three merged, as the main entry's
   // → 1,060 (1,084,044 B; 1,084,172 B in a checkout whose node_modules is a link): a dataset's postings checked in one
   // pass where its snapshot is decoded (src/datasets/posting-spans.ts, +2.3 KB, as the main entry's)
-  'offload-worker.js': 1060,
+  // → 1,063 (1,086,807 B in a checkout whose node_modules is a link): an exact snapshot's payload read in place and an
+  // adopted file used as it lies (src/datasets/payload-bytes.ts, +2.6 KB, as the main entry's)
+  'offload-worker.js': 1063,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {

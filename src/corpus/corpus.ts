@@ -941,7 +941,10 @@ export class Corpus {
     if (options.into !== undefined && !into) throw new TrainprintError('NOT_FOUND', `no dataset "${options.into}"`);
     const target = into?.copyTarget();
     // in memory, an exact dataset's texts are decoded when first aligned; a database copies them all
-    const data = target ? decodeDataset(bytes, { kind: 'any' }) : decodeDatasetLazily(bytes);
+    if (options.adopt !== undefined && typeof options.adopt !== 'boolean') {
+      throw new TrainprintError('INVALID_OPTIONS', 'options.adopt must be a boolean');
+    }
+    const data = target ? decodeDataset(bytes, { kind: 'any' }) : decodeDatasetLazily(bytes, { adopt: options.adopt });
     if (data.descriptor.kind === 'exact' && data.params !== DATASET_PARAMS) {
       throw new TrainprintError(
         'SNAPSHOT_INCOMPATIBLE',

@@ -52,6 +52,13 @@ export interface DatasetImportOptions extends DatasetLoadOptions {
    * the reference packs' are listed in their index.
    */
   readonly background?: PortraitBackground;
+  /**
+   * The caller hands `bytes` over and will neither read nor change them again: a dataset loaded into memory may then
+   * keep them and use them in place (an exact dataset's columns and its texts, decoded when first aligned) instead of
+   * copying them — no fresh pages for a file's size at import, and the whole file kept while the dataset is loaded.
+   * @default false (the loaded dataset shares no memory with `bytes`)
+   */
+  readonly adopt?: boolean;
 }
 
 /** Options of {@link Corpus.search} (`engine.search`). */

@@ -42,7 +42,8 @@
  *
  * Decoding never trusts a length: msgpack's `maxStrLength`/`maxBinLength`/`maxArrayLength`/
  * `maxMapLength` are bounded by the input size, so a hostile file cannot make us allocate more
- * than about its own size. Decoded typed arrays are fresh copies (never views of the input).
+ * than about its own size. Decoded typed arrays are fresh copies (never views of the input), unless the caller of the
+ * lazy decode adopts the input ({@link decodeDatasetLazily}).
  */
 import { Decoder, Encoder, ExtData } from '@msgpack/msgpack';
 import { TrainprintError, type ErrorCode } from '../errors.js';
@@ -51,6 +52,7 @@ import { crc32 } from '../util/crc32.js';
 import { readThrough } from '../util/schema-check.js';
 import { checkPortraitBackground, type PortraitBackground } from './background.js';
 import { commonFault } from './common.js';
+import { type PayloadEntry, splitTexts } from './payload-bytes.js';
 import { vouchSpans, wellFormedSpans } from './posting-spans.js';
 import { CREATE_DATASET_REQUEST } from './descriptor.js';
 import { type LocatorData, locatorFault } from './locator.js';
@@ -323,6 +325,25 @@ function fromLE<T extends BigUint64Array | Uint32Array>(bin: Uint8Array, make: (
   return out;
 }
 
+/**
+ * A column of an adopted file as a typed array of the file's own bytes, on a little-endian host (else null: a copy).
+ * Its bytes are moved back onto the element's alignment first, by at most 7 bytes, over the column's own bin header
+ * and key (≥ 7 bytes: the shortest key, "keys", and a bin8's header), which the decode has read already: no fresh
+ * pages for the ≈ 20 bytes a posting takes, where a copy of an archive's columns cost more page faults than all the
+ * rest of the decode.
+ */
+function adopted<T extends BigUint64Array | Uint32Array>(
+  bin: Uint8Array,
+  make: { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; readonly BYTES_PER_ELEMENT: number },
+  adopt: boolean,
+): T | null {
+  if (!adopt || !LITTLE_ENDIAN) return null;
+  const width = make.BYTES_PER_ELEMENT;
+  const at = bin.byteOffset - (bin.byteOffset % width);
+  if (at !== bin.byteOffset) new Uint8Array(bin.buffer).copyWithin(at, bin.byteOffset, bin.byteOffset + bin.length);
+  return new make(bin.buffer, at, bin.length / width);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Encode.
 
@@ -511,24 +532,32 @@ export function declaredDatasetId(bytes: Uint8Array): string | null {
 
 /** msgpack decode with every length bounded by the input size; msgpack errors become `fail`. */
 function decodeBounded(bytes: Uint8Array, what: string): unknown {
-  const max = bytes.length;
-  const decoder = new Decoder({
+  try {
+    return boundedDecoder(bytes.length).decode(bytes);
+  } catch (e) {
+    throw decodeFailure(e, what);
+  }
+}
+
+/** A msgpack decoder that refuses any length over `max` (the input's size). */
+function boundedDecoder(max: number): Decoder {
+  return new Decoder({
     maxStrLength: max,
     maxBinLength: max,
     maxArrayLength: max,
     maxMapLength: max,
     maxExtLength: max,
   });
-  try {
-    return decoder.decode(bytes);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    let detail: string;
-    if (msg.startsWith('Insufficient data')) detail = `${what} is truncated (${msg})`;
-    else if (msg.startsWith('Extra ')) detail = `${what} has trailing bytes (${msg})`;
-    else detail = `${what} is not valid msgpack (${msg})`;
-    throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', detail, { cause: e });
-  }
+}
+
+/** msgpack's error `e` in decoding `what` as the snapshot's refusal. */
+function decodeFailure(e: unknown, what: string): TrainprintError {
+  const msg = e instanceof Error ? e.message : String(e);
+  let detail: string;
+  if (msg.startsWith('Insufficient data')) detail = `${what} is truncated (${msg})`;
+  else if (msg.startsWith('Extra ')) detail = `${what} has trailing bytes (${msg})`;
+  else detail = `${what} is not valid msgpack (${msg})`;
+  return new TrainprintError('SNAPSHOT_INCOMPATIBLE', detail, { cause: e });
 }
 
 /** A checked descriptor, copied (meta detached from the input); `extra` holds the kind's own fields. */
@@ -605,17 +634,23 @@ export function decodeDataset(
  * ({@link LazyTexts}, decoded one document at a time when it is first aligned) instead of being decoded whole —
  * a scan aligns a few of its documents, and decoding them all was most of an import's time after the CRC.
  * Everything else is checked as {@link decodeDataset} checks it; a text's length in UTF-16 units is checked when
- * it is decoded.
+ * it is decoded. With `adopt` the caller hands `bytes` over (it will neither read nor change them again): the
+ * columns and the texts are then the file's own bytes (the columns moved onto their alignment in place) instead of
+ * copies of all but a few bytes of the file, whose fresh pages cost a one-shot scan more than the rest of the decode.
  * @example const data = decodeDatasetLazily(bytes); ExactDataset.fromData(core, data) // texts decoded on use
  */
-export function decodeDatasetLazily(bytes: Uint8Array): DatasetData & { readonly lazyTexts?: LazyTexts } {
-  return decodeWith(bytes, { kind: 'any' }, true);
+export function decodeDatasetLazily(
+  bytes: Uint8Array,
+  options: { readonly adopt?: boolean } = {},
+): DatasetData & { readonly lazyTexts?: LazyTexts } {
+  return decodeWith(bytes, { kind: 'any' }, true, options.adopt === true);
 }
 
 function decodeWith(
   bytes: Uint8Array,
   expect: { params?: string; kind?: 'exact' | 'portrait' | 'any' } | undefined,
   lazy: boolean,
+  adopt = false,
 ): DatasetData & { readonly lazyTexts?: LazyTexts } {
   if (!(bytes instanceof Uint8Array))
     throw new TrainprintError('INVALID_INPUT', 'a dataset snapshot must be a Uint8Array');
@@ -684,8 +719,8 @@ function decodeWith(
     fail(`params mismatch: snapshot has ${JSON.stringify(params)}, expected ${JSON.stringify(expect.params)}${older}`);
   }
 
-  const split = lazy && kind === 'exact' ? splitTexts(payload) : null;
-  const body = decodeBounded(split ? split.head : payload, 'payload');
+  const split = lazy && kind === 'exact' ? splitTexts(payload, adopt) : null;
+  const body = split ? decodeEntries(payload, split.entries) : decodeBounded(payload, 'payload');
   if (!isPlainObject(body)) fail('payload is not a map');
   if (kind === 'portrait') return decodePortrait(body, params, docCount, keyCount, fail, version);
   checkKeys(body, new Set([...PAYLOAD_KEYS, ...(version >= 2 ? PAYLOAD_OPTIONAL : [])]), 'payload', fail);
@@ -707,11 +742,11 @@ function decodeWith(
     ) as ExactDatasetData['descriptor'],
     params,
     docs: copyDocs(docs, fail),
-    keys: fromLE(keysBin, (n) => new BigUint64Array(n)),
-    postDoc: fromLE(docBin, (n) => new Uint32Array(n)),
-    postStart: fromLE(startBin, (n) => new Uint32Array(n)),
-    postEnd: fromLE(endBin, (n) => new Uint32Array(n)),
-    minhash: fromLE(minhashBin, (n) => new Uint32Array(n)),
+    keys: adopted(keysBin, BigUint64Array, adopt) ?? fromLE(keysBin, (n) => new BigUint64Array(n)),
+    postDoc: adopted(docBin, Uint32Array, adopt) ?? fromLE(docBin, (n) => new Uint32Array(n)),
+    postStart: adopted(startBin, Uint32Array, adopt) ?? fromLE(startBin, (n) => new Uint32Array(n)),
+    postEnd: adopted(endBin, Uint32Array, adopt) ?? fromLE(endBin, (n) => new Uint32Array(n)),
+    minhash: adopted(minhashBin, Uint32Array, adopt) ?? fromLE(minhashBin, (n) => new Uint32Array(n)),
   };
   checkColumns(data, docCount, fail);
   checkMinhash(data.minhash, docCount, fail);
@@ -733,7 +768,7 @@ function decodeWith(
  */
 export class LazyTexts {
   constructor(
-    /** The texts' msgpack strs, one after another (a copy: the rest of the file is not kept). */
+    /** The texts' msgpack strs, one after another (a copy, so the rest of the file is not kept; a view of an adopted file). */
     private readonly bytes: Uint8Array,
     /** Per document: where its text's msgpack str (header and UTF-8) starts in `bytes`, or −1 for nil (not kept). */
     private readonly starts: Int32Array,
@@ -764,139 +799,22 @@ export class LazyTexts {
 }
 
 /**
- * A payload map whose last entry is `texts` (as the writers put it), taken apart without decoding the texts: `head`
- * is the map without that entry (its header rewritten as a map32 of one entry fewer), `bytes` the texts' strs and
- * `starts`/`ends` each text's place in it (−1: nil). Null for any other layout (no `texts`, not last, an entry that
- * is neither a str nor nil, bytes after the array): then the payload is decoded whole and checked as before.
+ * The payload map's entries other than `texts` (./payload-bytes.ts) as the object msgpack's decode of the whole map
+ * makes without them: each value not read already decoded in place, so that its bins are views of `payload` (the
+ * columns, copied once, by {@link fromLE}).
  */
-function splitTexts(
-  payload: Uint8Array,
-): { head: Uint8Array; bytes: Uint8Array; starts: Int32Array; ends: Int32Array } | null {
-  const map = containerAt(payload, 0, 0x80, 0xde);
-  if (map === null) return null;
-  let at = map.body;
-  for (let e = 0; e < map.count; e++) {
-    const key = strAt(payload, at);
-    if (key === null) return null;
-    const isTexts = key.end - key.start === 5 && TEXTS_KEY.every((b, i) => payload[key.start + i] === b);
-    if (isTexts) return e === map.count - 1 ? textsAt(payload, map.body, at, key.end, map.count) : null;
-    at = skipValue(payload, key.end, 0);
-    if (at < 0) return null;
-  }
-  return null;
-}
-
-const TEXTS_KEY = [0x74, 0x65, 0x78, 0x74, 0x73]; // "texts"
-
-function textsAt(payload: Uint8Array, body: number, keyAt: number, valueAt: number, count: number) {
-  const arr = containerAt(payload, valueAt, 0x90, 0xdc);
-  if (arr === null || arr.count > payload.length) return null;
-  const starts = new Int32Array(arr.count),
-    ends = new Int32Array(arr.count);
-  let at = arr.body;
-  for (let d = 0; d < arr.count; d++) {
-    if (payload[at] === 0xc0) {
-      starts[d] = ends[d] = -1;
-      at++;
-      continue;
+function decodeEntries(payload: Uint8Array, entries: readonly PayloadEntry[]): Record<string, unknown> {
+  const decoder = boundedDecoder(entries.length === 0 ? 0 : entries[entries.length - 1].to - entries[0].keyFrom);
+  const body: Record<string, unknown> = {};
+  try {
+    for (const e of entries) {
+      const key = decoder.decode(payload.subarray(e.keyFrom, e.from)) as string;
+      body[key] = 'value' in e ? e.value : decoder.decode(payload.subarray(e.from, e.to));
     }
-    const s = strAt(payload, at);
-    if (s === null) return null;
-    starts[d] = at - arr.body;
-    ends[d] = s.end - arr.body;
-    at = s.end;
+  } catch (e) {
+    throw decodeFailure(e, 'payload');
   }
-  if (at !== payload.length) return null;
-  const head = new Uint8Array(5 + keyAt - body);
-  head[0] = 0xdf;
-  new DataView(head.buffer).setUint32(1, count - 1, false);
-  head.set(payload.subarray(body, keyAt), 5);
-  return { head, bytes: payload.slice(arr.body, at), starts, ends };
-}
-
-/** A msgpack map (`fix` 0x80, `wide` 0xde) or array (0x90, 0xdc) header at `at`: its entry count and first entry. */
-function containerAt(b: Uint8Array, at: number, fix: number, wide: number): { count: number; body: number } | null {
-  const t = b[at];
-  if (t >= fix && t <= fix + 0x0f) return { count: t & 0x0f, body: at + 1 };
-  if (t === wide && at + 3 <= b.length) return { count: (b[at + 1] << 8) | b[at + 2], body: at + 3 };
-  if (t === wide + 1 && at + 5 <= b.length) return { count: readU32(b, at + 1), body: at + 5 };
-  return null;
-}
-
-/** The bytes of the msgpack str at `at` (fixstr, str8/16/32), or null when there is none that ends in `b`. */
-function strAt(b: Uint8Array, at: number): { start: number; end: number } | null {
-  const t = b[at];
-  let start: number, len: number;
-  if (t >= 0xa0 && t <= 0xbf) (start = at + 1), (len = t & 0x1f);
-  else if (t === 0xd9 && at + 2 <= b.length) (start = at + 2), (len = b[at + 1]);
-  else if (t === 0xda && at + 3 <= b.length) (start = at + 3), (len = (b[at + 1] << 8) | b[at + 2]);
-  else if (t === 0xdb && at + 5 <= b.length) (start = at + 5), (len = readU32(b, at + 1));
-  else return null;
-  return start + len <= b.length ? { start, end: start + len } : null;
-}
-
-const readU32 = (b: Uint8Array, at: number): number =>
-  ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
-
-/** Bytes after msgpack type byte `t` of nil, booleans, numbers and fixext (−1 for any other type). */
-function fixedAfter(t: number): number {
-  switch (t) {
-    case 0xc0:
-    case 0xc2:
-    case 0xc3:
-      return 0;
-    case 0xcc:
-    case 0xd0:
-      return 1;
-    case 0xcd:
-    case 0xd1:
-    case 0xd4:
-      return 2;
-    case 0xd5:
-      return 3;
-    case 0xca:
-    case 0xce:
-    case 0xd2:
-      return 4;
-    case 0xd6:
-      return 5;
-    case 0xcb:
-    case 0xcf:
-    case 0xd3:
-      return 8;
-    case 0xd7:
-      return 9;
-    case 0xd8:
-      return 17;
-    default:
-      return -1;
-  }
-}
-
-/** The offset just past the msgpack value at `at`, or −1 when it is not one that ends inside `b`. */
-function skipValue(b: Uint8Array, at: number, depth: number): number {
-  if (at >= b.length || depth > 100) return -1;
-  const t = b[at];
-  if (t <= 0x7f || t >= 0xe0) return at + 1;
-  const fixed = fixedAfter(t);
-  if (fixed >= 0) return at + 1 + fixed <= b.length ? at + 1 + fixed : -1;
-  const str = strAt(b, at);
-  if (str !== null) return str.end;
-  let end = -1;
-  if (t === 0xc4 && at + 2 <= b.length) end = at + 2 + b[at + 1];
-  else if (t === 0xc5 && at + 3 <= b.length) end = at + 3 + ((b[at + 1] << 8) | b[at + 2]);
-  else if (t === 0xc6 && at + 5 <= b.length) end = at + 5 + readU32(b, at + 1);
-  else if (t === 0xc7 && at + 3 <= b.length) end = at + 3 + b[at + 1];
-  else if (t === 0xc8 && at + 4 <= b.length) end = at + 4 + ((b[at + 1] << 8) | b[at + 2]);
-  else if (t === 0xc9 && at + 6 <= b.length) end = at + 6 + readU32(b, at + 1);
-  if (end >= 0) return end <= b.length ? end : -1;
-  const map = containerAt(b, at, 0x80, 0xde);
-  const arr = map ? null : containerAt(b, at, 0x90, 0xdc);
-  const c = map ?? arr;
-  if (c === null) return -1;
-  let p = c.body;
-  for (let k = 0, n = map ? 2 * c.count : c.count; k < n && p >= 0; k++) p = skipValue(b, p, depth + 1);
-  return p;
+  return body;
 }
 
 function decodePortrait(

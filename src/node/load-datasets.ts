@@ -34,7 +34,8 @@ export async function loadDatasetSpecs(engine: Engine, specs: readonly string[])
       } catch {
         throw new TrainprintError('INVALID_INPUT', `${d}: cannot read the dataset file`);
       }
-      await engine.importDataset(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      // the file's bytes are read for this import alone: it may keep views of them rather than copy half the file
+      await engine.importDataset(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { adopt: true });
     }
   } catch (e) {
     await close().catch(() => undefined);

@@ -179,6 +179,29 @@ describe('exact datasets', () => {
     await expect((await createEngine()).importDataset(broken)).rejects.toThrow(code('SNAPSHOT_INCOMPATIBLE'));
   });
 
+  it('imports a file handed over (adopt) as it imports a copy: the same answers, stats and export', async () => {
+    const source = await createEngine();
+    const milton = corpus['milton-paradise'];
+    await source.addDataset({ id: 'm' }, [
+      { id: 'a', text: milton.slice(0, 30_000) },
+      { id: 'b', text: milton.slice(30_000, 60_000) },
+    ]);
+    const bytes = source.exportDataset('m');
+    // at every offset from an 8-byte boundary: the adopted file's columns are moved onto their alignment in place
+    for (let shift = 0; shift < 8; shift++) {
+      const given = new Uint8Array(bytes.length + 8).subarray(shift, shift + bytes.length);
+      given.set(bytes);
+      const other = await createEngine();
+      expect(await other.importDataset(given, { adopt: true })).toEqual(source.datasets()[0]);
+      const p = passage(milton, 20_000 + shift * 4000, 60);
+      expect(other.search(p.text)).toEqual(source.search(p.text));
+      expect(other.exportDataset('m')).toEqual(bytes);
+    }
+    await expect((await createEngine()).importDataset(bytes.slice(), { adopt: 1 as never })).rejects.toThrow(
+      code('INVALID_OPTIONS'),
+    );
+  });
+
   it('removes datasets and validates its inputs', async () => {
     const e = await createEngine();
     await e.addDataset({ id: 'x' }, [{ id: '1', text: corpus['milton-paradise'].slice(0, 20_000) }]);
