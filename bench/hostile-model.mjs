@@ -10,7 +10,7 @@
  *   npm run build && nice node bench/hostile-model.mjs [--out bench/results/hostile-model.json]
  *
  * The well-behaved job runs first, twice: the first warms the server (the WebAssembly core keeps the memory it grew
- * to), the second is the baseline; the hostile job follows. Targets (issue #70): the hostile job's RSS at its end
+ * to), the second is the baseline; the hostile job follows. Targets: the hostile job's RSS at its end
  * within 1.2× of before it, its result under 1 MB, requests received ≤ budget_calls.
  *
  * Linux only (RSS from /proc). The server runs `--allow-private-model-hosts` so that the model hosts on 127.0.0.1

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The jobs target of issue 47: one catalogue job of 10,000 `analyze` items through two `trainprint serve` processes
+ * The jobs target: one catalogue job of 10,000 `analyze` items through two `trainprint serve` processes
  * (the built CLI, dist/cli.js) on one PostgreSQL store — all done once, progress monotone, the plan's limits exact.
  *
  *   npm run build && node bench/jobs.mjs [--items 10000] [--out bench/results/jobs.json]

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * kill -9 during queued scans (issue 47's target: 20 kills of one of two workers during scans of 100,000 items,
+ * kill -9 during queued scans (the target: 20 kills of one of two workers during scans of 100,000 items,
  * every item scanned exactly once, 0 hits lost or duplicated). With the built CLI (dist/cli.js) and a PostgreSQL:
  *
  *   1. a dataset file of the test books (test/fixtures/texts/gutenberg, `index build`), and ITEMS generated outputs
