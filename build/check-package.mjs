@@ -237,7 +237,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // Then 1,301,433 B (+2.3 KB; 1,301,561 B in a checkout whose node_modules is a link): a dataset's postings checked in
 // one pass where its snapshot is decoded, which hands the spans' extent to the index laid out from them
 // (src/datasets/posting-spans.ts; the import's per-posting loops, three → one, run interpreted) — 1,271 KiB.
-const MAIN_BUDGET = 1272 * 1024;
+// Then 1,306,014 B (+5.5 KB; in a checkout whose node_modules is a link): the walk that settles a scan's copies in the
+// core (assembly/copywalk.ts, +2.8 KB of each core, +3.7 KB as base64) with its plain-TS reference kept for engines
+// without a core (src/align/copy-walk.ts) — 1,276 KiB.
+const MAIN_BUDGET = 1276 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -271,7 +274,9 @@ const BUDGETS_KIB = {
   // → 1,276 (1,306,154 B): the three merged, as the main entry's
   // → 1,279 (1,308,454 B; 1,308,582 B in a checkout whose node_modules is a link): a dataset's postings checked in one
   // pass where its snapshot is decoded (src/datasets/posting-spans.ts, +2.3 KB, as the main entry's)
-  'library.cjs': 1279,
+  // → 1,283 (1,313,035 B in a checkout whose node_modules is a link): the walk that settles a scan's copies in the core
+  // (assembly/copywalk.ts, +2.8 KB of each core, as the main entry's)
+  'library.cjs': 1283,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -301,8 +306,10 @@ const BUDGETS_KIB = {
   // (assembly/shingle.ts shingleTokensAndId, +2.0 KB of SIMD core)
   // → 226 / 228 (230,575 / 232,769 B): compare's tokens interned from the core's (src/align/tokens.ts, +2.1 KB)
   // → 229 / 231 (233,778 / 235,972 B): the two merged
-  'fingerprint.js': 229,
-  'fingerprint.cjs': 231,
+  // → 232 / 234 (236,974 / 239,168 B): the walk that settles a scan's copies in the core (assembly/copywalk.ts,
+  // +2.8 KB of SIMD core, embedded as base64)
+  'fingerprint.js': 232,
+  'fingerprint.cjs': 234,
   // → 380 / 387: the request schemas of the memorization, compare and fingerprint routes moved into their services
   // (386,930 / 394,620 B); +3 KiB: the words of every contract's fields joined in the HTTP layer (src/http/docs/fields.ts);
   // → 394 / 401: the analysis's, compare's, fingerprint's and memorization's words and the result schemas' there too
@@ -346,8 +353,10 @@ const BUDGETS_KIB = {
   // and OPH MinHash and SimHash in one pass (assembly/sketches.ts, +360 B of scalar core) within the same 51 / 52
   // → 54 / 55 (54,447 / 55,409 B): the word shingles and the content id in one pass (40,761 B of scalar WebAssembly,
   // +2.3 KB)
-  'core-scalar.js': 54,
-  'core-scalar.cjs': 55,
+  // → 57 / 58 (57,347 / 58,309 B): the walk that settles a scan's copies (assembly/copywalk.ts; 42,935 B of scalar
+  // WebAssembly, +2,754 B)
+  'core-scalar.js': 57,
+  'core-scalar.cjs': 58,
   // +5 KB: the short-work probe (src/services/memorization/short-work.ts), works under 58 words asked in splits
   // 96 → 98: the audit's stop on a model never reached, the checks a job runs at submission, compact journals
   // 98 → 99 (js 100,723 B, cjs 102,278 B): a catalogue audit checked, planned and recorded in slices that give the
@@ -400,7 +409,9 @@ const BUDGETS_KIB = {
   // → 1,057 (1,081,798 B): the three merged, as the main entry's
   // → 1,060 (1,084,044 B; 1,084,172 B in a checkout whose node_modules is a link): a dataset's postings checked in one
   // pass where its snapshot is decoded (src/datasets/posting-spans.ts, +2.3 KB, as the main entry's)
-  'offload-worker.js': 1060,
+  // → 1,064 (1,088,621 B in a checkout whose node_modules is a link): the walk that settles a scan's copies in the
+  // core (assembly/copywalk.ts, +2.8 KB of SIMD core, as the main entry's)
+  'offload-worker.js': 1064,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
