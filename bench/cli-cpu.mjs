@@ -5,9 +5,12 @@
 // the two builds print the same bytes: the fingerprint's JSON on stdout and the scan's hits file.
 //
 //   npm run build && node bench/cli-cpu.mjs --baseline OTHER/dist [--rounds 7] [--out cli-cpu.json]
+//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds]
 //
 // The inputs are bench/fingerprint-whole.mjs's CLI rows: 10 MB of English (bench/corpus.mjs) as one text file, and the
 // same bytes as about 1 kB JSON Lines outputs scanned against a small archive (archiveOf: about 1 % of them hit).
+// `--inputs` takes files instead — a text to fingerprint, JSON Lines to scan, one output of them, and an archive both
+// builds read (one exported by a build with the same snapshot format and normaliser).
 import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,20 +34,25 @@ const median = (xs) => {
 };
 const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 
+const given = opt('--inputs')?.split(',').map((f) => resolve(f));
+if (given && given.length !== 4) throw new Error('--inputs takes TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds');
+
 const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-cli-'));
 try {
-  const text = CORPORA.en(10_000_000);
-  const file = join(dir, 'en.txt');
-  writeFileSync(file, text);
-  const jsonl = join(dir, 'en.jsonl');
-  const lines = outputsOf(text).map((x) => JSON.stringify(x));
-  writeFileSync(jsonl, `${lines.join('\n')}\n`);
+  const text = given ? '' : CORPORA.en(10_000_000);
+  const file = given?.[0] ?? join(dir, 'en.txt');
+  const jsonl = given?.[1] ?? join(dir, 'en.jsonl');
   // one output alone: the scan's fixed part (Node, the library, the dataset's import)
-  const oneLine = join(dir, 'one.jsonl');
-  writeFileSync(oneLine, `${lines[0]}\n`);
+  const oneLine = given?.[2] ?? join(dir, 'one.jsonl');
+  if (!given) {
+    writeFileSync(file, text);
+    const lines = outputsOf(text).map((x) => JSON.stringify(x));
+    writeFileSync(jsonl, `${lines.join('\n')}\n`);
+    writeFileSync(oneLine, `${lines[0]}\n`);
+  }
   // each build scans an archive of its own making (a build with another normaliser id refuses the other's)
-  const tpdsOf = {};
-  for (const [name, dist] of builds) {
+  const tpdsOf = Object.fromEntries(builds.map(([name]) => [name, given?.[3]]));
+  for (const [name, dist] of given ? [] : builds) {
     const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
     const engine = await createEngine();
     await engine.addDataset({ id: 'archive' }, archiveOf(text));
