@@ -28,6 +28,9 @@ export { bloomInsert, bloomQuery, BLOOM_MAX_K as bloomMaxK } from './bloom';
 // alignment: sentence-pair seed scoring (tf-idf cosine and Dice) for compare
 export { alignSeeds } from './align';
 
+// the walk that settles a scan's copies before the aligner (src/align/copy-walk.ts)
+export { copyWalk } from './copywalk';
+
 // byte-level GPT inference (the memorization test models): one token with a key/value cache
 export { gptStep, gptParameters } from './gpt';
 

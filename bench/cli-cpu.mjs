@@ -5,11 +5,13 @@
 // the two builds print the same bytes: the fingerprint's JSON on stdout and the scan's hits file.
 //
 //   npm run build && node bench/cli-cpu.mjs --baseline OTHER/dist [--rounds 7] [--out cli-cpu.json]
+//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds]
 //
 // The inputs are bench/fingerprint-whole.mjs's CLI rows: 10 MB of English (bench/corpus.mjs) as one text file, and the
 // same bytes as about 1 kB JSON Lines outputs scanned against a small archive (archiveOf: about 1 % of them hit).
 // Another workload's files instead: --text FILE --jsonl FILE --one FILE --dataset FILE (the outputs of the text as
 // JSON Lines, one of them alone, and a dataset file that both builds read).
+// `--inputs TEXT,JSONL,ONE,DATASET` says the same in one option.
 import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +37,11 @@ const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 
 // another workload's files instead of the bench's English (all four; the archive read by both builds, so of a
 // snapshot format both read): --text FILE --jsonl FILE --one FILE --dataset FILE
-const given = { text: opt('--text'), jsonl: opt('--jsonl'), one: opt('--one'), dataset: opt('--dataset') };
+const inputs = opt('--inputs')?.split(',');
+if (inputs && inputs.length !== 4) throw new Error('--inputs takes TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds');
+const given = inputs
+  ? { text: inputs[0], jsonl: inputs[1], one: inputs[2], dataset: inputs[3] }
+  : { text: opt('--text'), jsonl: opt('--jsonl'), one: opt('--one'), dataset: opt('--dataset') };
 const ownFiles = Object.values(given).some(Boolean);
 if (ownFiles && !Object.values(given).every(Boolean))
   throw new Error('--text, --jsonl, --one and --dataset go together');

@@ -8,11 +8,11 @@
  * Why: a scan for copies (`engine.scan`, `trainprint scan`) runs in a fresh process per input, and in such a
  * process the aligner's first hundred alignments cost 6–9 ms each against about 1 ms once V8 has optimised its
  * code: the warm-up, not the copies, was most of a scan's time on outputs that copy. The walk is a few small
- * loops over two arrays of words.
+ * loops over two arrays of word ids (src/align/copy-walk.ts), run by the core where the search holds one.
  */
 import type { Core } from '../core/abi.js';
 import { isAsciiOnly, normalize } from '../text/normalize.js';
-import { GramIndex } from '../util/exact-runs.js';
+import { type Copy, walkCopies, walkCopiesInCore } from './copy-walk.js';
 import { runShare } from './reuse.js';
 import type { AlignedSpan } from './types.js';
 import { closeAt, VERBATIM_MIN_WORDS } from './verbatim.js';
@@ -84,89 +84,8 @@ function windowWords(query: string, text: string, w: CopyWindow, core: Core | un
   return { q, s, ...wordIds(q, s) };
 }
 
-/** Words of a key of the document's index (the walk starts where `KEY` words agree). */
-const KEY = 4;
-/** Positions kept per key (bounds the work on repetitive text). */
-const KEY_POSITIONS = 16;
-/** Most words replaced in a row that the walk steps over. */
-const MAX_REPLACED = 3;
-/** Words that must agree after replaced words for the walk to step over them. */
-const RESUME = 3;
 /** Most replaced words per word of a copy (a tenth): more is an edit the aligner should measure. */
 const REPLACED_SHARE = 0.1;
-
-/** One copy: words [a0, a1) of the query window equal (but for `replaced` of them) to [b0, b1) of the document's. */
-interface Copy {
-  a0: number;
-  a1: number;
-  b0: number;
-  b1: number;
-  replaced: number;
-}
-
-/** Whether `n` words agree from i of Q and j of S (all inside both). */
-function agree(Q: Int32Array, S: Int32Array, i: number, j: number, n: number): boolean {
-  if (i < 0 || j < 0 || i + n > Q.length || j + n > S.length) return false;
-  for (let k = 0; k < n; k++) if (Q[i + k] !== S[j + k]) return false;
-  return true;
-}
-
-/**
- * The gaps a walk steps over, (words of Q, words of S): the fewest words on the longer side first, then in all; as
- * two columns, which the walk reads in a plain loop (it runs a few hundred times a process, as baseline code, where a
- * callback that destructured each pair cost an array iterator a gap).
- */
-const GAPS: { readonly q: Int8Array; readonly s: Int8Array } = (() => {
-  const gaps: Array<[number, number]> = [];
-  for (let gq = 0; gq <= MAX_REPLACED; gq++)
-    for (let gs = 0; gs <= MAX_REPLACED; gs++) if (gq + gs > 0) gaps.push([gq, gs]);
-  gaps.sort((x, y) => Math.max(...x) - Math.max(...y) || x[0] + x[1] - (y[0] + y[1]) || y[0] - x[0]);
-  return { q: Int8Array.from(gaps, (g) => g[0]), s: Int8Array.from(gaps, (g) => g[1]) };
-})();
-
-/**
- * The copy through words i of Q and j of S (equal): walked forward and back while the words agree, stepping over
- * an edit — up to MAX_REPLACED words replaced, inserted or dropped on each side — where RESUME words agree after it.
- */
-function walk(Q: Int32Array, S: Int32Array, i: number, j: number): Copy {
-  const nq = Q.length,
-    ns = S.length,
-    gapQ = GAPS.q,
-    gapS = GAPS.s,
-    gaps = gapQ.length;
-  let replaced = 0;
-  let x = i,
-    y = j; // forward: the next words to compare
-  while (x < nq && y < ns) {
-    if (Q[x] === S[y]) {
-      x++;
-      y++;
-      continue;
-    }
-    let g = 0;
-    while (g < gaps && !agree(Q, S, x + gapQ[g], y + gapS[g], RESUME)) g++;
-    if (g === gaps) break;
-    replaced += Math.max(gapQ[g], gapS[g]);
-    x += gapQ[g];
-    y += gapS[g];
-  }
-  let u = i,
-    v = j; // back: the first words of the copy so far
-  while (u > 0 && v > 0) {
-    if (Q[u - 1] === S[v - 1]) {
-      u--;
-      v--;
-      continue;
-    }
-    let g = 0;
-    while (g < gaps && !agree(Q, S, u - gapQ[g] - RESUME, v - gapS[g] - RESUME, RESUME)) g++;
-    if (g === gaps) break;
-    replaced += Math.max(gapQ[g], gapS[g]);
-    u -= gapQ[g];
-    v -= gapS[g];
-  }
-  return { a0: u, a1: x, b0: v, b1: y, replaced };
-}
 
 /**
  * The spans of the copies that explain `regions` (seed regions of one candidate, UTF-16 spans of `query` and
@@ -200,31 +119,17 @@ export function copySpans(
     if (own.length === 0) continue;
     for (const r of own) explained.add(r);
     const { q, s, Q, S } = windowWords(query, text, w, core);
-    // the document window's keys (KEY word ids in a row, all of them the query's): the first KEY_POSITIONS of each
-    const index = new GramIndex(S, KEY, KEY_POSITIONS);
+    // the walk's loops run in the core where there is one (compiled before their first call), else in TypeScript
+    const found = core === undefined ? walkCopies(Q, q, S, own) : walkCopiesInCore(core, Q, q, S, own);
+    if (found === null) return null;
     const copies: Copy[] = [];
-    for (const r of own) {
-      if (copies.some((c) => covers(q, c, r))) continue;
-      let found: Copy | null = null;
-      for (let i = 0; i + KEY <= Q.length && found === null; i++) {
-        if (q.start[i] < r.query_start) continue;
-        if (q.end[i] > r.query_end) break;
-        const key = index.key(Q, i);
-        for (let n = index.start(key), to = index.end(key); n < to; n++) {
-          const c = walk(Q, S, i, index.at(n));
-          if (covers(q, c, r)) {
-            found = c;
-            break;
-          }
-        }
-      }
-      if (found === null) return null;
-      const n = found.a1 - found.a0;
-      if (n < VERBATIM_MIN_WORDS || found.replaced > REPLACED_SHARE * n) return null;
+    for (const c of found) {
+      const n = c.a1 - c.a0;
+      if (n < VERBATIM_MIN_WORDS || c.replaced > REPLACED_SHARE * n) return null;
       // a copy that runs to a window's edge may run on past it: the aligner widens the window
-      if ((found.a0 === 0 && w.q0 > 0) || (found.b0 === 0 && w.s0 > 0)) return null;
-      if ((found.a1 === Q.length && w.q1 < query.length) || (found.b1 === S.length && w.s1 < text.length)) return null;
-      copies.push(found);
+      if ((c.a0 === 0 && w.q0 > 0) || (c.b0 === 0 && w.s0 > 0)) return null;
+      if ((c.a1 === Q.length && w.q1 < query.length) || (c.b1 === S.length && w.s1 < text.length)) return null;
+      copies.push(c);
     }
     // copies of one stretch of the query (a document that repeats a passage): the longest stands, as the aligner's
     const kept: Copy[] = [];
@@ -239,7 +144,10 @@ export function copySpans(
         score: 1 - c.replaced / (c.a1 - c.a0),
       };
       if (isAsciiOnly(query.slice(span.a_start, span.a_end)) && isAsciiOnly(text.slice(span.b_start, span.b_end)))
-        copyRuns.set(span, { tokens: c.a1 - c.a0, similarity: runShare(Q, c.a0, c.a1, S, c.b0, c.b1) });
+        copyRuns.set(span, {
+          tokens: c.a1 - c.a0,
+          similarity: c.shared === undefined ? runShare(Q, c.a0, c.a1, S, c.b0, c.b1) : c.shared / (c.a1 - c.a0),
+        });
       spans.push(span);
     }
   }
@@ -259,11 +167,3 @@ export function copySpans(
  * passage that the query passage lacks is in `runsOf`). Other spans are not here: the caller normalises them.
  */
 export const copyRuns = new WeakMap<AlignedSpan, { readonly tokens: number; readonly similarity: number }>();
-
-/**
- * Whether copy `c` holds region `r`'s span of the query (its span of the document may take in a chance hit elsewhere
- * in it: a phrase the document repeats).
- */
-function covers(q: WindowSpans, c: Copy, r: { query_start: number; query_end: number }): boolean {
-  return q.start[c.a0] <= r.query_start && q.end[c.a1 - 1] >= r.query_end;
-}

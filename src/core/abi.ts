@@ -206,6 +206,23 @@ export interface RawExports {
     outIJPtr: number,
     outCosPtr: number,
   ): number;
+  /**
+   * The copies that explain a scan's seed regions in two windows' word ids (assembly/copywalk.ts; the reference is
+   * `walkCopies`, src/align/copy-walk.ts): six i32 a region at outPtr (a0, a1, b0, b1, replaced, words in shared runs;
+   * a0 = −1 for a region an earlier copy covers); returns `regions`, or the first region no copy covers.
+   */
+  copyWalk(
+    qPtr: number,
+    nq: number,
+    sPtr: number,
+    ns: number,
+    qStartPtr: number,
+    qEndPtr: number,
+    regPtr: number,
+    regions: number,
+    scratchPtr: number,
+    outPtr: number,
+  ): number;
 }
 
 const encoder = new TextEncoder();
