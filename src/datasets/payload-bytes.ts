@@ -25,9 +25,12 @@ export interface SplitPayload {
   readonly entries: readonly PayloadEntry[];
   /** The texts' msgpack strs, one after another. */
   readonly bytes: Uint8Array;
-  /** Per document: where its text's msgpack str starts and ends in `bytes`, or −1 for nil (not kept). */
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
+  /**
+   * Per document: where its text's msgpack str starts and ends in `bytes`, or −1 for nil (not kept). Float64, not
+   * Int32: the texts of one snapshot may take up to 4 GiB, past an Int32's 2 GiB.
+   */
+  readonly starts: Float64Array;
+  readonly ends: Float64Array;
 }
 
 /**
@@ -165,8 +168,8 @@ function uintAt(b: Uint8Array, at: number): { value: number; end: number } | nul
 function textsAt(payload: Uint8Array, valueAt: number, adopt: boolean) {
   const arr = containerAt(payload, valueAt, 0x90, 0xdc);
   if (arr === null || arr.count > payload.length) return null;
-  const starts = new Int32Array(arr.count),
-    ends = new Int32Array(arr.count);
+  const starts = new Float64Array(arr.count),
+    ends = new Float64Array(arr.count);
   let at = arr.body;
   for (let d = 0; d < arr.count; d++) {
     if (payload[at] === 0xc0) {

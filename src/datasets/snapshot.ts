@@ -771,8 +771,8 @@ export class LazyTexts {
     /** The texts' msgpack strs, one after another (a copy, so the rest of the file is not kept; a view of an adopted file). */
     private readonly bytes: Uint8Array,
     /** Per document: where its text's msgpack str (header and UTF-8) starts in `bytes`, or −1 for nil (not kept). */
-    private readonly starts: Int32Array,
-    private readonly ends: Int32Array,
+    private readonly starts: Float64Array,
+    private readonly ends: Float64Array,
     private readonly docs: ExactDatasetData['docs'],
   ) {}
 

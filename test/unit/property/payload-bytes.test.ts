@@ -1,6 +1,6 @@
 import { decode, encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
-import { docsAt } from '../../../src/datasets/payload-bytes.js';
+import { docsAt, splitTexts } from '../../../src/datasets/payload-bytes.js';
 import {
   crc32,
   decodeDataset,
@@ -8,6 +8,7 @@ import {
   EXACT_MINHASH_K,
   encodeDataset,
   type ExactDatasetData,
+  LazyTexts,
   snapshotHead,
 } from '../../../src/datasets/snapshot.js';
 import { TrainprintError } from '../../../src/errors.js';
@@ -227,5 +228,28 @@ describe('decodeDatasetLazily: the payload read in place gives decodeDataset’s
     });
     expect(seen[0]).toBe('accepted');
     expect(seen.filter((s) => s !== 'accepted').length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('splitTexts: texts past 2 GiB', () => {
+  it('places a text that starts beyond 2 GiB of texts and reads it back', () => {
+    // a payload { texts: [<a str32 of 2 GiB>, "abc"] }: only its headers are written, so only the first and the last
+    // pages of the 2 GiB are ever touched (an offset kept in an Int32 turned negative here)
+    const big = 2 ** 31;
+    const payload = new Uint8Array(1 + 6 + 1 + 5 + big + 4);
+    payload.set([0x81, 0xa5, 0x74, 0x65, 0x78, 0x74, 0x73, 0x92, 0xdb]);
+    new DataView(payload.buffer).setUint32(9, big, false);
+    payload.set([0xa3, 0x61, 0x62, 0x63], 13 + big);
+    const split = splitTexts(payload, true);
+    expect(split).not.toBeNull();
+    expect([...split!.starts]).toEqual([0, 5 + big]);
+    expect([...split!.ends]).toEqual([5 + big, 9 + big]);
+    const docs = [
+      { id: 'big', chars: big, tokens: 0, bytes: big },
+      { id: 'after', chars: 3, tokens: 1, bytes: 3 },
+    ];
+    const texts = new LazyTexts(split!.bytes, split!.starts, split!.ends, docs);
+    expect(texts.has(1)).toBe(true);
+    expect(texts.get(1)).toBe('abc');
   });
 });
