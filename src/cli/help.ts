@@ -131,11 +131,18 @@ export const HELP = `usage:
       --job-item-timeout-s N    stop a catalogue job item that runs longer than N seconds; its result is
                                 a PAYLOAD_TOO_LARGE error naming the limit (default 300). An extract
                                 item is a time slice: it stops just before, and the next slice goes on
+      --job-lease-s N           a catalogue job's chunk is this process's for N seconds, renewed every
+                                N/3 while it runs; a process killed with chunks of its own holds them
+                                until that lapses, then another process (or this one started again)
+                                takes them over (default 60)
       --base-url URL            public base URL (its path is stripped before matching routes)
       --monitor-interval-s N    evaluate the monitors (and expire marketplace offers) every N seconds
                                 (default 60)
       --allow-private-model-hosts    let memorization requests call models on loopback/private hosts
       --allow-private-webhook-hosts  let monitors POST events to loopback/private hosts
+      --webhook-lease-margin-s N     a webhook attempt is leased to the process sending it for its
+                                10 s request timeout plus N seconds: one killed while sending has
+                                its attempts sent by another process that much later (default 30)
       Model and webhook host names are resolved, refused when any address is internal, and the
       request goes to the address that was checked.
   trainprint keys create --store DIR|URL --account A [--plan free|pro|scale|enterprise]

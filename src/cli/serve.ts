@@ -42,15 +42,18 @@ import {
  */
 const SERVE_TEXT_BYTES = 1 << 20;
 
-/** Engine on an in-memory, file or PostgreSQL store, with dataset files, stored datasets and/or the starter. */
+/**
+ * Engine on an in-memory, file or PostgreSQL store, with dataset files, stored datasets and/or the starter; its
+ * webhooks sent with `webhookFetch` (else fetch), each attempt leased for the request timeout plus `leaseMarginMs`.
+ */
 async function engineFor(
   values: Record<string, unknown>,
-  webhookFetch?: typeof fetch,
+  webhooks: { fetch?: typeof fetch; leaseMarginMs: number },
 ): Promise<{ engine: Engine; closeDatasets: () => Promise<void> }> {
   const store = typeof values.store === 'string' ? await openStore(values.store) : undefined;
   const engine = await createEngine({
     ...(store ? { store } : {}),
-    ...(webhookFetch ? { webhooks: { fetch: webhookFetch } } : {}),
+    webhooks: webhooks.fetch ? webhooks : { leaseMarginMs: webhooks.leaseMarginMs },
     remoteCorpora: remoteCorporaFrom(values),
   });
   return { engine, closeDatasets: await loadDatasets(engine, values) };
@@ -73,6 +76,10 @@ interface ServeSettings {
   drainMs: number;
   /** the time limit of a job item, ms (`--job-item-timeout-s`) */
   jobItemTimeoutMs: number;
+  /** how long a claimed chunk of a job stays this process's without renewal, ms (`--job-lease-s`) */
+  jobLeaseMs: number;
+  /** how long a webhook attempt's lease outlasts its request timeout, ms (`--webhook-lease-margin-s`) */
+  webhookLeaseMarginMs: number;
   /** the processes of the deployment (`--workers`) */
   processes: number;
   /** this worker's number (SERVE_WORKER_ENV) under a `--workers N` primary; undefined when serving alone */
@@ -98,6 +105,7 @@ function serveHandler(
   const runner: JobRunner = startJobRunner(engine, {
     jobModels,
     itemTimeoutMs: o.jobItemTimeoutMs,
+    leaseMs: o.jobLeaseMs,
     work: { offload: o.workers },
     onChunk: () => collection.note(),
     onError: (err) => {
@@ -219,7 +227,10 @@ async function serveProcess(values: Record<string, unknown>, o: ServeSettings): 
   // a webhook URL was checked when its monitor was made, but its name may resolve elsewhere by the
   // time an event is sent: every delivery is resolved, checked and sent to the checked address
   const webhookFetch = privateWebhooks ? undefined : http.egressFetch(resolveHost);
-  const { engine, closeDatasets } = await engineFor(values, webhookFetch);
+  const { engine, closeDatasets } = await engineFor(values, {
+    fetch: webhookFetch,
+    leaseMarginMs: o.webhookLeaseMarginMs,
+  });
   // the core's first growth is paid now, not by the first requests (the pages of a 1 MB text's fingerprint mapped)
   engine.reserveMemory(SERVE_TEXT_BYTES);
   // the reference packs (portraits of documented training data, packs/index.json), each checked against its SHA-256
@@ -286,7 +297,19 @@ async function serveProcess(values: Record<string, unknown>, o: ServeSettings): 
 export async function serveCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     ...options(
-      ['port', 'host', 'store', 'base-url', 'packs', 'drain-ms', 'job-item-timeout-s', 'workers', 'monitor-interval-s'],
+      [
+        'port',
+        'host',
+        'store',
+        'base-url',
+        'packs',
+        'drain-ms',
+        'job-item-timeout-s',
+        'job-lease-s',
+        'webhook-lease-margin-s',
+        'workers',
+        'monitor-interval-s',
+      ],
       ['starter', 'allow-private-model-hosts', 'allow-private-webhook-hosts', 'admin-key'],
     ),
     ...DATASETS,
@@ -297,6 +320,10 @@ export async function serveCommand(args: string[]): Promise<number> {
   remoteCorporaFrom(values); // refused here, before any process starts (engineFor uses them)
   const drainMs = integerIn(values, 'drain-ms', 0, 0, 60_000);
   const jobItemS = integerIn(values, 'job-item-timeout-s', 300, 1, 86_400);
+  // the runner's default; a process that dies holds its chunks this long before another process takes them over
+  const jobLeaseS = integerIn(values, 'job-lease-s', 60, 1, 3600);
+  // the deliverer's default; a webhook attempt of a process that dies is sent by another this long after its timeout
+  const webhookMarginS = integerIn(values, 'webhook-lease-margin-s', 30, 1, 3600);
   // several processes need one shared state: only a PostgreSQL store is shared (a file store is locked by one
   // process, a memory store is per process)
   const shared = typeof values.store === 'string' && isPostgresUrl(values.store);
@@ -308,5 +335,12 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (processes > 1 && cluster.isPrimary) return servePrimary(values, processes);
   const port = integerIn(values, 'port', 8787, 0, 65535);
   const packs = packsOption(values);
-  return serveProcess(values, { port, packs, monitorS, drainMs, jobItemTimeoutMs: jobItemS * 1000, processes, worker });
+  const timing = {
+    monitorS,
+    drainMs,
+    jobItemTimeoutMs: jobItemS * 1000,
+    jobLeaseMs: jobLeaseS * 1000,
+    webhookLeaseMarginMs: webhookMarginS * 1000,
+  };
+  return serveProcess(values, { port, packs, ...timing, processes, worker });
 }

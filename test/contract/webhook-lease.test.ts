@@ -67,6 +67,38 @@ function leases(name: string, open: () => Promise<[Store, Store, () => Promise<v
       await close();
     });
 
+    it('the lease it takes lasts the request timeout plus leaseMarginMs (30 s unless given)', async () => {
+      const [a, , close] = await open();
+      const clock = Date.parse('2026-03-01T00:00:00Z');
+      const resolveSecret = async () => SUBSCRIPTION.secret;
+      for (const [leaseMarginMs, lasts] of [
+        [undefined, 31_000],
+        [2_000, 3_000],
+      ] as const) {
+        let held: number | undefined;
+        // the lease as the store holds it while the request is out
+        const fetch = (async () => {
+          const [[, lease]] = (await a.scan('delivery-lease/')) as [[string, { until: number }]];
+          held = lease.until - clock;
+          return new Response(null, { status: 200 });
+        }) as unknown as typeof globalThis.fetch;
+        const d = new WebhookDeliverer({
+          store: a,
+          fetch,
+          now: () => clock,
+          timeoutMs: 1_000,
+          leaseMarginMs,
+          resolveSecret,
+        });
+        await d.enqueue(SUBSCRIPTION, event(lasts));
+        expect(await d.runDue()).toBe(1);
+        expect(held).toBe(lasts);
+      }
+      for (const leaseMarginMs of [0, -1])
+        expect(() => new WebhookDeliverer({ store: a, leaseMarginMs })).toThrow(/leaseMarginMs/);
+      await close();
+    });
+
     it('stop() hands back a request unanswered when its grace ends: the other deliverer sends it at once', async () => {
       const [a, b, close] = await open();
       const clock = Date.parse('2026-03-01T00:00:00Z'); // frozen: no lease could lapse

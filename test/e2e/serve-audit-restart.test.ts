@@ -7,8 +7,9 @@
  * flight at the kill), charged once: the unit of the calls it made, not its budget twice.
  *
  * No clock decides anything here: the kill waits for the model's tenth answer, the new process takes the item once
- * the dead one's lease lapses (60 s, the runner's default), and the test waits for the job's end (its timeout only
- * bounds a hang).
+ * the dead one's lease lapses, and the test waits for the job's end (its timeout only bounds a hang). The lease is
+ * `--job-lease-s 10` rather than the default 60 s, which this test would otherwise wait out: renewed every 3.3 s, it
+ * still outlasts a late renewal on a loaded machine, and the resume it proves is the same at any lease.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +29,8 @@ const works = [
 ];
 const OPTIONS = { budget_calls: 150, first_probes: 3, prompt_variants: 1 } as const;
 const CONCURRENCY = 4;
+/** The lease of a chunk (see above): what the new process waits out after the kill. */
+const LEASE = ['--job-lease-s', '10'];
 
 const running: ChildProcess[] = [];
 let dir = '';
@@ -46,9 +49,12 @@ afterAll(async () => {
 });
 
 const start = (): Promise<ServeProcess> =>
-  startServe(['--port', '0', '--packs', 'none', '--store', join(dir, 'store'), '--allow-private-model-hosts'], {
-    running,
-  });
+  startServe(
+    ['--port', '0', '--packs', 'none', '--store', join(dir, 'store'), '--allow-private-model-hosts', ...LEASE],
+    {
+      running,
+    },
+  );
 
 async function call(s: ServeProcess, method: string, path: string, json?: unknown) {
   const res = await devFetch(s, method, path, json);

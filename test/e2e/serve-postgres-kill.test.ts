@@ -14,7 +14,10 @@
  *   lease released (no lease is left in the store, no attempt logged), and a process started next sends it.
  *
  * Bounded: a server must print its URL within 30 s; waits are polled, at most 150 s (a dead process's lease lapses
- * 40 s after it was taken, and the survivor looks for due deliveries every 5 s). Only 127.0.0.1.
+ * 15 s after it was taken, and the survivor looks for due deliveries every 5 s). Only 127.0.0.1. The lease is the
+ * request timeout (10 s) plus `--webhook-lease-margin-s 5` rather than the default 30 s, which the first test would
+ * otherwise wait out: still longer than any request, so no attempt goes out twice at once, and the dead process's
+ * attempts are taken over the same way at any margin.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -39,7 +42,10 @@ const WRITES = 50;
 const SECRET = 'whsec_kill_test_secret_0123456789';
 const running: ChildProcess[] = [];
 
-/** `trainprint serve` (one process) on `store`, sending webhooks to 127.0.0.1, draining 1 s on SIGTERM. */
+/**
+ * `trainprint serve` (one process) on `store`, sending webhooks to 127.0.0.1 (each attempt leased for 15 s), draining
+ * 1 s on SIGTERM.
+ */
 const start = (store: string): Promise<ServeProcess> =>
   startServe(
     [
@@ -52,6 +58,8 @@ const start = (store: string): Promise<ServeProcess> =>
       '--drain-ms',
       '1000',
       '--allow-private-webhook-hosts',
+      '--webhook-lease-margin-s',
+      '5',
       '--store',
       store,
     ],

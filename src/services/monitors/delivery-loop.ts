@@ -44,11 +44,10 @@ type Outcome =
  * `delivery-lease/<id>` → { until, by }: the runner sending an attempt now. Several processes on one
  * store (PostgreSQL) each run their deliverer; the lease, taken in a transaction before the request
  * and removed with its result (or released when stop() cuts the request off), makes each attempt go
- * out from one of them only. It lapses after the request timeout plus this margin, so an attempt of
- * a runner that died is made again by another.
+ * out from one of them only. It lapses after the request timeout plus a margin (`leaseMarginMs`, 30 s
+ * by default), so an attempt of a runner that died is made again by another.
  */
 const LEASE_PREFIX = 'delivery-lease/';
-const LEASE_MARGIN_MS = 30_000;
 /** Abort reason of a request cut off by {@link WebhookDeliverer.stop}: its lease is handed back, no attempt logged. */
 const HANDED_BACK = Object.freeze({ reason: 'handed back at stop' });
 const DUE_PAGE = 256;
@@ -61,6 +60,7 @@ export class DeliveryLoop {
   readonly #baseDelayMs: number;
   readonly #maxDelayMs: number;
   readonly #timeoutMs: number;
+  readonly #leaseMarginMs: number;
   readonly #concurrency: number;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -93,6 +93,7 @@ export class DeliveryLoop {
     this.#baseDelayMs = settings.baseDelayMs;
     this.#maxDelayMs = settings.maxDelayMs;
     this.#timeoutMs = settings.timeoutMs;
+    this.#leaseMarginMs = settings.leaseMarginMs;
     this.#concurrency = settings.concurrency;
     this.#now = settings.now;
     this.#sleep = settings.sleep;
@@ -431,7 +432,7 @@ export class DeliveryLoop {
       const now = this.#now();
       const held = (await tx.get(LEASE_PREFIX + id)) as { until?: unknown } | undefined;
       if (held && typeof held.until === 'number' && held.until > now) return false;
-      tx.put(LEASE_PREFIX + id, { until: now + this.#timeoutMs + LEASE_MARGIN_MS, by: this.#runner });
+      tx.put(LEASE_PREFIX + id, { until: now + this.#timeoutMs + this.#leaseMarginMs, by: this.#runner });
       return true;
     });
   }

@@ -78,6 +78,8 @@ export interface DeliverySettings {
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
   readonly timeoutMs: number;
+  /** How long an attempt's lease outlasts its request timeout (WebhookDelivererOptions.leaseMarginMs). */
+  readonly leaseMarginMs: number;
   readonly concurrency: number;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;

@@ -67,6 +67,12 @@ export interface WebhookDelivererOptions {
   readonly maxDelayMs?: number;
   /** Per-request timeout (until the response headers arrive). @default 10_000 */
   readonly timeoutMs?: number;
+  /**
+   * How long an attempt stays leased past its request timeout: a runner that died while sending it (several
+   * processes on one store) is taken over by another `timeoutMs + leaseMarginMs` after the lease was taken. The
+   * margin covers a runner whose clock or loop lags; it must be positive. @default 30_000
+   */
+  readonly leaseMarginMs?: number;
   /** Requests in flight at once during `runDue`, so one slow receiver does not hold up the rest. @default 8 */
   readonly concurrency?: number;
   /** Clock in epoch ms. @default Date.now */
@@ -128,6 +134,8 @@ export class WebhookDeliverer {
     const maxDelayMs = numberOption('maxDelayMs', options.maxDelayMs, 60_000);
     const timeoutMs = numberOption('timeoutMs', options.timeoutMs, 10_000);
     if (timeoutMs === 0) throw new TrainprintError('INVALID_OPTIONS', 'timeoutMs must be positive');
+    const leaseMarginMs = numberOption('leaseMarginMs', options.leaseMarginMs, 30_000);
+    if (leaseMarginMs === 0) throw new TrainprintError('INVALID_OPTIONS', 'leaseMarginMs must be positive');
     this.#settings = {
       store: options.store,
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
@@ -135,6 +143,7 @@ export class WebhookDeliverer {
       baseDelayMs,
       maxDelayMs,
       timeoutMs,
+      leaseMarginMs,
       concurrency: intOption('concurrency', options.concurrency, 8, 1),
       now: options.now ?? Date.now,
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
