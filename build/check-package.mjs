@@ -455,7 +455,8 @@ for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
   }
 }
 // `trainprint scan` loads the scan engine alone: dist/scan-files.js holds it and imports neither the library nor
-// trainprint/node (which would compile the whole library again), and the CLI's scan command imports it, not them.
+// trainprint/node (which would compile the whole library again), and the CLI's scan command imports it when the scan
+// starts (not for a usage error or `--queue`), and neither of them.
 {
   const imports = (text) =>
     [...text.matchAll(/^import\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2]);
@@ -465,7 +466,7 @@ for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
   const loaded = commandImports.filter((f) => f.startsWith('./chunk-')).flatMap((f) => imports(read(f.slice(2))));
   if (
     scanFiles.some((f) => /^\.\/(library|node)\.js$/.test(f)) ||
-    !commandImports.includes('./scan-files.js') ||
+    !read(command).includes('import("./scan-files.js")') ||
     [...commandImports, ...loaded].some((f) => /^\.\/(library|node)\.js$/.test(f))
   ) {
     console.error(

@@ -1,12 +1,11 @@
 /**
  * `trainprint scan --dataset ARCHIVE[,…] INPUT… --out HITS.jsonl`: model outputs or any documents scanned against
  * datasets (scanFiles of trainprint/node, on the scan engine alone: src/node/scan/alone.ts), one JSON line per hit,
- * in input order; `--threads N` scans on N threads, `--resume` continues from the checkpoint beside the output. With `--queue URL` the work goes through PostgreSQL
- * instead (./scan-queue.ts). Progress on stderr: a bar on a terminal, a plain line every few seconds otherwise, a
- * summary line at the end. Exit codes: 0 done, 1 runtime failure, 2 usage, 130 interrupted (checkpoint written).
+ * in input order; `--threads N` scans on N threads, `--resume` continues from the checkpoint beside the output.
+ * With `--queue URL` the work goes through PostgreSQL instead (./scan-queue.ts). Progress on stderr: a bar on a
+ * terminal, a plain line every few seconds otherwise, a summary line at the end. Exit codes: 0 done, 1 runtime failure, 2 usage, 130 interrupted (checkpoint written).
  */
-// the file scan on the scan engine alone (dist/scan-files.js): the process compiles no service it never calls
-import { scanFilesAlone, type ScanFilesProgress, type ScanFilesResult } from '../node/scan/alone.js';
+import type { ScanFilesProgress, ScanFilesResult } from '../node/scan/alone.js';
 import { bar } from './progress.js';
 // the options' parsing alone (./args.ts): ./shared.ts would load the library and trainprint/node with it
 import { DATASETS, fmt, mb, options, parse, QUIET, UsageError } from './args.js';
@@ -135,6 +134,9 @@ export async function scanCommand(args: string[]): Promise<number> {
   };
   try {
     if (!quiet) err.write(`loading ${datasets.length === 1 ? 'the dataset' : `${datasets.length} datasets`}…\n`);
+    // the file scan on the scan engine alone (dist/scan-files.js): the process compiles no service it never calls,
+    // and a usage error or `--queue` none of it
+    const { scanFilesAlone } = await import('../node/scan/alone.js');
     const r = await scanFilesAlone({
       datasets,
       inputs: positionals,
