@@ -17,7 +17,8 @@
  *                                            corpus); library.ts exports them with everything below (the whole
  *                                            library, internal); index.ts and entries/<name>.ts, the main entry
  *                                            and the sub-entries, re-export parts of it; fingerprint-entry.ts is
- *                                            the fingerprint engine alone
+ *                                            the fingerprint engine alone; scan-engine.ts the datasets and the scan
+ *                                            alone, which scan-library.ts exports to the file scan of the CLI
  *   http/, node/, client/, starter/          the outer ring: the library module and the public entries only
  *   cli.ts, cli/                             the CLI, in the outer ring too: cli.ts dispatches, cli/ holds the commands
  */
@@ -27,7 +28,7 @@ const INFRA = '^src/(store|models|net)/';
 const REMOTE = '^src/remote/';
 const BELOW_SERVICES = `${BOTTOM}|${KERNELS}|${INFRA}|^src/corpus/|^src/packs/|${REMOTE}`;
 const ROOTS =
-  '^src/(engine|engine-options|create-engine|remote-corpus|fingerprint-engine|dataset-engine|library|on-demand-shared|index|fingerprint-entry)[.]ts$|^src/entries/';
+  '^src/(engine|engine-options|create-engine|remote-corpus|fingerprint-engine|dataset-engine|scan-engine|library|scan-library|on-demand-shared|index|fingerprint-entry)[.]ts$|^src/entries/';
 // dependency-cruiser's $1 (below) is the first group that matched: the folder, 'cli' for src/cli.ts too, so the
 // CLI's entry may import its commands in src/cli/ as the folders' modules import each other
 const OUTER = '^src/(http|node|client|starter|cli)/|^src/(cli)[.]ts$';
@@ -180,8 +181,18 @@ module.exports = {
           '^src/core/base64[.]ts$', // the starter decodes its embedded snapshot like the core decodes its module
           '^src/util/steps[.]ts$', // the handler yields to other requests with the engine's macrotask boundary
           '^src/util/timers[.]ts$', // the client's abortable wait between retries (imports nothing: bundled as is)
+          '^src/node/scan/alone[.]ts$', // the CLI's scan: the file scan on the scan engine (dist/scan-files.js)
+          '^src/scan-library[.]ts$', // which alone imports (the rule below), in place of the library module
         ],
       },
+    },
+    {
+      name: 'only-the-cli-scan-imports-the-scan-library',
+      comment:
+        "The scan library (src/scan-library.ts) is the library module of one bundle, dist/scan-files.js (tsup.config.ts): its entry, src/node/scan/alone.ts, imports it; every other module of the outer ring takes the library module.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/node/scan/alone[.]ts$'] },
+      to: { path: '^src/scan-library[.]ts$' },
     },
     {
       name: 'http-imports-the-library-surface',

@@ -422,6 +422,10 @@ const BUDGETS_KIB = {
   // core (assembly/copywalk.ts, +2.8 KB of SIMD core, as the main entry's)
   // → 1,068 (1,092,568 B): both merged
   'offload-worker.js': 1068,
+  // the file scan of `trainprint scan` on the scan engine (src/node/scan/alone.ts with src/scan-library.ts in place of
+  // the library): 839,084 B in a checkout whose node_modules is a link, against the library's 1,308,596 B that the
+  // scan loaded before (with trainprint/node)
+  'scan-files.js': 822,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
@@ -434,13 +438,41 @@ for (const [f, kib] of Object.entries(BUDGETS_KIB)) {
 // where SIMD is missing or off: the bundles holding the core embed the SIMD build alone and load that file on demand.
 {
   const scalar = /CORE_SCALAR_BASE64 = "([A-Za-z0-9+/=]{1024,})"/.exec(read('core-scalar.js'))?.[1];
-  for (const f of ['library.js', 'library.cjs', 'fingerprint.js', 'fingerprint.cjs', 'offload-worker.js']) {
+  for (const f of [
+    'library.js',
+    'library.cjs',
+    'fingerprint.js',
+    'fingerprint.cjs',
+    'offload-worker.js',
+    'scan-files.js',
+  ]) {
     const text = read(f);
     const file = f.endsWith('.cjs') ? 'core-scalar.cjs' : 'core-scalar.js';
     if (!scalar || text.includes(scalar.slice(1000, 1064)) || !text.includes(`("./${file}")`)) {
       console.error(`package check: dist/${f} must load the scalar core from ./${file}, not hold it`);
       process.exit(1);
     }
+  }
+}
+// `trainprint scan` loads the scan engine alone: dist/scan-files.js holds it and imports neither the library nor
+// trainprint/node (which would compile the whole library again), and the CLI's scan command imports it when the scan
+// starts (not for a usage error or `--queue`), and neither of them.
+{
+  const imports = (text) =>
+    [...text.matchAll(/^import\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2]);
+  const scanFiles = imports(read('scan-files.js'));
+  const command = read('cli.js').match(/import\("\.\/(scan-[A-Z0-9]+\.js)"\)/)?.[1];
+  const commandImports = command ? imports(read(command)) : [];
+  const loaded = commandImports.filter((f) => f.startsWith('./chunk-')).flatMap((f) => imports(read(f.slice(2))));
+  if (
+    scanFiles.some((f) => /^\.\/(library|node)\.js$/.test(f)) ||
+    !read(command).includes('import("./scan-files.js")') ||
+    [...commandImports, ...loaded].some((f) => /^\.\/(library|node)\.js$/.test(f))
+  ) {
+    console.error(
+      'package check: `trainprint scan` must load dist/scan-files.js and not the library or trainprint/node',
+    );
+    process.exit(1);
   }
 }
 // The on-demand files built on the library take what they share with it from ./library.js (src/on-demand-shared.ts):

@@ -146,8 +146,9 @@ export type {
 } from './services/scan/index.js';
 // the hit line's fields in order: the scan queue's table holds them (the outer ring's, not a public name)
 export { SCAN_HIT_FIELDS } from './services/scan/index.js';
-// for the outer ring only: a scan's minWords when none is given (the file scan's and the scan queue's)
-export { DEFAULT_MIN_WORDS } from './services/scan/schema.js';
+// for the outer ring only: a scan's minWords when none is given (the file scan's and the scan queue's), and the
+// contract of a scan's options (the file scan reads its options through it before it loads anything)
+export { DEFAULT_MIN_WORDS, SCAN_OPTIONS_REQUEST } from './services/scan/schema.js';
 // the accounts service: keys, OAuth clients and tokens, plans, usage, idempotency, back-off, availability
 export * from './services/accounts/index.js';
 export * from './services/jobs/index.js';

@@ -1,13 +1,14 @@
 /**
  * `trainprint scan --dataset ARCHIVE[,…] INPUT… --out HITS.jsonl`: model outputs or any documents scanned against
- * datasets (scanFiles of trainprint/node), one JSON line per hit, in input order; `--threads N` scans on N threads,
- * `--resume` continues from the checkpoint beside the output. With `--queue URL` the work goes through PostgreSQL
- * instead (./scan-queue.ts). Progress on stderr: a bar on a terminal, a plain line every few seconds otherwise, a
- * summary line at the end. Exit codes: 0 done, 1 runtime failure, 2 usage, 130 interrupted (checkpoint written).
+ * datasets (scanFiles of trainprint/node, on the scan engine alone: src/node/scan/alone.ts), one JSON line per hit,
+ * in input order; `--threads N` scans on N threads, `--resume` continues from the checkpoint beside the output.
+ * With `--queue URL` the work goes through PostgreSQL instead (./scan-queue.ts). Progress on stderr: a bar on a
+ * terminal, a plain line every few seconds otherwise, a summary line at the end. Exit codes: 0 done, 1 runtime failure, 2 usage, 130 interrupted (checkpoint written).
  */
-import { scanFiles, type ScanFilesProgress, type ScanFilesResult } from '../node/index.js';
+import type { ScanFilesProgress, ScanFilesResult } from '../node/scan/alone.js';
 import { bar } from './progress.js';
-import { DATASETS, fmt, mb, options, parse, QUIET, UsageError } from './shared.js';
+// the options' parsing alone (./args.ts): ./shared.ts would load the library and trainprint/node with it
+import { DATASETS, fmt, mb, options, parse, QUIET, UsageError } from './args.js';
 
 /** The exit code of a scan stopped by Ctrl-C or SIGTERM, after its checkpoint was written. */
 export const INTERRUPTED = 130;
@@ -133,7 +134,10 @@ export async function scanCommand(args: string[]): Promise<number> {
   };
   try {
     if (!quiet) err.write(`loading ${datasets.length === 1 ? 'the dataset' : `${datasets.length} datasets`}…\n`);
-    const r = await scanFiles({
+    // the file scan on the scan engine alone (dist/scan-files.js): the process compiles no service it never calls,
+    // and a usage error or `--queue` none of it
+    const { scanFilesAlone } = await import('../node/scan/alone.js');
+    const r = await scanFilesAlone({
       datasets,
       inputs: positionals,
       out,

@@ -14,7 +14,10 @@ import { isPostgresUrl, openPostgresDatasets } from '../store/node.js';
  * import { loadDatasetSpecs } from 'trainprint/node'
  * const close = await loadDatasetSpecs(engine, ['books.tpds', 'postgres://localhost/trainprint'])
  */
-export async function loadDatasetSpecs(engine: Engine, specs: readonly string[]): Promise<() => Promise<void>> {
+export async function loadDatasetSpecs(
+  engine: Pick<Engine, 'importDataset' | 'attachDataset'>,
+  specs: readonly string[],
+): Promise<() => Promise<void>> {
   const attached: Array<{ close(): Promise<void> }> = [];
   const close = async () => {
     await Promise.all(attached.map((d) => d.close()));

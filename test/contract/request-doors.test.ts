@@ -17,7 +17,7 @@ import { createEngine, type Engine } from '../../src/index.js';
 import { KeyStore, SCOPES, type Handler } from '../../src/http/index.js';
 import type { TargetModel } from '../../src/models/types.js';
 import { buildDatasetFile } from '../../src/node/build.js';
-import { scanFiles } from '../../src/node/scan/run.js';
+import { scanFiles } from '../../src/node/scan/files.js';
 import { auditCatalogue } from '../../src/services/memorization/memorization.js';
 import { BUILT_IN_JOB_TYPES } from '../../src/services/jobs/registry.js';
 import { REQUESTS } from '../../src/services/requests.js';

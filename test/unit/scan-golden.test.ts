@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/index.js';
 import { hitLine } from '../../src/node/scan/output.js';
+import { createScanEngine } from '../../src/scan-engine.js';
 import { archive, cleanOutputs, plantedOutputs, prng } from '../fixtures/scan-plant.js';
 
 const docs = archive();
@@ -56,6 +57,16 @@ function items(): Array<{ id: string; text: string }> {
   return out;
 }
 
+/** The hit lines of a scan of {@link items} at 50 and at 20 words. */
+async function hitLines(engine: Pick<Engine, 'scan'>): Promise<string> {
+  let lines = '';
+  for (const minWords of [50, 20]) {
+    lines += `# minWords ${minWords}\n`;
+    for await (const h of engine.scan(items(), { minWords })) lines += hitLine(h);
+  }
+  return lines;
+}
+
 describe('scan golden hits', () => {
   let engine: Engine;
   beforeAll(async () => {
@@ -64,11 +75,7 @@ describe('scan golden hits', () => {
   });
 
   it('gives the same hit lines at 50 and at 20 words', async () => {
-    let lines = '';
-    for (const minWords of [50, 20]) {
-      lines += `# minWords ${minWords}\n`;
-      for await (const h of engine.scan(items(), { minWords })) lines += hitLine(h);
-    }
+    const lines = await hitLines(engine);
     // every kind is there: hits whole and edited, near misses that are mostly hits only at 20 words, none in clean text
     const at50 = lines.slice(0, lines.indexOf('# minWords 20'));
     expect(at50).toContain('"id":"planted-');
@@ -78,5 +85,15 @@ describe('scan golden hits', () => {
     expect(near(lines.slice(at50.length))).toBeGreaterThan(near(at50) + 10);
     expect(lines).not.toContain('"id":"clean-');
     await expect(lines).toMatchFileSnapshot('../fixtures/scan-golden.jsonl');
+  }, 120_000);
+
+  it('gives the same hit lines on the scan engine that `trainprint scan` runs on (src/scan-engine.ts)', async () => {
+    const scanner = await createScanEngine();
+    try {
+      await scanner.importDataset(engine.exportDataset('archive'));
+      await expect(await hitLines(scanner)).toMatchFileSnapshot('../fixtures/scan-golden.jsonl');
+    } finally {
+      scanner.dispose();
+    }
   }, 120_000);
 });

@@ -1,23 +1,22 @@
 /**
- * `scanFiles` (trainprint/node; `trainprint scan` without `--queue`): the items of input files (readDocuments: JSON
- * Lines, text, JSON arrays, Parquet, optionally .gz / .zst) scanned against datasets (files or PostgreSQL), their hits
- * written as JSON lines in input order, with checkpoints beside the output so that a scan stopped by a crash,
+ * The file scan (`scanFiles` of trainprint/node, ./files.ts; `trainprint scan` without `--queue`, ./alone.ts): the
+ * items of input files (readDocuments: JSON Lines, text, JSON arrays, Parquet, optionally .gz / .zst) scanned against
+ * datasets (files or PostgreSQL), their hits written as JSON lines in input order, with checkpoints beside the output so that a scan stopped by a crash,
  * `kill -9` or Ctrl-C resumes where it was (`resume: true`) without repeating or losing an item. On one thread the
  * scan runs in this one; with `threads` > 1 on worker threads (./pool.ts), each loading the datasets once, while
  * this one reads the inputs and writes the hits in order.
  */
 import { stat } from 'node:fs/promises';
 import {
-  createEngine,
   positiveInt,
   DEFAULT_MIN_WORDS,
+  MAX_THREADS,
   readThrough,
-  REQUESTS,
+  SCAN_OPTIONS_REQUEST,
   TrainprintError,
   type Engine,
   type ScanItem,
 } from '../../library.js';
-import { MAX_THREADS } from '../build-pool.js';
 import { readDocumentBatches } from '../read-documents.js';
 import { checkpointPath, readCheckpoint, sameScan, writeCheckpoint, type ScanIdentity } from './checkpoint.js';
 import { loadDatasetSpecs } from '../load-datasets.js';
@@ -108,7 +107,7 @@ function planOf(options: ScanFilesOptions): Plan {
   if (toStdout && options.resume) throw new TrainprintError('INVALID_OPTIONS', 'resume needs an output file (not -)');
   // the scan's options as every door reads them (the datasets, loaded later, by the engine's scan)
   const given = { min_words: options.minWords, paraphrase: options.paraphrase };
-  const o = readThrough(REQUESTS.scanOptions, given, undefined);
+  const o = readThrough(SCAN_OPTIONS_REQUEST, given, undefined);
   return {
     minWords: o.min_words ?? DEFAULT_MIN_WORDS,
     paraphrase: o.paraphrase ?? false,
@@ -148,14 +147,23 @@ interface Tally {
 }
 
 /**
- * Scan input files against datasets into a file of hit lines (see the module comment).
+ * What a file scan on one thread needs of an engine: the datasets loaded into it and the scan — the Engine's
+ * (`scanFiles`, ./files.ts) or the scan engine's (`trainprint scan`, ./alone.ts), the same service either way.
+ */
+export type FileScanEngine = Pick<Engine, 'scan' | 'scanItem' | 'importDataset' | 'attachDataset'>;
+
+/** Makes the engine of a file scan on one thread (`synonyms` only for a scan for paraphrases). */
+export type OpenFileScanEngine = (options: { readonly synonyms: boolean }) => Promise<FileScanEngine>;
+
+/**
+ * Scan input files against datasets into a file of hit lines (see the module comment), on one thread with the
+ * engine that `open` makes, on several with the pool's threads.
  * @throws (rejects) INVALID_OPTIONS, INVALID_INPUT (an unreadable input or dataset, a checkpoint of another scan),
  *   NOT_FOUND, as the scan does
  * @example
- * import { scanFiles } from 'trainprint/node'
- * const r = await scanFiles({ datasets: ['books.tpds'], inputs: ['outputs.jsonl'], out: 'hits.jsonl', threads: 2 })
+ * const r = await scanFilesWith(createEngine, { datasets: ['books.tpds'], inputs: ['outputs.jsonl'], out: 'hits.jsonl' })
  */
-export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesResult> {
+export async function scanFilesWith(open: OpenFileScanEngine, options: ScanFilesOptions): Promise<ScanFilesResult> {
   const plan = planOf(options);
   const { minWords, paraphrase, textField, idField, threads, toStdout } = plan;
   const { inputs, total } = await sizeInputs(options.inputs);
@@ -173,7 +181,7 @@ export async function scanFiles(options: ScanFilesOptions): Promise<ScanFilesRes
   // the engine (one thread) or the workers, with the datasets loaded, before the output is touched
   // the WordNet table (a 580 KB module) only where the search reads it: a scan for copies aligns without synonyms
   // (src/services/scan/scan.ts), so it is left unloaded unless `paraphrase`
-  const engine = threads === 1 ? await createEngine({ synonyms: paraphrase }) : null;
+  const engine = threads === 1 ? await open({ synonyms: paraphrase }) : null;
   const closeDatasets = engine ? await loadDatasetSpecs(engine, options.datasets) : async () => {};
   const pool = engine ? null : new ScanPool(WORKER_URL, threads, { datasets: options.datasets, minWords, paraphrase });
   let out: HitOutput | null = null;
@@ -268,7 +276,7 @@ function itemsAfter(
  * aborted, as the reader's own check (itemsAfter) did when the items went one at a time.
  */
 async function scanHere(
-  engine: Engine,
+  engine: FileScanEngine,
   items: AsyncIterable<ScanItem>,
   options: { readonly minWords: number; readonly paraphrase: boolean; readonly stop: AbortSignal | undefined },
   out: HitOutput,
