@@ -244,7 +244,7 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // core (assembly/copywalk.ts, +2.8 KB of each core, +3.7 KB as base64) with its plain-TS reference kept for engines
 // without a core (src/align/copy-walk.ts) — 1,276 KiB.
 // Both merged: 1,310,026 B — 1,281 KiB.
-// Then 1,312,934 B (+2.8 KB; in a checkout whose node_modules is a link): a dataset file's texts and documents written
+// Then 1,312,958 B (+2.8 KB; in a checkout whose node_modules is a link): a dataset file's texts and documents written
 // by `encodeDataset` in bounded pieces (src/datasets/msgpack-pieces.ts, shared with the stream), so that a file whose
 // texts pass 2 GiB is written exactly (Node 20's `encodeInto` writes nothing into a view of 2 GiB) — 1,283 KiB.
 const MAIN_BUDGET = 1283 * 1024;
@@ -286,7 +286,7 @@ const BUDGETS_KIB = {
   // → 1,283 (1,313,035 B in a checkout whose node_modules is a link): the walk that settles a scan's copies in the core
   // (assembly/copywalk.ts, +2.8 KB of each core, as the main entry's)
   // → 1,288 (1,317,039 B): both merged
-  // → 1,290 (1,319,955 B in a checkout whose node_modules is a link): a dataset file's texts and documents written in
+  // → 1,290 (1,319,979 B in a checkout whose node_modules is a link): a dataset file's texts and documents written in
   // bounded pieces (src/datasets/msgpack-pieces.ts, +2.9 KB, as the main entry's)
   'library.cjs': 1290,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
@@ -426,7 +426,7 @@ const BUDGETS_KIB = {
   // → 1,064 (1,088,621 B in a checkout whose node_modules is a link): the walk that settles a scan's copies in the
   // core (assembly/copywalk.ts, +2.8 KB of SIMD core, as the main entry's)
   // → 1,068 (1,092,568 B): both merged
-  // → 1,070 (1,095,518 B in a checkout whose node_modules is a link): a dataset file's texts and documents written in
+  // → 1,070 (1,095,542 B in a checkout whose node_modules is a link): a dataset file's texts and documents written in
   // bounded pieces (src/datasets/msgpack-pieces.ts, +2.9 KB, as the main entry's)
   'offload-worker.js': 1070,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)

@@ -258,8 +258,8 @@ function* portraitPayload(s: PortraitDatasetSource, encoder: Encoder): Generator
   const d = s.descriptor;
   yield mapHeader(s.locator === undefined ? 3 : 4);
   yield encoder.encodeSharedRef('descriptor');
-  const { id, name, kind, window, models, kb_dataset, meta, locate } = d;
-  const descriptor = withoutUndefined({ id, name, kind, window, models, kb_dataset, meta, locate });
+  const { id, name, kind, window, models, kb_dataset, meta, background, locate } = d;
+  const descriptor = withoutUndefined({ id, name, kind, window, models, kb_dataset, meta, background, locate });
   yield boundedEncode(encoder, descriptor, 'descriptor');
   yield encoder.encodeSharedRef('docs');
   yield* docsPieces(s.docs, encoder);

@@ -1,5 +1,6 @@
 import { Encoder, encode } from '@msgpack/msgpack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_PORTRAIT_BACKGROUND } from '../../../src/datasets/background.js';
 import { MSGPACK_JS_STRING_UNITS, packedPieces, textPieces } from '../../../src/datasets/msgpack-pieces.js';
 import {
   crc32,
@@ -216,7 +217,7 @@ describe('encodeDataset: the bytes msgpack writes for the whole payload, with it
     }
   });
 
-  it('a portrait: the same file (100 random portraits)', () => {
+  it('a portrait: the same file, and the stream’s (100 random portraits, half with a measured background)', () => {
     const random = prng(0x9047);
     for (let run = 0; run < 100; run++) {
       const docs = Array.from({ length: Math.floor(random() * 6) }, (_, d) => ({
@@ -230,17 +231,25 @@ describe('encodeDataset: the bytes msgpack writes for the whole payload, with it
         k: 1 + Math.floor(random() * 16),
         bits: Uint8Array.from({ length: 64 * (1 + Math.floor(random() * 40)) }, () => Math.floor(random() * 256)),
       }));
+      const background = random() < 0.5 ? DEFAULT_PORTRAIT_BACKGROUND : undefined;
       const data = {
-        descriptor: { id: 'portrait-'.repeat(8), kind: 'portrait', window: 1 + Math.floor(random() * 64) },
+        descriptor: { id: 'portrait-'.repeat(8), kind: 'portrait', window: 1 + Math.floor(random() * 64), background },
         params: 'tp1;test',
         docs,
         filters,
       } as unknown as PortraitDatasetData;
       const { id, kind, window } = data.descriptor;
-      const payload = { descriptor: { id, kind, window }, docs, filters };
+      const payload = { descriptor: { id, kind, window, background }, docs, filters };
       const keys = filters.reduce((a, f) => a + f.keys, 0);
       const want = Buffer.from(framedByMsgpack(payload, data.params, 'portrait', { docs: docs.length, keys }));
       expect(want.equals(encodeDataset(data, { pieceBytes: PIECES[run % PIECES.length] })), `run ${run}`).toBe(true);
+      // the stream writes the same file, its measured background included
+      const bits = (b: Uint8Array) => ({ length: b.length, read: (f: number, t: number) => b.subarray(f, t) });
+      const stream = new SnapshotStream({ ...data, filters: filters.map((f) => ({ ...f, bits: bits(f.bits) })) });
+      const streamed = gathered(stream.pieces());
+      const patch = stream.patch();
+      streamed.set(patch.bytes, patch.offset);
+      expect(want.equals(streamed), `run ${run}: the stream`).toBe(true);
     }
   });
 
