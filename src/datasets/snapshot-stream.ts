@@ -1,8 +1,8 @@
 /**
  * Dataset snapshots written a piece at a time: the same bytes as `encodeDataset` (./snapshot.ts),
- * without ever holding the whole file. `encodeDataset` builds the payload in one buffer and then
- * copies it behind the header, so exporting an index briefly needs about three times its size;
- * here the large columns are read from the dataset a chunk at a time (sorted columns gathered
+ * without ever holding the whole file. `encodeDataset` keeps the payload's pieces (its texts and
+ * documents copied into them) and then copies them behind the header into one buffer, so exporting
+ * an index briefly needs about twice its size; here the large columns are read from the dataset a chunk at a time (sorted columns gathered
  * chunk by chunk), so a writer holds one chunk beyond the index itself.
  *
  * The header holds the payload's length and a CRC-32 of everything after it, both known only at
@@ -11,8 +11,8 @@
  */
 import { Encoder } from '@msgpack/msgpack';
 import { TrainprintError } from '../errors.js';
-import { isWellFormed } from '../util/validate.js';
 import { crc32, crc32Combine } from '../util/crc32.js';
+import { arrayHeader, binHeader, boundedEncode, mapHeader, textPieces } from './msgpack-pieces.js';
 import {
   checkDescriptor,
   checkDocs,
@@ -20,6 +20,7 @@ import {
   checkLocator,
   checkMinhash,
   checkTexts,
+  docsPieces,
   failWith,
   leBytes,
   PORTRAIT_LOCATOR_VERSION,
@@ -195,33 +196,7 @@ export class SnapshotStream {
 }
 
 // ---------------------------------------------------------------------------------------------
-// msgpack framing written by hand where `Encoder` would need the whole value (same formats it picks).
-
-function sized(small: number, tag16: number, tag32: number, n: number, fixBits: number): Uint8Array {
-  if (n < fixBits) return Uint8Array.of(small | n);
-  const out = new Uint8Array(n < 0x10000 ? 3 : 5);
-  out[0] = n < 0x10000 ? tag16 : tag32;
-  const dv = new DataView(out.buffer);
-  if (n < 0x10000) dv.setUint16(1, n, false);
-  else dv.setUint32(1, n, false);
-  return out;
-}
-
-const mapHeader = (n: number) => sized(0x80, 0xde, 0xdf, n, 16);
-const arrayHeader = (n: number) => sized(0x90, 0xdc, 0xdd, n, 16);
-
-function binHeader(n: number): Uint8Array {
-  if (n < 0x100) return Uint8Array.of(0xc4, n);
-  return sized(0, 0xc5, 0xc6, n, 0); // bin16 / bin32
-}
-
-function* docsPieces(docs: ExactDatasetData['docs'], encoder: Encoder): Generator<Uint8Array> {
-  yield arrayHeader(docs.length);
-  for (const x of docs) {
-    const { id, chars, tokens, bytes, meta } = x;
-    yield encoder.encodeSharedRef(withoutUndefined({ id, chars, tokens, bytes, meta }));
-  }
-}
+// The payload's pieces (msgpack framing written by hand where `Encoder` would need the whole value: ./msgpack-pieces.ts).
 
 /** A column as bin: its header, then its little-endian bytes a chunk at a time, checked as they pass. */
 function* columnPieces<T extends BigUint64Array | Uint32Array>(
@@ -247,7 +222,7 @@ function* exactPayload(s: ExactDatasetSource, encoder: Encoder, fail: Fail): Gen
   yield mapHeader(s.texts === undefined ? 7 : 8);
   yield encoder.encodeSharedRef('descriptor');
   const { id, name, kind, models, kb_dataset, keep_text, meta } = d;
-  yield encoder.encodeSharedRef(withoutUndefined({ id, name, kind, models, kb_dataset, keep_text, meta }));
+  yield boundedEncode(encoder, withoutUndefined({ id, name, kind, models, kb_dataset, keep_text, meta }), 'descriptor');
   yield encoder.encodeSharedRef('docs');
   yield* docsPieces(s.docs, encoder);
   yield encoder.encodeSharedRef('keys');
@@ -279,83 +254,13 @@ function* exactPayload(s: ExactDatasetSource, encoder: Encoder, fail: Fail): Gen
   }
 }
 
-/** Texts are gathered into pieces of about this size. */
-const TEXT_PIECE = 1 << 20;
-
-/** Bytes of a msgpack str header for a string of `n` UTF-8 bytes (fixstr, str8, str16, str32: what `Encoder` picks). */
-const strHeaderSize = (n: number) => (n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5);
-
-function writeStrHeader(out: Uint8Array, at: number, n: number): void {
-  if (n < 32) out[at] = 0xa0 | n;
-  else if (n < 0x100) {
-    out[at] = 0xd9;
-    out[at + 1] = n;
-  } else if (n < 0x10000) {
-    out[at] = 0xda;
-    out[at + 1] = n >>> 8;
-    out[at + 2] = n & 0xff;
-  } else {
-    out[at] = 0xdb;
-    new DataView(out.buffer, out.byteOffset + at + 1, 4).setUint32(0, n, false);
-  }
-}
-
-const textEncoder = new TextEncoder();
-
-/**
- * The texts as msgpack strings (or nil), the bytes `Encoder` writes for them, packed into pieces of
- * about {@link TEXT_PIECE} bytes (a view of one buffer, reused for the next piece). Each text is
- * UTF-8-encoded once, straight into the piece (`encodeInto`); `Encoder` counts its UTF-8 bytes in
- * JavaScript first, which at hundreds of megabytes of text was most of the export's time. The two
- * encodings agree on well-formed strings (documents with lone surrogates are refused when added);
- * any other string, which only a hand-made snapshot could bring in, is left to `encoder`.
- */
-function* textPieces(texts: readonly (string | null)[], encoder: Encoder): Generator<Uint8Array> {
-  const buf = new Uint8Array(TEXT_PIECE);
-  let fill = 0;
-  for (const t of texts) {
-    if (t !== null && !isWellFormed(t)) {
-      if (fill > 0) yield buf.subarray(0, fill);
-      fill = 0;
-      yield encoder.encodeSharedRef(t);
-      continue;
-    }
-    const room = t === null ? 1 : 5 + 3 * t.length;
-    if (fill + room > buf.length && fill > 0) {
-      yield buf.subarray(0, fill);
-      fill = 0;
-    }
-    if (room > buf.length) {
-      // A text longer than a piece: encoded on its own (one copy of its bytes, as `Encoder` makes).
-      const bytes = textEncoder.encode(t!);
-      const head = new Uint8Array(strHeaderSize(bytes.length));
-      writeStrHeader(head, 0, bytes.length);
-      yield head;
-      yield bytes;
-      continue;
-    }
-    if (t === null) {
-      buf[fill++] = 0xc0;
-      continue;
-    }
-    // The header goes before the text: its size is known unless the UTF-8 length (between t.length
-    // and 3 · t.length) straddles a boundary; then the text is encoded after the widest header and moved back.
-    const known = strHeaderSize(t.length) === strHeaderSize(3 * t.length) ? strHeaderSize(t.length) : 5;
-    const { written } = textEncoder.encodeInto(t, buf.subarray(fill + known));
-    const header = strHeaderSize(written);
-    if (header !== known) buf.copyWithin(fill + header, fill + known, fill + known + written);
-    writeStrHeader(buf, fill, written);
-    fill += header + written;
-  }
-  if (fill > 0) yield buf.subarray(0, fill);
-}
-
 function* portraitPayload(s: PortraitDatasetSource, encoder: Encoder): Generator<Uint8Array> {
   const d = s.descriptor;
   yield mapHeader(s.locator === undefined ? 3 : 4);
   yield encoder.encodeSharedRef('descriptor');
-  const { id, name, kind, window, models, kb_dataset, meta, locate } = d;
-  yield encoder.encodeSharedRef(withoutUndefined({ id, name, kind, window, models, kb_dataset, meta, locate }));
+  const { id, name, kind, window, models, kb_dataset, meta, background, locate } = d;
+  const descriptor = withoutUndefined({ id, name, kind, window, models, kb_dataset, meta, background, locate });
+  yield boundedEncode(encoder, descriptor, 'descriptor');
   yield encoder.encodeSharedRef('docs');
   yield* docsPieces(s.docs, encoder);
   yield encoder.encodeSharedRef('filters');

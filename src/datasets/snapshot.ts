@@ -53,6 +53,15 @@ import { readThrough } from '../util/schema-check.js';
 import { checkPortraitBackground, type PortraitBackground } from './background.js';
 import { commonFault } from './common.js';
 import { type PayloadEntry, splitTexts } from './payload-bytes.js';
+import {
+  arrayHeader,
+  binHeader,
+  boundedEncode,
+  mapHeader,
+  packedPieces,
+  type PieceOptions,
+  textPieces,
+} from './msgpack-pieces.js';
 import { vouchSpans, wellFormedSpans } from './posting-spans.js';
 import { CREATE_DATASET_REQUEST } from './descriptor.js';
 import { type LocatorData, locatorFault } from './locator.js';
@@ -355,19 +364,21 @@ export function withoutUndefined<T extends Record<string, unknown>>(o: T): Parti
 
 /**
  * Serialise an exact dataset to a snapshot (layout in the module comment). Checks the same
- * invariants as {@link decodeDataset}, so it never writes a file that would be refused.
+ * invariants as {@link decodeDataset}, so it never writes a file that would be refused. The payload is written in
+ * pieces, its texts a bounded piece at a time (./msgpack-pieces.ts: no `encodeInto` view of 2 GiB, where Node 20
+ * writes nothing), then copied behind the header into one buffer; `pieces` sets their size (tests pass a small one).
  * @throws INVALID_INPUT when the dataset is malformed (wrong types, unknown descriptor/doc fields,
  *   column lengths differ, postDoc out of range, start > end, keys unsorted, minhash not docs × 128 u32,
- *   meta not msgpack-serialisable,
+ *   meta not msgpack-serialisable, a descriptor or a document's entry of 1 GiB or more,
  *   payload ≥ 4 GiB)
  * @example const bytes = encodeDataset(data); const copy = decodeDataset(bytes, { params: data.params })
  */
-export function encodeDataset(data: DatasetData): Uint8Array {
+export function encodeDataset(data: DatasetData, pieces: PieceOptions = {}): Uint8Array {
   const fail: Fail = failWith('INVALID_INPUT');
   if (data === null || typeof data !== 'object') fail('dataset must be an object');
   if (typeof data.params !== 'string' || data.params.length === 0) fail('params must be a non-empty string');
   if (isPlainObject(data.descriptor) && data.descriptor.kind === 'portrait')
-    return encodePortrait(data as PortraitDatasetData, fail);
+    return encodePortrait(data as PortraitDatasetData, fail, pieces);
   data = data as ExactDatasetData;
   const d = checkDescriptor(data.descriptor, fail);
   const docs = checkDocs(data.docs, fail);
@@ -378,25 +389,59 @@ export function encodeDataset(data: DatasetData): Uint8Array {
   checkColumns(data, docs.length, fail);
   checkMinhash(data.minhash, docs.length, fail);
   if (data.texts !== undefined) checkTexts(data.texts, docs, fail);
+  const exact = data;
+  const counts = { docs: docs.length, keys: data.keys.length };
+  return frame(() => exactPayload(exact, d, docs, { ...pieces, fresh: true }), data.params, 'exact', counts, fail);
+}
 
-  const n = data.keys.length;
+/** An exact payload's map (layout in the module comment) as pieces that stay valid: large columns as views. */
+function* exactPayload(
+  data: ExactDatasetData,
+  d: ExactDatasetData['descriptor'],
+  docs: ExactDatasetData['docs'],
+  pieces: PieceOptions,
+): Generator<Uint8Array> {
+  const encoder = new Encoder({ ignoreUndefined: true });
   const { id, name, kind, models, kb_dataset, keep_text, meta } = d;
-  let textBytes = 0;
-  for (const x of docs) textBytes += x.bytes;
-  const payloadValue = {
-    descriptor: withoutUndefined({ id, name, kind, models, kb_dataset, keep_text, meta }),
-    docs: docs.map((x) =>
-      withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta }),
-    ),
-    keys: leBytes(data.keys),
-    postDoc: leBytes(data.postDoc),
-    postStart: leBytes(data.postStart),
-    postEnd: leBytes(data.postEnd),
-    minhash: leBytes(data.minhash),
-    ...(data.texts === undefined ? {} : { texts: data.texts }),
-  };
-  const size = 20 * n + (64 + 4 * EXACT_MINHASH_K) * docs.length + (data.texts === undefined ? 0 : textBytes) + 1024;
-  return frame(payloadValue, size, data.params, 'exact', { docs: docs.length, keys: n }, fail);
+  yield mapHeader(data.texts === undefined ? 7 : 8);
+  yield encoder.encode('descriptor');
+  yield boundedEncode(
+    encoder,
+    withoutUndefined({ id, name, kind, models, kb_dataset, keep_text, meta }),
+    'descriptor',
+  ).slice();
+  yield encoder.encode('docs');
+  yield* docsPieces(docs, encoder, pieces);
+  for (const k of ['keys', 'postDoc', 'postStart', 'postEnd', 'minhash'] as const) {
+    yield encoder.encode(k);
+    const bytes = leBytes(data[k]);
+    yield binHeader(bytes.length);
+    yield bytes;
+  }
+  if (data.texts === undefined) return;
+  yield encoder.encode('texts');
+  yield arrayHeader(data.texts.length);
+  yield* textPieces(data.texts, encoder, pieces);
+}
+
+/**
+ * The documents' array: its header, then each entry's map as `Encoder` writes it, packed into pieces (one
+ * encoding at a time, so that no encoder's buffer grows with the list).
+ * @example for (const piece of docsPieces(data.docs, new Encoder({ ignoreUndefined: true }))) write(piece)
+ */
+export function* docsPieces(
+  docs: ExactDatasetData['docs'],
+  encoder: Encoder,
+  pieces: PieceOptions = {},
+): Generator<Uint8Array> {
+  yield arrayHeader(docs.length);
+  function* maps(): Generator<Uint8Array> {
+    for (let i = 0; i < docs.length; i++) {
+      const { id, chars, tokens, bytes, meta } = docs[i];
+      yield boundedEncode(encoder, withoutUndefined({ id, chars, tokens, bytes, meta }), `docs[${i}]`);
+    }
+  }
+  yield* packedPieces(maps(), pieces);
 }
 
 /** Check a portrait's filter chain (same rules for encode and decode). Returns the total keys. */
@@ -422,38 +467,53 @@ export function checkFilters(
   return total;
 }
 
-function encodePortrait(data: PortraitDatasetData, fail: Fail): Uint8Array {
+function encodePortrait(data: PortraitDatasetData, fail: Fail, pieces: PieceOptions): Uint8Array {
   const d = checkDescriptor(data.descriptor, fail, 'portrait') as unknown as PortraitDatasetData['descriptor'];
   const docs = checkDocs(data.docs, fail);
   const keys = checkFilters(data.filters, fail);
-  const payloadValue = {
-    descriptor: withoutUndefined({
-      id: d.id,
-      name: d.name,
-      kind: d.kind,
-      window: d.window,
-      models: d.models,
-      kb_dataset: d.kb_dataset,
-      meta: d.meta,
-      background: d.background,
-      locate: d.locate,
-    }),
-    docs: docs.map((x) =>
-      withoutUndefined({ id: x.id, chars: x.chars, tokens: x.tokens, bytes: x.bytes, meta: x.meta }),
-    ),
-    filters: data.filters.map((f) => ({ keys: f.keys, k: f.k, bits: f.bits })),
-    ...(data.locator === undefined ? {} : { locator: checkLocator(data.locator, fail) }),
-  };
-  const bits = data.filters.reduce((a, f) => a + f.bits.length, 0) + (data.locator?.cells.length ?? 0);
+  const locator = data.locator === undefined ? undefined : checkLocator(data.locator, fail);
   return frame(
-    payloadValue,
-    bits + 64 * docs.length + 1024,
+    () => portraitPayload(data, d, docs, locator, { ...pieces, fresh: true }),
     data.params,
     'portrait',
     { docs: docs.length, keys },
     fail,
-    data.locator === undefined ? PORTRAIT_VERSION : PORTRAIT_LOCATOR_VERSION,
+    locator === undefined ? PORTRAIT_VERSION : PORTRAIT_LOCATOR_VERSION,
   );
+}
+
+/** A portrait payload's map (layout in the module comment) as pieces that stay valid: the filters' bits as they are. */
+function* portraitPayload(
+  data: PortraitDatasetData,
+  d: PortraitDatasetData['descriptor'],
+  docs: PortraitDatasetData['docs'],
+  locator: LocatorData | undefined,
+  pieces: PieceOptions,
+): Generator<Uint8Array> {
+  const encoder = new Encoder({ ignoreUndefined: true });
+  const { id, name, kind, window, models, kb_dataset, meta, background, locate } = d;
+  const descriptor = withoutUndefined({ id, name, kind, window, models, kb_dataset, meta, background, locate });
+  yield mapHeader(locator === undefined ? 3 : 4);
+  yield encoder.encode('descriptor');
+  yield boundedEncode(encoder, descriptor, 'descriptor').slice();
+  yield encoder.encode('docs');
+  yield* docsPieces(docs, encoder, pieces);
+  yield encoder.encode('filters');
+  yield arrayHeader(data.filters.length);
+  for (const f of data.filters) {
+    yield mapHeader(3);
+    yield encoder.encode('keys');
+    yield encoder.encode(f.keys);
+    yield encoder.encode('k');
+    yield encoder.encode(f.k);
+    yield encoder.encode('bits');
+    yield binHeader(f.bits.length);
+    yield f.bits;
+  }
+  if (locator === undefined) return;
+  yield encoder.encode('locator');
+  // integers and bins only (checkLocator): no string for `encodeInto`, so an encoder's buffer of any size writes it
+  yield encoder.encode(locator);
 }
 
 /**
@@ -480,31 +540,41 @@ export function snapshotHead(
   return out;
 }
 
-/** The header + checksum + payload framing shared by every kind (layout in the module comment). */
+/**
+ * The header + checksum + payload framing shared by every kind (layout in the module comment): the payload's pieces
+ * gathered, then copied behind the header into one buffer of the file's exact size.
+ */
 function frame(
-  payloadValue: unknown,
-  sizeHint: number,
+  payload: () => Iterable<Uint8Array>,
   params: string,
   kind: 'exact' | 'portrait',
   counts: { docs: number; keys: number },
   fail: Fail,
   version?: number,
 ): Uint8Array {
-  let payload: Uint8Array;
+  const pieces: Uint8Array[] = [];
+  let length = 0;
   try {
-    const encoder = new Encoder({ initialBufferSize: sizeHint, ignoreUndefined: true });
-    payload = encoder.encodeSharedRef(payloadValue);
+    for (const piece of payload()) {
+      pieces.push(piece);
+      length += piece.length;
+    }
   } catch (e) {
+    if (e instanceof TrainprintError) throw e;
     throw new TrainprintError('INVALID_INPUT', `dataset cannot be serialised (${(e as Error).message})`, { cause: e });
   }
-  if (payload.length > 0xffffffff) fail('dataset too large for one snapshot (payload ≥ 4 GiB)');
+  if (length > 0xffffffff) fail('dataset too large for one snapshot (payload ≥ 4 GiB)');
 
   const head = snapshotHead(params, kind, counts, version);
   const c = head.length - 5; // offset of the payload's bin32 tag
-  const out = new Uint8Array(head.length + payload.length);
+  const out = new Uint8Array(head.length + length);
   out.set(head);
-  new DataView(out.buffer).setUint32(c + 1, payload.length, false);
-  out.set(payload, head.length);
+  new DataView(out.buffer).setUint32(c + 1, length, false);
+  let at = head.length;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
   new DataView(out.buffer).setUint32(c - 4, snapshotCrc(out, c), false);
   return out;
 }
