@@ -5,9 +5,14 @@
  */
 import { TrainprintError } from '../errors.js';
 
-/** Refuses what is not a finite number (NaN, ±Infinity, strings …) with INVALID_INPUT: no NaN comes out. */
+/**
+ * Refuses what is not a finite number (NaN, ±Infinity, strings …) with INVALID_INPUT: no NaN comes out. A loop over
+ * the keys, not `Object.entries`: a search sums tails per chunk, and the pairs `Object.entries` made were 6 % of a
+ * score's CPU in a profile (node --cpu-prof).
+ */
 function finite(fn: string, values: Record<string, unknown>): void {
-  for (const [name, v] of Object.entries(values)) {
+  for (const name in values) {
+    const v = values[name];
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       throw new TrainprintError(
         'INVALID_INPUT',
@@ -17,13 +22,16 @@ function finite(fn: string, values: Record<string, unknown>): void {
   }
 }
 
+/** The Lanczos coefficients for g = 7, n = 9 (made once: a binomial term reads them three times). */
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
+
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; relative error < 1e-14). */
 export function logGamma(x: number): number {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
+  const c = LANCZOS;
   x -= 1;
   let a = c[0];
   const t = x + 7.5;

@@ -289,8 +289,8 @@ describe('score', () => {
     );
     expect(covered / trials).toBeGreaterThanOrEqual(0.93);
     expect(wrongFlags).toBe(0);
-    // ≈ 100 ms of CPU a work (its registration 3 ms, its score 95 ms, measured on 60 of them): 220 s on 2 cores at
-    // a load average of 15, and past 300 s under more load; the limit catches a hang, not a slow machine
+    // ≈ 70 ms of CPU a work (its registration 3 ms, its score 68 ms: bench/score.mjs, 95 ms before the bootstrap kept
+    // its tails); past 150 s of wall time under a load average of 15; the limit catches a hang, not a slow machine
   }, 900_000);
 
   it('validates formats with clear errors', async () => {

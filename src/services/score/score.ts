@@ -35,7 +35,7 @@ import type { Offload } from '../../corpus/work.js';
 import { resolveOptions } from '../../fingerprint/options.js';
 import { DEFAULT_SLICE_MS, turnOf } from '../../util/steps.js';
 import { TrainprintError } from '../../errors.js';
-import { datasetConfidence, CALIBRATION } from '../analyze/calibration.js';
+import { CALIBRATION } from '../analyze/calibration.js';
 import {
   type EvidenceKind,
   evidenceKind,
@@ -44,7 +44,7 @@ import {
   reportLimitations,
   unmeasured,
 } from '../policy/kinds/index.js';
-import { checkableMatches, countedStrength, countsAsEvidence } from '../policy/evidence-policy.js';
+import { checkableMatches, countsAsEvidence } from '../policy/evidence-policy.js';
 import type { DatasetStats, SearchMatch } from '../../datasets/types.js';
 import type { RemoteCorpusReport } from '../../corpus/remote-types.js';
 import { crawlLink, remoteIndex } from '../kb/remote-indexes.js';
@@ -54,7 +54,7 @@ import type { KnowledgeBase } from '../kb/kb.js';
 import type { FactorCode } from '../kb/factors.js';
 import { resolveJurisdiction } from '../kb/jurisdictions.js';
 import type { KbModel } from '../kb/types.js';
-import { binomialUpperTail, wilsonInterval } from '../../stats/binomial.js';
+import { wilsonInterval } from '../../stats/binomial.js';
 import type { Store } from '../../store/types.js';
 import { checkSignal } from '../../util/validate.js';
 import { readRequest, readThroughFile } from '../../util/schema-check.js';
@@ -67,12 +67,11 @@ import { scoredContent } from './content.js';
 import { CHUNK_WORDS, CONFIRM_WORDS, decideTier, MIN_CHUNKS_FOR_TIER } from './tier.js';
 import { round1, round4 } from '../../util/round.js';
 import { optOutStatus } from '../policy/opt-out.js';
-import { mulberry32 } from '../../util/random.js';
+import { BOOTSTRAP_RESAMPLES, bootstrapInterval, ChunkValues, type DatasetValue } from './order-statistic.js';
 import type { ChunkEvidence, ScoreOptions, ScoreRequest, ScoreResult } from './types.js';
 
 export { CHUNK_WORDS, CONFIRM_WORDS, MIN_CHUNKS_FOR_TIER } from './tier.js';
-/** Bootstrap resamples. */
-export const BOOTSTRAP_RESAMPLES = 1000;
+export { BOOTSTRAP_RESAMPLES } from './order-statistic.js';
 
 /** A match a score shows: one of `evidence.matches` (./types.ts). */
 type ScoreMatch = ScoreResult['evidence']['matches'][number];
@@ -193,11 +192,11 @@ export async function scoreWork(
   const grid = await searchChunks({ ...searches, linked }, remote.chunks);
   throwIfAborted(q.signal);
 
-  // per dataset: order-statistic chance → calibrated confidence × certainty
-  const all = Array.from({ length: n }, (_, i) => i);
-  const perDataset = linked.map((_, d) => datasetValue(grid, linked, d, all, workWords));
+  // per dataset: order-statistic chance → calibrated confidence × certainty, over the chunks and over resamples
+  const values = linked.map((l, d) => new ChunkValues(grid.chances[d], grid.flagged[d], l, workWords));
+  const perDataset = values.map((v) => v.over(new Int32Array(n).fill(1)));
   const point = n === 0 ? 0 : Math.max(0, ...perDataset.map((v) => v.value));
-  const boot = bootstrap(grid, linked, n, workWords, seedOf(`${q.workHash}\n${model.id}`));
+  const boot = bootstrapInterval(values, n, seedOf(`${q.workHash}\n${model.id}`));
   const { ci } = boot;
 
   // reused share and its Wilson interval
@@ -245,9 +244,9 @@ function resultOf(r: {
   readonly q: CheckedScore;
   readonly linked: readonly Linked[];
   readonly grid: ChunkGrid;
-  readonly perDataset: ReturnType<typeof datasetValue>[];
+  readonly perDataset: DatasetValue[];
   readonly point: number;
-  readonly boot: ReturnType<typeof bootstrap>;
+  readonly boot: ReturnType<typeof bootstrapInterval>;
   readonly chunkEvidence: ChunkEvidence[];
   readonly decision: ReturnType<typeof decideTier>;
   readonly risk: RiskResult;
@@ -546,54 +545,6 @@ async function searchChunks(s: ScoreSearches, remoteChunks: ChunkCache): Promise
     }
   }
   return grid;
-}
-
-/** One linked dataset over the chunks `idx`: order-statistic chance → calibrated confidence × link certainty. */
-function datasetValue(
-  grid: ChunkGrid,
-  linked: readonly Linked[],
-  d: number,
-  idx: ArrayLike<number>,
-  workWords: number,
-): { chance: number; strength: number; confidence: number; value: number } {
-  // the policy (src/services/policy): a dataset none of whose chunks shows a checkable match gives nothing
-  let shown = 0;
-  for (const i of Array.from(idx)) shown += grid.flagged[d][i];
-  if (shown === 0) return { chance: 1, strength: 0, confidence: 0, value: 0 };
-  const cs = Array.from(idx, (i) => grid.chances[d][i]).sort((a, b) => a - b);
-  let best = 1;
-  for (let j = 1; j <= cs.length && cs[j - 1] < 1; j++)
-    best = Math.min(best, binomialUpperTail(j, cs.length, cs[j - 1]));
-  const chance = Math.min(1, cs.length * best);
-  const strength = chance <= 0 ? MAX_STRENGTH : Math.min(MAX_STRENGTH, -Math.log10(chance));
-  // ... and one whose matches are no stronger than chance gives nothing either
-  const finding = { checkable: shown, found: shown, strength };
-  if (!countsAsEvidence(finding)) return { chance, strength, confidence: 0, value: 0 };
-  const confidence = datasetConfidence(linked[d].kind, countedStrength(finding), 0.5, workWords).p;
-  return { chance, strength, confidence, value: confidence * linked[d].certainty };
-}
-
-/** The score's percentile bootstrap over chunks, seeded (by work_hash and model): the same inputs, the same interval. */
-function bootstrap(
-  grid: ChunkGrid,
-  linked: readonly Linked[],
-  n: number,
-  workWords: number,
-  seed: number,
-): { ci: [number, number]; resamples: number; seed: number } {
-  const rnd = mulberry32(seed);
-  const boots = new Float64Array(n === 0 ? 0 : BOOTSTRAP_RESAMPLES);
-  const pick = new Int32Array(n);
-  for (let b = 0; b < boots.length; b++) {
-    for (let i = 0; i < n; i++) pick[i] = Math.floor(rnd() * n);
-    let v = 0;
-    for (let d = 0; d < linked.length; d++) v = Math.max(v, datasetValue(grid, linked, d, pick, workWords).value);
-    boots[b] = v;
-  }
-  boots.sort();
-  const ci: [number, number] =
-    n === 0 ? [0, 0] : [boots[Math.floor(0.025 * (boots.length - 1))], boots[Math.ceil(0.975 * (boots.length - 1))]];
-  return { ci, resamples: boots.length, seed };
 }
 
 /** Per chunk: whether any linked dataset flags it, the dataset with its lowest chance, its longest run. */
