@@ -35,6 +35,7 @@ const OUTER_RING_ONLY = [
   'sleep',
   'concatBytes',
   'SCAN_HIT_FIELDS',
+  'SCAN_OPTIONS_REQUEST',
   'DEFAULT_MIN_WORDS',
   'TIER_REASON_CODES',
   'declaredDatasetId',
