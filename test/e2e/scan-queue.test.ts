@@ -5,8 +5,8 @@
  * worker that wakes up to a chunk redone meanwhile writes nothing twice), then `--export`: byte for byte what a local
  * `trainprint scan` of the same input writes — every item scanned exactly once, no hit lost or duplicated
  * (bench/scan-queue-kill.mjs runs the same at 100,000 items, both workers running). Also: a worker stops cleanly on
- * SIGTERM, and refuses a job made against another version of the dataset (exit code 1, nothing written). And a local
- * scan against the dataset attached from PostgreSQL writes what the scan of its file does.
+ * SIGTERM, and refuses a job made against another version of the dataset (exit code 1, nothing written). (A local scan
+ * against a dataset attached from PostgreSQL: test/e2e/scan-postgres-dataset.test.ts, which needs no core of its own.)
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -105,15 +105,6 @@ describePostgres('trainprint scan --queue and worker (real processes, kill -9)',
     expect(st).toMatchObject({ state: 'cancelled', done: 0, total: ITEMS });
     expect((await run(['jobs', 'export', job, '--queue', url, '--quiet'])).stdout).toBe('');
   }, 60_000);
-
-  it('a local scan of the dataset pushed into PostgreSQL (--dataset postgres://…) writes the hit lines of its file', async () => {
-    const url = at(db.schema());
-    const pushed = await run(['index', 'push', join(dir, 'books.tpds'), '--into', url]);
-    expect(pushed.code, pushed.stderr).toBe(0);
-    const scan = await run(['scan', '--dataset', url, join(dir, 'items.jsonl'), '--out', '-', '--quiet']);
-    expect(scan.code, scan.stderr).toBe(0);
-    expect(scan.stdout).toBe(reference);
-  }, 120_000);
 
   it('a worker runs until SIGTERM, then finishes its chunk and exits with code 0', async () => {
     const url = at(db.schema());
