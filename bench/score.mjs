@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
+import { mulberry32 } from './natural-texts.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -40,21 +41,9 @@ const WORD_TOKENS = {
   workHash: false,
 };
 
-/** mulberry32, as test/reference/core.ts's prng: the test's draws. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The works' texts, drawn as the interval check draws them (seed 2024), from one build's word tokens. */
 function drawWorks(tokens) {
-  const rnd = prng(2024);
+  const rnd = mulberry32(2024); // the draws of test/reference/core.ts's prng
   const piece = (name, at, n) => {
     const t = tokens.get(name);
     return t.text.slice(t.starts[at], t.ends[at + n - 1]);

@@ -6,26 +6,19 @@
  * the test that the copy reads what the library's does. Apart from test/e2e/scan-queue.test.ts, whose kill tests run
  * alone after the others, since nothing here counts on timing.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { prepare } from '../../bench/scan-queue-kill.mjs';
-import { cli, requireBuiltCli } from '../fixtures/serve-process.js';
+import { requireBuiltCli, runCli } from '../fixtures/serve-process.js';
 import { describePostgres } from '../pg/postgres.js';
 
 const ITEMS = 2000;
 let dir = '';
 let reference = '';
 
-function run(args: string[], timeout = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: dir, timeout, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]) => runCli(args, { cwd: dir, timeout: 120_000 });
 
 beforeAll(async () => {
   requireBuiltCli();
