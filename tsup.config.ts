@@ -389,4 +389,38 @@ const starter: Options = neutral(
   { external: [LIBRARY_IMPORT], esbuildPlugins: [libraryExternal(/[\\/]src[\\/]starter$/)] },
 );
 
-export default defineConfig((options) => (options.env?.TRAINPRINT_BUILD === 'starter' ? [starter] : core));
+/**
+ * Where `tsc -p tsconfig.types.json` (package.json "build", between the two tsup passes) writes the declarations of
+ * every module the entries reach, src/ as build/out/types/src/: one TypeScript program for all of them. Each config
+ * with types once made a program of its own from the sources in its own thread (seven programs, each type-checking
+ * the whole library, side by side on the CI's two cores); the d.ts bundles are now made from these files, which
+ * rollup-plugin-dts reads without a program, and they come out byte for byte as before.
+ */
+const DECLARATIONS = 'build/out/types';
+
+/** The declaration file tsc writes for each entry of `config` ({ library: 'build/out/types/src/library.d.ts' }). */
+function declarationEntries(config: Options): Record<string, string> {
+  const entry = config.entry as Record<string, string>;
+  return Object.fromEntries(
+    Object.entries(entry).map(([name, file]) => [name, `${DECLARATIONS}/${file.replace(/\.ts$/, '.d.ts')}`]),
+  );
+}
+
+/**
+ * The configs of the files (JavaScript only), and the d.ts pass of each config that has types: the same entries,
+ * format and externals (the library module stays external where the files import it), the declarations above as
+ * input, nothing else built or cleaned.
+ */
+const withTypes = [...core, starter].filter((config) => config.dts === true);
+const filesOnly = (config: Options): Options => ({ ...config, dts: false });
+const typesOnly = (config: Options): Options => ({
+  ...config,
+  clean: false,
+  dts: { only: true, entry: declarationEntries(config) },
+});
+
+// First pass: every file but the starter's. Second (after build/starter.mjs has made its snapshot and tsc the
+// declarations): the starter's file and every d.ts.
+export default defineConfig((options) =>
+  options.env?.TRAINPRINT_BUILD === 'starter' ? [filesOnly(starter), ...withTypes.map(typesOnly)] : core.map(filesOnly),
+);
