@@ -5,7 +5,7 @@
 // the two builds print the same bytes: the fingerprint's JSON on stdout and the scan's hits file.
 //
 //   npm run build && node bench/cli-cpu.mjs --baseline OTHER/dist [--rounds 7] [--out cli-cpu.json]
-//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds]
+//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds] [--threads N]
 //
 // The inputs are bench/fingerprint-whole.mjs's CLI rows: 10 MB of English (bench/corpus.mjs) as one text file, and the
 // same bytes as about 1 kB JSON Lines outputs scanned against a small archive (archiveOf: about 1 % of them hit).
