@@ -228,12 +228,10 @@ const core: Options[] = [
     // library for the same reason. The PostgreSQL
     // driver (`pg`, a dependency) stays external and is imported only when a PostgreSQL store opens.
     // build-worker: the worker thread of parallel index builds, loaded by node.js from beside itself.
-    // scan-worker: the worker thread of `scanFiles --threads` (src/node/scan/), loaded by node.js from beside itself.
     // extract-worker: the thread of the document pool (src/node/extract-pool.ts), loaded by node.js from beside itself.
     entry: {
       node: 'src/node/index.ts',
       'build-worker': 'src/node/build-worker.ts',
-      'scan-worker': 'src/node/scan/worker.ts',
       'extract-worker': 'src/node/extract-worker.ts',
     },
     format: ['esm'],
@@ -304,6 +302,30 @@ const core: Options[] = [
       coreScalarExternal,
       formatsExternal,
       formatLibrariesExternal,
+    ],
+  },
+  {
+    // the worker thread of a file scan with threads (`scanFiles` of trainprint/node and `trainprint scan --threads`:
+    // src/node/scan/pool.ts loads it by URL from beside itself): src/node/scan/worker.ts, whose one import of the file
+    // scan's module (./alone.js) becomes './scan-files.js' and stays external, so each thread compiles the scan engine
+    // (above) and not the library with trainprint/node
+    entry: { 'scan-worker': 'src/node/scan/worker.ts' },
+    format: ['esm'],
+    dts: false,
+    clean: false,
+    target: 'es2022',
+    platform: 'node',
+    removeNodeProtocol: false,
+    splitting: false,
+    esbuildPlugins: [
+      {
+        name: 'scan-files-external',
+        setup(build) {
+          const alone = resolvePath(process.cwd(), 'src', 'node', 'scan', 'alone.js');
+          build.onResolve({ filter: /^\.\/alone\.js$/ }, (args) =>
+            resolvePath(args.resolveDir, args.path) === alone ? { path: './scan-files.js', external: true } : undefined);
+        },
+      },
     ],
   },
   {

@@ -5,13 +5,15 @@
 // the two builds print the same bytes: the fingerprint's JSON on stdout and the scan's hits file.
 //
 //   npm run build && node bench/cli-cpu.mjs --baseline OTHER/dist [--rounds 7] [--out cli-cpu.json]
-//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds]
+//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds] [--threads N]
 //
 // The inputs are bench/fingerprint-whole.mjs's CLI rows: 10 MB of English (bench/corpus.mjs) as one text file, and the
 // same bytes as about 1 kB JSON Lines outputs scanned against a small archive (archiveOf: about 1 % of them hit).
 // Another workload's files instead: --text FILE --jsonl FILE --one FILE --dataset FILE (the outputs of the text as
 // JSON Lines, one of them alone, and a dataset file that both builds read).
 // `--inputs TEXT,JSONL,ONE,DATASET` says the same in one option.
+// `--threads N` adds both scans with `--threads N` (the scan of one output then is mostly the threads' start: each
+// loads the scan's code and its datasets), their hits compared with the one-thread scan's.
 import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +26,8 @@ import { archiveOf, CORPORA, cliRun, outputsOf, TIME } from './fingerprint-whole
 const here = fileURLToPath(new URL('.', import.meta.url));
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const ROUNDS = Number(opt('--rounds') ?? 7);
+const THREADS = opt('--threads');
+if (THREADS !== undefined && !(Number(THREADS) >= 2)) throw new Error('--threads takes a number ≥ 2');
 const OUT = opt('--out') ?? 'cli-cpu.json';
 const builds = [['this', resolve(here, '..', 'dist')]];
 if (opt('--baseline')) builds.push(['baseline', resolve(opt('--baseline'))]);
@@ -85,8 +89,14 @@ try {
       '--quiet',
     ],
   };
+  if (THREADS !== undefined) {
+    const threads = ['--threads', THREADS];
+    commands.scan_threads = (name) =>
+      [...commands.scan(name), ...threads].map((a) => a.replace(/hits-(\w+)\.jsonl$/, 'hits-threads-$1.jsonl'));
+    commands.scan_one_output_threads = (name) => [...commands.scan_one_output(name), ...threads];
+  }
   const runs = Object.fromEntries(
-    builds.map(([name]) => [name, { start: [], fingerprint: [], scan: [], scan_one_output: [] }]),
+    builds.map(([name]) => [name, Object.fromEntries(Object.keys(commands).map((c) => [c, []]))]),
   );
   const loads = [];
   let identical = true;
@@ -99,6 +109,8 @@ try {
         execFileSync(process.execPath, [join(dist, 'cli.js'), 'fingerprint', file]),
         readFileSync(join(dir, `hits-${name}.jsonl`)),
       ];
+      if (THREADS !== undefined)
+        identical &&= readFileSync(join(dir, `hits-threads-${name}.jsonl`)).equals(printed[name][1]);
     }
     if (builds.length > 1) identical &&= printed.this.every((b, i) => b.equals(printed.baseline[i]));
   }
@@ -146,6 +158,12 @@ try {
         `(${table[name].fingerprint.wall_s} s wall) | scan ${table[name].scan.cpu_s} s CPU | scan/fingerprint ` +
         `${table[name].scan_over_fingerprint_cpu} | scan of one output ${table[name].scan_one_output.cpu_s} s CPU`,
     );
+  if (THREADS !== undefined)
+    for (const [name] of builds)
+      console.log(
+        `${name.padEnd(9)} --threads ${THREADS}: scan ${table[name].scan_threads.cpu_s} s CPU ` +
+          `(${table[name].scan_threads.wall_s} s wall) | scan of one output ${table[name].scan_one_output_threads.cpu_s} s CPU`,
+      );
   console.log(
     `ratios ${JSON.stringify(ratios)}; identical outputs: ${record.identical_outputs}; load ${record.load_1min.median}`,
   );

@@ -1,62 +1,14 @@
 /**
- * A worker thread of `scanFiles --threads N` (./pool.ts): its own engine with the scan's datasets loaded once, then
- * the batches it is sent, each item's hits as JSON lines in the item's order, posted back with the batch's counts.
+ * A worker thread of `scanFiles --threads N` (./pool.ts): the loop of ./thread.ts on the scan engine, taken from the
+ * file scan's module (./alone.ts).
  *
- * Messages in:  a ScanBatch { seq, items }
- * Messages out: { ready: true } | { failed }   (once, when its datasets are loaded or could not be)
- *               a ScanBatchReply { seq, lines, hits, bytes, skipped } | { seq, error }
+ * Why that module: tsup builds this file as dist/scan-worker.js, a few lines whose import of ./alone.js becomes
+ * './scan-files.js' (tsup.config.ts), so each thread compiles the scan engine that `trainprint scan` loads on one
+ * thread and not the whole library with trainprint/node (≈ 1.4 MB, most of it services a scan never calls). The
+ * hits are the same: the same scan service over the same datasets.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createEngine, type Engine } from '../../library.js';
-import { loadDatasetSpecs } from '../load-datasets.js';
-import { hitLine } from './output.js';
-import type { ScanBatch, ScanBatchReply, ScanWorkerData } from './protocol.js';
+import { serveScanWorker } from './alone.js';
+import type { ScanWorkerData } from './protocol.js';
 
-const port = parentPort;
-if (port) {
-  const data = workerData as ScanWorkerData;
-  const failure = (e: unknown) => ({
-    code: typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : 'INTERNAL',
-    message: e instanceof Error ? e.message : String(e),
-  });
-  const ready: Promise<Engine> = (async () => {
-    // the WordNet table only for a scan for paraphrases, as scanFiles' own engine (./run.ts)
-    const engine = await createEngine({ synonyms: data.paraphrase });
-    await loadDatasetSpecs(engine, data.datasets);
-    return engine;
-  })();
-  ready.then(
-    () => port.postMessage({ ready: true }),
-    (e: unknown) => port.postMessage({ failed: failure(e) }),
-  );
-  const options = { minWords: data.minWords, paraphrase: data.paraphrase };
-  port.on('message', (batch: ScanBatch) => {
-    void ready.then(
-      async (engine) => {
-        let reply: ScanBatchReply;
-        try {
-          let lines = '',
-            hits = 0,
-            bytes = 0,
-            skipped = 0;
-          const scan = engine.scan(batch.items, options);
-          for (;;) {
-            const r = await scan.next();
-            if (r.done) {
-              bytes = r.value.bytes;
-              skipped = r.value.skipped;
-              break;
-            }
-            lines += hitLine(r.value);
-            hits++;
-          }
-          reply = { seq: batch.seq, lines, hits, bytes, skipped };
-        } catch (e) {
-          reply = { seq: batch.seq, error: failure(e) };
-        }
-        port.postMessage(reply);
-      },
-      () => {}, // reported once, as `failed`
-    );
-  });
-}
+if (parentPort) serveScanWorker(parentPort, workerData as ScanWorkerData);
