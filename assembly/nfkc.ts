@@ -1,10 +1,10 @@
 // Pinned NFKC_Casefold + word tokens over UTF-8, the core's copy of src/text/nfkc-casefold.ts and
 // normalizeGeneral in src/text/normalize.ts (those stay the reference; a property test compares them).
 //
-// The tables are the ones the TypeScript side decodes from src/text/unicode-tables.generated.ts; the
-// host copies them into TABLES once per instance (nfkcTables / nfkcInit) the first time a text needs
-// them, so the binary carries no Unicode data (TABLES is zero-initialised static memory, not bytes in
-// the module).
+// The tables are the ones the TypeScript side decodes from src/text/unicode-tables.generated.ts: the
+// core decodes the same strings into TABLES itself (nfkc-decode.ts), or the host copies its own decode
+// there (nfkcTables), once per instance the first time a text needs them, then nfkcInit; the binary
+// carries no Unicode data (TABLES is zero-initialised static memory, not bytes in the module).
 //
 // nfkcTokens folds one region of UTF-8 (a region found by findRegions) and writes the word tokens of its
 // normalised text — what the tokenizer would find in normalize(region).text, each mapped back through
