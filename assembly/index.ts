@@ -14,6 +14,8 @@ export { wordsAtLeast } from './words';
 
 // pinned NFKC_Casefold + word tokens of a region, straight from its UTF-8 (the tables are copied in by the host)
 export { nfkcTables, nfkcInit, nfkcTokens, NFKC_TABLE_BYTES as nfkcTableBytes } from './nfkc';
+// the same tables decoded in the core from the varint strings, which the host would otherwise decode in JavaScript
+export { nfkcDecode, NFKC_DECODE_SCRATCH as nfkcDecodeScratch } from './nfkc-decode';
 export { shingleTokens, shingleTokensAndId } from './shingle';
 export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
 export { winnow, winnowPostings } from './winnow';

@@ -1,10 +1,10 @@
 // Pinned NFKC_Casefold + word tokens over UTF-8, the core's copy of src/text/nfkc-casefold.ts and
 // normalizeGeneral in src/text/normalize.ts (those stay the reference; a property test compares them).
 //
-// The tables are the ones the TypeScript side decodes from src/text/unicode-tables.generated.ts; the
-// host copies them into TABLES once per instance (nfkcTables / nfkcInit) the first time a text needs
-// them, so the binary carries no Unicode data (TABLES is zero-initialised static memory, not bytes in
-// the module).
+// The tables are the ones the TypeScript side decodes from src/text/unicode-tables.generated.ts: the
+// core decodes the same strings into TABLES itself (nfkc-decode.ts), or the host copies its own decode
+// there (nfkcTables), once per instance the first time a text needs them, then nfkcInit; the binary
+// carries no Unicode data (TABLES is zero-initialised static memory, not bytes in the module).
 //
 // nfkcTokens folds one region of UTF-8 (a region found by findRegions) and writes the word tokens of its
 // normalised text — what the tokenizer would find in normalize(region).text, each mapped back through
@@ -176,30 +176,50 @@ export function nfkcInit(dataLen: u32, offsetsLen: u32, poolLen: u32, pairsPtr: 
 }
 
 const ONE: usize = memory.data(8, 8);
+/** One byte per data block (at most TABLE_BYTES / 256 of them): set once markFast has visited it. */
+const VISITED: usize = memory.data(<i32>(TABLE_BYTES >> 8), 16);
 
 /**
  * Sets INFO_SELF and INFO_SIMPLE (see there) in the data blocks. A mapped code point with a non-empty mapping has
  * its own mapping index, so its block is shared with no other range and the bit marks that code point alone.
+ *
+ * For the same reason a data block shared by several 64-code-point ranges holds no entry this writes, so each data
+ * block is visited once, through the first range that uses it (~430 blocks of 64 entries where every code point from
+ * U+0080 took 1.1M lookups: most of the core's set-up on a process's first non-ASCII text).
  */
 function markFast(): void {
-  for (let c: u32 = 0x80; c < 0x110000; c++) {
-    if (c == 0xD800) c = 0xE000;
-    const inf = infoOf(c);
-    if ((inf & INFO_MAPPED) == 0) continue;
-    const k = <usize>((inf >> INFO_INDEX_SHIFT) & INFO_INDEX_MASK);
-    const from = <usize>load<u32>(offsetsPtr + (k << 2));
-    const to = <usize>load<u32>(offsetsPtr + ((k + 1) << 2));
-    if (from == to) continue; // maps to nothing
-    const first = load<u32>(poolInfoPtr + (from << 2));
-    if ((first & (INFO_CCC | INFO_SECOND)) != 0) continue;
-    const a = dataPtr + ((((<usize>load<u16>(TABLES + (<usize>(c >> 6) << 1))) << 6) | <usize>(c & 63)) << 2);
-    if (to - from == 1 && (first & BOUNDARY) == 0 && (inf & (INFO_CCC | INFO_SECOND)) == 0) {
-      store<u32>(a, inf | INFO_SIMPLE);
-      continue;
-    }
-    const n = putUtf8(ONE, c);
-    if (fold(ONE, ONE + n, 0) == 1 && load<u32>(S_CP) == c) store<u32>(a, inf | INFO_SELF);
+  memory.fill(VISITED, 0, TABLE_BYTES >> 8);
+  for (let b: u32 = 0x80 >> 6; b < 0x110000 >> 6; b++) {
+    if (b == 0xD800 >> 6) b = 0xE000 >> 6;
+    const block = <usize>load<u16>(TABLES + (<usize>b << 1));
+    if (load<u8>(VISITED + block) != 0) continue;
+    store<u8>(VISITED + block, 1);
+    for (let c: u32 = b << 6, end = c + 64; c < end; c++) markFastOne(c);
   }
+  markPlain2();
+}
+
+/** markFast's step for code point `c`. */
+function markFastOne(c: u32): void {
+  const inf = infoOf(c);
+  if ((inf & INFO_MAPPED) == 0) return;
+  const k = <usize>((inf >> INFO_INDEX_SHIFT) & INFO_INDEX_MASK);
+  const from = <usize>load<u32>(offsetsPtr + (k << 2));
+  const to = <usize>load<u32>(offsetsPtr + ((k + 1) << 2));
+  if (from == to) return; // maps to nothing
+  const first = load<u32>(poolInfoPtr + (from << 2));
+  if ((first & (INFO_CCC | INFO_SECOND)) != 0) return;
+  const a = dataPtr + ((((<usize>load<u16>(TABLES + (<usize>(c >> 6) << 1))) << 6) | <usize>(c & 63)) << 2);
+  if (to - from == 1 && (first & BOUNDARY) == 0 && (inf & (INFO_CCC | INFO_SECOND)) == 0) {
+    store<u32>(a, inf | INFO_SIMPLE);
+    return;
+  }
+  const n = putUtf8(ONE, c);
+  if (fold(ONE, ONE + n, 0) == 1 && load<u32>(S_CP) == c) store<u32>(a, inf | INFO_SELF);
+}
+
+/** The 2-byte tables PLAIN2, SIMPLE2, PLAIN_LO and PLAIN_HI, from the marked data blocks. */
+function markPlain2(): void {
   memory.fill(PLAIN2, 0, 240);
   for (let c: u32 = 0x80; c < 0x800; c++) {
     const inf = infoOf(c);

@@ -36,6 +36,20 @@ export interface RawExports {
   /** Sets up the tables copied in at nfkcTables(); 1 when they fit, else 0. */
   nfkcInit(dataLen: number, offsetsLen: number, poolLen: number, pairsPtr: number, pairs: number): number;
   /**
+   * Decodes the tables from their varint strings at `src` (assembly/nfkc-decode.ts) into nfkcTables(), with
+   * nfkcDecodeScratch bytes at `scratch`; the data length (0: they do not fit), the other lengths at `scratch`.
+   */
+  nfkcDecode(
+    src: number,
+    tokenLen: number,
+    aloneLen: number,
+    cccLen: number,
+    compositionLen: number,
+    mappingLen: number,
+    scratch: number,
+  ): number;
+  readonly nfkcDecodeScratch: WebAssembly.Global;
+  /**
    * Word tokens of a region (UTF-16 offsets from `base`) straight from its UTF-8; at most `cap`; -1 when the host
    * must normalise the region itself.
    */

@@ -19,7 +19,7 @@
  */
 import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
-import { flatTables } from '../text/nfkc-casefold.js';
+import { flatTables, tableSources } from '../text/nfkc-casefold.js';
 import { normalize } from '../text/normalize.js';
 
 /** Bytes per region record written by findRegions (8 × u32). */
@@ -36,28 +36,74 @@ interface RegionFix {
 /** Whether each core's NFKC_Casefold tables are in place (false: they did not fit; JS normalises). */
 const coreTables = new WeakMap<Core, boolean>();
 
-/** Copies the normaliser's tables into `core` on its first non-ASCII text; false when that is impossible. */
+/**
+ * Puts the normaliser's tables in `core` on its first non-ASCII text: decoded by the core itself from the varint
+ * strings ({@link decodeTablesInCore}), or decoded here and copied in when that fails. False when neither fits.
+ */
 export function ensureTables(core: Core, L: Layout): boolean {
   let ok = coreTables.get(core);
   if (ok !== undefined) return ok;
-  const t = flatTables();
-  const bytes = t.index.byteLength + t.data.byteLength + t.offsets.byteLength + t.pool.byteLength * 2;
-  ok = false;
-  if (bytes <= (core.raw.nfkcTableBytes.value as number)) {
-    const pairsPtr = L.take(t.pairs.byteLength);
-    L.commit();
-    const base = core.raw.nfkcTables();
-    core.u16(base, t.index.length).set(t.index);
-    let at = base + t.index.byteLength;
-    for (const a of [t.data, t.offsets, t.pool, t.poolInfo]) {
-      core.u32(at, a.length).set(a);
-      at += a.byteLength;
-    }
-    core.u32(pairsPtr, t.pairs.length).set(t.pairs);
-    ok = core.raw.nfkcInit(t.data.length, t.offsets.length, t.pool.length, pairsPtr, t.pairs.length / 2) === 1;
-  }
+  const decoded = decodeTablesInCore(core, L);
+  ok = decoded
+    ? core.raw.nfkcInit(decoded.dataLen, decoded.offsetsLen, decoded.poolLen, decoded.pairsPtr, decoded.pairs) === 1
+    : copyTables(core, L);
   coreTables.set(core, ok);
   return ok;
+}
+
+/** Where the core's decode put the tables' parts, for nfkcInit. */
+export interface CoreTableLengths {
+  /** u32 words of trie data, mapping offsets, pool (and pool info) at nfkcTables() after the u16 index. */
+  readonly dataLen: number;
+  readonly offsetsLen: number;
+  readonly poolLen: number;
+  /** The (key, composite) u32 pairs in `L`'s scratch. */
+  readonly pairsPtr: number;
+  readonly pairs: number;
+}
+
+const asciiEncoder = new TextEncoder();
+
+/**
+ * Decodes the tables in the core (assembly/nfkc-decode.ts) into its table area, laid out as {@link copyTables} would
+ * copy {@link flatTables}; undefined when they do not fit. Decoding them here instead cost a fresh process ~50–70 ms
+ * of CPU, most of it the engine compiling loops that run once.
+ */
+export function decodeTablesInCore(core: Core, L: Layout): CoreTableLengths | undefined {
+  const sources = tableSources();
+  let total = 0;
+  for (const s of sources) total += s.length;
+  const src = L.take(total);
+  const scratch = L.take(core.raw.nfkcDecodeScratch.value as number);
+  L.commit();
+  let at = src;
+  for (const s of sources) {
+    asciiEncoder.encodeInto(s, core.u8.subarray(at, at + s.length));
+    at += s.length;
+  }
+  const [token, alone, ccc, composition, mapping] = sources.map((s) => s.length);
+  const dataLen = core.raw.nfkcDecode(src, token, alone, ccc, composition, mapping, scratch);
+  if (dataLen === 0) return undefined;
+  const [offsetsLen, poolLen, pairs, pairsPtr] = core.u32(scratch, 4);
+  return { dataLen, offsetsLen, poolLen, pairsPtr, pairs };
+}
+
+/** Decodes the tables here ({@link flatTables}, the reference) and copies them into `core`; false when they do not fit. */
+export function copyTables(core: Core, L: Layout): boolean {
+  const t = flatTables();
+  const bytes = t.index.byteLength + t.data.byteLength + t.offsets.byteLength + t.pool.byteLength * 2;
+  if (bytes > (core.raw.nfkcTableBytes.value as number)) return false;
+  const pairsPtr = L.take(t.pairs.byteLength);
+  L.commit();
+  const base = core.raw.nfkcTables();
+  core.u16(base, t.index.length).set(t.index);
+  let at = base + t.index.byteLength;
+  for (const a of [t.data, t.offsets, t.pool, t.poolInfo]) {
+    core.u32(at, a.length).set(a);
+    at += a.byteLength;
+  }
+  core.u32(pairsPtr, t.pairs.length).set(t.pairs);
+  return core.raw.nfkcInit(t.data.length, t.offsets.length, t.pool.length, pairsPtr, t.pairs.length / 2) === 1;
 }
 
 /** A region normalised here (by `normalize`, the reference): its tokens' offsets are local to `map`'s text. */

@@ -104,15 +104,17 @@ interface FlatInfo {
   readonly dirty: Uint8Array;
 }
 
-function decodeTables(): Tables {
+/** The tables from `sources` (token, stand-alone, CCC, composition and mapping strings; {@link tableSources}). */
+function decodeTables(sources: readonly string[] = tableSources()): Tables {
+  const [token, alone, ccc, composition, mapping] = sources;
   // Decoded into a flat array first, then folded into the trie.
   const info: FlatInfo = { flat: new Uint32Array(CODE_POINTS), dirty: new Uint8Array(CODE_POINTS >> BLOCK_SHIFT) };
   // Stand-alone ⊂ token (checked by the generator), and these are the first writes, so plain fills are enough.
-  fillRuns(info, TOKEN, INFO_TOKEN);
-  fillRuns(info, STANDS_ALONE, INFO_TOKEN | INFO_STANDS_ALONE);
-  decodeCombiningClasses(info);
-  const pairs = decodeCompositions(info);
-  const { offsets, pool } = decodeMappings(info);
+  fillRuns(info, token, INFO_TOKEN);
+  fillRuns(info, alone, INFO_TOKEN | INFO_STANDS_ALONE);
+  decodeCombiningClasses(info, ccc);
+  const pairs = decodeCompositions(info, composition);
+  const { offsets, pool } = decodeMappings(info, mapping);
   const { index, data } = foldTrie(info);
   const poolInfo = pool.map((cp) => info.flat[cp]);
   return { index, data, offsets, pool, poolInfo, pairs };
@@ -139,8 +141,8 @@ function fillRuns({ flat, dirty }: FlatInfo, encoded: string, value: number): vo
 }
 
 /** Canonical_Combining_Class, as ranges of one class each. */
-function decodeCombiningClasses(info: FlatInfo): void {
-  const r = new VarintReader(CCC);
+function decodeCombiningClasses(info: FlatInfo, encoded: string): void {
+  const r = new VarintReader(encoded);
   let next = 0;
   while (!r.done) {
     const start = next + r.next();
@@ -155,9 +157,9 @@ function decodeCombiningClasses(info: FlatInfo): void {
  * The primary composites, keyed by first code point and second's id; each second code point (Hangul V and T jamo
  * too) marked as one, with its id.
  */
-function decodeCompositions(info: FlatInfo): Map<number, number> {
+function decodeCompositions(info: FlatInfo, encoded: string): Map<number, number> {
   const pairs = new Map<number, number>();
-  const r = new VarintReader(COMPOSITION);
+  const r = new VarintReader(encoded);
   const secondIds = new Map<number, number>();
   let c = 0,
     a = 0,
@@ -184,11 +186,11 @@ function decodeCompositions(info: FlatInfo): Map<number, number> {
  * Mapping 0 is the empty one (shared by all default ignorables, so their blocks stay uniform); every other mapped
  * code point gets its own entry.
  */
-function decodeMappings(info: FlatInfo): { offsets: Uint32Array; pool: Uint32Array } {
+function decodeMappings(info: FlatInfo, encoded: string): { offsets: Uint32Array; pool: Uint32Array } {
   const { flat, dirty } = info;
   const offsetList: number[] = [0, 0];
   const poolList: number[] = [];
-  const r = new VarintReader(MAPPING);
+  const r = new VarintReader(encoded);
   let next = 0;
   let prevTarget = 0;
   const first: number[] = [];
@@ -273,6 +275,18 @@ function foldTrie({ flat, dirty }: FlatInfo): { index: Uint16Array; data: Uint32
   return { index, data: unique.slice(0, uniqueCount << BLOCK_SHIFT) };
 }
 
+/**
+ * The varint strings the tables decode from, in the order the core's decoder (assembly/nfkc-decode.ts) reads them:
+ * token runs, stand-alone runs, combining classes, compositions, mappings. The core decodes them itself in a fraction
+ * of what the first {@link flatTables} costs a fresh process, whose decode runs once, mostly interpreted.
+ *
+ * @example
+ * tableSources().length // 5
+ */
+export function tableSources(): readonly string[] {
+  return [TOKEN, STANDS_ALONE, CCC, COMPOSITION, MAPPING];
+}
+
 /** The decoded tables as flat arrays, the form the WebAssembly core's copy of this normaliser takes. */
 export interface FlatTables {
   /** Trie index: one u16 per 64-code-point block. */
@@ -295,7 +309,21 @@ export interface FlatTables {
  * t.index.length // 17408 (one entry per 64 code points)
  */
 export function flatTables(): FlatTables {
-  const t = getTables();
+  return toFlat(getTables());
+}
+
+/**
+ * {@link flatTables} of other varint strings (the five of {@link tableSources}, in that order): the reference the
+ * core's decoder is tested against on random tables.
+ *
+ * @example
+ * flatTablesOf(tableSources()).data.length === flatTables().data.length // true
+ */
+export function flatTablesOf(sources: readonly string[]): FlatTables {
+  return toFlat(decodeTables(sources));
+}
+
+function toFlat(t: Tables): FlatTables {
   const pairs = new Uint32Array(t.pairs.size * 2);
   let k = 0;
   for (const [key, composite] of t.pairs) {
