@@ -461,7 +461,7 @@ const BUDGETS_KIB = {
   // → 824 (842,499 B): with the dataset writer's bounded pieces and the score's changes merged
   // → 826 (844,039 B): the loop of the scan's threads (src/node/scan/thread.ts), which dist/scan-worker.js runs from
   // here instead of loading the library and trainprint/node
-  // → 832 (848,816 B + the threads' 1.5 KB, to be re-measured): the normaliser's tables decoded by the core (assembly/nfkc-decode.ts, +5.0 KB as base64), as
+  // → 832 (850,100 B): the normaliser's tables decoded by the core (assembly/nfkc-decode.ts, +5.0 KB as base64) with the threads' loop, as
   // the main entry's
   'scan-files.js': 832,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
