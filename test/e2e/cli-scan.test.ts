@@ -129,6 +129,26 @@ describe('trainprint scan', () => {
     expect((await run(['scan', '--dataset', 'archive.tpds', 'outputs.jsonl'])).code).toBe(2);
     expect((await run(['scan', '--dataset', 'archive.tpds', 'outputs.jsonl', '--out', '-', '--resume'])).code).toBe(2);
     expect((await run(['scan', '--dataset', 'archive.tpds', 'nope.jsonl', '--out', 'x.jsonl'])).code).toBe(1);
+    // a damaged dataset: the same one-sentence error from a scan's threads as from its main thread
+    writeFileSync(join(dir, 'damaged.tpds'), 'not a dataset');
+    const refusals: string[] = [];
+    for (const threads of ['1', '2']) {
+      const r = await run([
+        'scan',
+        '--dataset',
+        'damaged.tpds',
+        'outputs.jsonl',
+        '--out',
+        'x.jsonl',
+        '--threads',
+        threads,
+      ]);
+      expect(r.code).toBe(1);
+      refusals.push(r.stderr.split('\n').find((l) => l.startsWith('error:')) ?? r.stderr);
+    }
+    expect(refusals[0]).toMatch(/^error: SNAPSHOT_INCOMPATIBLE: The snapshot is truncated/);
+    expect(refusals[0].match(/The snapshot is truncated/g)).toHaveLength(1);
+    expect(refusals[1]).toBe(refusals[0]);
   }, 120_000);
 
   for (const threads of ['1', '2']) {

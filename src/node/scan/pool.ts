@@ -21,7 +21,7 @@ interface Job {
 }
 
 const errorOf = (e: { code: string; message: string }): TrainprintError =>
-  new TrainprintError((Object.hasOwn(MESSAGES, e.code) ? e.code : 'INTERNAL') as ErrorCode, e.message);
+  new TrainprintError((Object.hasOwn(MESSAGES, e.code) ? e.code : 'INTERNAL') as ErrorCode, e.message || undefined);
 
 /** Worker threads and the batches waiting for them. */
 export class ScanPool {

@@ -8,6 +8,7 @@
  *               a ScanBatchReply { seq, lines, hits, bytes, skipped } | { seq, error }
  */
 import type { MessagePort } from 'node:worker_threads';
+import { isTrainprintError } from '../../errors.js';
 import { loadDatasetSpecs } from '../load-datasets.js';
 import { hitLine } from './output.js';
 import type { ScanBatch, ScanBatchReply, ScanWorkerData } from './protocol.js';
@@ -22,9 +23,10 @@ export type ScanThreadPort = Pick<MessagePort, 'on' | 'postMessage'>;
  * @example serveScanThread(parentPort, workerData, createScanEngine)
  */
 export function serveScanThread(port: ScanThreadPort, data: ScanWorkerData, open: OpenFileScanEngine): void {
+  // A TrainprintError goes as its detail alone: the pool's TrainprintError puts its code's sentence in front again
   const failure = (e: unknown) => ({
     code: typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : 'INTERNAL',
-    message: e instanceof Error ? e.message : String(e),
+    message: isTrainprintError(e) ? (e.detail ?? '') : e instanceof Error ? e.message : String(e),
   });
   const ready: Promise<FileScanEngine> = (async () => {
     // the WordNet table only for a scan for paraphrases, as scanFiles' own engine (./run.ts)
