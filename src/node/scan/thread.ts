@@ -8,7 +8,7 @@
  *               a ScanBatchReply { seq, lines, hits, bytes, skipped } | { seq, error }
  */
 import type { MessagePort } from 'node:worker_threads';
-import { isTrainprintError } from '../../errors.js';
+import { TrainprintError } from '../../library.js';
 import { loadDatasetSpecs } from '../load-datasets.js';
 import { hitLine } from './output.js';
 import type { ScanBatch, ScanBatchReply, ScanWorkerData } from './protocol.js';
@@ -26,7 +26,7 @@ export function serveScanThread(port: ScanThreadPort, data: ScanWorkerData, open
   // A TrainprintError goes as its detail alone: the pool's TrainprintError puts its code's sentence in front again
   const failure = (e: unknown) => ({
     code: typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : 'INTERNAL',
-    message: isTrainprintError(e) ? (e.detail ?? '') : e instanceof Error ? e.message : String(e),
+    message: e instanceof TrainprintError ? (e.detail ?? '') : e instanceof Error ? e.message : String(e),
   });
   const ready: Promise<FileScanEngine> = (async () => {
     // the WordNet table only for a scan for paraphrases, as scanFiles' own engine (./run.ts)
