@@ -8,6 +8,17 @@ import { defineConfig, type Options } from 'tsup';
  * library in one module, built once as dist/library.js / dist/library.cjs, the one bundle that holds the engine.
  */
 const LIBRARY = resolvePath(process.cwd(), 'src', 'library.js'); // tsup runs from the package root
+
+/** What the scan's two Node-only files share: one ES module each, no d.ts, beside the other builds' files. */
+const NODE_FILE_ALONE = {
+  format: ['esm'],
+  dts: false,
+  clean: false,
+  target: 'es2022',
+  platform: 'node',
+  removeNodeProtocol: false,
+  splitting: false,
+} satisfies Options;
 /** How the library module is imported (a relative path ending in library.js): kept out of the d.ts bundles too. */
 const LIBRARY_IMPORT = /^(\.\.?\/)+library\.js$/;
 
@@ -275,13 +286,7 @@ const core: Options[] = [
     // of the services' top levels). Node-only like trainprint/node: node:*, fzstd, hyparquet and pg stay external; the
     // on-demand files (synonyms, the scalar core, remote corpora, document formats) are loaded from beside it
     entry: { 'scan-files': 'src/node/scan/alone.ts' },
-    format: ['esm'],
-    dts: false,
-    clean: false,
-    target: 'es2022',
-    platform: 'node',
-    removeNodeProtocol: false,
-    splitting: false,
+    ...NODE_FILE_ALONE,
     // entities (the HTML reader's tables) bundled as the library bundles it: from node_modules it was three more
     // files for Node to resolve, read and compile at the start of every scan
     noExternal: [LIBRARY_IMPORT, '@msgpack/msgpack', 'entities'],
@@ -310,13 +315,7 @@ const core: Options[] = [
     // scan's module (./alone.js) becomes './scan-files.js' and stays external, so each thread compiles the scan engine
     // (above) and not the library with trainprint/node
     entry: { 'scan-worker': 'src/node/scan/worker.ts' },
-    format: ['esm'],
-    dts: false,
-    clean: false,
-    target: 'es2022',
-    platform: 'node',
-    removeNodeProtocol: false,
-    splitting: false,
+    ...NODE_FILE_ALONE,
     esbuildPlugins: [
       {
         name: 'scan-files-external',
