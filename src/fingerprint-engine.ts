@@ -53,7 +53,31 @@ export class FingerprintEngine {
   async fingerprint(text: string | Uint8Array, options?: FingerprintOptions): Promise<Fingerprint> {
     const core = this.assertLive();
     const o = resolveOptions(options);
+    // UTF-8 bytes with word shingles: tokenised as they are from a copy of the engine's own, which the columns
+    // computed when first read tokenise again (the caller may change theirs after the call); a copy costs about two
+    // thirds of the CPU of decoding them into a string (bench/results/fingerprint-bytes-*.json)
+    if (text instanceof Uint8Array && o.unit === 'word') return fingerprintText(core, new Uint8Array(text), o);
     return fingerprintText(core, toText(text, true), o); // a lone surrogate: found by the tokenizer
+  }
+
+  /**
+   * {@link fingerprint} of UTF-8 bytes handed over to the engine for good: the same fingerprint as that of the string
+   * they decode to (`INVALID_INPUT` for bytes that are not UTF-8; a byte order mark is text, U+FEFF), made without
+   * decoding them or copying them. The engine keeps these very bytes for the per-shingle columns computed when first
+   * read, so **the caller must never change them after the call** — `trainprint fingerprint` hands over the file it
+   * has read. Bytes you may change or reuse: {@link fingerprint}, which tokenises a copy of them.
+   *
+   * @throws INVALID_INPUT (not a Uint8Array, bad UTF-8), INVALID_OPTIONS, OUT_OF_MEMORY
+   * @example
+   * const fp = await engine.fingerprintHandedOver(await readFile('chapter.txt')) // the Buffer is not used again
+   */
+  async fingerprintHandedOver(bytes: Uint8Array, options?: FingerprintOptions): Promise<Fingerprint> {
+    const core = this.assertLive();
+    const o = resolveOptions(options);
+    if (!(bytes instanceof Uint8Array))
+      throw new TrainprintError('INVALID_INPUT', 'fingerprintHandedOver takes UTF-8 bytes (a Uint8Array)');
+    // with word shingles tokenised as they are (validated in the core); character shingles need the string
+    return fingerprintText(core, o.unit === 'word' ? bytes : toText(bytes), o);
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import { createEngine, TEXT_FILE_TYPES } from '../fingerprint-entry.js';
 import { parse, UsageError } from './args.js';
-import { readTextFile, typeOfFile } from './read-file.js';
+import { readTextBytes, typeOfFile } from './read-file.js';
 import { summary } from './summary.js';
 
 /**
@@ -22,10 +22,13 @@ export async function fingerprintCommand(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('fingerprint needs exactly one FILE');
   const [file] = positionals;
   const type = typeOfFile(file, values.type as string | undefined);
+  // a text file's UTF-8 as it is, handed over below (this command never touches the buffer again): the engine
+  // fingerprints it as the text it decodes to, with no string made of it and no copy kept
   const text = TEXT_FILE_TYPES.has(type)
-    ? await readTextFile(file, type)
+    ? await readTextBytes(file, type)
     : (await (await import('./files.js')).readWorkText(file, type)).text;
   const engine = await createEngine();
-  console.log(JSON.stringify(summary(await engine.fingerprint(text)), null, 2));
+  const fp = typeof text === 'string' ? await engine.fingerprint(text) : await engine.fingerprintHandedOver(text);
+  console.log(JSON.stringify(summary(fp), null, 2));
   return 0;
 }

@@ -78,13 +78,16 @@ export interface Columns {
 
 /**
  * Run the synchronous part of the pipeline on one core. `text` must be a string (see toText; with word shingles a
- * lone surrogate is found here). With word shingles, `onRawBytes` sees the text's UTF-8 as written into the core (a
- * view, valid only during the call), and the per-shingle columns not named in `columns` are computed when first read.
+ * lone surrogate is found here) or UTF-8 bytes, whose fingerprint is that of the string they decode to (validated in
+ * the core; with word shingles tokenised as they are, no string made of them). Bytes are the call's from then on: the
+ * columns computed when first read tokenise them again, so the caller must never change them (the engine's
+ * `fingerprint` hands in its own copy). With word shingles, `onRawBytes` sees the text's UTF-8 as written into the core (a view, valid only during
+ * the call), and the per-shingle columns not named in `columns` are computed when first read.
  * @example fingerprintCore(core, text, resolveOptions(), undefined, { hashes: true }).fp.shingles.hashes
  */
 export function fingerprintCore(
   core: Core,
-  text: string,
+  text: string | Uint8Array,
   o: ResolvedOptions,
   onRawBytes?: (view: Uint8Array) => void,
   columns: Columns = {},
@@ -102,17 +105,13 @@ export function fingerprintCore(
     let tokens: WordTokens | null = null;
 
     if (o.unit === 'word') {
-      const t = tokenizeWords(
-        core,
-        L,
-        text,
-        o.workHash || onRawBytes
-          ? (raw) => {
-              if (o.workHash) workHash = startSha256Hex(raw);
-              onRawBytes?.(raw);
-            }
-          : undefined,
-      );
+      const { t, pendingHash } = tokenizeInput(core, L, text, o, onRawBytes);
+      // A region the core hands back to the host normaliser (a large NFKC expansion, a long run of marks, a changed
+      // word over 2 KiB; rare in prose) is mapped by offsets of the input as a string: bytes holding one are
+      // fingerprinted as the string they decode to, so their spans are that string's by construction.
+      if (typeof text !== 'string' && t.regionFixes.length > 0)
+        return fingerprintCore(core, toText(text), o, onRawBytes, columns);
+      workHash = pendingHash;
       count = t.count;
       // the shingle hashes in the input's room (read, mapped) when they fit: not the spare column's fresh pages
       hashesPtr = count * 8 <= t.inputRoom ? t.inputPtr : t.spareU64Ptr;
@@ -123,18 +122,20 @@ export function fingerprintCore(
       [idA, idB] = core.u64(idPtr, 2);
       // only the columns asked for leave the core now (most callers read none: 3.5 fresh bytes per input byte)
       const hashes = columns.hashes ? core.u64(hashesPtr, m).slice() : undefined;
-      shingles = lazyShingles(core, text, o, m, hashes, columns.spans ? shingleSpansOf(core, t, o.size, m) : undefined);
+      const spans = columns.spans ? shingleSpansOf(core, t, o.size, m) : undefined;
+      shingles = lazyShingles(core, text, o, m, hashes, spans);
       byteLength = t.byteLength;
       tokens = t;
     } else {
       // Character k-grams over the canonical normalised text (or the raw text with 'none').
-      let src = text;
+      const str = typeof text === 'string' ? text : toText(text); // bytes decoded strictly
+      let src = str;
       let map: Uint32Array | null = null;
       if (o.normalize === 'nfkc-casefold') {
-        const n = normalize(text); // reports a lone surrogate itself
+        const n = normalize(str); // reports a lone surrogate itself
         src = n.text;
         map = n.map;
-      } else toText(text); // reports a lone surrogate
+      } else toText(str); // reports a lone surrogate
       const cap = src.length * 3;
       const inPtr = L.take(cap);
       L.commit();
@@ -157,10 +158,10 @@ export function fingerprintCore(
         }
       }
       shingles = { hashes: core.u64(hashesPtr, m).slice(), starts, ends };
-      if (src === text) {
+      if (src === str) {
         if (o.workHash) workHash = startSha256Hex(core.u8.subarray(inPtr, inPtr + len));
         byteLength = len;
-      } else byteLength = utf8Length(text);
+      } else byteLength = utf8Length(str);
     }
 
     // Sketches read the shingle hashes where they already are.
@@ -201,7 +202,8 @@ export function fingerprintCore(
       ...(minhash ? { minhash } : {}),
       ...(simhash !== undefined ? { simhash } : {}),
     };
-    if (o.workHash && !workHash) workHash = startSha256Hex(new TextEncoder().encode(text));
+    if (o.workHash && !workHash)
+      workHash = startSha256Hex(typeof text === 'string' ? new TextEncoder().encode(text) : text);
     return { fp, workHash };
   });
 }
@@ -224,6 +226,27 @@ function sketchesOf(
   return o.simhash ? { minhash, simhash: simhashAt(core, hashesPtr, m) } : { minhash };
 }
 
+/**
+ * The word tokens of `text` (bytes laid out as a string's UTF-8 is: the shingle hashes then fit in the input's touched
+ * room) and the pending `work_hash` when `o` asks for it.
+ */
+function tokenizeInput(
+  core: Core,
+  L: Layout,
+  text: string | Uint8Array,
+  o: ResolvedOptions,
+  onRawBytes?: (view: Uint8Array) => void,
+): { t: WordTokens; pendingHash: Promise<string> | null } {
+  let pendingHash: Promise<string> | null = null;
+  const see = (raw: Uint8Array) => {
+    if (o.workHash) pendingHash = startSha256Hex(raw);
+    onRawBytes?.(raw);
+  };
+  const bytesRoom = typeof text === 'string' ? 0 : text.length * 3;
+  const t = tokenizeWords(core, L, text, o.workHash || onRawBytes ? see : undefined, bytesRoom);
+  return { t, pendingHash };
+}
+
 /** The number of shingles of each word-shingle set whose columns are computed when first read. */
 const lazyCounts = new WeakMap<ShingleSet, number>();
 
@@ -242,7 +265,7 @@ export function shingleCount(s: ShingleSet): number {
  */
 function lazyShingles(
   core: Core,
-  text: string,
+  text: string | Uint8Array,
   o: ResolvedOptions,
   m: number,
   hashes: BigUint64Array | undefined,
@@ -536,7 +559,7 @@ export function shingleHashesCore(
 }
 
 /** The full pipeline including `work_hash` (async: WebCrypto). */
-export async function fingerprintText(core: Core, text: string, o: ResolvedOptions): Promise<Fingerprint> {
+export async function fingerprintText(core: Core, text: string | Uint8Array, o: ResolvedOptions): Promise<Fingerprint> {
   const { fp, workHash } = fingerprintCore(core, text, o);
   if (!workHash) return fp;
   return { ...fp, work_hash: `sha256:${await workHash}` };

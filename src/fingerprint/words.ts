@@ -225,7 +225,9 @@ const utf8Decoder = new TextDecoder('utf-8');
 
 /**
  * Tokenise `input` (a well-formed string, or bytes — validated here) in the core. `onRawBytes`
- * receives a view of the raw UTF-8 in wasm memory, valid only during the call.
+ * receives a view of the raw UTF-8 in wasm memory, valid only during the call. `bytesRoom` lays out that many bytes
+ * (at least the input's) for bytes, as a string's three per UTF-16 unit are: room a caller reuses once the tokenizer
+ * has read the input (see {@link WordTokens.inputRoom}).
  * @throws INVALID_INPUT for bytes that are not well-formed UTF-8
  */
 export function tokenizeWords(
@@ -233,6 +235,7 @@ export function tokenizeWords(
   L: Layout,
   input: string | Uint8Array,
   onRawBytes?: (view: Uint8Array) => void,
+  bytesRoom = 0,
 ): WordTokens {
   let inPtr: number;
   let len: number;
@@ -244,7 +247,7 @@ export function tokenizeWords(
     len = core.writeUtf8(input, inPtr, cap);
     asciiOnly = len === input.length;
   } else {
-    inPtr = L.take(input.length);
+    inPtr = L.take(Math.max(input.length, bytesRoom));
     L.commit();
     core.writeBytes(inPtr, input);
     len = input.length;
@@ -254,7 +257,15 @@ export function tokenizeWords(
   }
   // The raw bytes are about to be rewritten (inert separators): let the caller see them first.
   if (onRawBytes) onRawBytes(core.u8.subarray(inPtr, inPtr + len));
-  return tokenizeWritten(core, L, input, inPtr, len, asciiOnly, typeof input === 'string' ? input.length * 3 : len);
+  return tokenizeWritten(
+    core,
+    L,
+    input,
+    inPtr,
+    len,
+    asciiOnly,
+    typeof input === 'string' ? input.length * 3 : Math.max(len, bytesRoom),
+  );
 }
 
 /**
