@@ -269,15 +269,19 @@ const SIMPLE2: usize = memory.data(1920 << 1, 16);
 
 /**
  * For each lead byte 0xC0 + i: the second bytes [PLAIN_LO[i], PLAIN_HI[i]] of its longest run of PLAIN2 code points
- * (lower-case Cyrillic, Greek, Latin-1…), or an empty range: a SIMD check of 16 bytes of a word (plainRanges) before
+ * (lower-case Cyrillic, Greek, Latin-1…), or an empty range: a SIMD check of 16 bytes of a word (plainRangeBits) before
  * the exact one, code point by code point.
  */
 const PLAIN_LO: usize = memory.data(32, 16);
 const PLAIN_HI: usize = memory.data(32, 16);
 
-/** SIMD: whether every lead byte of `leads` (bits of the 16 bytes at `w`) starts a code point of its lead's PLAIN_LO..HI. */
+/**
+ * SIMD: the bits of `leads` (lead bytes among the 16 bytes at `w`) whose code point lies in its lead's PLAIN_LO..HI; 0
+ * in the scalar build (every lead is then looked up). The leads left out are the few that a word's lookup loop visits:
+ * its capitals, and letters outside their lead's longest run.
+ */
 // @ts-ignore: decorator
-@inline function plainRanges(w: usize, leads: u32): bool {
+@inline function plainRangeBits(w: usize, leads: u32): u32 {
   if (ASC_FEATURE_SIMD) {
     const idx = v128.and(v128.load(w), i8x16.splat(0x1F));
     const hiIdx = v128.xor(idx, i8x16.splat(0x10));
@@ -285,9 +289,9 @@ const PLAIN_HI: usize = memory.data(32, 16);
     const hi = v128.or(i8x16.swizzle(v128.load(PLAIN_HI), idx), i8x16.swizzle(v128.load(PLAIN_HI, 16), hiIdx));
     const second = v128.load(w, 1);
     const ok = v128.and(i8x16.ge_u(second, lo), i8x16.le_u(second, hi));
-    return (<u32>i8x16.bitmask(ok) & leads) == leads;
+    return <u32>i8x16.bitmask(ok) & leads;
   }
-  return false;
+  return 0;
 }
 
 /**
@@ -961,6 +965,7 @@ function aloneRun(i: usize, end: usize, u: u32): usize {
 // What scanPlain found beside the word's end (globals: no multiple return values).
 let scanLeads: u32 = 0; // lead bytes in the word (its UTF-16 units are its bytes less these)
 let scanChanged = false; // some code point is a capital of SIMPLE2
+let scanCaps: u64 = 0; // when scanChanged: the capitals' lead bytes in the word's first 32 bytes (bit k: byte k)
 let scanAfter: u32 = 0; // token bytes of the last 32 bytes read, from the word's end on (bit 0: the end), none past `end`
 
 /**
@@ -975,8 +980,9 @@ let scanAfter: u32 = 0; // token bytes of the last 32 bytes read, from the word'
   let w = q;
   let leads: u32 = 0;
   let changed = false;
+  let caps: u64 = 0;
   while (true) {
-    if (w + 33 > tReadable) return 0; // (plainRanges reads the 16 bytes at w + 17)
+    if (w + 33 > tReadable) return 0; // (plainRangeBits reads the 16 bytes at w + 17)
     const tokLo = masks16(w);
     const leadLo = lead16;
     const wideLo = wide16;
@@ -990,16 +996,19 @@ let scanAfter: u32 = 0; // token bytes of the last 32 bytes read, from the word'
     if ((wide & part) != 0) return 0;
     const l = lead & part;
     leads += <u32>popcnt<u64>(l);
-    if (!plainRanges(w, <u32>l & 0xFFFF) || !plainRanges(w + 16, <u32>(l >> 16))) {
-      let m = l;
-      while (m != 0) {
-        const at = w + <usize>ctz<u64>(m);
-        m &= m - 1;
-        const c = ((<u32>load<u8>(at) & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F);
-        if (isPlain2(c)) continue;
-        if (load<u16>(SIMPLE2 + (<usize>(c - 0x80) << 1)) == 0) return 0;
-        changed = true;
-      }
+    // the leads outside their lead's plain run, looked up one by one: capitals (their bits kept for foldShort)
+    let m = l & ~(<u64>plainRangeBits(w, <u32>l & 0xFFFF) | (<u64>plainRangeBits(w + 16, <u32>(l >> 16)) << 16));
+    while (m != 0) {
+      const bit = m & (~m + 1);
+      m ^= bit;
+      const at = w + <usize>ctz<u64>(bit);
+      const c = ((<u32>load<u8>(at) & 0x1F) << 6) | (<u32>load<u8>(at, 1) & 0x3F);
+      if (isPlain2(c)) continue;
+      if (load<u16>(SIMPLE2 + (<usize>(c - 0x80) << 1)) == 0) return 0;
+      changed = true;
+      // bits of later steps are kept too, at offsets from their own step: foldShort reads these only for a word of
+      // at most 32 bytes, whose leads all lie in the first step
+      caps |= bit;
     }
     w += <usize>k;
     if (k < 32 || w >= end) {
@@ -1009,6 +1018,7 @@ let scanAfter: u32 = 0; // token bytes of the last 32 bytes read, from the word'
   }
   scanLeads = leads;
   scanChanged = changed;
+  scanCaps = caps;
   return w;
 }
 
@@ -1023,19 +1033,8 @@ let scanAfter: u32 = 0; // token bytes of the last 32 bytes read, from the word'
   const n = w - q;
   let at = q;
   if (scanChanged) {
-    // spelled folded in TOK: each capital's two bytes become its letter's
-    if (n > TOK_CAP) return 0;
-    memory.copy(TOK, q, n);
-    for (let j: usize = 0; j < n; j++) {
-      const b = <u32>load<u8>(TOK + j);
-      if (b < 0xC0) continue;
-      const m = <u32>load<u16>(SIMPLE2 + (<usize>((((b & 0x1F) << 6) | (<u32>load<u8>(TOK + j, 1) & 0x3F)) - 0x80) << 1));
-      if (m != 0) {
-        store<u8>(TOK + j, <u8>(0xC0 | (m >> 6)));
-        store<u8>(TOK + j, <u8>(0x80 | (m & 0x3F)), 1);
-      }
-      j++;
-    }
+    if (n <= 32) foldShort(q);
+    else if (!foldLong(q, n)) return 0;
     at = TOK;
   }
   const h = n < 16 ? xxh64FoldedShort(at, n, tSeed) : xxh64Folded(at, n, tSeed); // 16 bytes at q or TOK are readable
@@ -1046,6 +1045,54 @@ let scanAfter: u32 = 0; // token bytes of the last 32 bytes read, from the word'
   store<u64>(tHashes + (o << 1), h);
   tCount++;
   return units;
+}
+
+/**
+ * Spells the word of at most 32 bytes at `q` folded in TOK: its 32 bytes copied in two 16-byte steps (scanPlain has
+ * read them, and TOK has the room), then each capital that scanPlain found (scanCaps; most such words hold one, at
+ * their start) written as its letter. Only the capitals are visited: a byte-at-a-time loop over the whole word, with
+ * a branch a byte, and a memory.copy call took longer than the word's scan.
+ */
+// @ts-ignore: decorator
+@inline function foldShort(q: usize): void {
+  if (ASC_FEATURE_SIMD) {
+    v128.store(TOK, v128.load(q));
+    v128.store(TOK, v128.load(q, 16), 16);
+  } else {
+    store<u64>(TOK, load<u64>(q));
+    store<u64>(TOK, load<u64>(q, 8), 8);
+    store<u64>(TOK, load<u64>(q, 16), 16);
+    store<u64>(TOK, load<u64>(q, 24), 24);
+  }
+  let m = scanCaps;
+  while (m != 0) {
+    const j = <usize>ctz<u64>(m);
+    m &= m - 1;
+    const c = ((<u32>load<u8>(q + j) & 0x1F) << 6) | (<u32>load<u8>(q + j, 1) & 0x3F);
+    const f = <u32>load<u16>(SIMPLE2 + (<usize>(c - 0x80) << 1));
+    store<u8>(TOK + j, <u8>(0xC0 | (f >> 6)));
+    store<u8>(TOK + j, <u8>(0x80 | (f & 0x3F)), 1);
+  }
+}
+
+/**
+ * Spells the word of `n` > 32 bytes at `q` folded in TOK, a byte at a time (each capital's two bytes become its
+ * letter's); false when it is longer than TOK.
+ */
+function foldLong(q: usize, n: usize): bool {
+  if (n > TOK_CAP) return false;
+  memory.copy(TOK, q, n);
+  for (let j: usize = 0; j < n; j++) {
+    const b = <u32>load<u8>(TOK + j);
+    if (b < 0xC0) continue;
+    const m = <u32>load<u16>(SIMPLE2 + (<usize>((((b & 0x1F) << 6) | (<u32>load<u8>(TOK + j, 1) & 0x3F)) - 0x80) << 1));
+    if (m != 0) {
+      store<u8>(TOK + j, <u8>(0xC0 | (m >> 6)));
+      store<u8>(TOK + j, <u8>(0x80 | (m & 0x3F)), 1);
+    }
+    j++;
+  }
+  return true;
 }
 
 // UTF-16 units from where plainWords started to where it stopped (globals: no multiple return values).

@@ -378,6 +378,39 @@ describe.each(BUILDS)('nfkcTokens, tokens (%s)', (build) => {
     }
   });
 
+  it('folds the capitals of plain words at every byte of their first 32 and past them', () => {
+    // a plain word of at most 32 bytes holding capitals is copied to the core's scratch 32 bytes at once and only
+    // its capitals rewritten (the bits the word's scan found); a longer one is folded a byte at a time. Words of 1
+    // to 24 letters (2-byte, with ASCII letters among them so a capital falls on even and odd bytes), with capitals
+    // at every letter, one at a time, two, all of them, and capitals past the first 32 bytes only; now and then a
+    // letter that is not plain (final sigma, ß, dotted I, a ligature, a fullwidth letter, a combining mark)
+    const rnd = prng(31);
+    const rare = ['ς', 'ß', 'İ', 'ﬁ', 'Ａ', 'ｚ', '\u0301', 'Ё', 'Ό'];
+    const lower = ['абвгдежзийклмнопрстуфхцчшщъыьэюяёѓ', 'αβγδεζηθικλμνξοπρστυφχψωςάί', 'àâäçéèêëîïôöùûüÿñąćęłńóśźż'];
+    const upper = ['АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯЁЃ', 'ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩΆΊ', 'ÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸÑĄĆĘŁŃÓŚŹŻ'];
+    const pick = (s: string) => [...s][Math.floor(rnd() * [...s].length)];
+    const texts: string[] = [];
+    for (let len = 1; len <= 24; len++) {
+      for (let cap = -3; cap < len; cap++) {
+        const a = Math.floor(rnd() * lower.length);
+        const letters = Array.from({ length: len }, () => (rnd() < 0.15 ? 'q' : pick(lower[a])));
+        if (rnd() < 0.1) letters[Math.floor(rnd() * len)] = pick(rare.join(''));
+        if (cap >= 0) letters[cap] = pick(upper[a]);
+        if (cap === -1) for (let k = 0; k < len; k++) letters[k] = pick(upper[a]);
+        if (cap === -2 && len > 1) letters[0] = letters[len - 1] = pick(upper[a]);
+        if (cap === -3) for (let k = 17; k < len; k++) letters[k] = pick(upper[a]); // past 32 bytes when len > 16
+        texts.push(letters.join(''));
+      }
+    }
+    const seps = [' ', '. ', ', ', '\n'];
+    for (let t = 0; t < 6; t++) {
+      const order = texts.map((w) => [rnd(), w] as const).sort((x, y) => x[0] - y[0]);
+      const text = order.map(([, w]) => w + seps[Math.floor(rnd() * seps.length)]).join('');
+      expect(tokensInCore(core, text, t, undefined, BigInt(t)), `text ${t}`).toEqual(tokensRefOf(text, t, BigInt(t)));
+    }
+    for (const word of texts) expect(tokensInCore(core, word), word).toEqual(tokensRefOf(word));
+  });
+
   it('takes U+FFFD as the reference does once the host has checked the text (no lone surrogate: checked = 1)', () => {
     expect(tokensInCore(core, 'ab\ufffdc', 0, undefined, 7n, 1)).toEqual(tokensRefOf('ab\ufffdc'));
     expect(tokensInCore(core, '中文\ufffd的', 3, undefined, 7n, 1)).toEqual(tokensRefOf('中文\ufffd的', 3));
