@@ -269,8 +269,8 @@ const SIMPLE2: usize = memory.data(1920 << 1, 16);
 
 /**
  * For each lead byte 0xC0 + i: the second bytes [PLAIN_LO[i], PLAIN_HI[i]] of its longest run of PLAIN2 code points
- * (lower-case Cyrillic, Greek, Latin-1…), or an empty range: a SIMD check of 16 bytes of a word (plainRangeBits) before
- * the exact one, code point by code point.
+ * (lower-case Cyrillic, Greek, Latin-1…), or an empty range: a SIMD check of 16 bytes of a word (plainRangeBits)
+ * before the exact one, code point by code point.
  */
 const PLAIN_LO: usize = memory.data(32, 16);
 const PLAIN_HI: usize = memory.data(32, 16);

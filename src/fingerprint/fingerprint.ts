@@ -81,8 +81,9 @@ export interface Columns {
  * lone surrogate is found here) or UTF-8 bytes, whose fingerprint is that of the string they decode to (validated in
  * the core; with word shingles tokenised as they are, no string made of them). Bytes are the call's from then on: the
  * columns computed when first read tokenise them again, so the caller must never change them (the engine's
- * `fingerprint` hands in its own copy). With word shingles, `onRawBytes` sees the text's UTF-8 as written into the core (a view, valid only during
- * the call), and the per-shingle columns not named in `columns` are computed when first read.
+ * `fingerprint` hands in its own copy). With word shingles, `onRawBytes` sees the text's UTF-8 as written into the
+ * core (a view, valid only during the call), and the per-shingle columns not named in `columns` are computed when
+ * first read.
  * @example fingerprintCore(core, text, resolveOptions(), undefined, { hashes: true }).fp.shingles.hashes
  */
 export function fingerprintCore(
