@@ -14,30 +14,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTextBytes, readTextFile } from '../../../src/cli/read-file.js';
 import { summary } from '../../../src/cli/summary.js';
-import { createEngine, type Engine, type Fingerprint, type FingerprintOptions } from '../../../src/library.js';
+import { createEngine, type Engine, type FingerprintOptions } from '../../../src/library.js';
 import { prng } from '../../reference/core.js';
 import { randomText } from './gen.js';
-
-/** Every field of a fingerprint as plain data, its lazy columns read in the order `first` names. */
-const plain = (fp: Fingerprint, first: 'hashes' | 'starts' | 'ends' = 'hashes') => {
-  const column = (key: 'hashes' | 'starts' | 'ends') => Array.from<bigint | number>(fp.shingles[key]);
-  const read: Partial<Record<'hashes' | 'starts' | 'ends', Array<bigint | number>>> = { [first]: column(first) };
-  return {
-    ...fp,
-    shingles: {
-      hashes: read.hashes ?? column('hashes'),
-      starts: read.starts ?? column('starts'),
-      ends: read.ends ?? column('ends'),
-    },
-    winnow: fp.winnow && {
-      hashes: Array.from(fp.winnow.hashes),
-      starts: Array.from(fp.winnow.starts),
-      ends: Array.from(fp.winnow.ends),
-      positions: Array.from(fp.winnow.positions),
-    },
-    minhash: fp.minhash && Array.from(fp.minhash),
-  };
-};
+import { plainFingerprint as plain } from './plain-fingerprint.js';
 
 const encode = (s: string) => new TextEncoder().encode(s);
 const MARKS = ['\u0301', '\u0323', '\u0345', '\u05b0'];

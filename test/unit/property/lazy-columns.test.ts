@@ -7,28 +7,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/abi.js';
 import { fingerprintCore, loneSurrogateIndex, shingleCount, toText } from '../../../src/fingerprint/fingerprint.js';
 import { resolveOptions, type FingerprintOptions } from '../../../src/fingerprint/options.js';
-import { createEngine, type Engine, type Fingerprint } from '../../../src/library.js';
+import { createEngine, type Engine } from '../../../src/library.js';
 import { prng } from '../../reference/core.js';
 import { randomText } from './gen.js';
+import { plainFingerprint as plain } from './plain-fingerprint.js';
 
 const EAGER = { hashes: true, spans: true } as const;
-
-/** Every field of a fingerprint as plain data (reading every column). */
-const plain = (fp: Omit<Fingerprint, 'work_hash'>) => ({
-  ...fp,
-  shingles: {
-    hashes: Array.from(fp.shingles.hashes),
-    starts: Array.from(fp.shingles.starts),
-    ends: Array.from(fp.shingles.ends),
-  },
-  winnow: fp.winnow && {
-    hashes: Array.from(fp.winnow.hashes),
-    starts: Array.from(fp.winnow.starts),
-    ends: Array.from(fp.winnow.ends),
-    positions: Array.from(fp.winnow.positions),
-  },
-  minhash: fp.minhash && Array.from(fp.minhash),
-});
 
 const ORDERS: ReadonlyArray<ReadonlyArray<'hashes' | 'starts' | 'ends'>> = [
   ['hashes', 'starts', 'ends'],
