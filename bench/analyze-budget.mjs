@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 import { copyDocuments, english, scaledDocuments } from './corpus.mjs';
+import { median } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -141,11 +142,6 @@ for (let p = 0; p < PAIRS; p++) {
     );
   }
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const summary = (rs) => ({
   no_reuse_p50_ms: median(rs.map((r) => r.without_text.no_reuse.analyze_ms.p50)),
   no_reuse_texts_kept_p50_ms: median(rs.map((r) => r.with_text.no_reuse.analyze_ms.p50)),

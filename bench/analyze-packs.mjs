@@ -14,14 +14,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { upperMedian, round } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
   options: { baseline: { type: 'string' }, runs: { type: 'string', default: '5' }, child: { type: 'string' } },
 });
 const ITER = 5;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** The texts, from committed fixtures only. */
 function texts() {
@@ -63,7 +62,7 @@ if (values.child) {
       if (name.startsWith('natural') && r.confidence >= 50 && values.child === root)
         throw new Error(`${name}: ${r.confidence}`);
     }
-    out[name] = median(ms);
+    out[name] = upperMedian(ms);
   }
   console.log(JSON.stringify(out));
   process.exit(0);
@@ -97,9 +96,9 @@ const rows = Object.fromEntries(
   Object.entries(samples).map(([name, s]) => [
     name,
     {
-      current_ms: round(median(s.current), 2),
-      baseline_ms: round(median(s.baseline), 2),
-      ratio: round(median(s.ratio)),
+      current_ms: round(upperMedian(s.current), 2),
+      baseline_ms: round(upperMedian(s.baseline), 2),
+      ratio: round(upperMedian(s.ratio), 3),
     },
   ]),
 );

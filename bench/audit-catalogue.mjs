@@ -18,6 +18,7 @@ import { createEngine } from '../dist/index.js';
 import { auditCatalogue } from '../dist/memorization.js';
 import { loadByteGptModel } from '../dist/models.js';
 import { readModelDirectory } from '../dist/node.js';
+import { medianOrNull } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,11 +50,6 @@ const r = await audit(8);
 const seconds = Math.round((performance.now() - t0) / 100) / 10;
 const again = await audit(1);
 
-const median = (xs) => {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const byTimes = {};
 for (const times of [16, 4, 1, 0]) {
   const mine = r.works.filter((_, k) => works[k].times === times);
@@ -63,7 +59,7 @@ for (const times of [16, 4, 1, 0]) {
     measured: measured.length,
     too_short: mine.filter((w) => w.verdict === 'too_short').length,
     reproduced: measured.filter((w) => w.verdict === 'reproduced').length,
-    median_nv_recall: median(measured.map((w) => w.nv_recall)),
+    median_nv_recall: medianOrNull(measured.map((w) => w.nv_recall)),
     calls: mine.reduce((t, w) => t + w.calls, 0),
   };
 }
@@ -111,7 +107,7 @@ const shortControl = async (texts, maxTokens, probes) => {
     recalls.push(x.nv_recall);
     if (x.nv_recall > 0) reproduced++;
   }
-  return { works: texts.length, reproduced, median_nv_recall: median(recalls), calls };
+  return { works: texts.length, reproduced, median_nv_recall: medianOrNull(recalls), calls };
 };
 const opening = (text) => text.split(/\s+/).filter(Boolean).slice(0, 40).join(' ');
 const controls = {

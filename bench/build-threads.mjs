@@ -20,6 +20,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -226,12 +227,6 @@ const child = (mode, threads = 1) => {
     ),
   );
 };
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const r2 = (x) => Math.round(x * 100) / 100;
 
 console.log(
   `input: ${lines.length} documents, ${(have / MB).toFixed(0)} MB of English text as JSON Lines; ${KIND}; ` +
@@ -285,8 +280,8 @@ const hashes = new Set(
 );
 const range = (xs) => [Math.min(...xs), Math.max(...xs)];
 const summary = (rs) => ({
-  mb_s: r2(median(rs.map((r) => r.mb_s))),
-  mb_s_range: range(rs.map((r) => r.mb_s)).map(r2),
+  mb_s: round(median(rs.map((r) => r.mb_s)), 2),
+  mb_s_range: range(rs.map((r) => r.mb_s)).map((x) => round(x, 2)),
   wall_ms: Math.round(median(rs.map((r) => r.wall_ms))),
   cpu_ms: Math.round(median(rs.map((r) => r.cpu_ms))),
   cpu_index_ms: Math.round(median(rs.map((r) => r.cpu_index_ms))),
@@ -295,7 +290,7 @@ const summary = (rs) => ({
   main_runq_ms: Math.round(median(rs.map((r) => r.main_runq_ms ?? NaN))),
   index_ms: Math.round(median(rs.map((r) => r.index_ms))),
   write_ms: Math.round(median(rs.map((r) => r.write_ms))),
-  cpu_wall: r2(median(rs.map((r) => r.cpu_wall))),
+  cpu_wall: round(median(rs.map((r) => r.cpu_wall)), 2),
   peak_rss_build_mb: Math.round(median(rs.map((r) => r.peak_rss_build)) / MB),
   peak_rss_total_mb: Math.round(median(rs.map((r) => r.peak_rss_total)) / MB),
   runs_mb_s: rs.map((r) => r.mb_s.toFixed(2)).map(Number),
@@ -307,13 +302,13 @@ const ratios = runs[1].map((r, i) => runs[2][i].mb_s / r.mb_s);
 const serial = runs[1].map((r) => r.main_cpu_write_ms / r.cpu_ms);
 const bound = (s) => 1 / (s + (1 - s) / 2);
 console.log(
-  `build: 1 thread ${one.mb_s} MB/s, 2 threads ${two.mb_s} MB/s; ratio (median of pairs) ${r2(median(ratios))}x ` +
-    `(${r2(Math.min(...ratios))}-${r2(Math.max(...ratios))}); CPU/wall ${one.cpu_wall} vs ${two.cpu_wall}; files identical: ${hashes.size === 1}; ` +
-    `spin calibration ${r2(median(capacity))}x`,
+  `build: 1 thread ${one.mb_s} MB/s, 2 threads ${two.mb_s} MB/s; ratio (median of pairs) ${round(median(ratios), 2)}x ` +
+    `(${round(Math.min(...ratios), 2)}-${round(Math.max(...ratios), 2)}); CPU/wall ${one.cpu_wall} vs ${two.cpu_wall}; files identical: ${hashes.size === 1}; ` +
+    `spin calibration ${round(median(capacity), 2)}x`,
 );
 console.log(
   `serial: the write phase is ${(100 * median(serial)).toFixed(0)} % of a one-thread build's CPU time ` +
-    `(${one.main_cpu_write_ms} of ${one.cpu_ms} ms), so 2 threads can be at most ${r2(bound(median(serial)))}x as fast`,
+    `(${one.main_cpu_write_ms} of ${one.cpu_ms} ms), so 2 threads can be at most ${round(bound(median(serial)), 2)}x as fast`,
 );
 
 // Export peaks: streamed (as buildDatasetFile writes) vs in memory, alternating.
@@ -333,7 +328,7 @@ for (let p = 0; p < PAIRS; p++) {
 const exportSummary = (rs) => ({
   steady_rss_mb: Math.round(median(rs.map((r) => r.steady_rss)) / MB),
   peak_rss_mb: Math.round(median(rs.map((r) => r.peak_rss_export)) / MB),
-  peak_over_steady: r2(median(rs.map((r) => r.peak_over_steady))),
+  peak_over_steady: round(median(rs.map((r) => r.peak_over_steady)), 2),
   export_ms: Math.round(median(rs.map((r) => r.export_ms))),
   index_mb: Math.round(rs[0].index_bytes / MB),
   file_mb: Math.round(rs[0].file_bytes / MB),
@@ -366,14 +361,14 @@ const result = {
   build: {
     threads_1: one,
     threads_2: two,
-    ratio_2_over_1: r2(median(ratios)),
-    ratios: ratios.map(r2),
+    ratio_2_over_1: round(median(ratios), 2),
+    ratios: ratios.map((x) => round(x, 2)),
     files_identical: hashes.size === 1,
-    serial_share: r2(median(serial)),
-    serial_shares: serial.map(r2),
-    ratio_bound: r2(bound(median(serial))),
-    spin_capacity_2_over_1: r2(median(capacity)),
-    spin_capacity: capacity.map(r2),
+    serial_share: round(median(serial), 2),
+    serial_shares: serial.map((x) => round(x, 2)),
+    ratio_bound: round(bound(median(serial)), 2),
+    spin_capacity_2_over_1: round(median(capacity), 2),
+    spin_capacity: capacity.map((x) => round(x, 2)),
   },
   export: { streamed, in_memory: inMemory },
 };

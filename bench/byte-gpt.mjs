@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Bench } from 'tinybench';
 import { ByteGptRunner, readByteGptWeights, referenceLogits, WasmByteGptRunner } from '../dist/models.js';
+import { upperMedian } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -56,11 +57,10 @@ for (let round = 0; round < ROUNDS; round++) {
     times[name].push(bench.tasks[0].result.latency.p50);
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const ref = median(times.reference);
+const ref = upperMedian(times.reference);
 const results = {};
 for (const name of names) {
-  const ms = median(times[name]);
+  const ms = upperMedian(times[name]);
   results[name] = {
     median_ms_per_window: Number(ms.toFixed(2)),
     tokens_per_s: Math.round(TOKENS / (ms / 1000)),

@@ -3,6 +3,7 @@
 // tallied. Shared by bench/measure-chain-null.mjs (the shipped packs) and the contract test that builds a pack and
 // its null from committed fixtures. The result goes into the pack's `background.chains` (packs/index.json).
 import './help.mjs';
+import { round } from './stats.mjs';
 
 /** Agreeing hits from which a chain counts (the locator's shortest chain). */
 export const NULL_MIN_CHAIN = 3;
@@ -28,7 +29,6 @@ export function wilsonUpper(k, n) {
   const d = 1 + z2 / n;
   return Math.min(1, (p + z2 / (2 * n) + z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / d);
 }
-const round6 = (x) => Math.round(x * 1e6) / 1e6;
 
 /** Counts a measurement accumulates, text by text. */
 export class ChainNullTally {
@@ -63,8 +63,8 @@ export class ChainNullTally {
     }
     const chains = this.atLeast[NULL_MIN_CHAIN];
     return {
-      start: round6(Math.max(1e-6, wilsonUpper(chains, this.fingerprints))),
-      extend: round6(wilsonUpper(up + NULL_PRIOR_CHAINS * NULL_PRIOR_EXTEND, all + NULL_PRIOR_CHAINS)),
+      start: round(Math.max(1e-6, wilsonUpper(chains, this.fingerprints)), 6),
+      extend: round(wilsonUpper(up + NULL_PRIOR_CHAINS * NULL_PRIOR_EXTEND, all + NULL_PRIOR_CHAINS), 6),
       measured_on: { corpus, texts: this.texts, fingerprints: this.fingerprints, chains, longest: this.longest, date },
     };
   }

@@ -22,6 +22,7 @@ import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { median } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -72,11 +73,6 @@ const firstSearch = (scale) =>
     ),
   );
 const indexMs = (r) => r.first_search_ms - r.sort_only_ms;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** The evaluations' --check runs (each exits 1 under its floors). */
 const EVAL_CHECKS = [

@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { archiveOf, CORPORA, cliRun, outputsOf, TIME } from './fingerprint-whole.mjs';
+import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -32,12 +33,6 @@ const OUT = opt('--out') ?? 'cli-cpu.json';
 const builds = [['this', resolve(here, '..', 'dist')]];
 if (opt('--baseline')) builds.push(['baseline', resolve(opt('--baseline'))]);
 if (!TIME) throw new Error('needs GNU time at /usr/bin/time');
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 
 // another workload's files instead of the bench's English (all four; the archive read by both builds, so of a
 // snapshot format both read): --text FILE --jsonl FILE --one FILE --dataset FILE
@@ -128,10 +123,7 @@ try {
       ]),
     );
     // throughput of scan over that of fingerprint on the same bytes = fingerprint CPU / scan CPU, per round
-    table[name].scan_over_fingerprint_cpu = round(
-      median(byCommand.scan.map((s, i) => byCommand.fingerprint[i].cpu_s / s.cpu_s)),
-      2,
-    );
+    table[name].scan_over_fingerprint_cpu = round(medianRatio(byCommand.fingerprint, byCommand.scan, 'cpu_s'), 2);
     table[name].raw = byCommand;
   }
   // each figure of this build as a ratio to the baseline's, per round (CPU), then the median
@@ -139,7 +131,7 @@ try {
   if (builds.length > 1)
     for (const command of Object.keys(commands))
       ratios[`${command}_cpu_this_over_baseline`] = round(
-        median(runs.this[command].map((x, i) => x.cpu_s / runs.baseline[command][i].cpu_s)),
+        medianRatio(runs.this[command], runs.baseline[command], 'cpu_s'),
         3,
       );
   const record = {

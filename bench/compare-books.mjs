@@ -24,6 +24,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { round } from './stats.mjs';
 
 const arg = (name) => {
   const k = process.argv.indexOf(name);
@@ -135,10 +136,9 @@ async function measure(name, fn) {
   const r = bench.tasks[0].result;
   if (r.state !== 'completed') throw new Error(`${name}: ${r.state} ${r.error ?? ''}`);
   const { p50, min, max, samplesCount } = r.latency;
-  return { p50_ms: round(p50), min_ms: round(min), max_ms: round(max), samples: samplesCount };
+  return { p50_ms: round(p50, 1), min_ms: round(min, 1), max_ms: round(max, 1), samples: samplesCount };
 }
 
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const mb = (bytes) => round(bytes / 1e6, 1);
 
 async function runCase(name) {

@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decode, encode } from '@msgpack/msgpack';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
+import { upperMedian, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -103,8 +104,6 @@ function sha(bytes) {
   for (let at = 0; at < bytes.length; at += 2 ** 30) hash.update(bytes.subarray(at, at + 2 ** 30));
   return hash.digest('hex');
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 const record = { ...recordHeader('dataset-write'), load_average_at_start: loadNow() };
 
 if (!process.argv.includes('--skip-round-trip')) {
@@ -200,10 +199,10 @@ if (opt('--baseline')) {
     texts: WIDE ? 'Japanese' : 'ASCII',
     rounds: ROUNDS,
     identical_bytes: identical,
-    this_cpu_ms: round(median(cpu.this), 0),
-    baseline_cpu_ms: round(median(cpu.baseline), 0),
-    ratio_median: round(median(ratios), 3),
-    this_mb_per_s: round(file.length / 1e6 / (median(cpu.this) / 1e3), 0),
+    this_cpu_ms: round(upperMedian(cpu.this), 0),
+    baseline_cpu_ms: round(upperMedian(cpu.baseline), 0),
+    ratio_median: round(upperMedian(ratios), 3),
+    this_mb_per_s: round(file.length / 1e6 / (upperMedian(cpu.this) / 1e3), 0),
     load: loadSpread(loads),
   };
   console.log('export A/B', record.export_ab);

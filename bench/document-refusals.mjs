@@ -16,6 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { onePage, pagesDag, streamOf, threeWords, zlibRepeated } from './hostile-pdf.mjs';
+import { median } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -83,10 +84,6 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     console.log(build, round, `load ${load.toFixed(1)}`, JSON.stringify(r));
   }
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const medians = {};
 for (const kind of Object.keys(KINDS)) {
   medians[kind] = {};

@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { latin1, onePage, streamOf, threeWords } from './hostile-pdf.mjs';
+import { median } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -79,11 +80,6 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     }
   }
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const medians = {};
 for (const way of ['cold', 'warm']) {
   for (const [build] of builds) {

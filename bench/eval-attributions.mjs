@@ -26,6 +26,7 @@ import './help.mjs';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../dist/index.js';
+import { round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -81,10 +82,9 @@ const FORMS = {
   'that-is-how-after': (q, a) => `${q}\n\nThat is how ${a} put it, and nobody has put it better since.`,
 };
 
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 const rate = (rows, f) => {
   const k = rows.filter(f).length;
-  return { k, n: rows.length, share: rows.length ? round(k / rows.length) : null };
+  return { k, n: rows.length, share: rows.length ? round(k / rows.length, 4) : null };
 };
 const words = (s) => s.split(/\s+/).filter(Boolean).length;
 

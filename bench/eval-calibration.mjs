@@ -23,6 +23,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { analyse, buildCases, caseEngine, LENGTHS, pairedWith } from './attribution-cases.mjs';
 import { hasSharedData } from './natural-texts.mjs';
+import { round } from './stats.mjs';
 
 if (!hasSharedData()) {
   console.log('eval-calibration: no ../shared/data beside the checkout: skipped');
@@ -32,7 +33,6 @@ const WRITE = process.argv.includes('--write');
 const QUICK = process.argv.includes('--quick');
 const STRENGTH_CAP = 30;
 const log = (s) => console.error(s);
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 const sigmoid = (z) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
 /**
@@ -238,8 +238,9 @@ for (const kind of ['portrait', 'exact']) {
             sel.map((p) => p.y),
             w,
           ),
+          4,
         ),
-        floor: round(confidence(fit, 0, L === 'all' ? 400 : L)),
+        floor: round(confidence(fit, 0, L === 'all' ? 400 : L), 4),
       };
     }
     return out;
@@ -249,7 +250,7 @@ for (const kind of ['portrait', 'exact']) {
     evidence: fit.evidence,
     tune: measure(tune),
     test: measure(test),
-    confidence_at: Object.fromEntries([1, 2, 3, 4, 6, 8, 12].map((s) => [s, round(confidence(fit, s, 400))])),
+    confidence_at: Object.fromEntries([1, 2, 3, 4, 6, 8, 12].map((s) => [s, round(confidence(fit, s, 400), 4)])),
   };
   const t = report.kinds[kind].test;
   log(

@@ -27,6 +27,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyse, buildCases, caseEngine, LENGTHS, LONG, pairedWith } from './attribution-cases.mjs';
 import { genreName, hasSharedData, mulberry32 } from './natural-texts.mjs';
+import { round } from './stats.mjs';
 
 if (!hasSharedData()) {
   console.log('eval-false-attribution: no ../shared/data beside the checkout: skipped');
@@ -68,7 +69,7 @@ const CHECK_FLOORS = {
 const { createEngine } = await import('../dist/index.js');
 const { detokenizeWikiText } = await import('../dist/packs.js');
 const log = (s) => console.error(s);
-const round = (x, d = 4) => (x === null || x === undefined ? x : Math.round(x * 10 ** d) / 10 ** d);
+const roundOrNull = (x, d = 4) => (x === null || x === undefined ? x : round(x, d));
 const { natural, books, negatives, long, positives, excerpt } = buildCases({ quick: QUICK });
 const words = (t) => t.split(/\s+/).filter(Boolean).length;
 // ------------------------------------------------------------------ measures
@@ -79,11 +80,16 @@ function wilson(k, n) {
     d = 1 + (z * z) / n,
     c = (p + (z * z) / (2 * n)) / d,
     h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [round(Math.max(0, c - h)), round(Math.min(1, c + h))];
+  return [roundOrNull(Math.max(0, c - h)), roundOrNull(Math.min(1, c + h))];
 }
 function share(items, pred) {
   const k = items.filter(pred).length;
-  return { k, n: items.length, share: items.length ? round(k / items.length) : null, ci_95: wilson(k, items.length) };
+  return {
+    k,
+    n: items.length,
+    share: items.length ? roundOrNull(k / items.length) : null,
+    ci_95: wilson(k, items.length),
+  };
 }
 function histogram(values) {
   const h = new Array(10).fill(0);
@@ -123,9 +129,9 @@ function eceBins(pairs) {
     .map((b) => ({
       range: b.range,
       n: b.n,
-      weight: round(b.w),
-      confidence: round(b.conf / b.w),
-      accuracy: round(b.acc / b.w),
+      weight: roundOrNull(b.w),
+      confidence: roundOrNull(b.conf / b.w),
+      accuracy: roundOrNull(b.acc / b.w),
     }));
 }
 function eceWithInterval(pairs) {
@@ -140,8 +146,11 @@ function eceWithInterval(pairs) {
   }
   boots.sort((a, b) => a - b);
   return {
-    ece: round(point),
-    ci_95: [round(boots[Math.floor(0.025 * (boots.length - 1))]), round(boots[Math.ceil(0.975 * (boots.length - 1))])],
+    ece: roundOrNull(point),
+    ci_95: [
+      roundOrNull(boots[Math.floor(0.025 * (boots.length - 1))]),
+      roundOrNull(boots[Math.ceil(0.975 * (boots.length - 1))]),
+    ],
     positives: pairs.filter((p) => p.y).length,
     negatives: pairs.filter((p) => !p.y).length,
     bins: eceBins(pairs),
@@ -181,8 +190,8 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
   const datasetConfidences = (xs) => {
     const cs = xs.flatMap((x) => pairedWith(x, datasetIds).map((id) => x.r.datasets[id]?.confidence ?? 0));
     return {
-      mean: round(cs.reduce((a, c) => a + c, 0) / Math.max(1, cs.length)),
-      max: round(cs.reduce((a, c) => Math.max(a, c), 0)),
+      mean: roundOrNull(cs.reduce((a, c) => a + c, 0) / Math.max(1, cs.length)),
+      max: roundOrNull(cs.reduce((a, c) => Math.max(a, c), 0)),
     };
   };
   for (const part of ['tune', 'test']) {
@@ -206,7 +215,7 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
             (x) => (x.r.datasets[x.dataset]?.confidence ?? 0) >= 0.5 && (x.r.datasets[x.dataset]?.checkable ?? 0) > 0,
           ),
           top_ge50: tl.filter((x) => x.r.confidence >= 50).length,
-          mean_confidence: round(tl.reduce((a, x) => a + x.r.confidence, 0) / tl.length, 1),
+          mean_confidence: roundOrNull(tl.reduce((a, x) => a + x.r.confidence, 0) / tl.length, 1),
         };
       }
       byLength[L] = {
@@ -218,7 +227,7 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
             (c) => c >= 0.5,
           ),
           max: nl.reduce((a, x) => Math.max(a, x.r.confidence), 0),
-          mean: round(nl.reduce((a, x) => a + x.r.confidence, 0) / Math.max(1, nl.length), 2),
+          mean: roundOrNull(nl.reduce((a, x) => a + x.r.confidence, 0) / Math.max(1, nl.length), 2),
           // the dataset confidences (0..1) of the negatives' pairs: the floor without checkable evidence, or more
           dataset_confidence: datasetConfidences(nl),
           histogram: histogram(nl.map((x) => x.r.confidence)),
@@ -238,7 +247,7 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
         dataset_confidence: datasetConfidences(ll),
         ge50: ll.filter((x) => x.r.confidence >= 50).length,
         max: ll.reduce((a, x) => Math.max(a, x.r.confidence), 0),
-        mean: round(ll.reduce((a, x) => a + x.r.confidence, 0) / Math.max(1, ll.length), 2),
+        mean: roundOrNull(ll.reduce((a, x) => a + x.r.confidence, 0) / Math.max(1, ll.length), 2),
       };
     }
     const confident = [...N, ...P, ...lng.filter((x) => x.part === part)].filter((x) => x.r.confidence >= 50);
@@ -328,7 +337,7 @@ for (const kind of arg('kinds', 'portrait,exact,postgres,remote')
     };
   }
   out.score = scoreOut;
-  out.seconds = round((performance.now() - t0) / 1000, 1);
+  out.seconds = roundOrNull((performance.now() - t0) / 1000, 1);
   report.kinds[kind] = out;
   const t = out.parts.test;
   log(
@@ -464,7 +473,7 @@ for (const [name, stage] of [
   if (!arg('kinds', 'portrait,exact,postgres,remote').split(',').includes(name)) continue;
   const t0 = performance.now();
   const out = await stage();
-  out.seconds = round((performance.now() - t0) / 1000, 1);
+  out.seconds = roundOrNull((performance.now() - t0) / 1000, 1);
   report.kinds[name] = out;
   log(
     out.skipped
@@ -557,7 +566,7 @@ async function genresStage() {
 if (arg('kinds', 'portrait,exact,postgres,remote,genres').split(',').includes('genres')) {
   const t0 = performance.now();
   report.genres = await genresStage();
-  report.genres.seconds = round((performance.now() - t0) / 1000, 1);
+  report.genres.seconds = roundOrNull((performance.now() - t0) / 1000, 1);
   for (const [g, v] of Object.entries(report.genres))
     if (v.n !== undefined) log(`genre ${g}: ${v.ge50}/${v.n} ≥ 50, no match ${v.no_match.k}/${v.n}, max ${v.max}`);
 }

@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { changedWords, editKinds } from './edits.mjs';
+import { upperMedian } from './stats.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,10 +67,6 @@ const rnd = () => {
   let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 };
 const engine = await createEngine();
 const t0 = performance.now();
@@ -381,23 +378,23 @@ if (args.base && existsSync(join(args.base, 'index.json'))) {
   }
   result.costs = {
     default_pack_bytes: { new: sizes(join(root, 'packs')), base: sizes(args.base) },
-    load_ms_median: { new: median(loads.new), base: median(loads.base) },
+    load_ms_median: { new: upperMedian(loads.new), base: upperMedian(loads.base) },
     baseline: { packs: args.base, dist: args['base-dist'] ?? '(this build)' },
     load_runs: loads.new.length,
     analyze_runs: analyzes.new.length,
-    analyze_10k_ms_median: texts.length ? { new: median(analyzes.new), base: median(analyzes.base) } : null,
+    analyze_10k_ms_median: texts.length ? { new: upperMedian(analyzes.new), base: upperMedian(analyzes.base) } : null,
   };
   const c = result.costs;
   c.ratios = {
     bytes: Math.round((c.default_pack_bytes.new / c.default_pack_bytes.base) * 1000) / 1000,
     load: Math.round((c.load_ms_median.new / c.load_ms_median.base) * 1000) / 1000,
-    load_paired: Math.round(median(loads.new.map((x, i) => x / loads.base[i])) * 1000) / 1000,
+    load_paired: Math.round(upperMedian(loads.new.map((x, i) => x / loads.base[i])) * 1000) / 1000,
     analyze: c.analyze_10k_ms_median
       ? Math.round((c.analyze_10k_ms_median.new / c.analyze_10k_ms_median.base) * 1000) / 1000
       : null,
     // the median of the ratios of the same text in the same round (less moved by the machine's load)
     analyze_paired: analyzes.new.length
-      ? Math.round(median(analyzes.new.map((x, i) => x / analyzes.base[i])) * 1000) / 1000
+      ? Math.round(upperMedian(analyzes.new.map((x, i) => x / analyzes.base[i])) * 1000) / 1000
       : null,
   };
 }

@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { KNOWN_QUOTATIONS } from './attribution-cases.mjs';
 import { changedWords, editKinds } from './edits.mjs';
 import { genreName, mulberry32 } from './natural-texts.mjs';
+import { round } from './stats.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -89,7 +90,6 @@ const namedAll = (r) => {
   m.sort((a, b) => (b.agreeing ?? 0) - (a.agreeing ?? 0) || b.score - a.score);
   return m[0] ? [m[0].document_id, ...(m[0].also_in ?? []).map((a) => a.document_id)] : [];
 };
-const round4 = (x) => Math.round(x * 1e4) / 1e4;
 /** Wilson 95 % interval of k in n. */
 function wilson(k, n) {
   if (n === 0) return [0, 1];
@@ -98,7 +98,7 @@ function wilson(k, n) {
     d = 1 + (z * z) / n,
     c = (p + (z * z) / (2 * n)) / d,
     h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [round4(Math.max(0, c - h)), round4(Math.min(1, c + h))];
+  return [round(Math.max(0, c - h), 4), round(Math.min(1, c + h), 4)];
 }
 /** One edit kind's tally: passages, found in the packs (any match), ≥ 50, ≥ 80, named right (where known), max. */
 const tally = () => ({ n: 0, found: 0, ge50: 0, ge80: 0, named_right: 0, max: 0, changed_words: 0 });
@@ -118,9 +118,9 @@ const finish = (byKind) =>
       {
         ...t,
         changed_words: Math.round((t.changed_words / Math.max(1, t.n)) * 10) / 10,
-        ge50_share: t.n ? round4(t.ge50 / t.n) : null,
+        ge50_share: t.n ? round(t.ge50 / t.n, 4) : null,
         ge50_ci_95: wilson(t.ge50, t.n),
-        named_right_share: t.n ? round4(t.named_right / t.n) : null,
+        named_right_share: t.n ? round(t.named_right / t.n, 4) : null,
       },
     ]),
   );
@@ -392,7 +392,7 @@ if (args.check) {
   const fails = [];
   for (const [g, t] of Object.entries(result.clean.by_genre))
     if (t.ge50 > CHECK.clean_ge50) fails.push(`clean ${g}: ${t.ge50} passages ≥ 50`);
-  if (result.clean.rate > CHECK.clean_match_rate) fails.push(`clean: pack matches on ${round4(result.clean.rate)}`);
+  if (result.clean.rate > CHECK.clean_match_rate) fails.push(`clean: pack matches on ${round(result.clean.rate, 4)}`);
   for (const [k, t] of Object.entries(result.famous.by_edit.unpacked))
     if (t.ge50 > CHECK.unpacked_ge50) fails.push(`books not in the pack, ${k}: ${t.ge50} passages ≥ 50`);
   const packed = result.famous.by_edit.packed;

@@ -23,8 +23,9 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadCorpus, microMeasures, panMeasures } from './pan-measures.mjs';
+import { round } from './stats.mjs';
 
-const round = (x, d = 5) => (x === null || Number.isNaN(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
+const roundOrNull = (x, d = 5) => (x === null || Number.isNaN(x) ? null : round(x, d));
 const SUBS = ['02-no-obfuscation', '03-random-obfuscation', '04-translation-obfuscation'];
 const DATASET = 'pan-sources';
 
@@ -117,10 +118,10 @@ function alignmentFields(matches) {
     similarity: sims.length
       ? {
           n: sims.length,
-          mean: round(sims.reduce((s, x) => s + x, 0) / sims.length, 4),
-          p10: round(quantile(sims, 0.1), 4),
-          p50: round(quantile(sims, 0.5), 4),
-          p90: round(quantile(sims, 0.9), 4),
+          mean: roundOrNull(sims.reduce((s, x) => s + x, 0) / sims.length, 4),
+          p10: roundOrNull(quantile(sims, 0.1), 4),
+          p50: roundOrNull(quantile(sims, 0.5), 4),
+          p90: roundOrNull(quantile(sims, 0.9), 4),
         }
       : null,
   };
@@ -250,7 +251,7 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
       tokens: stats.tokens,
       fingerprints: stats.fingerprints,
       index_bytes: stats.index_bytes,
-      build_ms: round(indexMs, 1),
+      build_ms: roundOrNull(indexMs, 1),
     },
     targets: TARGETS,
     sub_corpora: {},
@@ -271,8 +272,8 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
     return {
       reported_chars: reported,
       verified_chars: ok,
-      verified_share: reported ? round(ok / reported, 4) : null,
-      gold_only_share: reported ? round(gold / reported, 4) : null,
+      verified_share: reported ? roundOrNull(ok / reported, 4) : null,
+      gold_only_share: reported ? roundOrNull(gold / reported, 4) : null,
     };
   };
   const pooled = { cases: [], dets: [], found: 0, macro: 0, cov: 0, len: 0 };
@@ -339,18 +340,18 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
       const target = TARGETS.recall[s.name];
       Object.assign(entry, {
         cases_found: found,
-        cases_found_share: round(found / cases.length, 4),
-        recall_query_macro: round(macro / cases.length, 4),
-        recall_query_micro: round(cov / len, 4),
+        cases_found_share: roundOrNull(found / cases.length, 4),
+        recall_query_macro: roundOrNull(macro / cases.length, 4),
+        recall_query_micro: roundOrNull(cov / len, 4),
         recall_target: target ?? null,
         pan: {
-          plagdet: round(pan.plagdet),
-          recall: round(pan.recall),
-          precision: round(pan.precision),
-          granularity: round(pan.granularity),
+          plagdet: roundOrNull(pan.plagdet),
+          recall: roundOrNull(pan.recall),
+          precision: roundOrNull(pan.precision),
+          granularity: roundOrNull(pan.granularity),
           detections: pan.detections,
-          micro_recall: round(micro.recall),
-          micro_precision: round(micro.precision),
+          micro_recall: roundOrNull(micro.recall),
+          micro_precision: roundOrNull(micro.precision),
         },
         missed: {
           cases: missed.length,
@@ -368,9 +369,9 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
         // where the characters of the found cases that no match covers lie: before the first, after the last, between
         found_case_gaps: foundLen
           ? {
-              head_share: round(head / foundLen, 4),
-              tail_share: round(tail / foundLen, 4),
-              interior_share: round((foundLen - head - tail - cov) / foundLen, 4),
+              head_share: roundOrNull(head / foundLen, 4),
+              tail_share: roundOrNull(tail / foundLen, 4),
+              interior_share: roundOrNull((foundLen - head - tail - cov) / foundLen, 4),
             }
           : null,
       });
@@ -395,7 +396,7 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
         documents_with_a_match: ds.filter((d) => results.get(d).exact.length > 0).length,
         reported_chars: flagged,
         document_chars: chars,
-        reported_share: chars ? round(flagged / chars, 5) : null,
+        reported_share: chars ? roundOrNull(flagged / chars, 5) : null,
       };
       entry.pan = { detections: dets.length, pairs_with_a_detection: new Set(dets.map((x) => x.susp + x.src)).size };
     }
@@ -432,14 +433,14 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
   const allExact = docs.flatMap((d) => results.get(d).exact);
   report.overall = {
     cases: pooled.cases.length,
-    cases_found_share: pooled.cases.length ? round(pooled.found / pooled.cases.length, 4) : null,
-    recall_query_macro: pooled.cases.length ? round(pooled.macro / pooled.cases.length, 4) : null,
-    recall_query_micro: pooled.len ? round(pooled.cov / pooled.len, 4) : null,
+    cases_found_share: pooled.cases.length ? roundOrNull(pooled.found / pooled.cases.length, 4) : null,
+    recall_query_macro: pooled.cases.length ? roundOrNull(pooled.macro / pooled.cases.length, 4) : null,
+    recall_query_micro: pooled.len ? roundOrNull(pooled.cov / pooled.len, 4) : null,
     pan_pooled_01_04: {
-      plagdet: round(pan.plagdet),
-      recall: round(pan.recall),
-      precision: round(pan.precision),
-      granularity: round(pan.granularity),
+      plagdet: roundOrNull(pan.plagdet),
+      recall: roundOrNull(pan.recall),
+      precision: roundOrNull(pan.precision),
+      granularity: roundOrNull(pan.granularity),
       detections: pan.detections,
     },
     exact_matches: allExact.length,
@@ -448,27 +449,27 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
       ...verifiedSum(docs),
       target: TARGETS.verified_share,
       compare_calls: compareCalls,
-      compare_ms: round(compareMs, 0),
+      compare_ms: roundOrNull(compareMs, 0),
     },
     false_positive_no_reuse_docs: {
       documents: clean.length,
       documents_with_a_match: clean.filter((d) => results.get(d).exact.length > 0).length,
       reported_chars: cleanFlagged,
       document_chars: cleanChars,
-      reported_share: cleanChars ? round(cleanFlagged / cleanChars, 5) : null,
+      reported_share: cleanChars ? roundOrNull(cleanFlagged / cleanChars, 5) : null,
     },
     confidence_auc: {
       positives: dirty.length,
       negatives: clean.length,
       target: TARGETS.confidence_auc,
-      confidence: round(
+      confidence: roundOrNull(
         auc(
           dirty.map((d) => results.get(d).confidence),
           clean.map((d) => results.get(d).confidence),
         ),
         4,
       ),
-      strength: round(
+      strength: roundOrNull(
         auc(
           dirty.map((d) => results.get(d).strength),
           clean.map((d) => results.get(d).strength),
@@ -477,37 +478,40 @@ export async function evaluate(engine, root, { limit = 0, perSubCorpus = 0, veri
       ),
       // documents without a gold case whose reported matches are all verified shared text (boilerplate, an unannotated copy)
       negatives_sharing_verified_text: cleanShared.length,
-      confidence_excluding_those: round(
+      confidence_excluding_those: roundOrNull(
         auc(
           dirty.map((d) => results.get(d).confidence),
           cleanStrict.map((d) => results.get(d).confidence),
         ),
         4,
       ),
-      strength_excluding_those: round(
+      strength_excluding_those: roundOrNull(
         auc(
           dirty.map((d) => results.get(d).strength),
           cleanStrict.map((d) => results.get(d).strength),
         ),
         4,
       ),
-      confidence_mean_with_reuse: round(
+      confidence_mean_with_reuse: roundOrNull(
         dirty.reduce((s, d) => s + results.get(d).confidence, 0) / (dirty.length || 1),
         4,
       ),
-      confidence_mean_without: round(clean.reduce((s, d) => s + results.get(d).confidence, 0) / (clean.length || 1), 4),
+      confidence_mean_without: roundOrNull(
+        clean.reduce((s, d) => s + results.get(d).confidence, 0) / (clean.length || 1),
+        4,
+      ),
     },
     alignment_fields: alignmentFields(allExact),
     latency: {
       analyze_calls: times.length,
-      analyze_ms_p50: round(quantile(sorted, 0.5), 2),
-      analyze_ms_p90: round(quantile(sorted, 0.9), 2),
-      analyze_ms_max: round(sorted[sorted.length - 1] ?? null, 2),
-      analyze_ms_total: round(
+      analyze_ms_p50: roundOrNull(quantile(sorted, 0.5), 2),
+      analyze_ms_p90: roundOrNull(quantile(sorted, 0.9), 2),
+      analyze_ms_max: roundOrNull(sorted[sorted.length - 1] ?? null, 2),
+      analyze_ms_total: roundOrNull(
         times.reduce((s, x) => s + x, 0),
         0,
       ),
-      index_build_ms: round(indexMs, 1),
+      index_build_ms: roundOrNull(indexMs, 1),
     },
   };
   return report;
@@ -589,7 +593,7 @@ if (isMain) {
     date: new Date().toISOString().slice(0, 10),
     build: dist,
     build_index_js_sha256: createHash('sha256').update(readFileSync(indexJs)).digest('hex').slice(0, 16),
-    wall_s: round((performance.now() - t0) / 1000, 1),
+    wall_s: roundOrNull((performance.now() - t0) / 1000, 1),
   };
   const o = report.overall;
   console.table(table(report));

@@ -23,8 +23,8 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { isOverlapping, loadCorpus, panMeasures, spansToDetections } from './pan-measures.mjs';
+import { round } from './stats.mjs';
 
-const round = (x, d = 5) => Math.round(x * 10 ** d) / 10 ** d;
 const DATA = new URL(process.env.SUMMARY_PROXY_DATA ?? './data/summary-proxy.json', import.meta.url);
 
 /** plagdet floor of --check over all the constructed cases (0.751 when the summary mode was last changed). */
@@ -104,10 +104,10 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
     return {
       pairs: list.length,
       detections: m.detections,
-      plagdet: round(m.plagdet),
-      recall: round(m.recall),
-      precision: round(m.precision),
-      granularity: round(m.granularity),
+      plagdet: round(m.plagdet, 5),
+      recall: round(m.recall, 5),
+      precision: round(m.precision, 5),
+      granularity: round(m.granularity, 5),
       cases_detected: cases.filter((c) => dets.some((d) => isOverlapping(d, c))).length,
     };
   };

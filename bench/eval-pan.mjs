@@ -16,8 +16,7 @@ import './help.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ANCHORS, loadCorpus, microMeasures, panMeasures, spansToDetections } from './pan-measures.mjs';
-
-const round = (x, d = 5) => Math.round(x * 10 ** d) / 10 ** d;
+import { round } from './stats.mjs';
 
 /** plagdet floors of --check over the first CHECK_PAIRS pairs of each sub-corpus (01: no detection at all). */
 export const CHECK_PAIRS = 15;
@@ -40,7 +39,7 @@ export function check(compare, root) {
     const m = panMeasures(cases, dets);
     const floor = CHECK_FLOORS[sub.name];
     const ok = floor === undefined ? dets.length === 0 : m.plagdet > floor;
-    out.push({ name: sub.name, plagdet: round(m.plagdet), detections: dets.length, floor: floor ?? null, ok });
+    out.push({ name: sub.name, plagdet: round(m.plagdet, 5), detections: dets.length, floor: floor ?? null, ok });
   }
   return out;
 }
@@ -82,12 +81,12 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
       pairs: sub.pairs.length,
       cases: cases.length,
       detections: m.detections,
-      plagdet: round(m.plagdet),
-      recall: round(m.recall),
-      precision: round(m.precision),
-      granularity: round(m.granularity),
-      micro_recall: round(micro.recall),
-      micro_precision: round(micro.precision),
+      plagdet: round(m.plagdet, 5),
+      recall: round(m.recall, 5),
+      precision: round(m.precision, 5),
+      granularity: round(m.granularity, 5),
+      micro_recall: round(micro.recall, 5),
+      micro_precision: round(micro.precision, 5),
       ms_per_pair_p50: round(t[t.length >> 1], 2),
       ms_per_pair_p90: round(t[Math.floor(t.length * 0.9)], 2),
     };
@@ -113,10 +112,10 @@ export function evaluate(compare, root, { log = () => {} } = {}) {
     pairs: times.length,
     cases: m.cases,
     detections: m.detections,
-    plagdet: round(m.plagdet),
-    recall: round(m.recall),
-    precision: round(m.precision),
-    granularity: round(m.granularity),
+    plagdet: round(m.plagdet, 5),
+    recall: round(m.recall, 5),
+    precision: round(m.precision, 5),
+    granularity: round(m.granularity, 5),
     ms_per_pair_p50: round(times[times.length >> 1], 2),
     ms_per_pair_p90: round(times[Math.floor(times.length * 0.9)], 2),
     ms_total: round(

@@ -22,8 +22,9 @@ import './help.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { round } from './stats.mjs';
 
-const round = (x, d = 4) => (x === null || Number.isNaN(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
+const roundOrNull = (x, d = 4) => (x === null || Number.isNaN(x) ? null : round(x, d));
 
 /** The targets: found share of the paraphrases, false-match share of same-field passages. */
 export const TARGETS = { found: 0.8, false_match_rate: 0.01 };
@@ -209,22 +210,22 @@ export async function evaluate(engine, file, { limit = 0, log = () => {}, perQue
     targets: TARGETS,
     positives: {
       queries: pos.n,
-      found: round(pos.found / pos.n),
-      placed: round(pos.placed / pos.n),
-      span_recall: round(pos.covered / pos.chars),
-      wrong_paper: round(pos.wrong / pos.n),
+      found: roundOrNull(pos.found / pos.n),
+      placed: roundOrNull(pos.placed / pos.n),
+      span_recall: roundOrNull(pos.covered / pos.chars),
+      wrong_paper: roundOrNull(pos.wrong / pos.n),
       reuse_kinds: pos.kinds,
     },
     negatives: {
       queries: neg.n,
-      false_match_rate: round(neg.matched / neg.n),
+      false_match_rate: roundOrNull(neg.matched / neg.n),
       false_matches: neg.matched,
       verbatim: { queries: neg.verbatimN, matched: neg.verbatimMatched },
       paraphrase: { queries: neg.paraphraseN, matched: neg.paraphraseMatched },
     },
     latency: {
-      analyze_ms_p50: round(quantile(times, 0.5), 2),
-      analyze_ms_p90: round(quantile(times, 0.9), 2),
+      analyze_ms_p50: roundOrNull(quantile(times, 0.5), 2),
+      analyze_ms_p90: roundOrNull(quantile(times, 0.9), 2),
     },
     missed_examples: missed,
   };
@@ -264,7 +265,7 @@ if (isMain) {
     node: process.version,
     date: new Date().toISOString().slice(0, 10),
     build: dist,
-    wall_s: round((performance.now() - t0) / 1000, 1),
+    wall_s: roundOrNull((performance.now() - t0) / 1000, 1),
   };
   const out = opt('out')
     ? resolve(opt('out'))

@@ -21,6 +21,7 @@ import './help.mjs';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../dist/index.js';
+import { round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -132,10 +133,9 @@ function reported(r, content, passage) {
 }
 
 const engine = await createEngine({ packs: 'default' });
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 const rate = (rows, f) => {
   const k = rows.filter(f).length;
-  return { k, n: rows.length, share: rows.length ? round(k / rows.length) : null };
+  return { k, n: rows.length, share: rows.length ? round(k / rows.length, 4) : null };
 };
 
 // ---- the passages alone (the data's check; famous openings alone 95)

@@ -28,6 +28,7 @@ import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { naturalDocuments } from './natural-texts.mjs';
+import { round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const shared = join(here, '../../shared/data');
@@ -291,8 +292,7 @@ const quantile = (xs, q) => {
   const s = xs.slice().sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : null;
 };
-const round = (x, d = 4) =>
-  x === null || x === undefined || Number.isNaN(x) ? null : Math.round(x * 10 ** d) / 10 ** d;
+const roundOrNull = (x, d = 4) => (x === null || x === undefined || Number.isNaN(x) ? null : round(x, d));
 
 // ---------------------------------------------------------------- main
 /**
@@ -566,15 +566,15 @@ export async function run({ log = console.log, createEngine } = {}) {
           min_tokens: kind === 'exact' ? st.minTokens : undefined,
           alpha: kind === 'portrait' ? st.alpha : undefined,
           queries: b.queries.length,
-          ms_p50: round(quantile(times, 0.5), 3),
-          ms_p95: round(quantile(times, 0.95), 3),
+          ms_p50: roundOrNull(quantile(times, 0.5), 3),
+          ms_p95: roundOrNull(quantile(times, 0.95), 3),
         };
         if (b.negative) {
           Object.assign(row, {
-            false_match_rate: round(anyMatch / b.queries.length, 5),
+            false_match_rate: roundOrNull(anyMatch / b.queries.length, 5),
             queries_with_false_match: anyMatch,
             false_matches: matchesN,
-            membership_rate: kind === 'portrait' ? round(significant / b.queries.length, 5) : undefined,
+            membership_rate: kind === 'portrait' ? roundOrNull(significant / b.queries.length, 5) : undefined,
             query_words: b.queries.reduce((t, q) => t + q.tokens, 0),
           });
           if (anyMatch)
@@ -593,24 +593,24 @@ export async function run({ log = console.log, createEngine } = {}) {
         } else {
           Object.assign(row, {
             units: b.per === 'quote' ? `${units} quotes` : undefined,
-            doc_recall: round(found / units),
+            doc_recall: roundOrNull(found / units),
             target: b.target,
             meets_target: b.target == null ? undefined : found / units >= b.target,
-            queries_all_found: b.per === 'quote' ? round(queriesAllFound / b.queries.length) : undefined,
+            queries_all_found: b.per === 'quote' ? roundOrNull(queriesAllFound / b.queries.length) : undefined,
             recall_by_quote_words:
               b.per === 'quote'
                 ? Object.fromEntries(
                     Object.entries(byWords)
                       .sort()
-                      .map(([k, [f, n]]) => [k, round(f / n)]),
+                      .map(([k, [f, n]]) => [k, roundOrNull(f / n)]),
                   )
                 : undefined,
-            any_match_rate: round(anyMatch / b.queries.length),
-            membership_rate: kind === 'portrait' ? round(significant / b.queries.length) : undefined,
-            span_precision: round(predLen ? ovl / predLen : null),
-            span_recall: round(ovl / trueLen),
-            span_precision_macro: round(macroPn ? macroP / macroPn : null),
-            span_recall_macro: round(macroR / b.queries.length),
+            any_match_rate: roundOrNull(anyMatch / b.queries.length),
+            membership_rate: kind === 'portrait' ? roundOrNull(significant / b.queries.length) : undefined,
+            span_precision: roundOrNull(predLen ? ovl / predLen : null),
+            span_recall: roundOrNull(ovl / trueLen),
+            span_precision_macro: roundOrNull(macroPn ? macroP / macroPn : null),
+            span_recall_macro: roundOrNull(macroR / b.queries.length),
             wrong_doc_matches: kind === 'exact' ? wrongDoc : undefined,
             missed_examples: failures,
           });
@@ -629,7 +629,7 @@ export async function run({ log = console.log, createEngine } = {}) {
     datasets: {
       exact: exactStats,
       portrait: engine.datasets().find((d) => d.id === 'dev-portrait'),
-      build_ms: { exact: round(tExact, 0), portrait: round(tPortrait, 0) },
+      build_ms: { exact: roundOrNull(tExact, 0), portrait: roundOrNull(tPortrait, 0) },
     },
     split: {
       indexed: indexed.map((d) => d.id),

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { upperMedian } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,7 +23,6 @@ const builds = arg('builds', 'this=dist')
   .split(',')
   .map((b) => b.split('='));
 const bench = fileURLToPath(new URL('./exact-scale.mjs', import.meta.url));
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 const runs = [];
 for (let round = 0; round < ROUNDS; round++) {
@@ -65,11 +65,11 @@ const out = {
     builds.map(([name]) => [
       name,
       {
-        search_p50_ms: median(runs.map((r) => r[name].search_ms.p50)),
-        analyze_p50_ms: median(runs.map((r) => r[name].analyze_ms.p50)),
-        analyze_min_ms: median(runs.map((r) => r[name].analyze_ms.min)),
-        analyze_p50_over_first: median(runs.map((r) => r[name].analyze_ms.p50 / r[base].analyze_ms.p50)),
-        search_p50_over_first: median(runs.map((r) => r[name].search_ms.p50 / r[base].search_ms.p50)),
+        search_p50_ms: upperMedian(runs.map((r) => r[name].search_ms.p50)),
+        analyze_p50_ms: upperMedian(runs.map((r) => r[name].analyze_ms.p50)),
+        analyze_min_ms: upperMedian(runs.map((r) => r[name].analyze_ms.min)),
+        analyze_p50_over_first: upperMedian(runs.map((r) => r[name].analyze_ms.p50 / r[base].analyze_ms.p50)),
+        search_p50_over_first: upperMedian(runs.map((r) => r[name].search_ms.p50 / r[base].search_ms.p50)),
       },
     ]),
   ),

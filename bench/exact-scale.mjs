@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 import { english, scaledDocuments } from './corpus.mjs';
+import { upperMedian } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -83,7 +84,7 @@ if (process.argv.includes('--held')) {
     gc();
   }
   held = null;
-  const median = (k) => runs.map((x) => x[k]).sort((a, b) => a - b)[runs.length >> 1];
+  const median = (k) => upperMedian(runs.map((x) => x[k]));
   const out = {
     bench: 'exact-scale --held',
     date: new Date().toISOString(),

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { createEngine } from '../dist/index.js';
 import { openExtractionJournal } from '../dist/node.js';
+import { lowerMedian } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -145,7 +146,6 @@ for (let r = 0; r < RUNS * 2; r++) {
 }
 engine.dispose();
 rmSync(scratch, { recursive: true, force: true });
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const result = {
   bench: 'extract-work',
   words: WORDS,
@@ -155,9 +155,9 @@ const result = {
   concurrency: CONCURRENCY,
   budget_calls: BUDGET,
   runs,
-  median_cpu_share: median(runs.filter((r) => r.mode === 'no journal').map((r) => r.cpu_share)),
-  median_cpu_share_file_journal: median(runs.filter((r) => r.mode === 'file journal').map((r) => r.cpu_share)),
-  median_baseline_cpu_share: median(runs.map((r) => r.baseline_cpu_share)),
+  median_cpu_share: lowerMedian(runs.filter((r) => r.mode === 'no journal').map((r) => r.cpu_share)),
+  median_cpu_share_file_journal: lowerMedian(runs.filter((r) => r.mode === 'file journal').map((r) => r.cpu_share)),
+  median_baseline_cpu_share: lowerMedian(runs.map((r) => r.baseline_cpu_share)),
   target_cpu_share: 0.1,
 };
 const dir = join(fileURLToPath(new URL('.', import.meta.url)), 'results');

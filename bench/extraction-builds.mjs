@@ -16,6 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { medianOrNull } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -58,10 +59,8 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-const median = (xs) => {
-  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
-  return s.length === 0 ? null : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
+// of the rounds that gave a number: a round that did not measure the figure gives none
+const median = (xs) => medianOrNull(xs.filter((x) => typeof x === 'number'));
 const medians = {};
 for (const format of Object.keys(runs[0].formats)) {
   const of = (build, key) => median(runs.filter((r) => r.build === build).map((r) => r.formats[format][key]));

@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { halves, loadPapers } from './eval-paraphrase.mjs';
+import { median, round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,11 +21,6 @@ const arg = (name, fallback) => {
 };
 const QUERIES = Number(arg('queries', '300'));
 const ROUNDS = Number(arg('rounds', '7'));
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
-const median = (xs) => {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 if (!arg('baseline')) {
   console.error('usage: node bench/field-background.mjs --baseline DIR [--dist DIR] [--queries N] [--rounds N]');

@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { CORPORA } from './fingerprint-whole.mjs';
+import { median } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -36,10 +37,6 @@ const WAYS = {
 };
 const names = Object.keys(WAYS);
 const seen = (fp) => JSON.stringify([fp.fingerprint, fp.work_hash, fp.token_count, fp.simhash?.toString(16)]);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const cpu = Object.fromEntries(names.map((n) => [n, []]));
 const faults = Object.fromEntries(names.map((n) => [n, []]));

@@ -28,6 +28,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { arg, onCore } from './ab-builds.mjs';
 import { CORPORA } from './fingerprint-whole.mjs';
+import { median, round } from './stats.mjs';
 
 const SIZE = 10_000_000;
 const WARM = 100_000;
@@ -302,12 +303,6 @@ async function child(dist, corpus, calls, firstOdd, gcEach) {
   }
   process.stdout.write(`${JSON.stringify({ bytes: Buffer.byteLength(text), variant: engine.variant, calls: out })}\n`);
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** Medians over processes of each step of the calls in `which` (call numbers). */
 function table(runs, which) {

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { abBuilds, arg, onCore } from './ab-builds.mjs';
 import { CORPORA } from './fingerprint-whole.mjs';
+import { median, round } from './stats.mjs';
 
 const builds = abBuilds('node --expose-gc bench/fingerprint-stages.mjs --baseline <dist> [--rounds N] [--write]');
 const ROUNDS = Number(arg('rounds', '7'));
@@ -135,11 +136,6 @@ function stages({ engine, normalize }, text) {
   return { t, tokens: n, regions: nReg };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 const results = {};
@@ -184,12 +180,12 @@ for (const corpus of arg('corpora')?.split(',') ?? Object.keys(CORPORA)) {
       regions: runs[i][0].regions,
       ms_on_core: ms,
       total_ms: round(total, 2),
-      mb_per_s: round(bytes / 1e3 / total),
+      mb_per_s: round(bytes / 1e3 / total, 1),
       whole_call_cpu_ms: round(median(whole[i]), 2),
-      whole_call_mb_per_s_cpu: round(bytes / 1e3 / median(whole[i])),
+      whole_call_mb_per_s_cpu: round(bytes / 1e3 / median(whole[i]), 1),
     };
     console.log(
-      `${corpus.padEnd(9)} ${name.padEnd(9)} ${keys.map((k) => `${k} ${ms[k]}`).join('  ')} | ${round(total)} ms = ${round(bytes / 1e3 / total)} MB/s | whole call ${round(bytes / 1e3 / median(whole[i]))} MB/s of CPU`,
+      `${corpus.padEnd(9)} ${name.padEnd(9)} ${keys.map((k) => `${k} ${ms[k]}`).join('  ')} | ${round(total, 1)} ms = ${round(bytes / 1e3 / total, 1)} MB/s | whole call ${round(bytes / 1e3 / median(whole[i]), 1)} MB/s of CPU`,
     );
   });
 }

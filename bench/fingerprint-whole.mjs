@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { english, mixed } from './corpus.mjs';
+import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const SIZE = 10_000_000;
@@ -135,13 +136,7 @@ async function child(mode, dist, corpus, withPeer) {
 }
 
 // ---------------------------------------------------------------- the parent
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
 const min = (xs) => Math.min(...xs);
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 function runChild(mode, dist, corpus, withPeer = true) {
   const r = spawnSync(
@@ -171,11 +166,11 @@ function summarise(runs, pick) {
   const mine = {
     bytes,
     runs: runs.length,
-    ours_wall_ms: round(median(ours.wall_ms)),
-    ours_cpu_ms: round(median(ours.cpu_ms)),
+    ours_wall_ms: round(median(ours.wall_ms), 1),
+    ours_cpu_ms: round(median(ours.cpu_ms), 1),
     ours_faults_per_call: Math.round(median(ours.faults)),
-    ours_mb_s_wall: round(bytes / 1e3 / median(ours.wall_ms)),
-    ours_mb_s_cpu: round(bytes / 1e3 / median(ours.cpu_ms)),
+    ours_mb_s_wall: round(bytes / 1e3 / median(ours.wall_ms), 1),
+    ours_mb_s_cpu: round(bytes / 1e3 / median(ours.cpu_ms), 1),
   };
   // the peer was not run with this corpus and protocol
   if (runs.some((r) => r.theirs.length === 0))
@@ -185,8 +180,8 @@ function summarise(runs, pick) {
   const ratioCpu = runs.map((_, i) => peer.cpu_ms[i] / ours.cpu_ms[i]);
   return {
     ...mine,
-    peer_wall_ms: round(median(peer.wall_ms)),
-    peer_cpu_ms: round(median(peer.cpu_ms)),
+    peer_wall_ms: round(median(peer.wall_ms), 1),
+    peer_cpu_ms: round(median(peer.cpu_ms), 1),
     peer_faults_per_call: Math.round(median(peer.faults)),
     ratio_to_peer_wall: round(median(ratioWall), 2),
     ratio_to_peer_wall_range: [round(min(ratioWall), 2), round(Math.max(...ratioWall), 2)],
@@ -296,8 +291,8 @@ async function cliTables(builds, rounds) {
           wall_s: m('scan', 'wall_s'),
         },
         // throughput of scan over that of fingerprint on the same bytes = fingerprint time / scan time, per round
-        scan_over_fingerprint_cpu: round(median(o.scan.map((s, i) => o.fingerprint[i].cpu_s / s.cpu_s)), 2),
-        scan_over_fingerprint_wall: round(median(o.scan.map((s, i) => o.fingerprint[i].wall_s / s.wall_s)), 2),
+        scan_over_fingerprint_cpu: round(medianRatio(o.fingerprint, o.scan, 'cpu_s'), 2),
+        scan_over_fingerprint_wall: round(medianRatio(o.fingerprint, o.scan, 'wall_s'), 2),
         raw: o,
       };
     }
@@ -364,12 +359,12 @@ async function reservedTable(dist, rounds, log) {
   }
   const perCall = (calls) =>
     [0, 1, 2].map((i) => ({
-      cpu_ms: round(median(calls.map((c) => c[i].cpu_ms))),
+      cpu_ms: round(median(calls.map((c) => c[i].cpu_ms)), 1),
       faults: Math.round(median(calls.map((c) => c[i].faults))),
     }));
   const table = {
     reserve: {
-      cpu_ms: round(median(runs.reserved.map((x) => x.reserve.cpu_ms))),
+      cpu_ms: round(median(runs.reserved.map((x) => x.reserve.cpu_ms)), 1),
       faults: Math.round(median(runs.reserved.map((x) => x.reserve.faults))),
     },
     reserved_calls: perCall(runs.reserved.map((x) => x.calls)),

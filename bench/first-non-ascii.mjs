@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
+import { median, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -41,12 +42,6 @@ const digest = JSON.stringify([last.id, Array.from(last.winnowed?.hashes ?? last
 console.log(JSON.stringify({ start: t0, calls, total: cpu(), digest }));
 `;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
-
 const samples = Object.fromEntries(builds.map(([name]) => [name, []]));
 const loads = [];
 for (let r = 0; r < ROUNDS; r++) {
@@ -68,13 +63,13 @@ const summary = {};
 for (const [name] of builds) {
   const rows = samples[name];
   summary[name] = {
-    ...Object.fromEntries(CALLS.map((c, i) => [`${c}_cpu_ms`, round(median(rows.map((x) => x.calls[i])))])),
-    process_cpu_ms: round(median(rows.map((x) => x.total))),
+    ...Object.fromEntries(CALLS.map((c, i) => [`${c}_cpu_ms`, round(median(rows.map((x) => x.calls[i])), 2)])),
+    process_cpu_ms: round(median(rows.map((x) => x.total)), 2),
   };
 }
 if (summary.baseline) {
   summary.ratio_baseline_over_this = Object.fromEntries(
-    Object.keys(summary.this).map((k) => [k, round(summary.baseline[k] / summary.this[k])]),
+    Object.keys(summary.this).map((k) => [k, round(summary.baseline[k] / summary.this[k], 2)]),
   );
 }
 const record = {

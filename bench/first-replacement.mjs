@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { arg, onCore } from './ab-builds.mjs';
 import { english } from './corpus.mjs';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
+import { median, round } from './stats.mjs';
 
 const faults = () => process.resourceUsage().minorPageFault;
 const cpuMs = () => {
@@ -43,12 +44,6 @@ async function child(dist) {
   process.stdout.write(`${JSON.stringify({ first, second })}\n`);
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const r2 = (x) => Math.round(x * 100) / 100;
-
 const self = fileURLToPath(import.meta.url);
 if (arg('child')) await child(resolve(arg('dist')));
 else if (process.argv[1] && resolve(process.argv[1]) === self) {
@@ -72,11 +67,11 @@ else if (process.argv[1] && resolve(process.argv[1]) === self) {
     summary[name] = {};
     for (const call of ['first', 'second'])
       for (const k of ['cpu_ms', 'ms', 'faults'])
-        summary[name][`${call}_${k}`] = r2(median(runs[name].map((x) => x[call][k])));
+        summary[name][`${call}_${k}`] = round(median(runs[name].map((x) => x[call][k])), 2);
     console.log(name, JSON.stringify(summary[name]));
   }
   const ratios = runs.this.map((x, i) => x.first.cpu_ms / runs.baseline[i].first.cpu_ms);
-  summary.first_cpu_ratio_median = r2(median(ratios));
+  summary.first_cpu_ratio_median = round(median(ratios), 2);
   console.log(
     `first call, process CPU, this / baseline: median of the processes' ratios ${summary.first_cpu_ratio_median}`,
   );

@@ -17,6 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { medianOrNull } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -58,12 +59,8 @@ const runOnce = (cli, out) =>
     ),
   );
 
-const median = (xs) => {
-  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
-  if (s.length === 0) return null;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+// of the rounds that gave a number: a round that did not measure the figure gives none
+const median = (xs) => medianOrNull(xs.filter((x) => typeof x === 'number'));
 
 const clis = Object.fromEntries(priorities.map((p) => [p, buildWith(p)]));
 const runs = [];

@@ -24,6 +24,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { round } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -37,7 +38,6 @@ const BUDGET_CALLS = 20;
 const EIGHT_MIB = 8 << 20;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const rssMB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 // ------------------------------------------------------------------------------------------------ the work
 /** A deterministic synthetic work: 2 chapters of 600 words drawn from a 600-word vocabulary (seeded). */
@@ -173,10 +173,10 @@ async function extractJob(srv, key, host, text) {
     result_bytes: Buffer.byteLength(page),
     requests_received: host.requests(),
     rss_mb: {
-      before: round(before),
-      peak: round(peak),
-      at_end: round(atEnd),
-      after_10s: round(after),
+      before: round(before, 1),
+      peak: round(peak, 1),
+      at_end: round(atEnd, 1),
+      after_10s: round(after, 1),
       peak_over_before: round(peak / before, 2),
       after_10s_over_before: round(after / before, 2),
     },
@@ -195,7 +195,7 @@ const result = {
   cpu: cpus()[0]?.model,
   load_average_at_start: loadavg()[0],
   budget_calls: BUDGET_CALLS,
-  rss_mb_fresh: round(rssMB(srv.child.pid)),
+  rss_mb_fresh: round(rssMB(srv.child.pid), 1),
 };
 try {
   for (const [name, hostile] of [

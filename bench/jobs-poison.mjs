@@ -27,6 +27,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildTokenIndex, fixtureCorpus, startInfiniGramServer } from '../test/fixtures/infini-gram/index.mjs';
+import { upperMedian, round } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = resolve(ROOT, 'dist/cli.js');
@@ -62,8 +63,6 @@ engine.setFault(() => {
 });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round3 = (x) => Math.round(x * 1000) / 1000;
 
 const child = spawn(
   process.execPath,
@@ -138,12 +137,12 @@ for (let r = 0; r < ROUNDS; r++) {
   const atFree = engineRequests;
   await sleep(2000);
   rounds.push({
-    victim_alone_s: round3(alone),
-    victim_beside_poison_s: round3(beside),
+    victim_alone_s: round(alone, 3),
+    victim_beside_poison_s: round(beside, 3),
     poison_then: { state: then.state, done: then.done, items: then.total ?? then.items ?? POISON_ITEMS },
     engine_requests_while_victim_ran: atCancel - requestsBefore,
     engine_requests_unanswered_at_cancel: inFlightAtCancel,
-    cancel_to_runner_free_s: round3(free),
+    cancel_to_runner_free_s: round(free, 3),
     engine_requests_after_cancel_until_free: atFree - atCancel,
     engine_requests_in_2_s_after_free: engineRequests - atFree,
   });
@@ -162,15 +161,15 @@ const code = await exited;
 const sigtermS = (performance.now() - t) / 1000;
 await engine.close();
 
-const alone = median(rounds.map((x) => x.victim_alone_s));
-const beside = median(rounds.map((x) => x.victim_beside_poison_s));
+const alone = upperMedian(rounds.map((x) => x.victim_alone_s));
+const beside = upperMedian(rounds.map((x) => x.victim_beside_poison_s));
 const result = {
   bench: 'jobs-poison',
   date: new Date().toISOString(),
   machine: {
     cpus: cpus().length,
     model: cpus()[0]?.model,
-    load_average_1m: round3(loadavg()[0]),
+    load_average_1m: round(loadavg()[0], 3),
     node: process.version,
   },
   poison: {
@@ -178,17 +177,17 @@ const result = {
     items: POISON_ITEMS,
     words_per_item: 2000,
     remote_engine_latency_ms: LATENCY_MS,
-    one_item_alone_s: round3(poisonItemAloneS),
+    one_item_alone_s: round(poisonItemAloneS, 3),
     engine_requests_total: engineRequests,
   },
   rounds,
   victim_alone_median_s: alone,
   victim_beside_poison_median_s: beside,
-  victim_beside_poison_ratio_to_alone: round3(beside / alone),
+  victim_beside_poison_ratio_to_alone: round(beside / alone, 3),
   victim_beside_poison_max_s: Math.max(...rounds.map((x) => x.victim_beside_poison_s)),
-  cancel_to_runner_free_median_s: median(rounds.map((x) => x.cancel_to_runner_free_s)),
+  cancel_to_runner_free_median_s: upperMedian(rounds.map((x) => x.cancel_to_runner_free_s)),
   cancel_to_runner_free_max_s: Math.max(...rounds.map((x) => x.cancel_to_runner_free_s)),
-  sigterm: { poison_state: poisonAtSigterm, exit_code: code, exit_s: round3(sigtermS) },
+  sigterm: { poison_state: poisonAtSigterm, exit_code: code, exit_s: round(sigtermS, 3) },
 };
 mkdirSync(dirname(resolve(ROOT, values.out)), { recursive: true });
 writeFileSync(resolve(ROOT, values.out), `${JSON.stringify(result, null, 2)}\n`);

@@ -21,6 +21,7 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { english, mixed } from './corpus.mjs';
+import { median } from './stats.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -97,10 +98,6 @@ async function timed(fn, engine) {
   return { cpu: (c.user + c.system) / 1000, wall };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const round = (x, d = 2) => +x.toFixed(d);
 
 /** Alternating rounds of `fn` on the two builds: medians, MB/s of `bytes`, and the median of per-round ratios. */

@@ -12,6 +12,7 @@
 import './help.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { median } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -146,11 +147,6 @@ function batch(present) {
   return out;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const results = {};
 for (const [kind, present, fresh] of [
   ['mixed', Q / 2, true],

@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { round } from './stats.mjs';
 
 const { values: args } = parseArgs({ options: { texts: { type: 'string' } } });
 if (!args.texts) throw new Error('--texts DIR is required');
@@ -54,16 +55,16 @@ for (const [pack, n] of Object.entries(EXCERPTS)) {
     for (const m of ms) shares.push((m.common_hits ?? 0) / m.fingerprints);
   }
   shares.sort((a, b) => a - b);
-  const round = (x) => (x === null ? null : Math.round(x * 1000) / 1000);
+  const roundOrNull = (x) => (x === null ? null : round(x, 3));
   result.packs[`pack:${pack}`] = {
     excerpts: n,
     with_common_hits: withCommon,
     largest_held_by: largest,
     matches: shares.length,
     common_share: {
-      median: round(quantile(shares, 0.5)),
-      p90: round(quantile(shares, 0.9)),
-      max: round(shares.at(-1) ?? null),
+      median: roundOrNull(quantile(shares, 0.5)),
+      p90: roundOrNull(quantile(shares, 0.9)),
+      max: roundOrNull(shares.at(-1) ?? null),
     },
   };
   console.log(`pack:${pack}`, JSON.stringify(result.packs[`pack:${pack}`]));

@@ -13,13 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { upperMedian, round } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const RUNS = Number(values.runs);
 const CJK = ['pack:aozora', 'pack:chinese-classics'];
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 // two packs folders: the default packs without and with the CJK ones (files linked by copy, index rewritten)
 const index = JSON.parse(readFileSync(join(root, 'packs/index.json'), 'utf8'));
@@ -80,9 +79,11 @@ for (let i = 0; i < RUNS; i++) {
 }
 rmSync(tmp, { recursive: true, force: true });
 const summary = (rs) => ({
-  load_ms: round(median(rs.map((r) => r.load_ms)), 0),
-  rss_mb: round(median(rs.map((r) => r.rss)) / 1e6, 0),
-  analyze_p50_ms: Object.fromEntries(Object.keys(PASSAGES).map((k) => [k, round(median(rs.map((r) => r.p50[k])), 3)])),
+  load_ms: round(upperMedian(rs.map((r) => r.load_ms)), 0),
+  rss_mb: round(upperMedian(rs.map((r) => r.rss)) / 1e6, 0),
+  analyze_p50_ms: Object.fromEntries(
+    Object.keys(PASSAGES).map((k) => [k, round(upperMedian(rs.map((r) => r.p50[k])), 3)]),
+  ),
 });
 const english = summary(runs.english);
 const withCjk = summary(runs.with_cjk);
@@ -93,10 +94,10 @@ const result = {
   with_cjk: { ...withCjk, packs: folders.with_cjk.packs, bytes: folders.with_cjk.bytes },
   ratios: {
     bytes: round(folders.with_cjk.bytes / folders.english.bytes, 3),
-    load: round(withCjk.load_ms / english.load_ms),
-    rss: round(withCjk.rss_mb / english.rss_mb),
+    load: round(withCjk.load_ms / english.load_ms, 2),
+    rss: round(withCjk.rss_mb / english.rss_mb, 2),
     analyze: Object.fromEntries(
-      Object.keys(PASSAGES).map((k) => [k, round(withCjk.analyze_p50_ms[k] / english.analyze_p50_ms[k])]),
+      Object.keys(PASSAGES).map((k) => [k, round(withCjk.analyze_p50_ms[k] / english.analyze_p50_ms[k], 2)]),
     ),
   },
 };

@@ -34,6 +34,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { upperMedian, round } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
@@ -44,8 +45,6 @@ const { values } = parseArgs({
   },
 });
 const RUNS = Number(values.runs);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 // the default set before other languages, as the index of that commit lists it (the English packs)
 const ENGLISH = new Set(
   JSON.parse(
@@ -146,8 +145,8 @@ function packageSize() {
   const tarball = { now: pack.size, baseline: pack.size - gz };
   const unpackedBytes = { now: pack.unpackedSize, baseline: pack.unpackedSize - unpacked };
   return {
-    tarball_bytes: { ...tarball, ratio: round(tarball.now / tarball.baseline) },
-    unpacked_bytes: { ...unpackedBytes, ratio: round(unpackedBytes.now / unpackedBytes.baseline) },
+    tarball_bytes: { ...tarball, ratio: round(tarball.now / tarball.baseline, 2) },
+    unpacked_bytes: { ...unpackedBytes, ratio: round(unpackedBytes.now / unpackedBytes.baseline, 2) },
     language_files: left.length,
   };
 }
@@ -161,23 +160,23 @@ const summarise = (runs) => {
       bytes: index.packs
         .filter((p) => p.default && (k === 'with_books' || !isBooks(p)))
         .reduce((a, p) => a + p.bytes, 0),
-      load_ms: round(median(rs.map((r) => r.load)), 0),
-      first_analyze_ms: round(median(rs.map((r) => r.first)), 0),
-      rss_mb: round(median(rs.map((r) => r.rss)) / 1e6, 1),
-      heap_mb: round(median(rs.map((r) => r.heap)) / 1e6, 1),
-      buffers_mb: round(median(rs.map((r) => r.buffers)) / 1e6, 1),
-      rss_first_mb: round(median(rs.map((r) => r.rss_first)) / 1e6, 1),
-      heap_first_mb: round(median(rs.map((r) => r.heap_first)) / 1e6, 1),
-      buffers_first_mb: round(median(rs.map((r) => r.buffers_first)) / 1e6, 1),
-      analyze_unpacked_ms: round(median(rs.map((r) => r.unpacked))),
-      analyze_packed_ms: round(median(rs.map((r) => r.packed))),
-      analyze_unpacked_cpu_ms: round(median(rs.map((r) => r.cpu_unpacked)), 3),
-      analyze_packed_cpu_ms: round(median(rs.map((r) => r.cpu_packed)), 3),
+      load_ms: round(upperMedian(rs.map((r) => r.load)), 0),
+      first_analyze_ms: round(upperMedian(rs.map((r) => r.first)), 0),
+      rss_mb: round(upperMedian(rs.map((r) => r.rss)) / 1e6, 1),
+      heap_mb: round(upperMedian(rs.map((r) => r.heap)) / 1e6, 1),
+      buffers_mb: round(upperMedian(rs.map((r) => r.buffers)) / 1e6, 1),
+      rss_first_mb: round(upperMedian(rs.map((r) => r.rss_first)) / 1e6, 1),
+      heap_first_mb: round(upperMedian(rs.map((r) => r.heap_first)) / 1e6, 1),
+      buffers_first_mb: round(upperMedian(rs.map((r) => r.buffers_first)) / 1e6, 1),
+      analyze_unpacked_ms: round(upperMedian(rs.map((r) => r.unpacked)), 2),
+      analyze_packed_ms: round(upperMedian(rs.map((r) => r.packed)), 2),
+      analyze_unpacked_cpu_ms: round(upperMedian(rs.map((r) => r.cpu_unpacked)), 3),
+      analyze_packed_cpu_ms: round(upperMedian(rs.map((r) => r.cpu_packed)), 3),
       confidence: [rs[0].c0, rs[0].c1],
     };
   }
-  const ratio = (f) => round(summary.with_books[f] / summary.baseline[f]);
-  const paired = (f) => round(median(runs.with_books.map((r, i) => r[f] / runs.baseline[i][f])));
+  const ratio = (f) => round(summary.with_books[f] / summary.baseline[f], 2);
+  const paired = (f) => round(upperMedian(runs.with_books.map((r, i) => r[f] / runs.baseline[i][f])), 2);
   return {
     summary,
     ratio: {

@@ -19,13 +19,12 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { upperMedian, round } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dist = join(root, 'dist');
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const RUNS = Number(values.runs);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const index = JSON.parse(readFileSync(join(root, 'packs/index.json'), 'utf8'));
 const defaults = index.packs.filter((p) => p.default);
 const packBytes = defaults.reduce((a, p) => a + p.bytes, 0);
@@ -56,8 +55,8 @@ for (let i = 0; i < RUNS; i++) {
   node.packs.push(nodeRun(true));
 }
 const nodeReady = {
-  baseline_ms: median(node.baseline.map((r) => r.ms)),
-  packs_ms: median(node.packs.map((r) => r.ms)),
+  baseline_ms: upperMedian(node.baseline.map((r) => r.ms)),
+  packs_ms: upperMedian(node.packs.map((r) => r.ms)),
 };
 console.log(
   `Node: ready ${nodeReady.baseline_ms.toFixed(0)} ms without packs, ` +
@@ -77,7 +76,7 @@ async function analyzeP50(engine, passages) {
     await engine.analyze({ content, content_type: 'text' });
     ms.push(performance.now() - t);
   }
-  return median(ms);
+  return upperMedian(ms);
 }
 const plain = await createEngine();
 const withPacks = await createEngine({ packs: 'default' });
@@ -168,10 +167,10 @@ for (const [name, path] of [
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await browserRun(path));
   chromiumRuns[name] = {
-    ready_ms: median(runs.map((r) => r.ms)),
+    ready_ms: upperMedian(runs.map((r) => r.ms)),
     bytes: runs[0].bytes,
-    first_paint_ms: median(runs.map((r) => r.first_paint_ms ?? NaN)),
-    runs: runs.map((r) => round(r.ms)),
+    first_paint_ms: upperMedian(runs.map((r) => r.first_paint_ms ?? NaN)),
+    runs: runs.map((r) => round(r.ms, 1)),
   };
   console.log(
     `Chromium ${name}: ready ${chromiumRuns[name].ready_ms.toFixed(0)} ms, ` +
@@ -189,10 +188,10 @@ const result = {
   default_packs: defaults.map((p) => ({ id: p.id, bytes: p.bytes, ngrams: p.ngrams, documents: p.documents })),
   default_pack_bytes: packBytes,
   node_ready: {
-    baseline_ms: round(nodeReady.baseline_ms),
-    packs_ms: round(nodeReady.packs_ms),
+    baseline_ms: round(nodeReady.baseline_ms, 1),
+    packs_ms: round(nodeReady.packs_ms, 1),
     ratio: round(nodeReady.packs_ms / nodeReady.baseline_ms, 2),
-    packs_rss_mb: round(median(node.packs.map((r) => r.rss)) / 1e6),
+    packs_rss_mb: round(upperMedian(node.packs.map((r) => r.rss)) / 1e6, 1),
   },
   node_analyze_100_words: lookup,
   chromium: Object.fromEntries(
@@ -200,8 +199,8 @@ const result = {
       k,
       {
         ...v,
-        ready_ms: round(v.ready_ms),
-        first_paint_ms: round(v.first_paint_ms),
+        ready_ms: round(v.ready_ms, 1),
+        first_paint_ms: round(v.first_paint_ms, 1),
         ratio_to_engine: round(v.ready_ms / b, 2),
       },
     ]),

@@ -19,6 +19,7 @@ import './help.mjs';
 import { mkdirSync, writeFileSync, statfsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { english, scaledDocuments } from './corpus.mjs';
+import { median } from './stats.mjs';
 
 const DIST = new URL('../dist/', import.meta.url);
 const { createEngine } = await import(new URL('index.js', DIST).href);
@@ -41,10 +42,6 @@ const SETTINGS = {
 };
 
 const en = english(10_000_000);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const range = (xs) => [Math.min(...xs), Math.max(...xs)];
 const round = (x, d = 3) => Number(x.toFixed(d));
 const summary = (xs) => ({

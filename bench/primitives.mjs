@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { deflateRawSync, deflateSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { Bench } from 'tinybench';
+import { median } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
@@ -128,10 +129,6 @@ async function run(sides) {
     },
   };
   const results = [];
-  const median = (xs) => {
-    const v = [...xs].sort((x, y) => x - y);
-    return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  };
   for (const [name, fn] of Object.entries(tasks)) {
     if (opts.only !== undefined && !name.includes(opts.only)) continue;
     const rounds = { before: [], after: [], ratio: [], minRatio: [] };

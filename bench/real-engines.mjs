@@ -39,6 +39,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { drawRecord } from './verified-share-corpus.mjs';
+import { medianOrNull, round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -50,7 +51,6 @@ const COPY_FORMS = ['gutenberg', 'wrapped', 'reflowed', 'requoted'];
 const FILE_FORMS = ['epub', 'pdf', 'docx', 'text'];
 const SHARES = { none: 0, tenth: 0.1, half: 0.5, all: 1 };
 const DOCUMENT_CHARS = 15_000;
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 const words = (text) => text.split(/\s+/).filter(Boolean);
 const indexName = (kind, form) => (kind === 'infini-gram' ? `v4_re${form}_llama` : `v2_re${form}`);
 
@@ -182,7 +182,7 @@ function corpus(dir) {
           held: w.held,
           chapters: w.chapters.length,
           words: w.chapters.reduce((t, c) => t + words(c.text).length, 0),
-          truth: round(truthOf(w)),
+          truth: round(truthOf(w), 4),
         })),
       },
       null,
@@ -355,7 +355,7 @@ async function run() {
             copy: cell.copy,
             held: cell.held,
             plain: cell.plain,
-            true_share: round(truth),
+            true_share: round(truth, 4),
             draws: runs.length,
             covered: `${covered}/${runs.length}`,
             runs,
@@ -396,14 +396,14 @@ function report(cells, kinds, urls) {
         .filter((r) => !r.covered)
         .map((r) => `${r.c.file}→${r.c.copy} ${r.c.held}: ${r.estimate} [${r.ci_95}] (truth ${r.truth}, ${r.outcome})`),
       max_error_at_half: at('half').length
-        ? round(Math.max(...at('half').map((r) => Math.abs((r.estimate ?? 0) - r.truth))))
+        ? round(Math.max(...at('half').map((r) => Math.abs((r.estimate ?? 0) - r.truth))), 4)
         : null,
       max_upper_at_zero: at('none').length ? Math.max(...at('none').map((r) => r.ci_95?.[1] ?? 0)) : null,
       max_confidence_at_zero: at('none').length ? Math.max(...at('none').map((r) => r.confidence)) : null,
       calls_max: Math.max(...runs.map((r) => r.calls)),
-      calls_median: median(runs.map((r) => r.calls)),
+      calls_median: medianOrNull(runs.map((r) => r.calls)),
       server_calls_equal: runs.every((r) => r.server_calls === null || r.server_calls === r.calls),
-      ms_median: median(runs.map((r) => r.ms)),
+      ms_median: medianOrNull(runs.map((r) => r.ms)),
     };
   }
   return {
@@ -422,12 +422,6 @@ function report(cells, kinds, urls) {
     cells,
   };
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? null : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 const [command, target] = process.argv.slice(2);
 if (command === 'corpus') {

@@ -19,6 +19,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { cut, drawRecord, wordCount } from './verified-share-corpus.mjs';
+import { round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,7 +28,6 @@ const arg = (name, fallback) => {
 const WORDS = Number(arg('words', '20000'));
 const DOC = Number(arg('doc', '5000'));
 const INDEX = { 'infini-gram': 'v4_manualq5k_llama', 'infini-gram-mini': 'v2_manualq5k' };
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** The manual's text from its first chapter (the second "1. " heading: the first is the table of contents). */
 function manualBody() {

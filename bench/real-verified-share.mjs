@@ -38,6 +38,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cellWork, corpusDocuments, cut, drawRecord, otherTextOf, wordCount } from './verified-share-corpus.mjs';
+import { round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -68,7 +69,6 @@ const WORKS = {
   all: { share: 1, words: 14_000, from: 3 },
   long: { share: 0.5, words: 40_000, from: 4, docs: [15_000] },
 };
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 const indexName = (engine, kind, doc) =>
   engine === 'infini-gram' ? `v4_vs${kind}${doc}${formTag}_llama` : `v2_vs${kind}${doc}${formTag}`;
 const LABEL = 'of the real engines';
@@ -192,8 +192,8 @@ function summariseCell(c, runs) {
     unchecked: sum((x) => x.unchecked ?? 0),
     contradicted: sum((x) => x.contradicted),
     refuted: sum((x) => x.refuted ?? 0),
-    verified_share: fetched > 0 ? round(verified / fetched) : null,
-    max_error: round(Math.max(0, ...runs.map((x) => Math.abs((x.estimate ?? 0) - x.truth)))),
+    verified_share: fetched > 0 ? round(verified / fetched, 4) : null,
+    max_error: round(Math.max(0, ...runs.map((x) => Math.abs((x.estimate ?? 0) - x.truth))), 4),
     upper_max: Math.max(0, ...runs.map((x) => x.ci_95?.[1] ?? 0)),
     calls_max: Math.max(0, ...runs.map((x) => x.calls)),
     runs,
@@ -273,10 +273,10 @@ function report(cells, urls) {
         .map((r) => `${r.c.kind} ${r.c.doc} ${r.c.work}: ${r.estimate} [${r.ci_95}] (truth ${r.truth}, ${r.outcome})`),
       max_upper_at_zero: at(0).length ? Math.max(...at(0).map((r) => r.ci_95?.[1] ?? 1)) : null,
       max_error_at_half: at(0.5).length
-        ? round(Math.max(...at(0.5).map((r) => Math.abs((r.estimate ?? 0) - r.truth))))
+        ? round(Math.max(...at(0.5).map((r) => Math.abs((r.estimate ?? 0) - r.truth))), 4)
         : null,
       verified_of_fetched: `${verified}/${fetched}`,
-      verified_share: fetched > 0 ? round(verified / fetched) : null,
+      verified_share: fetched > 0 ? round(verified / fetched, 4) : null,
       calls_max: Math.max(...runs.map((r) => r.calls)),
     };
   }

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, round } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -53,9 +54,7 @@ export const loadNow = () => loadavg()[0];
  */
 export function loadSpread(samples) {
   const s = [...samples].sort((a, b) => a - b);
-  const middle = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  const round = (x) => Math.round(x * 100) / 100;
-  return { median: round(middle), min: round(s[0]), max: round(s.at(-1)) };
+  return { median: round(median(s), 2), min: round(s[0], 2), max: round(s.at(-1), 2) };
 }
 
 /**

@@ -25,6 +25,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { medianOrNull, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const fixtures = '../test/fixtures/infini-gram/index.mjs';
@@ -32,11 +33,7 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? null : s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d = 1) => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
+const roundOrNull = (x, d = 1) => (x === null ? null : round(x, d));
 
 // ------------------------------------------------------------------ child: the engine server
 if (process.argv[2] === '--server') {
@@ -151,13 +148,13 @@ for (const latency of [20, 200]) {
         engine: kind,
         words,
         texts: n,
-        remote_ms_p50: round(median(remoteMs)),
-        remote_ms_max: round(Math.max(...remoteMs)),
-        calls_p50: median(calls),
+        remote_ms_p50: roundOrNull(medianOrNull(remoteMs)),
+        remote_ms_max: roundOrNull(Math.max(...remoteMs)),
+        calls_p50: medianOrNull(calls),
         calls_max: Math.max(...calls),
         found: `${hits}/${n}`,
-        local_ms_p50: round(median(localMs)),
-        remote_over_local: round(median(remoteMs) / median(localMs), 2),
+        local_ms_p50: roundOrNull(medianOrNull(localMs)),
+        remote_over_local: roundOrNull(medianOrNull(remoteMs) / medianOrNull(localMs), 2),
       };
       rows.push(row);
       cacheRows.push({
@@ -166,9 +163,9 @@ for (const latency of [20, 200]) {
         words,
         first_ms_p50: row.remote_ms_p50,
         first_calls_p50: row.calls_p50,
-        again_ms_p50: round(median(againMs)),
-        again_calls_p50: median(againCalls),
-        again_over_first: round(median(againMs) / median(remoteMs), 3),
+        again_ms_p50: roundOrNull(medianOrNull(againMs)),
+        again_calls_p50: medianOrNull(againCalls),
+        again_over_first: roundOrNull(medianOrNull(againMs) / medianOrNull(remoteMs), 3),
       });
       console.log(JSON.stringify(row));
     }
@@ -197,7 +194,7 @@ for (const kind of ['infini-gram', 'infini-gram-mini']) {
   faults[`every_7th_call_503_${kind}`] = {
     texts: faultCases.length,
     found: `${hits}/${faultCases.length}`,
-    found_share: round(hits / faultCases.length, 3),
+    found_share: roundOrNull(hits / faultCases.length, 3),
     thrown,
     outcomes,
   };
@@ -213,7 +210,7 @@ const deadPort = await new Promise((resolve) => {
   const engine = await remoteEngine('infini-gram', `http://127.0.0.1:${deadPort}/`);
   const { ms, r } = await timed(engine, faultCases[0].text);
   faults.down_server = {
-    ms: round(ms),
+    ms: roundOrNull(ms),
     outcome: r.remote_corpora[0].outcome,
     limitations: r.limitations.filter((l) => l.startsWith('remote_')),
     calls: r.remote_corpora[0].calls,
@@ -227,7 +224,7 @@ const deadPort = await new Promise((resolve) => {
   const engine = await remoteEngine('infini-gram', `http://127.0.0.1:${hang.address().port}/`);
   const { ms, r } = await timed(engine, faultCases[0].text);
   faults.hanging_server = {
-    ms: round(ms),
+    ms: roundOrNull(ms),
     outcome: r.remote_corpora[0].outcome,
     limitations: r.limitations.filter((l) => l.startsWith('remote_')),
     calls: r.remote_corpora[0].calls,
@@ -279,9 +276,9 @@ const brier = scored.reduce((e, s) => e + (s.confidence - s.label) ** 2, 0) / sc
 const calibration = {
   members: members.length,
   non_members: nonMembers.length,
-  auc: round(auc, 4),
-  ece: round(ece, 4),
-  brier: round(brier, 4),
+  auc: roundOrNull(auc, 4),
+  ece: roundOrNull(ece, 4),
+  brier: roundOrNull(brier, 4),
   false_positives_at_0_5: scored.filter((s) => s.label === 0 && s.confidence >= 0.5).length,
   members_below_0_5: scored.filter((s) => s.label === 1 && s.confidence < 0.5).length,
 };

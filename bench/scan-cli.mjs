@@ -37,6 +37,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../dist/index.js';
 import { hasSharedData, mulberry32, SHARED } from './natural-texts.mjs';
+import { median, round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -60,11 +61,6 @@ const jsonl = (p) =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** Documents of about 4,000 characters of a long text, cut at white space. */
 function cut(id, t, chars = 4000) {
@@ -344,7 +340,7 @@ try {
         ratio_to_fingerprint_cpu: round(median(cpu.fingerprint) / median(cpu.scan), 3),
         ratio_per_pair_cpu: cpu.scan.map((s, i) => round(cpu.fingerprint[i] / s, 3)),
         ms_median: { fingerprint: fp, scan },
-        mb_s_median: { fingerprint: round(bytes / 1e3 / fp), scan: round(bytes / 1e3 / scan) },
+        mb_s_median: { fingerprint: round(bytes / 1e3 / fp, 2), scan: round(bytes / 1e3 / scan, 2) },
         ratio_to_fingerprint: round(fp / scan, 3),
         ratio_per_pair: runs.scan.map((s, i) => round(runs.fingerprint[i] / s, 3)),
         one_process: {

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { archiveOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
+import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -56,12 +57,6 @@ const ROUNDS = Number(opt('--rounds') ?? 9);
 const OUT = opt('--out') ?? 'scan-files-cpu.json';
 const builds = [['this', resolve(here, '..', 'dist')]];
 if (opt('--baseline')) builds.push(['baseline', resolve(opt('--baseline'))]);
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 
 const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-scan-files-'));
 try {
@@ -127,8 +122,7 @@ try {
       },
     ]),
   );
-  const perRound = (key) =>
-    builds.length > 1 ? round(median(runs.this.map((x, i) => x[key] / runs.baseline[i][key])), 3) : null;
+  const perRound = (key) => (builds.length > 1 ? round(medianRatio(runs.this, runs.baseline, key), 3) : null);
   const ratio = perRound('scan_s');
   const record = {
     ...recordHeader('scan-files-cpu'),

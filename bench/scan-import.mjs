@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cliRun, TIME } from './fingerprint-whole.mjs';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
+import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -50,12 +51,6 @@ const ROUNDS = Number(opt('--rounds') ?? 7);
 const OUT = opt('--out') ?? 'scan-import.json';
 const builds = [['this', resolve(here, '..', 'dist')]];
 if (opt('--baseline')) builds.push(['baseline', resolve(opt('--baseline'))]);
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 
 const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-scan-import-'));
 try {
@@ -95,10 +90,7 @@ try {
   const ratios = {};
   if (builds.length > 1)
     for (const m of Object.keys(measures))
-      ratios[`${m}_cpu_this_over_baseline`] = round(
-        median(runs.this[m].map((x, i) => x.cpu_s / runs.baseline[m][i].cpu_s)),
-        3,
-      );
+      ratios[`${m}_cpu_this_over_baseline`] = round(medianRatio(runs.this[m], runs.baseline[m], 'cpu_s'), 3);
   const record = {
     ...recordHeader('scan-import'),
     options: process.argv.slice(2),

@@ -20,6 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { archiveOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
+import { median } from './stats.mjs';
 
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const ROUNDS = Number(opt('--rounds') ?? 5);
@@ -27,11 +28,6 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 if (!TIME) throw new Error('needs GNU time at /usr/bin/time');
 const builds = [['this', new URL('../dist', import.meta.url).pathname]];
 if (opt('--baseline')) builds.push(['baseline', opt('--baseline')]);
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const dir = mkdtempSync(join(tmpdir(), 'trainprint-bench-scan-searches-'));
 try {

@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { createEngine } from '../dist/index.js';
 import { scanFiles } from '../dist/node.js';
 import { hasSharedData, mulberry32, SHARED } from './natural-texts.mjs';
+import { median, round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -50,11 +51,6 @@ const jsonl = (p) =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 const utf8 = new TextEncoder();
 
 /** Documents of about 4,000 characters of a long text, cut at white space. */
@@ -243,8 +239,8 @@ for (let r = 0; r < ROUNDS; r++) {
   for (let k = 0; k < order.length; k++) {
     const kind = order[(k + r) % order.length];
     const mbs = await kinds[kind]();
-    runs[kind].push(round(mbs));
-    console.error(`round ${r + 1}: ${kind} ${round(mbs)} MB/s`);
+    runs[kind].push(round(mbs, 2));
+    console.error(`round ${r + 1}: ${kind} ${round(mbs, 2)} MB/s`);
   }
 }
 

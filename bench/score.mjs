@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { mulberry32 } from './natural-texts.mjs';
+import { median, round } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -89,10 +90,6 @@ const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 for (const b of builds) Object.assign(b, await prepare(b));
 // a warm-up of each build (its first alignment decodes the synonym table)
@@ -111,15 +108,14 @@ for (let r = 0; r < ROUNDS; r++) {
     perRound[b.name].push((cpuMs() - t0) / WORKS);
   }
 }
-const round2 = (x) => Math.round(x * 100) / 100;
 const result = Object.fromEntries(
   builds.map((b) => [
     b.name,
     {
       dir: b.dir,
-      ms_per_call: round2(median(perRound[b.name])),
-      mb_per_s: round2(b.chars / WORKS / 1e6 / (median(perRound[b.name]) / 1000)),
-      rounds_ms: perRound[b.name].map(round2),
+      ms_per_call: round(median(perRound[b.name]), 2),
+      mb_per_s: round(b.chars / WORKS / 1e6 / (median(perRound[b.name]) / 1000), 2),
+      rounds_ms: perRound[b.name].map((x) => round(x, 2)),
     },
   ]),
 );
@@ -132,7 +128,7 @@ const record = {
   ...result,
   ...(builds.length > 1
     ? {
-        ratio_this_to_baseline: round2(result.this.ms_per_call / result.baseline.ms_per_call),
+        ratio_this_to_baseline: round(result.this.ms_per_call / result.baseline.ms_per_call, 2),
         differing: answers.this.filter((a, i) => a !== answers.baseline[i]).length,
       }
     : {}),

@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { upperMedian } from './stats.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,7 +27,6 @@ if (!args.texts) {
   process.exit(2);
 }
 const root = fileURLToPath(new URL('../', import.meta.url));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const builds = [{ name: 'this', dist: join(root, 'dist'), packs: join(root, 'packs') }];
 for (const b of args.base) {
   const [name, rest] = b.split('=');
@@ -58,8 +58,8 @@ for (const id of args.books.split(',')) {
   for (const b of builds) {
     const r = last[b.name];
     row.builds[b.name] = {
-      median_ms: Math.round(median(times[b.name])),
-      ratio_to_this: Math.round((median(times[b.name]) / median(times.this)) * 100) / 100,
+      median_ms: Math.round(upperMedian(times[b.name])),
+      ratio_to_this: Math.round((upperMedian(times[b.name]) / upperMedian(times.this)) * 100) / 100,
       coverage: Math.round(r.coverage['pack:gutenberg'].share * 1e5) / 1e5,
       matches: r.matches.length,
       documents_named: [...new Set(r.matches.map((m) => m.document_id).filter(Boolean))],

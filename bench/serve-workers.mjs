@@ -16,6 +16,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { english } from './corpus.mjs';
 import { startCluster } from '../test/pg/cluster.mjs';
+import { upperMedian } from './stats.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -185,16 +186,12 @@ try {
 } finally {
   cluster.stop();
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-};
 const summary = (list) => ({
-  rps_median: median(list.map((m) => m.rps)),
+  rps_median: upperMedian(list.map((m) => m.rps)),
   rps_range: [Math.min(...list.map((m) => m.rps)), Math.max(...list.map((m) => m.rps))],
-  p99_ms_median: median(list.map((m) => m.p99_ms)),
-  serve_cpu_ms_per_request_median: median(list.map((m) => m.serve_cpu_ms_per_request)),
-  postgres_cpu_ms_per_request_median: median(list.map((m) => m.postgres_cpu_ms_per_request)),
+  p99_ms_median: upperMedian(list.map((m) => m.p99_ms)),
+  serve_cpu_ms_per_request_median: upperMedian(list.map((m) => m.serve_cpu_ms_per_request)),
+  postgres_cpu_ms_per_request_median: upperMedian(list.map((m) => m.postgres_cpu_ms_per_request)),
   runs: list,
 });
 const one = summary(results[1]),

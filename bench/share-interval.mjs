@@ -10,15 +10,10 @@
 // verified-share-infini-gram-mini.json (every draw where a grid was run with `draw_counts`, else the three kept).
 import './help.mjs';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { medianOrNull, round } from './stats.mjs';
 
 const { estimateShare } = await import('../dist/evidence.js');
 const read = (f) => JSON.parse(readFileSync(new URL(`./results/${f}`, import.meta.url), 'utf8'));
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? null : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** Every stored draw as { group, cell, truth, counts }. */
 function draws() {
@@ -92,12 +87,12 @@ const close = (s) => ({
         rule,
         {
           covered: `${r.covered}/${s.draws}`,
-          width_median: round(median(r.widths)),
-          width_max: round(Math.max(...r.widths)),
+          width_median: round(medianOrNull(r.widths), 4),
+          width_max: round(Math.max(...r.widths), 4),
           ...(r.quarter_to_half.length
             ? {
-                quarter_to_half_width_median: round(median(r.quarter_to_half)),
-                quarter_to_half_width_max: round(Math.max(...r.quarter_to_half)),
+                quarter_to_half_width_median: round(medianOrNull(r.quarter_to_half), 4),
+                quarter_to_half_width_max: round(Math.max(...r.quarter_to_half), 4),
               }
             : {}),
         },

@@ -19,6 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { medianOrNull, round } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -35,11 +36,11 @@ const dists = values.dists.split(',').map((d) => {
   const [name, path] = d.split('=');
   return { name, cli: resolve(path, 'cli.js') };
 });
+// of the rounds that gave a number; the mean of the two middle ones of an even count is written to 2 decimals
 const median = (xs) => {
-  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
-  if (s.length === 0) return null;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : Math.round(((s[m - 1] + s[m]) / 2) * 100) / 100;
+  const s = xs.filter((x) => typeof x === 'number');
+  const m = medianOrNull(s);
+  return m === null || s.length % 2 ? m : round(m, 2);
 };
 
 /** One short soak against `dist`'s serve: the figures compared. */

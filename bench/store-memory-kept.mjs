@@ -20,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { optionsOrUsage } from './cli-args.mjs';
 import { loadNow, recordHeader, writeRecord } from './record.mjs';
+import { upperMedian } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: nice node bench/store-memory-kept.mjs --baseline DIST [--analyses 93] [--rounds 3] [--layout log|snapshot] [--out bench/results/store-memory-kept.json]`;
@@ -108,14 +109,13 @@ async function main() {
         samples[name].push(JSON.parse(out.trim().split('\n').at(-1)));
       }
     }
-    const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
     const figures = (name) => ({
-      rss_mb: median(samples[name].map((s) => s.rss_mb)),
-      heap_used_mb: median(samples[name].map((s) => s.heap_used_mb)),
-      array_buffers_mb: median(samples[name].map((s) => s.array_buffers_mb)),
-      peak_rss_mb: median(samples[name].map((s) => s.peak_rss_mb)),
-      open_ms: median(samples[name].map((s) => s.open_ms)),
-      open_cpu_ms: median(samples[name].map((s) => s.open_cpu_ms)),
+      rss_mb: upperMedian(samples[name].map((s) => s.rss_mb)),
+      heap_used_mb: upperMedian(samples[name].map((s) => s.heap_used_mb)),
+      array_buffers_mb: upperMedian(samples[name].map((s) => s.array_buffers_mb)),
+      peak_rss_mb: upperMedian(samples[name].map((s) => s.peak_rss_mb)),
+      open_ms: upperMedian(samples[name].map((s) => s.open_ms)),
+      open_cpu_ms: upperMedian(samples[name].map((s) => s.open_cpu_ms)),
       get_ok: samples[name].every((s) => s.get_ok),
       runs: samples[name],
     });

@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { optionsOrUsage } from './cli-args.mjs';
 import { loadNow, recordHeader, writeRecord } from './record.mjs';
+import { upperMedian } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: nice node bench/store-reads.mjs --baseline DIST [--rounds 9] [--analyses 200] [--out bench/results/store-reads.json]
@@ -37,11 +38,6 @@ function analysis(i) {
   const matches = Array.from({ length: 100 }, (_, k) => ({ work: `work-${k}`, score: (k * 37) % 100, start: k * 10 }));
   return { id: `a-${i}`, created: 1_700_000_000_000 + i, text, result: { matches, verdict: 'none' } };
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-};
 
 /** CPU (µs) and wall (µs) per call of `body` over `calls` calls. */
 async function perCall(calls, body) {
@@ -89,8 +85,8 @@ async function main() {
       }
     }
     const figure = (name, op) => ({
-      cpu_us: Math.round(median(samples[name][op].map((x) => x.cpu_us))),
-      wall_us: Math.round(median(samples[name][op].map((x) => x.wall_us))),
+      cpu_us: Math.round(upperMedian(samples[name][op].map((x) => x.cpu_us))),
+      wall_us: Math.round(upperMedian(samples[name][op].map((x) => x.wall_us))),
     });
     const result = {
       ...recordHeader('store-reads'),

@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { optionsOrUsage } from './cli-args.mjs';
 import { loadNow, recordHeader, writeRecord } from './record.mjs';
+import { upperMedian } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: nice node --expose-gc bench/store-threshold.mjs [--rounds 7] [--per-size 300] [--thresholds 1024,4096,16384,65536] [--out bench/results/store-threshold.json]`;
@@ -42,7 +43,6 @@ function record(bytes, i) {
   return { id: i, created: 1_700_000_000_000 + i, text: text.slice(0, bytes) };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const kept = () => {
   globalThis.gc();
   const m = process.memoryUsage();
@@ -110,16 +110,16 @@ async function main() {
       const sample = samples.get(t);
       const bySize = Object.fromEntries(
         SIZES.map((size, s) => {
-          const get = median(sample.get[s]);
-          const scan = median(sample.scan[s]);
+          const get = upperMedian(sample.get[s]);
+          const scan = upperMedian(sample.scan[s]);
           return [
             `${size / 1024}_KiB`,
             {
               on_disk: size >= t,
               get_cpu_us: Math.round(get * 10) / 10,
-              get_ratio_to_in_memory: Math.round((get / median(inMemory.get[s])) * 100) / 100,
+              get_ratio_to_in_memory: Math.round((get / upperMedian(inMemory.get[s])) * 100) / 100,
               scan_20_cpu_us: Math.round(scan),
-              scan_ratio_to_in_memory: Math.round((scan / median(inMemory.scan[s])) * 100) / 100,
+              scan_ratio_to_in_memory: Math.round((scan / upperMedian(inMemory.scan[s])) * 100) / 100,
             },
           ];
         }),

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { optionsOrUsage } from './cli-args.mjs';
 import { loadNow, recordHeader, writeRecord } from './record.mjs';
+import { upperMedian } from './stats.mjs';
 
 const USAGE = `usage: nice node bench/store-value-read.mjs [--bytes 200000] [--rounds 9] [--reads 2000] [--out bench/results/store-value-read.json]`;
 const OPTIONS = {
@@ -25,8 +26,6 @@ const OPTIONS = {
   reads: { type: 'string', default: '2000' },
   out: { type: 'string', default: 'bench/results/store-value-read.json' },
 };
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** fs.read on the FileHandle's descriptor, with a callback: the same system call without the FileHandle's promise. */
 function readByCallback(fd, out, at, length, position) {
@@ -85,9 +84,9 @@ async function main() {
     } finally {
       await handle.close();
     }
-    const zero = median(samples.zero_filled);
-    const unfilled = median(samples.unfilled);
-    const callback = median(samples.unfilled_callback);
+    const zero = upperMedian(samples.zero_filled);
+    const unfilled = upperMedian(samples.unfilled);
+    const callback = upperMedian(samples.unfilled_callback);
     return {
       ...recordHeader('store-value-read'),
       bytes,

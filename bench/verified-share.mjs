@@ -34,6 +34,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { cellWork, corpusDocuments, cut, otherTextOf, wordCount } from './verified-share-corpus.mjs';
+import { medianOrNull, round } from './stats.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const WRITE = !QUICK || process.argv.includes('--write');
@@ -49,12 +50,6 @@ const RESULTS = new URL(
   import.meta.url,
 );
 const TARGETS = { coverage: 0.95, upper_at_zero: 0.05, estimate_at_half: 0.12, verified_share: 0.95, calls: 400 };
-const round = (x, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? null : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 // ---------------------------------------------------------------- cells
 
@@ -162,7 +157,7 @@ async function main() {
             }
             const [lo, hi] = s.share.ci_95;
             runs.push({
-              truth: round(truth),
+              truth: round(truth, 4),
               estimate: s.share.estimate,
               ci_95: s.share.ci_95,
               covered: lo <= truth && truth <= hi,
@@ -191,26 +186,26 @@ async function main() {
         draws: runs.length,
         covered: `${covered}/${runs.length}`,
         coverage: round(covered / Math.max(1, runs.length), 3),
-        true_share: round(median(ok.map((x) => x.truth)) ?? 0),
-        estimate_median: median(ok.map((x) => x.estimate)),
-        estimate_max_error: round(Math.max(0, ...ok.map((x) => Math.abs(x.estimate - x.truth)))),
-        estimate_median_error: round(median(ok.map((x) => Math.abs(x.estimate - x.truth))) ?? 0),
-        width_median: round(median(ok.map((x) => x.ci_95[1] - x.ci_95[0])) ?? 0),
-        width_max: round(Math.max(0, ...ok.map((x) => x.ci_95[1] - x.ci_95[0]))),
+        true_share: round(medianOrNull(ok.map((x) => x.truth)) ?? 0, 4),
+        estimate_median: medianOrNull(ok.map((x) => x.estimate)),
+        estimate_max_error: round(Math.max(0, ...ok.map((x) => Math.abs(x.estimate - x.truth))), 4),
+        estimate_median_error: round(medianOrNull(ok.map((x) => Math.abs(x.estimate - x.truth))) ?? 0, 4),
+        width_median: round(medianOrNull(ok.map((x) => x.ci_95[1] - x.ci_95[0])) ?? 0, 4),
+        width_max: round(Math.max(0, ...ok.map((x) => x.ci_95[1] - x.ci_95[0])), 4),
         // every draw's estimate (seeded: the same on every run), and how many are further from the truth than the target
         estimates: ok.map((x) => x.estimate),
         errors_over_target: ok.filter((x) => Math.abs(x.estimate - x.truth) > TARGETS.estimate_at_half).length,
-        lower_median: median(ok.map((x) => x.ci_95[0])),
-        upper_median: median(ok.map((x) => x.ci_95[1])),
+        lower_median: medianOrNull(ok.map((x) => x.ci_95[0])),
+        upper_median: medianOrNull(ok.map((x) => x.ci_95[1])),
         upper_max: Math.max(0, ...ok.map((x) => x.ci_95[1])),
         fetched,
         verified: sum((x) => x.verified),
         unchecked: sum((x) => x.unchecked ?? 0),
         contradicted: sum((x) => x.contradicted),
         refuted: sum((x) => x.refuted ?? 0),
-        verified_share: fetched > 0 ? round(sum((x) => x.verified) / fetched) : null,
+        verified_share: fetched > 0 ? round(sum((x) => x.verified) / fetched, 4) : null,
         calls_max: Math.max(0, ...runs.map((x) => x.calls)),
-        ms_median: median(runs.map((x) => x.ms)),
+        ms_median: medianOrNull(runs.map((x) => x.ms)),
         ms_max: Math.max(0, ...runs.map((x) => x.ms)),
         outcomes: [...new Set(runs.map((x) => x.outcome))],
         runs: runs.slice(0, 3),

@@ -36,6 +36,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { Bench } from 'tinybench';
 import { drawRecord } from './verified-share-corpus.mjs';
+import { median, round } from './stats.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const DIST = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
@@ -49,12 +50,6 @@ const RESULTS = new URL('./results/whole-works.json', import.meta.url);
 const NOVEL_WORDS = 100_000;
 const TARGETS = { words_in_order: 0.99, word_count_error: 0.02, pdf_ms: 5000 };
 
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const words = (text) => text.split(/\s+/).filter(Boolean);
 
 // ---------------------------------------------------------------- the novel (deterministic)
@@ -333,9 +328,13 @@ async function extractionPart() {
         words_in_order: kept,
         words_in_order_share: round(inOrder, 5),
         word_count_error: round(countError, 5),
-        extract_ms: { median: round(oursMs), min: round(Math.min(...ours)), all: ours.map((t) => round(t)) },
+        extract_ms: { median: round(oursMs, 1), min: round(Math.min(...ours), 1), all: ours.map((t) => round(t, 1)) },
         peer: f.peer,
-        peer_ms: { median: round(theirsMs), min: round(Math.min(...theirs)), all: theirs.map((t) => round(t)) },
+        peer_ms: {
+          median: round(theirsMs, 1),
+          min: round(Math.min(...theirs), 1),
+          all: theirs.map((t) => round(t, 1)),
+        },
         ratio_to_peer: round(oursMs / theirsMs, 2),
         // the fastest of each side: the least disturbed by other work on the machine
         ratio_of_minima: round(Math.min(...ours) / Math.min(...theirs), 2),
@@ -381,7 +380,7 @@ async function extractionPart() {
         word_count_error: `within ±${TARGETS.word_count_error}`,
         pdf_extract_ms: `≤ ${TARGETS.pdf_ms}`,
       },
-      rss_peak_mb: round((process.resourceUsage().maxRSS * 1024) / 1e6),
+      rss_peak_mb: round((process.resourceUsage().maxRSS * 1024) / 1e6, 1),
       formats: out,
     };
   } finally {

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { abBuilds, arg, onCore } from './ab-builds.mjs';
 import { CORPORA } from './fingerprint-whole.mjs';
+import { median, round } from './stats.mjs';
 
 const builds = abBuilds('node bench/winnow.mjs --baseline <dist> [--rounds N] [--corpora ja,en] [--windows 8,16]');
 const ROUNDS = Number(arg('rounds', '11'));
@@ -26,12 +27,6 @@ for (const [name, dir] of builds) {
   const m = await import(pathToFileURL(join(dir, 'fingerprint.js')).href);
   engines.push({ name, engine: await m.createEngine() });
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 const load = [loadavg()[0]];
 const results = {};
@@ -67,8 +62,8 @@ for (const corpus of arg('corpora', 'ja,zh,mixed,en').split(',')) {
     const ratio = median(ms[0].map((t, r) => t / ms[1][r]));
     results[corpus][`w${w}`] = {
       selected: picks[0].length,
-      this_ms: round(median(ms[0])),
-      baseline_ms: round(median(ms[1])),
+      this_ms: round(median(ms[0]), 2),
+      baseline_ms: round(median(ms[1]), 2),
       ratio: round(ratio, 3),
       ratio_range: [
         round(Math.min(...ms[0].map((t, r) => t / ms[1][r])), 3),
@@ -76,7 +71,7 @@ for (const corpus of arg('corpora', 'ja,zh,mixed,en').split(',')) {
       ],
     };
     console.log(
-      `${corpus.padEnd(6)} w ${String(w).padStart(2)}  ${m} shingles, ${picks[0].length} selected  this ${round(median(ms[0]))} ms  baseline ${round(median(ms[1]))} ms  = ${round(ratio, 3)}×`,
+      `${corpus.padEnd(6)} w ${String(w).padStart(2)}  ${m} shingles, ${picks[0].length} selected  this ${round(median(ms[0]), 2)} ms  baseline ${round(median(ms[1]), 2)} ms  = ${round(ratio, 3)}×`,
     );
   }
 }

@@ -26,6 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { optionsOrUsage } from './cli-args.mjs';
 import { madeUpText } from './hostile-attackers.mjs';
 import { recordHeader, writeRecord } from './record.mjs';
+import { median } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE =
@@ -93,10 +94,6 @@ if (values.run !== undefined) {
   process.exit(0);
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const runOnce = (dist) =>
   JSON.parse(
     execFileSync(
