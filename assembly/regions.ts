@@ -15,7 +15,7 @@
 //   normalised UTF-8 when the core handed it back  [5] that text's byte length  [6..7] free (see tokenizeRegions).
 
 import { nfkcTokens } from './nfkc';
-import { anyHigh, tokenize, tokenizeAt, tokMask } from './tokenize';
+import { anyHigh, finishStretches, startStretches, tokenize, tokenizeStretch, tokMask } from './tokenize';
 
 // Bit i set: U+0080 + i is inert (i < 128); U+2000 + (i - 128) (i < 256); U+3000 + (i - 256) (i < 320);
 // bit 320: U+2212 MINUS SIGN.
@@ -442,6 +442,9 @@ export function tokenizeRegions(
   firstTokPtr: usize, from: u32, n0: u32,
 ): u32 {
   let n = n0;
+  // the stretches' tokens may read past their stretch, up to the end of memory (see tokenizeStretch)
+  const readable = (<usize>memory.size()) << 16;
+  startStretches();
   for (let r = from; r <= regions; r++) {
     const o = regPtr + (<usize>r << 5);
     if (r > from || n0 == 0) {
@@ -449,9 +452,7 @@ export function tokenizeRegions(
       const pos: usize = r > 0 ? <usize>load<u32>(o - 32, 4) : 0;
       const u: u32 = r > 0 ? load<u32>(o - 32, 12) : 0;
       const segEnd: usize = r < regions ? <usize>load<u32>(o) : len;
-      const s = startsPtr + (<usize>n << 2);
-      const e = endsPtr + (<usize>n << 2);
-      n += tokenizeAt(p + pos, segEnd - pos, seed, u, s, e, hashesPtr + (<usize>n << 3));
+      n = tokenizeStretch(p + pos, segEnd - pos, readable, seed, u, startsPtr, endsPtr, hashesPtr, n);
     }
     if (r == regions) break;
     store<u32>(firstTokPtr + (<usize>r << 3), n);
@@ -466,6 +467,7 @@ export function tokenizeRegions(
       const bytes = load<u32>(o, 4) - b0;
       k = nfkcTokens(p + <usize>b0, <usize>bytes, load<u32>(o, 8), seed, s, e, h, (bytes >> 1) + 1, load<u32>(o, 24));
       if (k == REGION_FALLBACK) {
+        finishStretches(seed, startsPtr, endsPtr, hashesPtr, readable);
         failed = r;
         return REGION_FALLBACK;
       }
@@ -473,5 +475,6 @@ export function tokenizeRegions(
     n += k;
     store<u32>(firstTokPtr + (<usize>r << 3), n, 4);
   }
+  finishStretches(seed, startsPtr, endsPtr, hashesPtr, readable);
   return n;
 }

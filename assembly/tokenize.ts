@@ -190,25 +190,46 @@ let maskFF: u64 = 0;
   memory.copy(TAIL, p, n);
 }
 
+/** Bit k set: byte k of the 64 at `b` is >= 0x80. */
+// @ts-ignore: decorator
+@inline function highBits(b: usize): u64 {
+  if (ASC_FEATURE_SIMD) {
+    return <u64><u32>i8x16.bitmask(v128.load(b)) | (<u64><u32>i8x16.bitmask(v128.load(b, 16)) << 16) |
+      (<u64><u32>i8x16.bitmask(v128.load(b, 32)) << 32) | (<u64><u32>i8x16.bitmask(v128.load(b, 48)) << 48);
+  } else {
+    let m: u64 = 0;
+    for (let i = 0; i < 8; i++) m |= gather8(load<u64>(b + (<usize>i << 3)) & H8) << (<u64>i << 3);
+    return m;
+  }
+}
+
 /**
- * Token-byte mask of the 64-byte block at `b` (the last, partial block is read through TAIL, padded
- * with separators), 0xFF bytes cleared; leaves the block's continuation and 4-byte-lead masks in
- * maskCont / maskLead4 (both 0 for a pure-ASCII block).
+ * Token-byte mask of the 64-byte block at `b`, 0xFF bytes cleared; leaves the block's continuation and 4-byte-lead
+ * masks in maskCont / maskLead4 (both 0 for a pure-ASCII block). The last, partial block (`last`) is read where it
+ * lies when the 64 bytes from `b` are below `readable`, its bytes from `end` on masked off (they count as
+ * separators), else through TAIL, padded with separators: between the normaliser's regions most stretches are
+ * shorter than a block, and TAIL's fill and copy (two calls out of the module) cost more than the stretch's tokens.
  */
 // @ts-ignore: decorator
-@inline function scanBlock(b: usize, end: usize, last: bool): u64 {
+@inline function scanBlock(b: usize, end: usize, last: bool, readable: usize): u64 {
   let blk = b;
+  let valid: u64 = -1; // the block's bytes that are the input's
   if (last) {
-    fillTail(b, end - b);
-    blk = TAIL;
+    if (readable - b >= 64) valid = (<u64>1 << <u64>(end - b)) - 1; // (end - b < 64)
+    else {
+      fillTail(b, end - b);
+      blk = TAIL;
+    }
   }
-  const tok = tokMask(blk);
-  if (!anyHigh(blk)) {
+  const tok = tokMask(blk) & valid;
+  if (valid == <u64>-1 ? !anyHigh(blk) : (highBits(blk) & valid) == 0) {
     maskCont = 0;
     maskLead4 = 0;
     return tok;
   }
   highMasks(blk);
+  maskCont &= valid;
+  maskLead4 &= valid;
   return tok & ~maskFF;
 }
 
@@ -220,7 +241,7 @@ export function countTokens(p: usize, len: usize): u32 {
   let b = p;
   while (true) {
     const last = end - b < 64; // (not b + 64 > end: no wrap at the top of memory)
-    const tok = scanBlock(b, end, last);
+    const tok = scanBlock(b, end, last, end);
     n += <u32>popcnt<u64>(tok & ~((tok << 1) | carry));
     carry = tok >> 63;
     if (last) break;
@@ -240,7 +261,7 @@ export function countTokens(p: usize, len: usize): u32 {
   return xxh64Folded(sPtr, tLen, seed);
 }
 
-// Tokens of a stretch of ASCII letters and digits (tokenizeAt) waiting for their hashes, by length. A token's XXH64 is
+// Tokens of a stretch of ASCII letters and digits (tokenizeStretch) waiting for their hashes, by length. A token's XXH64 is
 // one chain of dependent multiplies whose steps depend on its length; hashed as it is found, a short token takes the
 // branch-free path through every step a length under 8 may need (and a branch on that length, mispredicted for the
 // tokens of 8 bytes or more). Put in a class by length as they are found (no branch) and hashed a class at a time
@@ -350,7 +371,25 @@ function hashPending(
  * Returns the number of tokens. The caller sizes the outputs (countTokens or len/2 + 1).
  */
 export function tokenize(p: usize, len: usize, seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize): u32 {
-  return tokenizeBody(p, len, seed, 0, startsPtr, endsPtr, hashesPtr, false);
+  return tokenizeBody(p, len, p + len, seed, 0, startsPtr, endsPtr, hashesPtr, 0, false);
+}
+
+/** Tokens waiting in PENDING for their hashes between two tokenizeStretch calls. */
+let waiting: u32 = 0;
+
+/** Empties PENDING before the stretches of a text (see tokenizeStretch). */
+export function startStretches(): void {
+  memory.fill(PENDING_COUNT, 0, 32); // (empty unless a call before this one trapped)
+  waiting = 0;
+}
+
+/**
+ * Hashes the tokens tokenizeStretch left waiting (outputs at `startsPtr`, `endsPtr`, `hashesPtr`, the ones it was
+ * given; `readable` the one it was given).
+ */
+export function finishStretches(seed: u64, startsPtr: usize, endsPtr: usize, hashesPtr: usize, readable: usize): void {
+  hashPending(seed, startsPtr, endsPtr, hashesPtr, readable - 16, readable >= 16);
+  waiting = 0;
 }
 
 /**
@@ -358,32 +397,38 @@ export function tokenize(p: usize, len: usize, seed: u64, startsPtr: usize, ends
  * units into the text: the offsets written are the text's, so a caller tokenising the text stretch by stretch does not
  * pass over them again to add `u0`. Such a stretch holds ASCII and the 0xFF bytes of rewritten separators only, so
  * its tokens are ASCII letters and digits (see the file comment) and take the short hash's ASCII paths, hashed by
- * length a few hundred tokens at a time (see PENDING).
+ * length a few hundred tokens at a time (see PENDING). Its tokens are outputs `n0`.. of `startsPtr`, `endsPtr` and
+ * `hashesPtr`; returns the output count after them. Bytes up to `readable` may be read (bytes past the stretch never
+ * reach a result). Tokens may still wait for their hashes when it returns, whatever stretch they came from (a stretch
+ * between two regions holds a few dozen, and hashing the classes at the end of each, with a loop exit mispredicted a
+ * class, cost about what its tokens did): startStretches before the first stretch, finishStretches after the last.
  */
-export function tokenizeAt(
-  p: usize, len: usize, seed: u64, u0: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize,
+export function tokenizeStretch(
+  p: usize, len: usize, readable: usize, seed: u64, u0: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize,
+  n0: u32,
 ): u32 {
-  return tokenizeBody(p, len, seed, u0, startsPtr, endsPtr, hashesPtr, true);
+  return tokenizeBody(p, len, readable, seed, u0, startsPtr, endsPtr, hashesPtr, n0, true);
 }
 
 // @ts-ignore: decorator
 @inline function tokenizeBody(
-  p: usize, len: usize, seed: u64, u0: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize, asciiTokens: bool,
+  p: usize, len: usize, readable: usize, seed: u64, u0: u32, startsPtr: usize, endsPtr: usize, hashesPtr: usize,
+  n0: u32, asciiTokens: bool,
 ): u32 {
   const end = p + len;
-  const fastEnd = end - 16; // a token starting at or before this can be hashed by xxh64FoldedShort
-  const anyFast = len >= 16;
-  let n: u32 = 0;
+  const fastEnd = readable - 16; // a token starting at or before this can be hashed by xxh64FoldedShort
+  const anyFast = readable - p >= 16;
+  let n: u32 = n0;
   let carry: u64 = 0; // 1 when the previous block ended inside a token
   let openPtr: usize = 0; // start of that token
   let openU: u32 = 0; // and its UTF-16 offset
   let uB: u32 = u0; // UTF-16 offset of the block's first byte
   let b = p;
-  let hashed: u32 = 0; // tokens whose hashes are written (the others wait in PENDING)
-  if (asciiTokens) memory.fill(PENDING_COUNT, 0, 32); // (empty unless a call before this one trapped)
+  // tokens before `hashed` have their hashes written (the others wait in PENDING: `waiting` came from stretches before)
+  let hashed: u32 = n0 - waiting;
   while (true) {
     const last = end - b < 64; // (not b + 64 > end: no wrap at the top of memory)
-    const tok = scanBlock(b, end, last);
+    const tok = scanBlock(b, end, last, readable);
     const cont = maskCont;
     const lead4 = maskLead4;
     const prev = (tok << 1) | carry;
@@ -411,6 +456,6 @@ export function tokenizeAt(
     uB += 64 - <u32>popcnt<u64>(cont) + <u32>popcnt<u64>(lead4);
     b += 64;
   }
-  if (asciiTokens) hashPending(seed, startsPtr, endsPtr, hashesPtr, fastEnd, anyFast);
+  if (asciiTokens) waiting = n - hashed;
   return n;
 }

@@ -213,6 +213,27 @@ describe('word tokens after long ASCII stretches', () => {
   });
 });
 
+// Short regions — an ASCII separator and one word — after ASCII stretches of every length 0..200: the stretch's last
+// block read where it lies (its bytes past the stretch masked off) at every offset, and its tokens' hashes put off
+// until a later stretch or the end; a region with a U+FFFD sends the call back to the host (tokenizeWords checks it
+// and calls again from that region), which must find the hashes of the stretches before it written. The words take
+// nfkcTokens's first step (a separator, then words that need no normalising) or fall back from it to the general loop.
+const SHORT_WORDS = ['déjà', 'Über', 'ŻÓŁW', 'żółw', 'ÉCOLE', 'straße', 'e\u0301', 'x\ufffd', '中', 'ΛΟΓΟΣ', 'ﬁ'];
+
+describe('word tokens of short regions after ASCII stretches of every length', () => {
+  it('equal the reference in every build, a U+FFFD handed back to the host among them', async () => {
+    for (const file of BUILDS) {
+      const core = await coreOf(file);
+      for (let gap = 0; gap <= 200; gap++) {
+        let text = '';
+        for (const [k, word] of SHORT_WORDS.entries()) text += `${'ab '.repeat(k + 1).slice(0, gap + k)} ${word}`;
+        text += ` ${'z'.repeat(gap)}`;
+        expect(coreTokensOf(core, text), `${file} ${JSON.stringify(text)}`).toEqual(tokensRefOf(text));
+      }
+    }
+  });
+});
+
 /** The reference's word tokens of `text`: those of normalize(text).text, offsets mapped back, XXH64 (seed 0) of each. */
 /** The core's tokens of `text` as the reference gives them: starts, ends and hashes. */
 function coreTokensOf(core: Parameters<typeof tokenizeWords>[0], text: string) {
