@@ -5,7 +5,7 @@
 // the two builds print the same bytes: the fingerprint's JSON on stdout and the scan's hits file.
 //
 //   npm run build && node bench/cli-cpu.mjs --baseline OTHER/dist [--rounds 7] [--out cli-cpu.json]
-//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds] [--threads N]
+//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds] [--threads N] [--copies N]
 //
 // The inputs are bench/fingerprint-whole.mjs's CLI rows: 10 MB of English (bench/corpus.mjs) as one text file, and the
 // same bytes as about 1 kB JSON Lines outputs scanned against a small archive (archiveOf: about 1 % of them hit).
@@ -14,6 +14,9 @@
 // `--inputs TEXT,JSONL,ONE,DATASET` says the same in one option.
 // `--threads N` adds both scans with `--threads N` (the scan of one output then is mostly the threads' start: each
 // loads the scan's code and its datasets), their hits compared with the one-thread scan's.
+// `--copies N` adds one scan of the outputs N times over in one process (`scan_copies`), beside N fingerprint processes
+// of the text (the command takes at most 10 MiB, so N times the bytes are N processes): how the scan's fixed part and
+// its code's first runs, which a 10 MB scan pays in full, weigh on a longer stream. Its hits are compared across builds.
 import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +32,9 @@ const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.i
 const ROUNDS = Number(opt('--rounds') ?? 7);
 const THREADS = opt('--threads');
 if (THREADS !== undefined && !(Number(THREADS) >= 2)) throw new Error('--threads takes a number ≥ 2');
+const COPIES = opt('--copies');
+if (COPIES !== undefined && !(Number.isInteger(Number(COPIES)) && Number(COPIES) >= 2))
+  throw new Error('--copies takes a whole number ≥ 2');
 const OUT = opt('--out') ?? 'cli-cpu.json';
 const builds = [['this', resolve(here, '..', 'dist')]];
 if (opt('--baseline')) builds.push(['baseline', resolve(opt('--baseline'))]);
@@ -56,6 +62,9 @@ try {
   // one output alone: the scan's fixed part (Node, the library, the dataset's import)
   const oneLine = ownFiles ? resolve(given.one) : join(dir, 'one.jsonl');
   if (!ownFiles) writeFileSync(oneLine, `${lines[0]}\n`);
+  // the outputs N times over, in one file (the same lines again: the scan reads each as a new item)
+  const copiesFile = join(dir, 'copies.jsonl');
+  if (COPIES !== undefined) writeFileSync(copiesFile, readFileSync(jsonl).toString('utf8').repeat(Number(COPIES)));
   // each build scans an archive of its own making (a build with another normaliser id refuses the other's)
   const tpdsOf = {};
   for (const [name, dist] of builds) {
@@ -90,6 +99,11 @@ try {
       [...commands.scan(name), ...threads].map((a) => a.replace(/hits-(\w+)\.jsonl$/, 'hits-threads-$1.jsonl'));
     commands.scan_one_output_threads = (name) => [...commands.scan_one_output(name), ...threads];
   }
+  if (COPIES !== undefined)
+    commands.scan_copies = (name) => [
+      ...['scan', '--dataset', tpdsOf[name], copiesFile],
+      ...['--out', join(dir, `hits-copies-${name}.jsonl`), '--quiet'],
+    ];
   const runs = Object.fromEntries(
     builds.map(([name]) => [name, Object.fromEntries(Object.keys(commands).map((c) => [c, []]))]),
   );
@@ -107,6 +121,8 @@ try {
       if (THREADS !== undefined)
         identical &&= readFileSync(join(dir, `hits-threads-${name}.jsonl`)).equals(printed[name][1]);
     }
+    if (COPIES !== undefined)
+      for (const [name] of builds) printed[name].push(readFileSync(join(dir, `hits-copies-${name}.jsonl`)));
     if (builds.length > 1) identical &&= printed.this.every((b, i) => b.equals(printed.baseline[i]));
   }
   const table = {};
@@ -124,6 +140,12 @@ try {
     );
     // throughput of scan over that of fingerprint on the same bytes = fingerprint CPU / scan CPU, per round
     table[name].scan_over_fingerprint_cpu = round(medianRatio(byCommand.fingerprint, byCommand.scan, 'cpu_s'), 2);
+    // N fingerprint processes (N × the CPU of one, in the same round) over one scan of N times the outputs
+    if (COPIES !== undefined)
+      table[name].scan_copies_over_fingerprints_cpu = round(
+        median(byCommand.scan_copies.map((s, i) => (Number(COPIES) * byCommand.fingerprint[i].cpu_s) / s.cpu_s)),
+        2,
+      );
     table[name].raw = byCommand;
   }
   // each figure of this build as a ratio to the baseline's, per round (CPU), then the median
@@ -141,6 +163,7 @@ try {
     rounds: ROUNDS,
     load_1min: loadSpread(loads),
     identical_outputs: builds.length > 1 ? identical : null,
+    copies: COPIES === undefined ? null : Number(COPIES),
     ratios,
     ...table,
   };
@@ -155,6 +178,12 @@ try {
       console.log(
         `${name.padEnd(9)} --threads ${THREADS}: scan ${table[name].scan_threads.cpu_s} s CPU ` +
           `(${table[name].scan_threads.wall_s} s wall) | scan of one output ${table[name].scan_one_output_threads.cpu_s} s CPU`,
+      );
+  if (COPIES !== undefined)
+    for (const [name] of builds)
+      console.log(
+        `${name.padEnd(9)} --copies ${COPIES}: scan ${table[name].scan_copies.cpu_s} s CPU against ${COPIES} fingerprint ` +
+          `processes | scan/fingerprint ${table[name].scan_copies_over_fingerprints_cpu}`,
       );
   console.log(
     `ratios ${JSON.stringify(ratios)}; identical outputs: ${record.identical_outputs}; load ${record.load_1min.median}`,
