@@ -372,8 +372,8 @@ export function tokenizeWritten(
 /**
  * UTF-8 bytes per UTF-16 unit from which a text is tokenised as one region, without the region search: at least
  * 2.75 (ideographs, kana and their punctuation take 3, ASCII 1) leaves at most 4.5 % of the bytes ASCII. In such text
- * the search finds one region around nearly everything (10 MB of Chinese prose: one region, of Japanese: 65, their
- * ASCII gaps merged), and the ASCII words it would leave to the tokenizer cost the normaliser about 4 ms a MB more,
+ * the search finds one region around nearly everything (10 MB of Chinese prose: one region; of Japanese: 65,
+ * between ASCII stretches), and the ASCII words it would leave to the tokenizer cost the normaliser about 4 ms a MB more,
  * against the search's 0.35–0.45 ms a MB of wide text saved.
  */
 const WIDE_TEXT = 2.75;
