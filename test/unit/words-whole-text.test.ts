@@ -3,18 +3,7 @@ import { createEngine } from '../../src/index.js';
 import type { Core } from '../../src/core/abi.js';
 import { tokenizeWords, tokenSpans } from '../../src/fingerprint/words.js';
 import { normalize } from '../../src/text/normalize.js';
-
-/** A seeded generator (mulberry32): the same texts every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as random } from '../../src/util/random.js';
 
 // Mostly ideographs and kana, with what the normaliser changes or hands back among them: fullwidth and halfwidth
 // forms, ideographic and inert spaces, ASCII words and numbers, capitals, marks, U+FFFD, astral ideographs.
