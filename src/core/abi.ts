@@ -303,6 +303,13 @@ export class Layout {
   get size(): number {
     return this.offset;
   }
+  /**
+   * Give back everything taken since {@link size} read `size`: for a path that laid out its room and then left the work
+   * to another, which then lays out its own in the same place (memory, once grown, stays grown).
+   */
+  rewind(size: number): void {
+    this.offset = size;
+  }
 }
 
 /** One instance of the core with typed access to its memory. */

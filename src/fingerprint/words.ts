@@ -394,6 +394,7 @@ function wholeTextTokens(
   units: number,
   room: number,
 ): WordTokens | null {
+  const mark = L.size;
   const regPtr = L.take(REGION_RECORD);
   const tokCap = (len >>> 1) + 4; // as tokenizeWritten counts for one region
   const startsPtr = L.take(tokCap * 4);
@@ -404,7 +405,11 @@ function wholeTextTokens(
   L.commit();
   core.u32(regPtr, REGION_RECORD / 4).set([0, len, 0, units, 0, 0, 0, 0]);
   const count = core.raw.tokenizeRegions(inPtr, len, 0n, regPtr, 1, startsPtr, endsPtr, hashesPtr, firstPtr, 0, 0);
-  if (count < 0) return null;
+  if (count < 0) {
+    // the core wrote nothing the search needs: the search lays out its columns where these were
+    L.rewind(mark);
+    return null;
+  }
   return {
     count,
     startsPtr,

@@ -73,6 +73,27 @@ describe('text of ideographs and kana tokenised as one region', () => {
     expect(wide).toBeGreaterThan(200);
   });
 
+  it('a wide text the core hands back lays out only what the region search lays out', async () => {
+    const engine = await createEngine();
+    const core = (engine as unknown as { assertLive(): Core }).assertLive();
+    // the room a call laid out, the input's included (bytes given the room a string's UTF-8 is given)
+    const laidOut = (input: string | Uint8Array, bytesRoom: number) =>
+      core.guard(() => {
+        const L = core.layout();
+        tokenizeWords(core, L, input, undefined, bytesRoom);
+        return L.size;
+      });
+    laidOut('日本語', 0); // the first non-ASCII text decodes the normaliser's tables in its own layout
+    const next = random(0x7471);
+    for (let i = 0; i < 50; i++) {
+      // U+FFFD among ideographs: the one region is handed back, and the search runs
+      const text = `${wideText(next, 20 + Math.floor(next() * 300), 0)}\ufffd${wideText(next, 1 + Math.floor(next() * 50), 0)}`;
+      const bytes = new TextEncoder().encode(text);
+      expect(bytes.length).toBeGreaterThanOrEqual(2.75 * text.length);
+      expect(laidOut(text, 0), JSON.stringify(text)).toBe(laidOut(bytes, text.length * 3));
+    }
+  });
+
   it('a lone surrogate in a wide text is still refused, at its index', async () => {
     const engine = await createEngine();
     const core = (engine as unknown as { assertLive(): Core }).assertLive();
