@@ -16,10 +16,10 @@ export { wordsAtLeast } from './words';
 export { nfkcTables, nfkcInit, nfkcTokens, NFKC_TABLE_BYTES as nfkcTableBytes } from './nfkc';
 // the same tables decoded in the core from the varint strings, which the host would otherwise decode in JavaScript
 export { nfkcDecode, NFKC_DECODE_SCRATCH as nfkcDecodeScratch } from './nfkc-decode';
-export { shingleTokens, shingleTokensAndId } from './shingle';
+export { shingleTokens, shingleTokensAndId, shingleTexts } from './shingle';
 export { charShingles, MAX_CHAR_K as maxCharK } from './hash/rolling';
 export { winnow, winnowPostings } from './winnow';
-export { radixCount, radixScatter, sortBuckets, buildPrefix, buildFilter, lookupSorted } from './sortindex';
+export { radixCount, radixScatter, sortBuckets, buildPrefix, buildFilter, lookupSorted, foundQueries } from './sortindex';
 
 // sketches: MinHash, SimHash, blocked Bloom filter
 export { minhashSignature, minhashOph, MINHASH_MAX_K as minhashMaxK } from './minhash';

@@ -25,6 +25,27 @@ export function shingleTokens(tokHashesPtr: usize, count: u32, n: u32, seed: u64
   return m;
 }
 
+/**
+ * {@link shingleTokens} of several texts' tokens in one call: text i's token hashes are those from index first[i] to
+ * first[i + 1] at `tokHashesPtr` (`texts` + 1 u32 at `firstPtr`, ascending); its shingles are written after text
+ * i − 1's at `outPtr`, and where each text's begin at `fromPtr` (`texts` + 1 u32: from[0] = 0, from[texts] = all of
+ * them). Returns how many were written. For a batch of short texts tokenised at once, whose calls one a text cost
+ * more across the boundary than their hashing.
+ */
+export function shingleTexts(
+  tokHashesPtr: usize, firstPtr: usize, texts: u32, n: u32, seed: u64, outPtr: usize, fromPtr: usize,
+): u32 {
+  let m: u32 = 0;
+  store<u32>(fromPtr, 0);
+  for (let i: u32 = 0; i < texts; i++) {
+    const first = load<u32>(firstPtr + (<usize>i << 2));
+    const end = load<u32>(firstPtr + (<usize>i << 2), 4);
+    m += shingleTokens(tokHashesPtr + (<usize>first << 3), end - first, n, seed, outPtr + (<usize>m << 3));
+    store<u32>(fromPtr + (<usize>i << 2), m, 4);
+  }
+  return m;
+}
+
 /** The rolling sum R of the first `w` token hashes at `p`; stores its shingle (finalised) at `outPtr`. */
 // @ts-ignore: decorator
 @inline function firstShingle(p: usize, w: u32, B: u64, seed: u64, outPtr: usize): u64 {

@@ -82,6 +82,19 @@ export interface RawExports {
   failedRegion(): number;
   shingleTokens(tokHashesPtr: number, count: number, n: number, seed: bigint, outPtr: number): number;
   /**
+   * `shingleTokens` of each of `texts` texts: text i's tokens first[i] … first[i + 1] (u32 at firstPtr), its shingles
+   * after text i − 1's at outPtr, where each begins at fromPtr (texts + 1 u32); returns how many in all.
+   */
+  shingleTexts(
+    tokHashesPtr: number,
+    firstPtr: number,
+    texts: number,
+    n: number,
+    seed: bigint,
+    outPtr: number,
+    fromPtr: number,
+  ): number;
+  /**
    * `shingleTokens`, and `xxh64Pair(tokHashesPtr, count * 8, idSeedA, idSeedB)`'s two values as two u64 at `idPtr`, in
    * one pass over the token hashes; returns the shingle count.
    */
@@ -156,6 +169,11 @@ export interface RawExports {
     m: number,
     outPtr: number,
   ): number;
+  /**
+   * The indices of the queries a lookupSorted found (count ≠ 0 of its `m` pairs at outPtr), in order, as u32 at
+   * listPtr (room for m; may be the queries' room); returns how many.
+   */
+  foundQueries(outPtr: number, m: number, listPtr: number): number;
   simdEnabled(): number;
   // byte-level GPT inference (assembly/gpt.ts)
   /** float32 parameters of a shape (the weights file's bytes / 4). */

@@ -1112,15 +1112,15 @@ const RUN_GAP = chainGap(EXACT_WINDOW, EXACT_SIZE);
  * `run` as its first and last shingle.
  */
 function foundRuns(hitAt: Uint8Array, run: (first: number, last: number) => void): void {
-  const n = hitAt.length;
+  // from one found shingle to the next by indexOf: a loop over every shingle here runs as baseline code in a scan
   let first = hitAt.indexOf(1);
-  for (let last = first, i = first + 1; first >= 0; i++) {
-    if (i < n && hitAt[i] === 0) continue;
-    if (i === n || i - last > RUN_GAP) {
+  for (let last = first; first >= 0; ) {
+    const next = hitAt.indexOf(1, last + 1);
+    if (next < 0 || next - last > RUN_GAP) {
       run(first, last);
-      first = i < n ? i : -1;
+      first = next;
     }
-    last = i;
+    last = next;
   }
 }
 

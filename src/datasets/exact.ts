@@ -166,14 +166,15 @@ interface IndexLayout {
 
 /**
  * Look `queries` up in the index (`lookupSorted`) from scratch space after the index's own bytes, and hand
- * `read` the number found and the pointer of the answer (per query: first posting, postings), inside the same
- * guard: the next call's scratch space is the same.
+ * `read` the number found, the pointer of the answer (per query: first posting, postings) and that of the queries'
+ * room (8 bytes a query, free once they are looked up), inside the same guard: the next call's scratch space is the
+ * same.
  */
 function lookupBatch<T>(
   core: Core,
   index: IndexLayout,
   queries: BigUint64Array,
-  read: (found: number, outPtr: number) => T,
+  read: (found: number, outPtr: number, spacePtr: number) => T,
 ): T {
   const { keysPtr, prefixPtr, prefixBits, filterPtr, filterWords, persistent } = index;
   const count = queries.length;
@@ -184,7 +185,7 @@ function lookupBatch<T>(
     L.commit();
     core.u64(qPtr, count).set(queries);
     const found = core.raw.lookupSorted(keysPtr, prefixPtr, prefixBits, filterPtr, filterWords, qPtr, count, outPtr);
-    return read(found, outPtr);
+    return read(found, outPtr, qPtr);
   });
 }
 
@@ -897,10 +898,11 @@ export class ExactDataset implements ExactSearchable {
     let found = 0;
     for (let from = 0; from < m; from += LOOKUP_BATCH) {
       const count = Math.min(LOOKUP_BATCH, m - from);
-      found += lookupBatch(core, this.index, hashes.subarray(from, from + count), (found, outPtr) => {
+      found += lookupBatch(core, this.index, hashes.subarray(from, from + count), (found, outPtr, spacePtr) => {
         if (hitAt && found > 0) {
-          const out = core.u32(outPtr, count * 2);
-          for (let k = 0; k < count; k++) if (out[2 * k + 1] > 0) hitAt[from + k] = 1;
+          // the found ones listed by the core: a loop here over every answer, most of them absent, ran as baseline code
+          const listed = core.raw.foundQueries(outPtr, count, spacePtr);
+          for (const k of core.u32(spacePtr, listed)) hitAt[from + k] = 1;
         }
         return found;
       });

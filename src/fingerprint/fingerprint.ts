@@ -490,28 +490,25 @@ export function withShingleHashesOfTexts<T>(
     }
     let t: WordTokens;
     try {
-      t = tokenizeWritten(core, L, texts.join('\n'), inPtr, len, len === base[n]);
+      // the texts joined only if a region is normalised in the host: a copy of every batch's text saved
+      t = tokenizeWritten(core, L, { texts, length: base[n] - 1 }, inPtr, len, len === base[n]);
     } catch (e) {
       if (e instanceof TrainprintError && e.code === 'INVALID_INPUT') return null;
       throw e;
     }
     if (t.regionFixes.length > 0) return null;
+    const firstPtr = L.take((n + 1) * 4);
+    const fromPtr = L.take((n + 1) * 4);
+    L.commit();
     const starts = core.u32(t.startsPtr, t.count);
-    const firstToken = new Uint32Array(n + 1);
-    for (let i = 1; i <= n; i++) firstToken[i] = lowerBound(starts, base[i], firstToken[i - 1]);
-    const from = new Uint32Array(n + 1);
-    const seed = BigInt(o.seed);
-    for (let i = 0; i < n; i++) {
-      const count = firstToken[i + 1] - firstToken[i];
-      const m = core.raw.shingleTokens(
-        t.hashesPtr + firstToken[i] * 8,
-        count,
-        o.size,
-        seed,
-        t.spareU64Ptr + from[i] * 8,
-      );
-      from[i + 1] = from[i] + m;
-    }
+    const firsts = core.u32(firstPtr, n + 1);
+    firsts[0] = 0;
+    for (let i = 1; i <= n; i++) firsts[i] = lowerBound(starts, base[i], firsts[i - 1]);
+    // every text's shingles in one call, not one a text
+    core.raw.shingleTexts(t.hashesPtr, firstPtr, n, o.size, BigInt(o.seed), t.spareU64Ptr, fromPtr);
+    // copies: `use` may grow the core's memory, which leaves every view of it empty
+    const firstToken = firsts.slice();
+    const from = core.u32(fromPtr, n + 1).slice();
     const span = (i: number, first: number, last: number): [number, number] => {
       const count = firstToken[i + 1] - firstToken[i];
       const [s, e] = tokenRange(

@@ -123,7 +123,7 @@ interface HostRegion {
 function normalizeInHost(
   core: Core,
   L: Layout,
-  input: string | Uint8Array,
+  input: WrittenInput,
   inPtr: number,
   regPtr: number,
   r: number,
@@ -143,11 +143,40 @@ function normalizeInHost(
 }
 
 /**
+ * Texts joined by line feeds whose string is made only when read ({@link tokenizeWritten} of texts written one after
+ * another): only a region normalised in the host reads it, and a batch of outputs rarely has one, where joining every
+ * batch costs a copy of all its text.
+ */
+export interface JoinedTexts {
+  readonly texts: readonly string[];
+  /** UTF-16 units of the texts joined. */
+  readonly length: number;
+}
+
+/** What {@link tokenizeWritten} tokenises: a string, its UTF-8 bytes, or texts joined by line feeds. */
+export type WrittenInput = string | Uint8Array | JoinedTexts;
+
+/** Each joined input's string, once made. */
+const joinedStrings = new WeakMap<JoinedTexts, string>();
+
+/** The string of `input` (texts joined by line feeds made once), or its bytes. */
+function inputText(input: WrittenInput): string | Uint8Array {
+  if (typeof input === 'string' || input instanceof Uint8Array) return input;
+  let joined = joinedStrings.get(input);
+  if (joined === undefined) {
+    joined = input.texts.join('\n');
+    joinedStrings.set(input, joined);
+  }
+  return joined;
+}
+
+/**
  * The text of the region whose record is `rec` (as `input` spells it: a string's UTF-16 slice, or bytes decoded).
  * @throws INVALID_INPUT for a lone surrogate in it (a string's), named by its index in the input: the encoder wrote it
  *   as U+FFFD, and the core hands back every region holding one unchecked, so this is where each is found
  */
-function regionText(core: Core, input: string | Uint8Array, inPtr: number, rec: Uint32Array): string {
+function regionText(core: Core, written: WrittenInput, inPtr: number, rec: Uint32Array): string {
+  const input = inputText(written);
   if (typeof input !== 'string') return utf8Decoder.decode(core.u8.subarray(inPtr + rec[0], inPtr + rec[1]));
   const piece = input.slice(rec[2], rec[3]);
   const bad = loneSurrogateIndex(piece);
@@ -163,13 +192,7 @@ function regionText(core: Core, input: string | Uint8Array, inPtr: number, rec: 
  * another reason) or holds no U+FFFD.
  * @throws INVALID_INPUT for a lone surrogate in the region
  */
-function takeOwnReplacements(
-  core: Core,
-  input: string | Uint8Array,
-  inPtr: number,
-  regPtr: number,
-  r: number,
-): boolean {
+function takeOwnReplacements(core: Core, input: WrittenInput, inPtr: number, regPtr: number, r: number): boolean {
   const rec = core.u32(regPtr + r * REGION_RECORD, 8);
   if (rec[6] !== 0) return false;
   if (!regionText(core, input, inPtr, rec).includes('\ufffd')) return false;
@@ -273,19 +296,20 @@ export function tokenizeWords(
  * encoding of `input` (whose UTF-16 offsets the tokens' spans are), `asciiOnly` when every byte is ASCII. The bytes are
  * rewritten (inert separators).
  * For a caller that writes several texts one after another, each followed by a line feed, and tokenises them at once
- * (a token never crosses white space, so each text's tokens are those it has alone).
+ * (a token never crosses white space, so each text's tokens are those it has alone): `input` is then the texts,
+ * {@link JoinedTexts}, joined only if a region is normalised in the host.
  * @throws INVALID_INPUT for a lone surrogate of `input` (a string)
  */
 export function tokenizeWritten(
   core: Core,
   L: Layout,
-  input: string | Uint8Array,
+  input: WrittenInput,
   inPtr: number,
   len: number,
   asciiOnly: boolean,
   room = len,
 ): WordTokens {
-  if (!asciiOnly && typeof input === 'string' && len >= WIDE_TEXT * input.length && ensureTables(core, L)) {
+  if (!asciiOnly && !(input instanceof Uint8Array) && len >= WIDE_TEXT * input.length && ensureTables(core, L)) {
     const whole = wholeTextTokens(core, L, inPtr, len, input.length, room);
     if (whole) return whole;
   }

@@ -130,6 +130,26 @@ export function shinglesRef(tokHashes: bigint[], n: number, seed: bigint): bigin
 }
 
 /**
+ * The word shingles of several texts' tokens one text after another: text i's tokens are `tokHashes[first[i] …
+ * first[i + 1])`, its shingles {@link shinglesRef} of them; `from[i]` is where text i's begin (from[0] = 0, the last
+ * = all of them).
+ */
+export function shingleTextsRef(
+  tokHashes: bigint[],
+  first: readonly number[],
+  n: number,
+  seed: bigint,
+): { hashes: bigint[]; from: number[] } {
+  const hashes: bigint[] = [];
+  const from = [0];
+  for (let i = 0; i + 1 < first.length; i++) {
+    hashes.push(...shinglesRef(tokHashes.slice(first[i], first[i + 1]), n, seed));
+    from.push(hashes.length);
+  }
+  return { hashes, from };
+}
+
+/**
  * The word shingles of `tokHashes` ({@link shinglesRef}) and the content id beside them: XXH64 of the token hashes'
  * bytes (u64 little-endian, one after another) under each of two seeds.
  */
@@ -238,6 +258,16 @@ export function lookupSortedRef(sorted: readonly bigint[], queries: readonly big
     while (end < sorted.length && sorted[end] === q) end++;
     return [first, end - first];
   });
+}
+
+/**
+ * The found queries by definition (assembly/sortindex.ts foundQueries): the indices of the (first, count) pairs in
+ * `pairs` (2 u32 a query, as lookupSorted writes them) whose count is not 0, in order.
+ */
+export function foundQueriesRef(pairs: ArrayLike<number>): number[] {
+  const found: number[] = [];
+  for (let i = 0; 2 * i + 1 < pairs.length; i++) if (pairs[2 * i + 1] !== 0) found.push(i);
+  return found;
 }
 
 /** Prefix table by definition: entry t (0 ≤ t ≤ 2^bits) = number of keys whose top `bits` bits are < t. */

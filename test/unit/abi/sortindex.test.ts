@@ -65,6 +65,36 @@ describe.each(BUILDS)('sorted index (%s)', (build) => {
     }
   });
 
+  it('foundQueries lists the queries whose count is not 0, across runs of absent ones and at the end', async () => {
+    const core = await coreOf(build);
+    // 16 queries, found at 0 (first posting 0), 4 (the last of four from 1), 7 (a count of 2^32 − 1), 9 and 15
+    const pairs = new Array(32).fill(0);
+    for (const [i, first, count] of [
+      [0, 0, 3],
+      [4, 7, 1],
+      [7, 0, 0xffff_ffff],
+      [9, 2, 1],
+      [15, 9, 2],
+    ])
+      pairs.splice(2 * i, 2, first, count);
+    const L = core.layout();
+    const outPtr = L.take(pairs.length * 4);
+    const listPtr = L.take(128);
+    L.commit();
+    core.u32(outPtr, pairs.length).set(pairs);
+    core.u32(listPtr, 32).fill(0xdead);
+    expect(core.raw.foundQueries(outPtr, 16, listPtr)).toBe(5);
+    expect(Array.from(core.u32(listPtr, 6))).toEqual([0, 4, 7, 9, 15, 0xdead]);
+    expect(core.raw.foundQueries(outPtr, 15, listPtr)).toBe(4);
+    expect(core.raw.foundQueries(outPtr, 0, listPtr)).toBe(0);
+    // with a lookup: every present key's query, none of the absent ones
+    const keys = BigUint64Array.from([5n, 9n, 9n, 40n]);
+    const { out } = lookupAll(core, keys, 4, [1n, 9n, 2n, 3n, 4n, 6n, 40n, 41n]);
+    core.u32(outPtr, out.length).set(out);
+    expect(core.raw.foundQueries(outPtr, 8, listPtr)).toBe(2);
+    expect(Array.from(core.u32(listPtr, 2))).toEqual([1, 6]);
+  });
+
   it('buildFilter sets the known bits: the word of the top 32 bits, three bits of the key times 0x9e3779b97f4a7c15', async () => {
     const core = await coreOf(build);
     // 0x0123456789abcdef: word 0 of 4, bits 3, 9, 14; 0xfedcba9876543210: word 3, bits 21, 19, 19 (two coincide)

@@ -260,6 +260,36 @@ describe.each(BUILDS)('tokenize / shingleTokens (%s)', (build) => {
     }
   });
 
+  it("shingleTexts writes each text's shingleTokens one after another, and where each begins", async () => {
+    const core = await coreOf(build);
+    const rnd = prng(108);
+    const rand64 = () => (BigInt((rnd() * 2 ** 32) >>> 0) << 32n) | BigInt((rnd() * 2 ** 32) >>> 0);
+    const hashes = Array.from({ length: 12 }, rand64);
+    // four texts: no tokens, 2 (fewer than n = 3: one shingle), 7 (five shingles), 3 (one)
+    const first = [0, 0, 2, 9, 12];
+    const seed = rand64();
+    const L = core.layout();
+    const inPtr = L.take(12 * 8);
+    const firstPtr = L.take(5 * 4);
+    const outPtr = L.take(14 * 8);
+    const fromPtr = L.take(5 * 4);
+    L.commit();
+    core.u64(inPtr, 12).set(hashes);
+    core.u32(firstPtr, 5).set(first);
+    core.u64(outPtr, 14).fill(BigInt(SENTINEL));
+    expect(core.raw.shingleTexts(inPtr, firstPtr, 4, 3, seed, outPtr, fromPtr)).toBe(7);
+    expect(Array.from(core.u32(fromPtr, 5))).toEqual([0, 0, 1, 6, 7]);
+    const want = [
+      ...shinglesRef(hashes.slice(0, 2), 3, seed),
+      ...shinglesRef(hashes.slice(2, 9), 3, seed),
+      ...shinglesRef(hashes.slice(9, 12), 3, seed),
+    ];
+    expect(Array.from(core.u64(outPtr, 7))).toEqual(want);
+    expect(core.u64(outPtr, 14)[7]).toBe(BigInt(SENTINEL));
+    expect(core.raw.shingleTexts(inPtr, firstPtr, 0, 3, seed, outPtr, fromPtr)).toBe(0);
+    expect(core.u32(fromPtr, 1)[0]).toBe(0);
+  });
+
   it('shingleTokensAndId equals the reference: the shingles and both halves of the id, n = 1..9, counts 0..45 and random', async () => {
     const core = await coreOf(build);
     const rnd = prng(109);

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../src/core/abi.js';
 import { compileCore, type CoreVariant } from '../../../src/core/load.js';
-import { filterRef, lookupSortedRef, prefixRef, prng, sortPairsRef } from '../../reference/core.js';
+import { filterRef, foundQueriesRef, lookupSortedRef, prefixRef, prng, sortPairsRef } from '../../reference/core.js';
 import { lookupAll, radixSort } from '../abi/helpers.js';
 
 const VARIANTS: CoreVariant[] = ['scalar', 'simd'];
@@ -47,6 +47,49 @@ describe.each(VARIANTS)('sorted index kernels (%s)', (variant) => {
         expect(got[2 * i], `first of query ${i}, seed ${seed}`).toBe(want[i][1] > 0 ? want[i][0] : 0);
       }
       expect(found).toBe(want.filter(([, c]) => c > 0).length);
+    }
+  });
+
+  it('foundQueries lists what the reference lists: runs of absent pairs, found ones at every place of a run of four', () => {
+    const core = cores.get(variant)!;
+    for (let seed = 1; seed <= 40; seed++) {
+      const rnd = prng(seed * 6007);
+      const m = [0, 1, 3, 4, 5, 7, 8, 9, 64, 1000][seed % 10] + (seed > 20 ? Math.floor(rnd() * 40) : 0);
+      const share = [0, 0.001, 0.05, 0.5, 1][seed % 5];
+      const pairs = new Uint32Array(2 * m);
+      for (let i = 0; i < m; i++) {
+        if (rnd() >= share) continue;
+        // a found query's first posting may be 0; its count never is (and may be large)
+        pairs[2 * i] = rnd() < 0.3 ? 0 : Math.floor(rnd() * 2 ** 32);
+        pairs[2 * i + 1] = rnd() < 0.1 ? 2 ** 32 - 1 : 1 + Math.floor(rnd() * 5);
+      }
+      const L = core.layout();
+      const outPtr = L.take(Math.max(8 * m, 8));
+      const listPtr = L.take(Math.max(4 * m, 4));
+      L.commit();
+      core.u32(outPtr, 2 * m).set(pairs);
+      const listed = core.raw.foundQueries(outPtr, m, listPtr);
+      expect(Array.from(core.u32(listPtr, listed)), `seed ${seed}`).toEqual(foundQueriesRef(pairs));
+    }
+  });
+
+  it("foundQueries of lookupSorted's answers are the queries it found", () => {
+    const core = cores.get(variant)!;
+    for (let seed = 1; seed <= 12; seed++) {
+      const rnd = prng(seed * 4409);
+      const n = [0, 1, 33, 500, 4000][seed % 5];
+      const sorted = randomKeys(seed, n, Math.ceil(n * rnd())).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const queries = [...randomKeys(seed + 77, 90, 120), ...sorted.filter(() => rnd() < 0.05)];
+      const { out, found } = lookupAll(core, sorted, 8, queries);
+      const want = lookupSortedRef(sorted, queries).flatMap(([, c], i) => (c > 0 ? [i] : []));
+      const L = core.layout();
+      const outPtr = L.take(out.length * 4);
+      const listPtr = L.take(queries.length * 4);
+      L.commit();
+      core.u32(outPtr, out.length).set(out);
+      const listed = core.raw.foundQueries(outPtr, queries.length, listPtr);
+      expect(listed, `seed ${seed}`).toBe(found);
+      expect(Array.from(core.u32(listPtr, listed)), `seed ${seed}`).toEqual(want);
     }
   });
 });
