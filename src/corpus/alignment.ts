@@ -15,6 +15,7 @@
 import type { Core } from '../core/abi.js';
 import { alignTokens, resolveCompareOptions, type AlignedSpan, type ResolvedCompareOptions } from '../align/compare.js';
 import { copyRuns, copySpans } from '../align/copies.js';
+import { passageRuns } from '../align/passage-runs.js';
 import { reuseKind, runsOf, sharedRuns, wordsOf } from '../align/reuse.js';
 import { TokenizedCache, tokenizedOnce, type TokenizedText } from '../align/tokens.js';
 import type { CandidateRegion, ExactCandidate, ExactSearchable } from '../datasets/exact.js';
@@ -137,7 +138,7 @@ export function* alignSteps(
     const kept: ExactMatch[] = [];
     for (const s of spans) {
       yield PAUSE;
-      const { runs, qn, sn } = passagesOf(query, text, s, reworded);
+      const { runs, qn, sn } = passagesOf(core, query, text, s, reworded);
       const match = alignedMatch(id, dataset.document(doc).id, s, runs);
       if (!reworded) {
         if (REUSE_RANK[match.reuse] === 0) continue;
@@ -194,16 +195,18 @@ export function* alignSteps(
 
 /**
  * A passage's shared word runs and its two passages normalised, each once, for its runs and its shared content-word
- * pairs; a copy the walk settled may bring its runs (`copyRuns`), and a search for copies alone, which reads no pairs
- * (`reworded` false), then normalises neither passage again (null).
+ * pairs. A search for copies alone, which reads no pairs (`reworded` false), normalises neither passage (null): it
+ * takes the runs of a copy the walk settled from the walk (`copyRuns`), and those of any other passage from the
+ * core's tokens of its two sides ({@link passageRuns}) — normalising them only where that path declines.
  */
 function passagesOf(
+  core: Core,
   query: string,
   text: string,
   s: AlignedSpan,
   reworded: boolean,
 ): { runs: { tokens: number; similarity: number }; qn: Normalized | null; sn: Normalized | null } {
-  const runs = reworded ? undefined : copyRuns.get(s);
+  const runs = reworded ? undefined : (copyRuns.get(s) ?? passageRuns(core, query, text, s) ?? undefined);
   if (runs !== undefined) return { runs, qn: null, sn: null };
   const qn = normalize(query.slice(s.a_start, s.a_end)),
     sn = normalize(text.slice(s.b_start, s.b_end));

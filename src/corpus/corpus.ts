@@ -831,6 +831,8 @@ export class Corpus {
     if (typeof synonyms !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'synonyms must be a boolean');
     const copiesFirst = options.copiesFirst ?? false;
     if (typeof copiesFirst !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'copiesFirst must be a boolean');
+    const coverage = options.coverage ?? true;
+    if (typeof coverage !== 'boolean') throw new TrainprintError('INVALID_OPTIONS', 'coverage must be a boolean');
     const fp = (yield {
       kind: 'fingerprint',
       text: query,
@@ -843,7 +845,18 @@ export class Corpus {
     let asked = needsPairs ? ((yield { kind: 'pairs', text: query }) as ContentPairs) : undefined;
     const s: LocalSearch = {
       query,
-      options: { minTokens, alpha, near, portraitHits, limit, reworded, candidateHits, synonyms, copiesFirst },
+      options: {
+        minTokens,
+        alpha,
+        near,
+        portraitHits,
+        limit,
+        reworded,
+        candidateHits,
+        synonyms,
+        copiesFirst,
+        coverage,
+      },
       fp,
       winnowed: new Map(),
       matches: [],

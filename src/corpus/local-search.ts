@@ -32,6 +32,8 @@ export interface LocalSearchOptions {
   readonly synonyms: boolean;
   /** Candidates that a copy explains settled by comparing words, before the aligner (SearchOptions.copiesFirst). */
   readonly copiesFirst: boolean;
+  /** Each dataset's coverage of the query measured for the result (SearchOptions.coverage). */
+  readonly coverage: boolean;
 }
 
 /** The state of one search (see the module comment). */
@@ -113,7 +115,7 @@ export function* alignedResultSteps(
     if (found)
       details.set(id, { ...(details.get(id) as Extract<DatasetSearchDetail, { kind: 'exact' }>), aligned: found });
     const own = mergeAligned(r.matches, aligned.get(id), (docId) => d.documentIndex(docId));
-    s.coverage[id] = tokenCoverage(own, fp);
+    if (s.options.coverage) s.coverage[id] = tokenCoverage(own, fp);
     // one at a time: a spread passes every match as an argument, and a repetitive query has hundreds of thousands
     // (a 2 MB text of one sentence repeated: RangeError, maximum call stack size exceeded)
     for (const m of own) matches.push(m);

@@ -19,7 +19,7 @@ export function* searchPortraitSteps(d: PortraitDataset, s: LocalSearch): Genera
   }
   const r = yield* d.searchSteps(qw, s.options.alpha, s.query);
   if (s.options.portraitHits) for (const run of r.runs) s.portraitRuns.push(run); // not spreads: unbounded lists
-  s.coverage[id] = { ...tokenCoverage(r.matches, s.fp), membership: membership(r) };
+  if (s.options.coverage) s.coverage[id] = { ...tokenCoverage(r.matches, s.fp), membership: membership(r) };
   for (const m of r.matches) s.matches.push(m);
   s.details.set(id, { kind: 'portrait', search: r, near: [] });
   yield PAUSE;

@@ -165,6 +165,13 @@ export interface SearchOptions {
    * copy). What the walk cannot explain is aligned as before. @default false
    */
   readonly copiesFirst?: boolean;
+  /**
+   * @internal Whether the result tells how much of the query each dataset's matches cover (`coverage`): a caller that
+   * reads the matches alone (`engine.scan`) turns it off, and `coverage` is then empty — a loop over the query's
+   * tokens per dataset that a scan of 50 MB of outputs paid ≈ 0.9 % of its main thread's instructions for
+   * (callgrind). The matches are the same. @default true
+   */
+  readonly coverage?: boolean;
 }
 
 /**

@@ -121,6 +121,8 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
       datasets,
       remote: false,
       reworded: paraphrase,
+      // the hits are made of the matches alone
+      coverage: false,
       // a scan for copies keeps no reworded passage, which is all that synonyms help to align
       ...(paraphrase ? {} : { candidateHits: candidateHits(minWords), synonyms: false, copiesFirst: true }),
       ...(account === undefined ? {} : { account }),
