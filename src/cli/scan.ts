@@ -121,7 +121,6 @@ export async function scanCommand(args: string[]): Promise<number> {
   let drawnAt = -Infinity;
   let lastPlain = performance.now();
   const onProgress = (p: ScanFilesProgress) => {
-    if (quiet) return;
     const now = performance.now();
     if (tty) {
       if (now - drawnAt < REDRAW_MS) return;
@@ -149,7 +148,8 @@ export async function scanCommand(args: string[]): Promise<number> {
       ...(checkpointMs === undefined ? {} : { checkpointMs }),
       paraphrase: values.paraphrase === true,
       signal: stop.signal,
-      onProgress,
+      // none with --quiet: the scan then makes no progress report for each item
+      ...(quiet ? {} : { onProgress }),
     });
     if (tty) err.write(CLEAR);
     if (!quiet) err.write(`${summaryLine(r, out === '-' ? 'standard output' : out)}\n`);

@@ -210,10 +210,14 @@ export async function scanFilesWith(open: OpenFileScanEngine, options: ScanFiles
       writeCheckpoint(cpPath, { items: tally.items, hits: tally.hits, bytes: output.sync(), scan: identity });
     };
     const signal = options.signal;
-    const step = () => {
-      save(false);
-      options.onProgress?.(progress());
-    };
+    // no progress object (nor its clock read) for each item when no one reads it (`trainprint scan --quiet`)
+    const onProgress = options.onProgress;
+    const step = onProgress
+      ? () => {
+          save(false);
+          onProgress(progress());
+        }
+      : () => save(false);
     if (!toStdout && !checkpoint) save(true); // a checkpoint from the start: a resume of a scan killed at once works
     const todo = itemsAfter(batches, done0, tally, signal);
     if (engine) await scanHere(engine, todo, { minWords, paraphrase, stop: signal }, output, tally, step);
