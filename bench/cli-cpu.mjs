@@ -22,9 +22,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
-import { archiveOf, CORPORA, cliRun, outputsOf, TIME } from './fingerprint-whole.mjs';
+import { archiveFilesOf, CORPORA, cliRun, outputsOf, TIME } from './fingerprint-whole.mjs';
 import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -66,19 +66,9 @@ try {
   const copiesFile = join(dir, 'copies.jsonl');
   if (COPIES !== undefined) writeFileSync(copiesFile, readFileSync(jsonl).toString('utf8').repeat(Number(COPIES)));
   // each build scans an archive of its own making (a build with another normaliser id refuses the other's)
-  const tpdsOf = {};
-  for (const [name, dist] of builds) {
-    if (ownFiles) {
-      tpdsOf[name] = resolve(given.dataset);
-      continue;
-    }
-    const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
-    const engine = await createEngine();
-    await engine.addDataset({ id: 'archive' }, archiveOf(text));
-    tpdsOf[name] = join(dir, `archive-${name}.tpds`);
-    writeFileSync(tpdsOf[name], engine.exportDataset('archive'));
-    engine.dispose();
-  }
+  const tpdsOf = ownFiles
+    ? Object.fromEntries(builds.map(([name]) => [name, resolve(given.dataset)]))
+    : await archiveFilesOf(builds, text, dir);
   const commands = {
     start: () => ['--help'],
     fingerprint: () => ['fingerprint', file],

@@ -238,6 +238,25 @@ export function archiveOf(text) {
   return docs;
 }
 
+/**
+ * The archive of {@link archiveOf} as a dataset file a build, each made by that build (a build with another normaliser
+ * id refuses another's), in `dir`: { [build name]: path }.
+ * @example const tpdsOf = await archiveFilesOf([['this', 'dist']], CORPORA.en(10_000_000), dir)
+ */
+export async function archiveFilesOf(builds, text, dir) {
+  const docs = archiveOf(text);
+  const tpdsOf = {};
+  for (const [name, dist] of builds) {
+    const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'archive' }, docs);
+    tpdsOf[name] = join(dir, `archive-${name}.tpds`);
+    writeFileSync(tpdsOf[name], engine.exportDataset('archive'));
+    engine.dispose();
+  }
+  return tpdsOf;
+}
+
 async function cliTables(builds, rounds) {
   if (!TIME) return { skipped: 'no /usr/bin/time' };
   if (rounds === 0) return { skipped: 'not asked for' };
@@ -251,16 +270,7 @@ async function cliTables(builds, rounds) {
     const jsonl = join(dir, 'en.jsonl');
     writeFileSync(jsonl, `${items.map((x) => JSON.stringify(x)).join('\n')}\n`);
     // each build scans an archive of its own making: a build with another normaliser id refuses the other's
-    const docs = archiveOf(text);
-    const tpdsOf = {};
-    for (const [name, dist] of builds) {
-      const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
-      const engine = await createEngine();
-      await engine.addDataset({ id: 'archive' }, docs);
-      tpdsOf[name] = join(dir, `archive-${name}.tpds`);
-      writeFileSync(tpdsOf[name], engine.exportDataset('archive'));
-      engine.dispose();
-    }
+    const tpdsOf = await archiveFilesOf(builds, text, dir);
     const out = {};
     for (const [name] of builds) out[name] = { fingerprint: [], scan: [] };
     for (let r = 0; r < rounds; r++) {

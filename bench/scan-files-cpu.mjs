@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
-import { archiveOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
+import { archiveFilesOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
 import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -69,15 +69,7 @@ try {
       .join('\n')}\n`,
   );
   // each build scans an archive of its own making (a build with another normaliser id refuses the other's)
-  const tpdsOf = {};
-  for (const [name, dist] of builds) {
-    const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
-    const engine = await createEngine();
-    await engine.addDataset({ id: 'archive' }, archiveOf(text));
-    tpdsOf[name] = join(dir, `archive-${name}.tpds`);
-    writeFileSync(tpdsOf[name], engine.exportDataset('archive'));
-    engine.dispose();
-  }
+  const tpdsOf = await archiveFilesOf(builds, text, dir);
   const runs = Object.fromEntries(builds.map(([name]) => [name, []]));
   const loads = [];
   let identical = true;

@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
-import { archiveOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
+import { archiveFilesOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
 import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -86,15 +86,7 @@ try {
   const textsPath = join(dir, 'texts.json');
   writeFileSync(textsPath, JSON.stringify(Array.from({ length: COPIES }, () => texts).flat()));
   // each build looks up in an archive of its own making (a build with another normaliser id refuses the other's)
-  const tpdsOf = {};
-  for (const [name, dist] of builds) {
-    const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
-    const engine = await createEngine();
-    await engine.addDataset({ id: 'archive' }, archiveOf(text));
-    tpdsOf[name] = join(dir, `archive-${name}.tpds`);
-    writeFileSync(tpdsOf[name], engine.exportDataset('archive'));
-    engine.dispose();
-  }
+  const tpdsOf = await archiveFilesOf(builds, text, dir);
   const runs = Object.fromEntries(builds.map(([name]) => [name, []]));
   const loads = [];
   for (let r = 0; r < ROUNDS; r++) {
