@@ -32,6 +32,8 @@ export { alignSeeds } from './align';
 
 // the walk that settles a scan's copies before the aligner (src/align/copy-walk.ts)
 export { copyWalk } from './copywalk';
+// the ids of the walk's two windows' words, from the tokenizer's columns (src/align/window-words.ts)
+export { windowIds } from './windowids';
 
 // byte-level GPT inference (the memorization test models): one token with a key/value cache
 export { gptStep, gptParameters } from './gpt';

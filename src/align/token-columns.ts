@@ -2,7 +2,7 @@
  * A window's tokens as the core's tokenizer gives them, each given an id as it is read out of the core's memory:
  * where each token lies in the whole text and the id a {@link TokenNamer} makes of its form's key (the low 32 bits
  * of the core's 64-bit hash of the form: equal forms, equal keys) and its characters. The lexicon's tokens
- * (./tokens.ts) and the walk's words (./window-words.ts) both read the core this way, each with ids of its own.
+ * (./tokens.ts) read the core this way; the walk's words (./window-words.ts) are numbered by the core itself.
  *
  * Why one pass: this runs for every window a scan's searches read, a few hundred times a process, as baseline code,
  * where copying the core's columns out first and naming the tokens in a second loop cost ≈ 70 M instructions more

@@ -1,17 +1,20 @@
 /**
  * The words of the walk's two windows (src/align/copies.ts) from the core's tokenizer: each window's tokens and
  * their spans as `normalize` cuts them, numbered by the core's hash of each token's normalised form, with an exact
- * check of the form wherever two tokens' hashes agree.
+ * check of the form wherever two tokens' hashes agree — both windows tokenised in one layout and numbered by the
+ * core (assembly/windowids.ts), which reads their token columns and UTF-8 where the tokenizer left them.
  *
  * Why: the walk runs once or twice for each output a scan searches, a few hundred times a process, as baseline
  * code, where normalising its windows in JavaScript (a loop over every character, then `split` and a Map of the
- * words) cost about as much as the walk and the aligner's windows together. The core tokenises a window from its
- * first call at native speed; what is left here is a loop over the tokens.
+ * words) cost about as much as the walk and the aligner's windows together; and then numbering the core's tokens in
+ * JavaScript (a Map of the hashes, a string for each new form, a comparison for each repeat) cost about 140 ns a
+ * token, three times the core's tokenizer. Where the core declines, so did that JavaScript numbering (it kept only
+ * the low 32 bits of each hash and made the same check of the characters: property-tested), so the caller goes
+ * straight to the normalised strings.
  */
-import type { Core } from '../core/abi.js';
+import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
-import { ASCII_WORD, sameAsciiForm } from './ascii-forms.js';
-import { namedTokens, type TokenNamer, UNDECIDED } from './token-columns.js';
+import { tokenizeMapped, type WordTokens } from '../fingerprint/words.js';
 
 /** Words of a window: the span of each in the whole text (UTF-16 offsets). */
 export interface WindowSpans {
@@ -27,30 +30,19 @@ export interface WindowWordIds {
   readonly S: Int32Array;
 }
 
-/**
- * The ids the query's words are given: by the low 32 bits of each form's 64-bit hash (equal forms, equal hashes),
- * with the characters of the id's first word, when they are ASCII letters and digits ('' otherwise), to check the
- * form of every later word of that hash against. `add`: whether a form not held gets a new id (the query's window)
- * or −1 (the document's).
- */
-class FormIds implements TokenNamer {
-  readonly #ids = new Map<number, number>();
-  readonly #forms: string[] = [];
-  add = true;
+/** The smallest power of two ≥ 2n (at least 16), as the kernel sizes its table. */
+function tableSize(n: number): number {
+  let size = 16;
+  while (size < 2 * n) size *= 2;
+  return size;
+}
 
-  /** The id of the word at [a, b) of `text` hashed `key` ({@link UNDECIDED}: a form these checks cannot tell). */
-  idOf(key: number, text: string, a: number, b: number): number {
-    const id = this.#ids.get(key);
-    if (id === undefined) {
-      if (!this.add) return -1;
-      const made = this.#forms.length;
-      this.#ids.set(key, made);
-      const form = text.slice(a, b);
-      this.#forms.push(ASCII_WORD.test(form) ? form : '');
-      return made;
-    }
-    return sameAsciiForm(this.#forms[id], text, a, b) ? id : UNDECIDED;
-  }
+/** Bytes of scratch the windowIds kernel needs for a query window of `nq` words (its table and each form's place). */
+export const windowIdsScratch = (nq: number): number => 12 * tableSize(nq) + 8 * nq;
+
+/** The tokens of `text.slice(from, to)` in the core, laid out in `L`. */
+function windowTokens(core: Core, L: Layout, text: string, from: number, to: number): WordTokens {
+  return tokenizeMapped(core, L, from === 0 && to === text.length ? text : text.slice(from, to));
 }
 
 /**
@@ -73,13 +65,46 @@ export function windowWordIds(
   s1: number,
 ): WindowWordIds | null {
   try {
-    const ids = new FormIds();
-    const q = namedTokens(core, query, q0, q1, ids);
-    if (q === null) return null;
-    ids.add = false;
-    const s = namedTokens(core, text, s0, s1, ids);
-    if (s === null) return null;
-    return { q, s, Q: q.id, S: s.id };
+    return core.guard(() => {
+      const L = core.layout();
+      const q = windowTokens(core, L, query, q0, q1);
+      const s = windowTokens(core, L, text, s0, s1);
+      const nq = q.count,
+        ns = s.count;
+      const scratch = L.take(windowIdsScratch(nq)),
+        out = L.take(12 * (nq + ns));
+      L.commit();
+      const settled = core.raw.windowIds(
+        q.inputPtr,
+        q.byteLength,
+        q1 - q0,
+        nq,
+        q.startsPtr,
+        q.endsPtr,
+        q.hashesPtr,
+        q0,
+        s.inputPtr,
+        s.byteLength,
+        s1 - s0,
+        ns,
+        s.startsPtr,
+        s.endsPtr,
+        s.hashesPtr,
+        s0,
+        scratch,
+        out,
+      );
+      if (settled === 0) return null;
+      // one copy out of the core, six views of it
+      const b = new Uint32Array(core.u8.buffer, out, 3 * (nq + ns)).slice().buffer;
+      const sAt = 12 * nq;
+      return {
+        q: { start: new Uint32Array(b, 0, nq), end: new Uint32Array(b, 4 * nq, nq) },
+        s: { start: new Uint32Array(b, sAt, ns), end: new Uint32Array(b, sAt + 4 * ns, ns) },
+        Q: new Int32Array(b, 8 * nq, nq),
+        S: new Int32Array(b, sAt + 8 * ns, ns),
+      };
+    });
   } catch (e) {
     // a lone surrogate: the caller's `normalize` reports it, with its index in the whole text
     if (e instanceof TrainprintError && e.code === 'INVALID_INPUT') return null;

@@ -255,6 +255,33 @@ export interface RawExports {
     scratchPtr: number,
     outPtr: number,
   ): number;
+  /**
+   * The ids of two windows' words (assembly/windowids.ts; `windowIds` of src/align/window-words.ts): for the query
+   * window and then the document window its UTF-8 (ptr, bytes, UTF-16 units), its words' count, UTF-16 starts and ends
+   * (u32) and 64-bit form hashes; scratch of windowIdsScratch(nq) bytes; at outPtr the query's starts and ends (shifted by
+   * qBase) and ids, then the document's (shifted by sBase): 3 × (nq + ns) u32. 1, or 0 when a form cannot be settled
+   * from its hash and characters.
+   */
+  windowIds(
+    qPtr: number,
+    qLen: number,
+    qUnits: number,
+    nq: number,
+    qStartsPtr: number,
+    qEndsPtr: number,
+    qHashesPtr: number,
+    qBase: number,
+    sPtr: number,
+    sLen: number,
+    sUnits: number,
+    ns: number,
+    sStartsPtr: number,
+    sEndsPtr: number,
+    sHashesPtr: number,
+    sBase: number,
+    scratchPtr: number,
+    outPtr: number,
+  ): number;
 }
 
 const encoder = new TextEncoder();

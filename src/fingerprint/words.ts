@@ -482,6 +482,18 @@ function mapRegionOffsets(fixes: readonly RegionFix[], starts: Uint32Array, ends
   }
 }
 
+/**
+ * {@link tokenizeWords} of `text` into `L`, the spans of the regions normalised in the host mapped into the text in
+ * place: columns in the core's memory whose spans are all the text's, for a kernel that reads them next.
+ * @example const t = tokenizeMapped(core, core.layout(), 'The cat'); core.u32(t.startsPtr, t.count) // [0, 4]
+ */
+export function tokenizeMapped(core: Core, L: Layout, text: string): WordTokens {
+  const t = tokenizeWords(core, L, text);
+  if (t.regionFixes.length > 0)
+    mapRegionOffsets(t.regionFixes, core.u32(t.startsPtr, t.count), core.u32(t.endsPtr, t.count));
+  return t;
+}
+
 /** A text's word tokens as the core computes them (see {@link withTokenHashes}). */
 export interface TokenHashes {
   readonly count: number;

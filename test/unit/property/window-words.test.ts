@@ -7,11 +7,15 @@
  * order.
  */
 import { describe, expect, it } from 'vitest';
+import { sameAsciiForm, ASCII_WORD } from '../../../src/align/ascii-forms.js';
 import { copySpans } from '../../../src/align/copies.js';
 import { lexicon, tokenize, TokenizedText, type Tokens } from '../../../src/align/tokens.js';
 import { windowWordIds } from '../../../src/align/window-words.js';
+import type { Core } from '../../../src/core/abi.js';
+import { withTokenHashes } from '../../../src/fingerprint/words.js';
 import { normalize } from '../../../src/text/normalize.js';
 import { prng } from '../../reference/core.js';
+import { windowIdsRef, type WindowTokensRef } from '../../reference/window-ids.js';
 import { BUILDS, coreOf } from '../abi/helpers.js';
 import { randomText, randomWords } from './gen.js';
 
@@ -151,6 +155,132 @@ describe.each(BUILDS)(
         if (want !== null) spans++;
       }
       expect(spans).toBeGreaterThan(10);
+    });
+  },
+  60_000,
+);
+
+/** A window's tokens from the core's tokenizer, as the reference reads them (spans in the window's text). */
+function refTokens(core: Core, text: string, from: number, to: number): WindowTokensRef {
+  const slice = text.slice(from, to);
+  return withTokenHashes(core, slice, (t) => ({
+    text: slice,
+    start: Array.from(t.starts),
+    end: Array.from(t.ends),
+    hash: Array.from({ length: t.count }, (_, i) => BigInt(t.hashes[2 * i]) | (BigInt(t.hashes[2 * i + 1]) << 32n)),
+  }));
+}
+
+/**
+ * The numbering the kernel replaced: in JavaScript, by the low 32 bits of each hash, with the same check of the
+ * characters (a form outside ASCII letters and digits met twice, or two spellings of one key, give up the windows).
+ */
+function jsIds(core: Core, query: string, q0: number, q1: number, text: string, s0: number, s1: number) {
+  const ids = new Map<number, number>();
+  const forms: string[] = [];
+  const name = (t: string, from: number, to: number, add: boolean) =>
+    withTokenHashes(core, t.slice(from, to), (k) => {
+      const out: number[] = [];
+      for (let i = 0; i < k.count; i++) {
+        const key = k.hashes[2 * i] | 0,
+          a = from + k.starts[i],
+          b = from + k.ends[i];
+        const id = ids.get(key);
+        if (id === undefined) {
+          if (!add) {
+            out.push(-1);
+            continue;
+          }
+          ids.set(key, forms.length);
+          const form = t.slice(a, b);
+          forms.push(ASCII_WORD.test(form) ? form : '');
+          out.push(forms.length - 1);
+        } else if (sameAsciiForm(forms[id], t, a, b)) out.push(id);
+        else return null;
+      }
+      return out;
+    });
+  try {
+    const Q = name(query, q0, q1, true);
+    if (Q === null) return null;
+    const S = name(text, s0, s1, false);
+    return S === null ? null : { Q, S };
+  } catch {
+    return null; // a lone surrogate
+  }
+}
+
+/** Words with case variants, forms outside ASCII met again, marks, ideographs. */
+function mixed(seed: number, n: number): string {
+  const rnd = prng(seed);
+  const pool = [
+    'Caf\u00e9',
+    'caf\u00e9',
+    'cafe\u0301',
+    'CAF\u00c9',
+    '\u65e5\u672c',
+    '\u1100\u1161',
+    'e\u0301',
+    '\ufb01x',
+  ];
+  return randomWords(seed, n)
+    .map((w) => {
+      const r = rnd();
+      if (r < 0.04) return pool[(rnd() * pool.length) | 0];
+      if (r < 0.06) return `${w}\u2014${w.toUpperCase()}`;
+      if (r < 0.08) return `\u{1F600}${w}`;
+      return r < 0.25 ? w.toUpperCase() : w;
+    })
+    .join(rnd() < 0.5 ? ' ' : '\u00a0');
+}
+
+describe.each(BUILDS)(
+  "the core's window ids (%s) = the reference's, and settle every window the JavaScript numbering settled",
+  (build) => {
+    it('on prose, mixed words, random Unicode; windows whole and cut anywhere', async () => {
+      const core = await coreOf(build);
+      const rnd = prng(8321);
+      let answered = 0,
+        declined = 0,
+        beyondJs = 0;
+      for (let t = 0; t < 300; t++) {
+        const kind = t % 5;
+        const query =
+          kind < 2 ? prose(t, 200) : kind < 4 ? mixed(t, 200) : randomText(700 + t, 400, [0.3, 0.6, 0.85][t % 3]);
+        const text =
+          kind < 4 ? `${mixed(t + 9, 150)} ${query.slice(50, 700)}` : randomText(800 + t, 900, [0.3, 0.6, 0.85][t % 3]);
+        const [q0, q1] = t % 3 === 0 ? [0, query.length] : cut(rnd, query);
+        const [s0, s1] = t % 3 === 0 ? [0, text.length] : cut(rnd, text);
+        const got = windowWordIds(core, query, q0, q1, text, s0, s1);
+        let qt: WindowTokensRef, st: WindowTokensRef;
+        try {
+          qt = refTokens(core, query, q0, q1);
+          st = refTokens(core, text, s0, s1);
+        } catch {
+          expect(got, `case ${t}: a lone surrogate`).toBeNull();
+          continue;
+        }
+        const want = windowIdsRef(qt, st);
+        const js = jsIds(core, query, q0, q1, text, s0, s1);
+        if (want === null) {
+          expect(got, `case ${t}`).toBeNull();
+          expect(js, `case ${t}: the JavaScript numbering declined too`).toBeNull();
+          declined++;
+          continue;
+        }
+        expect(got, `case ${t}`).not.toBeNull();
+        expect({ Q: Array.from(got!.Q), S: Array.from(got!.S) }, `case ${t}`).toEqual(want);
+        expect(Array.from(got!.q.start), `case ${t}`).toEqual(Array.from(qt.start, (x) => x + q0));
+        expect(Array.from(got!.q.end), `case ${t}`).toEqual(Array.from(qt.end, (x) => x + q0));
+        expect(Array.from(got!.s.start), `case ${t}`).toEqual(Array.from(st.start, (x) => x + s0));
+        expect(Array.from(got!.s.end), `case ${t}`).toEqual(Array.from(st.end, (x) => x + s0));
+        if (js !== null) expect(want, `case ${t}`).toEqual(js);
+        else beyondJs++;
+        answered++;
+      }
+      expect(answered).toBeGreaterThan(150);
+      expect(declined).toBeGreaterThan(10);
+      expect(beyondJs).toBe(0); // (one only where two forms' keys agree in their low 32 bits)
     });
   },
   60_000,
