@@ -291,6 +291,7 @@ export class StoredExactDataset implements LoadedDataset, CopyTarget, ExactSearc
     // the hits of the shingles, each weighing 1 / the postings of its key, as in memory
     const m = fp.shingles.hashes.length;
     const hitAt = new Uint8Array(m);
+    let shinglesHit = 0;
     const hits: ShingleHit[] = [];
     if (found) {
       const rows = groupRows(found.shingles.at, shingles.keys.length);
@@ -299,6 +300,7 @@ export class StoredExactDataset implements LoadedDataset, CopyTarget, ExactSearc
         const own = rows[shingles.at[i]];
         if (own.length === 0) continue;
         hitAt[i] = 1;
+        shinglesHit++;
         for (const r of own) hits.push({ doc: s.doc[r], i, start: s.start[r], end: s.end[r], weight: 1 / own.length });
       }
     }
@@ -353,7 +355,7 @@ export class StoredExactDataset implements LoadedDataset, CopyTarget, ExactSearc
       if (!f) throw new TrainprintError('INTERNAL', `document ${d} of dataset "${this.descriptor.id}" was not fetched`);
       return f;
     };
-    const result = seedSearch(this.descriptor.id, hitAt, fp, q.window, chained, (d) => doc(d).info.id);
+    const result = seedSearch(this.descriptor.id, hitAt, fp, q.window, chained, (d) => doc(d).info.id, shinglesHit);
     const pairView = new FetchedPairs(pairIndex, common, holds, new Set(aligned));
     return new ExactSlice(this.descriptor, this.keepsText, result, near, doc, byNumber, pairView, pairCandidates);
   }

@@ -31,14 +31,32 @@ import type { Fingerprint } from '../types.js';
 import type { DocumentFingerprint } from '../fingerprint/fingerprint.js';
 import { jaccardEstimate } from '../sketch/minhash.js';
 import { exactDescriptor } from './descriptor.js';
-import { finish, ITEMS_PER_PAUSE, PAUSE, type Steps } from '../util/steps.js';
-import { hitRegions, type CandidateRegion, type RegionHit, type RegionRule } from './regions.js';
+import { finish, PAUSE, type Steps } from '../util/steps.js';
+import {
+  type ChainedHits,
+  chainSteps,
+  type ExactCandidate,
+  inChainOrder,
+  joinedHits,
+  type SeedHits,
+  seedHitColumns,
+} from './seed-chains.js';
 import { type SpanExtent, vouchedExtent } from './posting-spans.js';
 import { EXACT_MINHASH_K, type ExactDatasetData, type LazyTexts } from './snapshot.js';
 import type { ExactDatasetSource } from './snapshot-stream.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats, DocInfo, ExactMatch, NearMatch } from './types.js';
 
 export type { CandidateRegion } from './regions.js';
+export {
+  CANDIDATE_MIN_HITS,
+  CANDIDATE_WINDOW,
+  chainGap,
+  chainHits,
+  type ChainedHits,
+  type ExactCandidate,
+  type SeedChain,
+  type ShingleHit,
+} from './seed-chains.js';
 export type {
   DatasetDescriptor,
   DatasetDocument,
@@ -258,21 +276,6 @@ function packSpans(
 const RADIX_BUCKETS = 2048;
 const SORT_CHUNK = 1 << 16;
 
-/** A hit of a query shingle in a document: the shingle index and the source span of the posting. */
-export type ShingleHit = RegionHit & { readonly doc: number };
-
-/**
- * A candidate document from its hits sorted by query shingle (or null). A document's hits are grouped
- * into regions (./regions.ts): hits close in the source (≤ 2,000 characters apart) and in the query
- * (≤ CANDIDATE_WINDOW shingles apart); a region with ≥ CANDIDATE_MIN_HITS distinct query shingles
- * says where to align (its spans in both texts). A document's strength is its best region's.
- */
-function candidateOf(own: readonly ShingleHit[], qStarts: Uint32Array, qEnds: Uint32Array): ExactCandidate | null {
-  const regions = hitRegions(own, qStarts, qEnds, EXACT_REGIONS);
-  const best = regions[0];
-  return best ? { doc: own[0].doc, hits: best.hits, strength: best.strength, regions } : null;
-}
-
 /** What one exact search found, with the counts the evidence statistics need (src/services/analyze/evidence.ts). */
 export interface ExactSearch {
   readonly matches: ExactMatch[];
@@ -297,38 +300,10 @@ export interface ExactSearch {
   readonly candidates: ExactCandidate[];
 }
 
-/** A document of an exact dataset worth aligning with the query (see {@link ExactSearch.candidates}). */
-export interface ExactCandidate {
-  /** Index of the document in the dataset. */
-  readonly doc: number;
-  /** Distinct query shingles found in the document's best region. */
-  readonly hits: number;
-  /**
-   * What candidates are ranked by: the best region's strength (each distinct query shingle found
-   * counts 1 / the number of postings it hit, so text many documents share counts little).
-   */
-  readonly strength: number;
-  /** Where the hits cluster (query and source spans of the hits), most hits first. */
-  readonly regions: readonly CandidateRegion[];
-}
-
 /** Seed matches at least this dense are reported as verbatim (a verbatim copy's density is ≈ 1). */
 const SEED_VERBATIM_DENSITY = 0.9;
 /** Query shingles looked up between two pauses of a sliced search (about a millisecond of work). */
 const LOOKUP_BATCH = 1 << 14;
-/** Query shingles per stretch in which a candidate document's hits are counted. */
-export const CANDIDATE_WINDOW = 256;
-/** Fewest distinct hits within one stretch for a document to be a candidate. */
-export const CANDIDATE_MIN_HITS = 2;
-/** Exact hits further apart than 2,000 characters in the source start another region; 8 regions a document. */
-const EXACT_REGIONS: RegionRule = {
-  sourceGap: 2000,
-  queryGap: CANDIDATE_WINDOW,
-  minHits: CANDIDATE_MIN_HITS,
-  minDensity: 0,
-  most: 8,
-};
-
 /**
  * The LSH band keys of a signature (NEAR_K values at `offset`), band 0 first; none for the empty
  * shingle set's signature, which is never indexed and never matched.
@@ -380,148 +355,11 @@ function emptySearch(m: number): ExactSearch {
   return { matches: [], chains: [], tested: m, hits: 0, hitAt: new Uint8Array(m), candidates: [] };
 }
 
-/** A chain of hits that {@link chainHits} reports: its document, query shingles, source span and hit count. */
-export interface SeedChain {
-  readonly doc: number;
-  readonly firstI: number;
-  readonly lastI: number;
-  readonly start: number;
-  readonly end: number;
-  readonly count: number;
-  /** Query words the chain covers. */
-  readonly tokens: number;
-}
-
-/** What {@link chainHits} makes of a query's hits: candidate documents and the chains long enough to report. */
-export interface ChainedHits {
-  readonly candidates: ExactCandidate[];
-  readonly chains: SeedChain[];
-}
-
-/**
- * The pure half of an exact search: from the postings the query's shingles hit (`hits`, any order;
- * `weight` = 1 / the postings of the hit's key), the candidate documents and the chains of hits along
- * diagonals that cover ≥ `minTokens` query words. An index that lives elsewhere (a database) gives the
- * same result as the in-memory one for the same postings, because both end here.
- * @example const { chains } = chainHits(hits, fp, 8, 5, 8)
- */
-export function chainHits(
-  hits: ShingleHit[],
-  fp: Fingerprint,
-  window: number,
-  size: number,
-  minTokens: number,
-): ChainedHits {
-  hits.sort((a, b) => a.doc - b.doc || a.i - b.i || a.start - b.start);
-  const hitsOf: ShingleHit[][] = [];
-  for (let from = 0; from < hits.length; ) {
-    let to = from;
-    while (to < hits.length && hits[to].doc === hits[from].doc) to++;
-    hitsOf.push(hits.slice(from, to));
-    from = to;
-  }
-  return finish(chainSteps(hitsOf, fp, window, size, minTokens));
-}
-
-/**
- * The most query shingles between two consecutive hits of one chain (see {@link chainSteps}): a seed chain's hits
- * lie in a run of found shingles no two of which are further apart.
- * @example chainGap(8, 5) // 20
- */
-export const chainGap = (window: number, size: number): number => 2 * window + size - 1;
-
-/**
- * {@link chainHits} as steps (src/util/steps.ts), from each document's hits (`hitsOf`: documents in
- * order, each one's hits sorted by query shingle, then source start): it pauses between documents and
- * every ITEMS_PER_PAUSE hits. ExactDataset.searchSteps ends here too.
- */
-export function* chainSteps(
-  hitsOf: readonly (readonly ShingleHit[])[],
-  fp: Fingerprint,
-  window: number,
-  size: number,
-  minTokens: number,
-): Steps<ChainedHits> {
-  const candidates: ExactCandidate[] = [];
-  for (const own of hitsOf) {
-    yield PAUSE;
-    const candidate = candidateOf(own, fp.shingles.starts, fp.shingles.ends);
-    if (candidate) candidates.push(candidate);
-  }
-  candidates.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
-  // Chain hits along diagonals: a reused passage keeps (source offset − query offset) nearly
-  // constant, so a repeated phrase elsewhere in the source starts its own chain instead of
-  // breaking the true one. Gaps up to 2·window + size − 1 shingles are bridged: winnowing keeps
-  // a fingerprint in every window of verbatim text, and one edited word destroys the `size`
-  // shingles that contain it, so the hits on either side of a single edit between verbatim runs
-  // of ≥ window + size − 1 words are at most (window − 1) + size + 1 + (window − 1) shingles
-  // apart. A passage with isolated word edits thus stays one chain instead of falling apart
-  // into fragments (each of which may be too short to report). The diagonal may drift by a
-  // quarter of the gap (inserted/deleted words).
-  interface Chain {
-    doc: number;
-    firstI: number;
-    lastI: number;
-    lastQ: number;
-    delta: number;
-    start: number;
-    end: number;
-    count: number;
-  }
-  const qs = fp.shingles.starts;
-  const maxGap = chainGap(window, size);
-  const done: Chain[] = [];
-  let active: Chain[] = [];
-  let chained = 0;
-  for (const own of hitsOf) {
-    done.push(...active);
-    active = [];
-    for (const h of own) {
-      if (++chained % ITEMS_PER_PAUSE === 0) yield PAUSE;
-      const q = qs[h.i];
-      const delta = h.start - q;
-      let best: Chain | undefined;
-      let bestDrift = Infinity;
-      let kept = 0; // chains still open, compacted in place (no array per hit)
-      for (const c of active) {
-        if (h.i - c.lastI > maxGap) {
-          done.push(c);
-          continue;
-        }
-        active[kept++] = c;
-        if (c.lastI === h.i) continue;
-        const drift = Math.abs(delta - c.delta);
-        if (drift <= 32 + (q - c.lastQ) / 4 && drift < bestDrift) {
-          best = c;
-          bestDrift = drift;
-        }
-      }
-      active.length = kept;
-      if (best) {
-        best.lastI = h.i;
-        best.lastQ = q;
-        best.delta = delta;
-        best.start = Math.min(best.start, h.start);
-        best.end = Math.max(best.end, h.end);
-        best.count++;
-      } else {
-        active.push({ doc: h.doc, firstI: h.i, lastI: h.i, lastQ: q, delta, start: h.start, end: h.end, count: 1 });
-      }
-    }
-  }
-  done.push(...active);
-  const chains: SeedChain[] = [];
-  for (const c of done) {
-    const tokens = Math.min(c.lastI - c.firstI + size, fp.token_count);
-    if (tokens >= minTokens) chains.push({ ...c, tokens });
-  }
-  return { candidates, chains };
-}
-
 /**
  * The second half of an exact search: the seed matches of the chains {@link chainHits} reported, with
- * their documents' ids (`docId`), and the counts the evidence statistics read.
- * @example const result = seedSearch('books', hitAt, fp, 8, chainHits(hits, fp, 8, 5, 8), (d) => ids[d])
+ * their documents' ids (`docId`), and the counts the evidence statistics read. `hitAt` and the candidates become
+ * the result's; `hits`: how many of `hitAt` are 1 (the lookups count them).
+ * @example const result = seedSearch('books', hitAt, fp, 8, chainHits(hits, fp, 8, 5, 8), (d) => ids[d], found)
  */
 export function seedSearch(
   datasetId: string,
@@ -530,11 +368,10 @@ export function seedSearch(
   window: number,
   chained: ChainedHits,
   docId: (doc: number) => string,
+  hits: number,
 ): ExactSearch {
-  const result = emptySearch(hitAt.length);
-  result.hitAt.set(hitAt);
-  for (const h of hitAt) result.hits += h;
-  result.candidates.push(...chained.candidates);
+  const { candidates } = chained;
+  const result: ExactSearch = { matches: [], chains: [], tested: hitAt.length, hits, hitAt, candidates };
   const density = 2 / (window + 1);
   for (const c of chained.chains) {
     result.chains.push({ hits: c.count, first: c.firstI, shingles: c.lastI - c.firstI + 1 });
@@ -924,46 +761,60 @@ export class ExactDataset implements ExactSearchable {
     const hitAt = new Uint8Array(m);
     if (m === 0 || this.index.n === 0) return emptySearch(m);
     const core = this.core;
-    // each document's hits in the order found: query shingle, then postings order
-    const byDoc = new Map<number, ShingleHit[]>();
+    // the hits in the order found (query shingle, then postings order), a batch of lookups at a time
+    const parts: SeedHits[] = [];
+    let shinglesHit = 0;
     for (let from = 0; from < m; from += LOOKUP_BATCH) {
       if (from > 0) {
         yield PAUSE;
         if (this.version !== version) return this.search(fp, window, size, minTokens);
       }
       const count = Math.min(LOOKUP_BATCH, m - from);
-      const { n, docPtr, spanPtr, endPtr, lenBits } = this.index;
-      lookupBatch(core, this.index, fp.shingles.hashes.subarray(from, from + count), (found, outPtr) => {
-        if (found === 0) return;
-        const out = core.u32(outPtr, count * 2);
-        const docs = core.u32(docPtr, n),
-          spans = core.u32(spanPtr, n);
-        const ends = lenBits > 0 ? null : core.u32(endPtr, n);
-        const mask = (1 << lenBits) - 1;
-        for (let k = 0; k < count; k++) {
-          const postings = out[2 * k + 1];
-          if (postings === 0) continue;
-          const i = from + k;
-          hitAt[i] = 1;
-          for (let j = out[2 * k], e = j + postings; j < e; j++) {
-            const doc = docs[j];
-            let own = byDoc.get(doc);
-            if (!own) byDoc.set(doc, (own = []));
-            const start = ends ? spans[j] : spans[j] >>> lenBits;
-            own.push({ doc, i, start, end: ends ? ends[j] : start + (spans[j] & mask), weight: 1 / postings });
-          }
-        }
+      const hashes = fp.shingles.hashes.subarray(from, from + count);
+      const part = lookupBatch(core, this.index, hashes, (found, outPtr, spacePtr) => {
+        shinglesHit += found;
+        return found === 0 ? null : this.hitsOf(outPtr, spacePtr, from, count, hitAt);
       });
+      if (part) parts.push(part);
     }
-    // sorted by (doc, i, start) as one stable sort would: documents in order, each document's hits sorted
-    const docOrder = [...byDoc.keys()].sort((a, b) => a - b);
-    const hitsOf: ShingleHit[][] = [];
-    for (const doc of docOrder) {
-      yield PAUSE;
-      hitsOf.push(byDoc.get(doc)!.sort((a, b) => a.i - b.i || a.start - b.start));
+    const hits = parts.length === 0 ? seedHitColumns(0) : inChainOrder(joinedHits(parts));
+    const chained = yield* chainSteps(hits, fp, window, size, minTokens);
+    return seedSearch(this.descriptor.id, hitAt, fp, window, chained, (d) => this.docs[d].id, shinglesHit);
+  }
+
+  /**
+   * The postings of a batch of `count` lookups (query shingles `from` on) as hit columns, in the order found:
+   * `outPtr` holds each query's first posting and postings (`lookupSorted`), `spacePtr` is room for the list of
+   * the found ones (`foundQueries`: a query's search runs too rarely for a loop over every answer to be optimised);
+   * each found one is marked in `hitAt`. Counted first, so that the columns are made once at their size.
+   */
+  private hitsOf(outPtr: number, spacePtr: number, from: number, count: number, hitAt: Uint8Array): SeedHits {
+    const core = this.core;
+    const { n, docPtr, spanPtr, endPtr, lenBits } = this.index;
+    const found = core.u32(spacePtr, core.raw.foundQueries(outPtr, count, spacePtr));
+    const out = core.u32(outPtr, count * 2);
+    let total = 0;
+    for (const k of found) total += out[2 * k + 1];
+    const hits = seedHitColumns(total);
+    const docs = core.u32(docPtr, n),
+      spans = core.u32(spanPtr, n);
+    const ends = lenBits > 0 ? null : core.u32(endPtr, n);
+    const mask = (1 << lenBits) - 1;
+    let h = 0;
+    for (const k of found) {
+      const postings = out[2 * k + 1];
+      hitAt[from + k] = 1;
+      const weight = 1 / postings;
+      for (let j = out[2 * k], e = j + postings; j < e; j++, h++) {
+        const start = ends ? spans[j] : spans[j] >>> lenBits;
+        hits.doc[h] = docs[j];
+        hits.item[h] = from + k;
+        hits.start[h] = start;
+        hits.end[h] = ends ? ends[j] : start + (spans[j] & mask);
+        hits.weight[h] = weight;
+      }
     }
-    const chained = yield* chainSteps(hitsOf, fp, window, size, minTokens);
-    return seedSearch(this.descriptor.id, hitAt, fp, window, chained, (d) => this.docs[d].id);
+    return hits;
   }
 
   /**

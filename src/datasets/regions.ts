@@ -159,6 +159,10 @@ export function columnRegions(
 
 /** Number of distinct places (document offset and key) among the hits `order[lo..hi)`. */
 function distinctPlaces({ start, key }: HitColumns, order: Uint32Array, lo: number, hi: number): number {
+  // hits at ever later offsets (a passage copied in order, the usual exact region) are as many places as hits
+  let later = lo + 1;
+  while (later < hi && start[order[later]] > start[order[later - 1]]) later++;
+  if (later >= hi) return hi - lo;
   if (hi - lo <= FEW_PLACES) {
     // most regions hold a few hits: compare each with those before it (no key strings to make)
     let distinct = 0;

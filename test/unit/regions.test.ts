@@ -22,6 +22,16 @@ describe('candidate regions', () => {
       };
       // several documents' hits one after another, with repeated items, offsets and keys (few distinct values)
       const docs: RegionHit[][] = [];
+      // a passage copied in order (ever later offsets by item, now and then one repeated), as exact hits mostly are
+      const copied = Math.floor(rnd() * 80);
+      let at = Math.floor(rnd() * 1000);
+      docs.push(
+        Array.from({ length: copied }, (_, k) => {
+          at += rnd() < 0.1 ? 0 : 1 + Math.floor(rnd() * 40);
+          const i = Math.min(items - 1, k + Math.floor(k / 3));
+          return { i, start: at, end: at + 25, weight: 0.1 + rnd(), key: seed % 3 === 0 ? undefined : 0 };
+        }),
+      );
       for (let d = 0; d < 3; d++) {
         const n = Math.floor(rnd() * (seed % 4 === 0 ? 300 : 40));
         const spread = 1 + Math.floor(rnd() * (seed % 5 === 0 ? 40 : 20_000)); // few offsets: places repeat

@@ -58,6 +58,8 @@ describe('sorted columns', () => {
       const rnd = prng(seed);
       const n = Math.floor(rnd() * (seed % 4 === 0 ? 200 : 40));
       const items = Array.from({ length: n }, (_, id) => ({ key: Math.floor(rnd() * (1 + (seed % 7))), id }));
+      // in order already (left as it is)
+      if (seed % 5 === 0) items.sort((x, y) => x.key - y.key);
       const from = Math.floor(rnd() * (n + 1)),
         to = from + Math.floor(rnd() * (n - from + 1));
       const cmp = (x: { key: number }, y: { key: number }) => x.key - y.key;
@@ -65,6 +67,13 @@ describe('sorted columns', () => {
       sortRangeBy(items, cmp, from, to);
       expect(items.map((x) => x.id)).toEqual(want.map((x) => x.id));
     }
+  });
+
+  it('sortRangeBy sorts a long range in order but for its last item', () => {
+    const items = Array.from({ length: 100 }, (_, id) => ({ key: id >> 2, id }));
+    items[99].key = -1;
+    sortRangeBy(items, (x, y) => x.key - y.key, 0, 100);
+    expect(items.map((x) => x.id)).toEqual([99, ...Array.from({ length: 99 }, (_, id) => id)]);
   });
 
   it('sortRangeU32 sorts a range of a typed column in place (short and long ranges), the rest untouched', () => {
