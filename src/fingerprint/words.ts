@@ -516,11 +516,10 @@ export interface TokenHashes {
  */
 export function withTokenHashes<T>(core: Core, text: string, use: (t: TokenHashes) => T): T {
   return core.guard(() => {
-    const L = core.layout();
-    const t = tokenizeWords(core, L, text);
+    // spans mapped in place: the core's scratch, read only during `use`
+    const t = tokenizeMapped(core, core.layout(), text);
     const starts = core.u32(t.startsPtr, t.count),
       ends = core.u32(t.endsPtr, t.count);
-    mapRegionOffsets(t.regionFixes, starts, ends); // in place: the core's scratch, read only during `use`
     return use({ count: t.count, hashes: core.u32(t.hashesPtr, 2 * t.count), starts, ends });
   });
 }

@@ -162,9 +162,9 @@ export function sortRangeBy<T>(
   if (to - from > INSERTION_SORT_MAX) {
     // a range in order already (an exact search's hits of one passage, by source offset) is left as it is: a
     // stable sort would not move it, and the copy and sort cost more than this pass
-    let k = from + 1;
-    while (k < to && compare(items[k - 1], items[k]) <= 0) k++;
-    if (k >= to) return;
+    let inOrder = from + 1;
+    while (inOrder < to && compare(items[inOrder - 1], items[inOrder]) <= 0) inOrder++;
+    if (inOrder >= to) return;
     const sorted = Array.from({ length: to - from }, (_, j) => items[from + j]).sort(compare);
     for (let k = 0; k < sorted.length; k++) items[from + k] = sorted[k];
     return;
