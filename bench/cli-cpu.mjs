@@ -5,7 +5,7 @@
 // the two builds print the same bytes: the fingerprint's JSON on stdout and the scan's hits file.
 //
 //   npm run build && node bench/cli-cpu.mjs --baseline OTHER/dist [--rounds 7] [--out cli-cpu.json]
-//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds] [--threads N] [--copies N]
+//     [--inputs TEXT,JSONL,ONE.jsonl,ARCHIVE.tpds] [--threads N] [--copies N] [--no-hits [--no-hits-dataset FILE]]
 //
 // The inputs are bench/fingerprint-whole.mjs's CLI rows: 10 MB of English (bench/corpus.mjs) as one text file, and the
 // same bytes as about 1 kB JSON Lines outputs scanned against a small archive (archiveOf: about 1 % of them hit).
@@ -17,6 +17,10 @@
 // `--copies N` adds one scan of the outputs N times over in one process (`scan_copies`), beside N fingerprint processes
 // of the text (the command takes at most 10 MiB, so N times the bytes are N processes): how the scan's fixed part and
 // its code's first runs, which a 10 MB scan pays in full, weigh on a longer stream. Its hits are compared across builds.
+// `--no-hits` adds the scan of the same outputs against the archive's Japanese documents alone (archiveOf's
+// `english: false`; with --inputs, `--no-hits-dataset FILE`), which none of them hits (`scan_no_hits`, checked to
+// print no hit): it reads, looks up and settles every output and searches none, so its ratio to the fingerprint is
+// what the scan would reach if its searches cost nothing.
 import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +40,7 @@ const COPIES = opt('--copies');
 if (COPIES !== undefined && !(Number.isInteger(Number(COPIES)) && Number(COPIES) >= 2))
   throw new Error('--copies takes a whole number ≥ 2');
 const OUT = opt('--out') ?? 'cli-cpu.json';
+const NO_HITS = process.argv.includes('--no-hits');
 const builds = [['this', resolve(here, '..', 'dist')]];
 if (opt('--baseline')) builds.push(['baseline', resolve(opt('--baseline'))]);
 if (!TIME) throw new Error('needs GNU time at /usr/bin/time');
@@ -89,6 +94,16 @@ try {
       [...commands.scan(name), ...threads].map((a) => a.replace(/hits-(\w+)\.jsonl$/, 'hits-threads-$1.jsonl'));
     commands.scan_one_output_threads = (name) => [...commands.scan_one_output(name), ...threads];
   }
+  if (NO_HITS) {
+    if (ownFiles && !opt('--no-hits-dataset')) throw new Error('--no-hits with --inputs needs --no-hits-dataset FILE');
+    const noHitsOf = ownFiles
+      ? Object.fromEntries(builds.map(([name]) => [name, resolve(opt('--no-hits-dataset'))]))
+      : await archiveFilesOf(builds, text, dir, { english: false });
+    commands.scan_no_hits = (name) => [
+      ...['scan', '--dataset', noHitsOf[name], jsonl],
+      ...['--out', join(dir, `hits-none-${name}.jsonl`), '--quiet'],
+    ];
+  }
   if (COPIES !== undefined)
     commands.scan_copies = (name) => [
       ...['scan', '--dataset', tpdsOf[name], copiesFile],
@@ -113,6 +128,11 @@ try {
     }
     if (COPIES !== undefined)
       for (const [name] of builds) printed[name].push(readFileSync(join(dir, `hits-copies-${name}.jsonl`)));
+    // a scan whose outputs hit nothing must print nothing: else it searched, and its row is no floor
+    if (NO_HITS)
+      for (const [name] of builds)
+        if (readFileSync(join(dir, `hits-none-${name}.jsonl`)).length > 0)
+          throw new Error(`scan_no_hits of ${name} reported hits: its archive holds some output's words`);
     if (builds.length > 1) identical &&= printed.this.every((b, i) => b.equals(printed.baseline[i]));
   }
   const table = {};
@@ -130,6 +150,11 @@ try {
     );
     // throughput of scan over that of fingerprint on the same bytes = fingerprint CPU / scan CPU, per round
     table[name].scan_over_fingerprint_cpu = round(medianRatio(byCommand.fingerprint, byCommand.scan, 'cpu_s'), 2);
+    if (NO_HITS)
+      table[name].scan_no_hits_over_fingerprint_cpu = round(
+        medianRatio(byCommand.fingerprint, byCommand.scan_no_hits, 'cpu_s'),
+        2,
+      );
     // N fingerprint processes (N × the CPU of one, in the same round) over one scan of N times the outputs
     if (COPIES !== undefined)
       table[name].scan_copies_over_fingerprints_cpu = round(
@@ -168,6 +193,12 @@ try {
       console.log(
         `${name.padEnd(9)} --threads ${THREADS}: scan ${table[name].scan_threads.cpu_s} s CPU ` +
           `(${table[name].scan_threads.wall_s} s wall) | scan of one output ${table[name].scan_one_output_threads.cpu_s} s CPU`,
+      );
+  if (NO_HITS)
+    for (const [name] of builds)
+      console.log(
+        `${name.padEnd(9)} --no-hits: scan ${table[name].scan_no_hits.cpu_s} s CPU (no output searched) | ` +
+          `scan/fingerprint ${table[name].scan_no_hits_over_fingerprint_cpu}`,
       );
   if (COPIES !== undefined)
     for (const [name] of builds)

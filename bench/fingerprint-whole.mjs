@@ -225,13 +225,15 @@ export function outputsOf(text) {
  * The archive `trainprint scan` is timed against: 1 MB of Japanese prose in documents of 1,300 characters (no English
  * output hits them) and 25 documents of 4,000 characters from spaced-out places of the English `text`, so that about
  * 1 % of its 1 kB outputs hit, as in bench/scan.mjs's mix (a hit is aligned; a scan of mostly clean outputs rarely is).
+ * `{ english: false }`: the Japanese documents alone, which no English output hits: a scan against them reads, looks
+ * up and settles every output but searches none (its floor: what it costs without a search).
  * @example archiveOf(CORPORA.en(10_000_000)).length
  */
-export function archiveOf(text) {
+export function archiveOf(text, { english = true } = {}) {
   const ja = CORPORA.ja(1_000_000);
   const docs = [];
   for (let at = 0, n = 0; at < ja.length; at += 1300, n++) docs.push({ id: `ja${n}`, text: ja.slice(at, at + 1300) });
-  for (let k = 0; k < 25; k++) {
+  for (let k = 0; english && k < 25; k++) {
     const at = Math.floor(((k + 0.5) * text.length) / 25);
     docs.push({ id: `en${k}`, text: text.slice(at, at + 4000) });
   }
@@ -241,16 +243,17 @@ export function archiveOf(text) {
 /**
  * The archive of {@link archiveOf} as a dataset file a build, each made by that build (a build with another normaliser
  * id refuses another's), in `dir`: { [build name]: path }.
+ * `{ english: false }` as in {@link archiveOf}, written as `archive-<build>-no-hits.tpds`.
  * @example const tpdsOf = await archiveFilesOf([['this', 'dist']], CORPORA.en(10_000_000), dir)
  */
-export async function archiveFilesOf(builds, text, dir) {
-  const docs = archiveOf(text);
+export async function archiveFilesOf(builds, text, dir, { english = true } = {}) {
+  const docs = archiveOf(text, { english });
   const tpdsOf = {};
   for (const [name, dist] of builds) {
     const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
     const engine = await createEngine();
     await engine.addDataset({ id: 'archive' }, docs);
-    tpdsOf[name] = join(dir, `archive-${name}.tpds`);
+    tpdsOf[name] = join(dir, `archive-${name}${english ? '' : '-no-hits'}.tpds`);
     writeFileSync(tpdsOf[name], engine.exportDataset('archive'));
     engine.dispose();
   }

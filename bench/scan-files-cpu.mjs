@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { archiveFilesOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
+import { oneShotFlags } from './one-shot-flags.mjs';
 import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -79,16 +80,8 @@ try {
       const out = join(dir, `hits-${name}.jsonl`);
       rmSync(out, { force: true });
       rmSync(`${out}.checkpoint`, { force: true });
-      // V8's interrupt budget as the CLI sets it for a one-shot command (src/cli/tiering.ts)
-      const child = [
-        '--interrupt-budget=1000000',
-        fileURLToPath(import.meta.url),
-        '--child',
-        dist,
-        tpdsOf[name],
-        jsonl,
-        out,
-      ];
+      // V8's tiering as the CLI sets it for a one-shot command (src/cli/tiering.ts)
+      const child = [...oneShotFlags(), fileURLToPath(import.meta.url), '--child', dist, tpdsOf[name], jsonl, out];
       runs[name].push(JSON.parse(execFileSync(process.execPath, child, { encoding: 'utf8' }).trim().split('\n').pop()));
     }
     if (builds.length > 1)

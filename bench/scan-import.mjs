@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cliRun, TIME } from './fingerprint-whole.mjs';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
+import { oneShotFlags } from './one-shot-flags.mjs';
 import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -57,7 +58,7 @@ try {
   const hitsOf = (name, what) => join(dir, `${what}-${name}.jsonl`);
   const measures = {
     import: (dist) => {
-      const args = ['--interrupt-budget=1000000', fileURLToPath(import.meta.url), '--child', dist, TPDS];
+      const args = [...oneShotFlags(), fileURLToPath(import.meta.url), '--child', dist, TPDS];
       const r = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }));
       return { cpu_s: r.import_ms / 1e3, faults: r.faults };
     },

@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { archiveFilesOf, CORPORA, outputsOf } from './fingerprint-whole.mjs';
+import { oneShotFlags } from './one-shot-flags.mjs';
 import { median, medianRatio, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -49,7 +50,7 @@ function batchesOf(texts) {
 // the child: the lookups of every batch with the given build, twice, the CPU of each pass and the answers' digest
 if (process.argv[2] === '--child') {
   const [, , , dist, tpdsPath, textsPath] = process.argv;
-  setFlagsFromString('--interrupt-budget=1000000'); // as the CLI's one-shot commands run
+  setFlagsFromString(oneShotFlags().join(' ')); // as the CLI's one-shot commands run
   const { createEngine } = await import(pathToFileURL(join(dist, 'index.js')).href);
   const engine = await createEngine();
   await engine.importDataset(readFileSync(tpdsPath), { id: 'archive' });
