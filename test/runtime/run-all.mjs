@@ -151,15 +151,19 @@ async function cliFingerprint(bin) {
   return { stdout, stderr };
 }
 
+/** This Node's `trainprint fingerprint README.md`, run once for every other Node to be held to. */
+let hereFingerprint;
+
 /** Another Node's ESM and CJS suites, and the CLI's one-shot command against this Node's answer. */
 function otherNode(bin) {
   return async () => {
     const { stdout: version } = await run(bin, ['--version'], { timeout: 30_000 });
+    hereFingerprint ??= cliFingerprint(process.execPath);
     const [esm, cjs, cli, here] = await Promise.all([
       node('test/runtime/node-esm.mjs', bin),
       node('test/runtime/node-cjs.cjs', bin),
       cliFingerprint(bin),
-      cliFingerprint(process.execPath),
+      hereFingerprint,
     ]);
     if (!isDeepStrictEqual(esm, cjs)) throw new Error(`${version.trim()}: the ESM and CJS digests differ`);
     if (cli.stderr !== '') throw new Error(`${version.trim()}: trainprint fingerprint wrote on stderr: ${cli.stderr}`);
