@@ -70,10 +70,11 @@ function onDemand(file: string, specifier: string, from: RegExp) {
 /** The remote corpora's client (src/remote-corpus.ts imports it when a remote dataset is added): dist/remote.js. */
 const remoteExternal = onDemand('remote', './remote/index.js', /[\\/]src$/);
 /**
- * The WordNet synonym table (src/align/synonyms.ts imports it): the 580 KB table is a file of its own that
- * `createEngine` loads before it returns and that a page bundling `trainprint/fingerprint` gets as a file of its own.
+ * The WordNet synonym table by stem (src/align/synonyms.ts imports it; build/synonym-stems.mjs writes it from the
+ * WordNet table): the 580 KB table is a file of its own that `createEngine` loads before it returns and that a page
+ * bundling `trainprint/fingerprint` gets as a file of its own.
  */
-const synonymsExternal = onDemand('synonyms', './synonyms.generated.js', /[\\/]src[\\/]align$/);
+const synonymsExternal = onDemand('synonyms', './synonym-stems.generated.js', /[\\/]src[\\/]align$/);
 /**
  * The readers of EPUB, PDF and DOCX (src/services/analyze/files.ts imports them when a file first arrives): the
  * engine's bundle carries none of them.
@@ -202,7 +203,7 @@ const core: Options[] = [
   // document extraction (EPUB, PDF, DOCX), loaded on demand by the services (formatsExternal above)
   neutral({ formats: 'src/formats/index.ts' }, { dts: false }),
   // the WordNet synonym table that the aligner imports on demand (synonymsExternal above)
-  neutral({ synonyms: 'src/align/synonyms.generated.ts' }, { dts: false }),
+  neutral({ synonyms: 'src/align/synonym-stems.generated.ts' }, { dts: false }),
   // the scalar build of the core, imported on demand where SIMD is missing or off (coreScalarExternal above)
   neutral({ 'core-scalar': 'src/core/wasm-scalar.generated.ts' }, { dts: false }),
   // the memorization operations, the marketplace's, the bundle verifier, the webhook delivery loop and the scan

@@ -3,8 +3,12 @@
 // a text of Cyrillic, Latin with accents and Japanese twice, and reports the process CPU (process.cpuUsage: user +
 // system, every thread, so the engine's compiler threads count) of each call. Medians over the rounds; each round
 // also checks that both builds give the non-ASCII text the same fingerprint (its id and winnowed hashes).
+// `--compare` then adds two `compare()` calls of non-ASCII texts in the same process (a passage of French and Russian
+// against an edited copy of it among other words; their spans checked equal across builds): the first reads the
+// TypeScript normaliser's tables, which the core has decoded for the fingerprints before it.
 //
-//   npm run build && node bench/first-non-ascii.mjs --baseline OTHER/dist [--rounds 9] [--out first-non-ascii.json]
+//   npm run build && node bench/first-non-ascii.mjs --baseline OTHER/dist [--rounds 9] [--compare]
+//     [--out first-non-ascii.json]
 import './help.mjs';
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -16,6 +20,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const ROUNDS = Number(opt('--rounds') ?? 9);
 const OUT = opt('--out') ?? 'first-non-ascii.json';
+const COMPARE = process.argv.includes('--compare');
 const builds = [['this', resolve(here, '..', 'dist')]];
 if (opt('--baseline')) builds.push(['baseline', resolve(opt('--baseline'))]);
 
@@ -38,7 +43,17 @@ for (const text of texts) {
   last = await e.fingerprint(text);
   calls.push(cpu() - t);
 }
-const digest = JSON.stringify([last.id, Array.from(last.winnowed?.hashes ?? last.hashes ?? []).map(String)]);
+let spans = [];
+if (process.argv[2] === 'compare') {
+  const a = 'Le petit prince s’assit sur une pierre et leva les yeux vers le ciel. Здравствуй, мир: это длинный текст о путешествии через горы и реки, где каждый день приносит что-то новое. Élève, café, naïveté.';
+  const b = 'Ein anderer Anfang. Le petit prince s’assit sur une grosse pierre et leva les yeux vers le ciel. Здравствуй, мир: это длинный текст о путешествии через горы и реки, где каждый день приносит нечто новое. Ende.';
+  for (const [x, y] of [[a, b], [b, a]]) {
+    const t = cpu();
+    spans.push(e.compare(x, y).spans ?? null);
+    calls.push(cpu() - t);
+  }
+}
+const digest = JSON.stringify([last.id, Array.from(last.winnowed?.hashes ?? last.hashes ?? []).map(String), spans]);
 console.log(JSON.stringify({ start: t0, calls, total: cpu(), digest }));
 `;
 
@@ -50,15 +65,23 @@ for (let r = 0; r < ROUNDS; r++) {
   const digests = new Set();
   for (const [name, dist] of order) {
     const url = pathToFileURL(join(dist, 'fingerprint.js')).href;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, url], { encoding: 'utf8' });
+    const args = ['--input-type=module', '-e', CHILD, url, ...(COMPARE ? ['compare'] : [])];
+    const out = execFileSync(process.execPath, args, { encoding: 'utf8' });
     const row = JSON.parse(out);
     digests.add(row.digest);
     samples[name].push(row);
   }
-  if (digests.size !== 1) throw new Error(`round ${r}: the builds fingerprint the non-ASCII text differently`);
+  if (digests.size !== 1)
+    throw new Error(`round ${r}: the builds fingerprint or compare the non-ASCII texts differently`);
 }
 
-const CALLS = ['ascii_first', 'ascii_second', 'non_ascii_first', 'non_ascii_second'];
+const CALLS = [
+  'ascii_first',
+  'ascii_second',
+  'non_ascii_first',
+  'non_ascii_second',
+  ...(COMPARE ? ['compare_first', 'compare_second'] : []),
+];
 const summary = {};
 for (const [name] of builds) {
   const rows = samples[name];
@@ -75,6 +98,7 @@ if (summary.baseline) {
 const record = {
   ...recordHeader('first-non-ascii'),
   rounds: ROUNDS,
+  compare: COMPARE,
   builds: Object.fromEntries(builds),
   load_average: loadSpread(loads),
   summary,

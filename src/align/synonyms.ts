@@ -11,21 +11,21 @@
  * relabels a word whose synonym is in the other text and not its own, so words both texts hold keep their
  * weight, and a pair with no such synonyms is prepared exactly as before.
  */
-import { stemOnce, STOP_WORDS } from './stem.js';
 import { lexicon } from './tokens.js';
 
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-/** Each digit's value by its character code (`DIGITS.indexOf`, read once per character of a 580 KB table). */
+/** Each digit's value by its character code (`DIGITS.indexOf`, read once per character of a stem's run). */
 const DIGIT_VALUES = (() => {
   const values = new Int8Array(128).fill(-1);
   for (let d = 0; d < DIGITS.length; d++) values[DIGITS.charCodeAt(d)] = d;
   return values;
 })();
 
-/** The generated table (src/align/synonyms.generated.ts), once {@link loadSynonyms} has brought it. */
+/** The generated table (src/align/synonym-stems.generated.ts), once {@link loadSynonyms} has brought it. */
 interface SynonymTable {
-  readonly LEMMAS: string;
-  readonly SYNSETS: string;
+  readonly STEMS: string;
+  readonly STEM_SETS: string;
+  readonly STEM_COUNT: number;
   readonly SYNSET_COUNT: number;
 }
 
@@ -33,16 +33,16 @@ let table: SynonymTable | undefined;
 let loading: Promise<void> | undefined;
 
 /**
- * Load the synonym table (580 KB of the 51,081 lemmas' sets) once per process. It is a module of its own, imported
- * on demand, so a bundle that only fingerprints does not carry it: `createEngine` awaits this before it returns
- * (unless `synonyms: false`), and compare, which is synchronous, then reads the table loaded. Until it is loaded
- * the aligner reads words as written and compare says so (`limitations: ['synonyms_not_loaded']`).
+ * Load the synonym table (580 KB: the stems of WordNet's 51,081 lemmas with their sets) once per process. It is a
+ * module of its own, imported on demand, so a bundle that only fingerprints does not carry it: `createEngine` awaits
+ * this before it returns (unless `synonyms: false`), and compare, which is synchronous, then reads the table loaded.
+ * Until it is loaded the aligner reads words as written and compare says so (`limitations: ['synonyms_not_loaded']`).
  * @example
  * await loadSynonyms()
  * synonymsLoaded() // true
  */
 export function loadSynonyms(): Promise<void> {
-  loading ??= import('./synonyms.generated.js').then(
+  loading ??= import('./synonym-stems.generated.js').then(
     (m) => {
       table = m;
     },
@@ -62,50 +62,96 @@ export function synonymsLoaded(): boolean {
   return table !== undefined;
 }
 
-let byStem: Map<string, Int32Array> | undefined;
-const NONE: ReadonlyMap<string, Int32Array> = new Map();
-
 /**
- * The synonym sets of each stem (the aligner's stems of WordNet's single-word lemmas, stop words left out):
- * stem → ascending set numbers. Decoded at first use (51,081 lemmas and irregular forms in 35,933 sets; about 4 ms);
- * empty while the table is not loaded ({@link loadSynonyms}).
+ * The synonym sets of each stem (the aligner's stems of WordNet's single-word lemmas, stop words left out), read from
+ * the generated table: the stems are split out at first use and found by binary search, and a stem's sets are decoded
+ * when it is looked up. Why not a Map of every stem: building it (36,412 stems, their sets decoded) at the first
+ * `compare()` of a process cost about 50 ms, and stemming WordNet's lemmas there, as this did before the table held
+ * stems, about 0.4 s of CPU; a compare looks up a few hundred stems.
  * @example synonymSets().get(stemOnce('coupon')) // Int32Array [ … the set it shares with 'voucher' … ]
  */
-export function synonymSets(): ReadonlyMap<string, Int32Array> {
-  if (byStem) return byStem;
-  if (!table) return NONE;
-  const { LEMMAS, SYNSETS, SYNSET_COUNT } = table;
-  // each lemma's stem once (null: a stop word), though a lemma is in several sets: the first alignment of a
-  // process (a scan's first copy) waits for this decoding
-  const stems: Array<string | null> = [];
-  let prev = '';
-  for (const entry of LEMMAS.split(' ')) {
-    prev = prev.slice(0, Number.parseInt(entry[0], 36)) + entry.slice(1);
-    stems.push(STOP_WORDS.has(prev) ? null : stemOnce(prev));
+export class StemSets {
+  /** The stems, sorted. */
+  readonly #stems: readonly string[];
+  /** Each stem's run of varints (the same order). */
+  readonly #runs: readonly string[];
+
+  constructor(stems: readonly string[], runs: readonly string[]) {
+    this.#stems = stems;
+    this.#runs = runs;
   }
-  const sets = new Map<string, number[]>();
-  let at = 0;
-  const next = (): number => {
+
+  /** Stems held. */
+  get size(): number {
+    return this.#stems.length;
+  }
+
+  /** Whether `stem` has synonym sets. */
+  has(stem: string): boolean {
+    return this.#find(stem) >= 0;
+  }
+
+  /** The ascending set numbers of `stem`, or undefined when it has none. */
+  get(stem: string): Int32Array | undefined {
+    const i = this.#find(stem);
+    return i < 0 ? undefined : decodeRun(this.#runs[i]);
+  }
+
+  /** Every stem with its sets, in the stems' order (decodes every run: for checks of the whole table). */
+  *[Symbol.iterator](): IterableIterator<[string, Int32Array]> {
+    for (let i = 0; i < this.#stems.length; i++) yield [this.#stems[i], decodeRun(this.#runs[i])];
+  }
+
+  #find(stem: string): number {
+    const stems = this.#stems;
+    let lo = 0,
+      hi = stems.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = stems[mid];
+      if (at === stem) return mid;
+      if (at < stem) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}
+
+/** A stem's set numbers from its run: the first as is, each other as the gap to the one before. */
+function decodeRun(run: string): Int32Array {
+  let count = 0;
+  for (let i = 0; i < run.length; i++) if (DIGIT_VALUES[run.charCodeAt(i)] < 32) count++;
+  const sets = new Int32Array(count);
+  let at = 0,
+    last = 0;
+  for (let k = 0; k < count; k++) {
     let n = 0;
     for (let shift = 0; ; shift += 5) {
-      const d = DIGIT_VALUES[SYNSETS.charCodeAt(at++)];
+      const d = DIGIT_VALUES[run.charCodeAt(at++)];
       n += (d & 31) * 2 ** shift;
-      if (d < 32) return n;
+      if (d < 32) break;
     }
-  };
-  for (let s = 0; s < SYNSET_COUNT; s++) {
-    const count = next() + 2;
-    let lemma = 0;
-    for (let k = 0; k < count; k++) {
-      lemma = k === 0 ? next() : lemma + next();
-      const stem = stems[lemma];
-      if (stem === null) continue;
-      const list = sets.get(stem);
-      if (!list) sets.set(stem, [s]);
-      else if (list[list.length - 1] !== s) list.push(s); // two lemmas of one set with one stem: once
-    }
+    last = k === 0 ? n : last + n;
+    sets[k] = last;
   }
-  byStem = new Map([...sets].map(([stem, list]) => [stem, Int32Array.from(list)]));
+  return sets;
+}
+
+let byStem: StemSets | undefined;
+const NONE = new StemSets([], []);
+
+/**
+ * The synonym sets by stem ({@link StemSets}); empty while the table is not loaded ({@link loadSynonyms}).
+ * @example synonymSets().get(stemOnce('coupon')) // Int32Array [ … the set it shares with 'voucher' … ]
+ */
+export function synonymSets(): StemSets {
+  if (byStem) return byStem;
+  if (!table) return NONE;
+  const stems = table.STEMS.split(' '),
+    runs = table.STEM_SETS.split(' ');
+  if (stems.length !== table.STEM_COUNT || runs.length !== table.STEM_COUNT)
+    throw new Error('trainprint: the synonym table is damaged');
+  byStem = new StemSets(stems, runs);
   return byStem;
 }
 

@@ -386,6 +386,11 @@ export class Core {
     return core;
   }
 
+  /** False once a trap has left the instance in an undefined state ({@link checkUsable} then throws). */
+  get usable(): boolean {
+    return !this.poisoned;
+  }
+
   /** Throws when a previous trap left the instance in an undefined state. */
   checkUsable(): void {
     if (this.poisoned) throw new TrainprintError('WASM_ABORT', 'a previous call trapped; create a new engine');

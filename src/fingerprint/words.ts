@@ -19,7 +19,7 @@
  */
 import type { Core, Layout } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
-import { flatTables, tableSources } from '../text/nfkc-casefold.js';
+import { type FlatTables, flatTables, offerDecodedTables, tableSources } from '../text/nfkc-casefold.js';
 import { normalize } from '../text/normalize.js';
 
 /** Bytes per region record written by findRegions (8 × u32). */
@@ -48,8 +48,47 @@ export function ensureTables(core: Core, L: Layout): boolean {
     ? core.raw.nfkcInit(decoded.dataLen, decoded.offsetsLen, decoded.poolLen, decoded.pairsPtr, decoded.pairs) === 1
     : copyTables(core, L);
   coreTables.set(core, ok);
+  if (decoded !== undefined && ok) offerDecodedTables(coreTablesReader(core, decoded));
   return ok;
 }
+
+/**
+ * Reads the tables `core` decoded ({@link decodeTablesInCore}) as {@link FlatTables}, for the TypeScript normaliser
+ * (`offerDecodedTables`), which would otherwise decode the same strings again in the interpreter. The composition
+ * pairs are copied now (they lie in scratch the next call reuses); the rest is read from the core's table area
+ * when asked, less the bits only the core's copy has, unless the core is gone (held weakly: the offer keeps no engine alive) or a trap left it unusable.
+ * @example offerDecodedTables(coreTablesReader(core, decodeTablesInCore(core, core.layout())))
+ */
+export function coreTablesReader(core: Core, t: CoreTableLengths): () => FlatTables | undefined {
+  const pairs = core.u32(t.pairsPtr, 2 * t.pairs).slice();
+  const held = new WeakRef(core);
+  return () => {
+    const c = held.deref();
+    if (c === undefined || !c.usable) return undefined;
+    let at = c.raw.nfkcTables();
+    const index = c.u16(at, INDEX_ENTRIES).slice();
+    at += index.byteLength;
+    const take = (n: number) => {
+      const a = c.u32(at, n).slice();
+      at += a.byteLength;
+      return a;
+    };
+    const data = take(t.dataLen);
+    for (let i = 0; i < data.length; i++) data[i] &= ~CORE_ONLY_BITS;
+    const offsets = take(t.offsetsLen),
+      pool = take(t.poolLen),
+      poolInfo = take(t.poolLen);
+    return { index, data, offsets, pool, poolInfo, pairs };
+  };
+}
+
+/**
+ * Bits of an info word that nfkcInit sets in the core's copy only (assembly/nfkc.ts INFO_SELF, INFO_SIMPLE: a mapped
+ * code point's shortcuts); the reference's words leave them clear (mapping indexes stay under 2^18).
+ */
+const CORE_ONLY_BITS = 0xc000_0000;
+/** Trie index entries: one per 64 code points. */
+const INDEX_ENTRIES = 0x110000 >> 6;
 
 /** Where the core's decode put the tables' parts, for nfkcInit. */
 export interface CoreTableLengths {

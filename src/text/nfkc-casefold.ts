@@ -64,10 +64,42 @@ interface Tables {
 }
 
 let tables: Tables | undefined;
+/** Where decoded tables may be read instead of decoding them here ({@link offerDecodedTables}). */
+let offered: (() => FlatTables | undefined) | undefined;
 
-/** The decoded tables; the first call decodes them (~20 ms, ~0.3 MB), later calls return the same object. */
+/**
+ * The decoded tables; the first call takes them from {@link offerDecodedTables}'s source or decodes them (~20 ms,
+ * ~0.3 MB), later calls return the same object.
+ */
 function getTables(): Tables {
-  return (tables ??= decodeTables());
+  if (tables !== undefined) return tables;
+  const source = offered;
+  offered = undefined;
+  const flat = source?.();
+  return (tables = flat === undefined ? decodeTables() : fromFlat(flat));
+}
+
+/**
+ * Offers tables decoded elsewhere from the same strings ({@link tableSources}), laid out as {@link flatTables} gives
+ * them: the WebAssembly core decodes them for its own normaliser (assembly/nfkc-decode.ts, tested against this
+ * module's decode entry for entry), and once it has, this module reads its copy rather than decoding the strings
+ * again. `source` is called at most once, on the first call that needs the tables; undefined from it (the core gone
+ * or unusable) means they are decoded here. No effect once the tables are here, or once another source was offered.
+ *
+ * Why: this decode runs once a process, its loops in the interpreter while the engine compiles them — about 26 ms
+ * of CPU of a fresh `trainprint scan` whose searches normalise a window in TypeScript, against about 1 ms to copy
+ * the core's tables.
+ * @example offerDecodedTables(() => tablesReadFromTheCore()) // the first normalize() then uses them
+ */
+export function offerDecodedTables(source: () => FlatTables | undefined): void {
+  if (tables === undefined) offered ??= source;
+}
+
+/** {@link Tables} from their flat form (the composition pairs into a Map). */
+function fromFlat(t: FlatTables): Tables {
+  const pairs = new Map<number, number>();
+  for (let k = 0; k + 1 < t.pairs.length; k += 2) pairs.set(t.pairs[k], t.pairs[k + 1]);
+  return { index: t.index, data: t.data, offsets: t.offsets, pool: t.pool, poolInfo: t.poolInfo, pairs };
 }
 
 /** Reads the varints written by `build/unicode.mjs` (5 payload bits per base64url digit, bit 5 = more follows). */

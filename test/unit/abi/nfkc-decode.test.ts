@@ -2,12 +2,14 @@
  * The core's decode of the NFKC_Casefold tables (assembly/nfkc-decode.ts: nfkcDecode) against the TypeScript one
  * (flatTables, the reference): the trie index, the data blocks, the mapping offsets and pool, each pool entry's info
  * word and the composition pairs, entry for entry, in every build; malformed strings give 0 (the host then copies its
- * own decode), and the tables it decodes drive nfkcTokens as the copied ones do.
+ * own decode), and the tables it decodes drive nfkcTokens as the copied ones do; read back for the TypeScript normaliser
+ * (coreTablesReader), they are the reference's again. The reference is decoded here on purpose (flatTablesOf): a file
+ * before this one in the worker may have had the TypeScript normaliser take its tables from a core.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/abi.js';
-import { copyTables, decodeTablesInCore, ensureTables } from '../../../src/fingerprint/words.js';
-import { flatTables, tableSources } from '../../../src/text/nfkc-casefold.js';
+import { copyTables, coreTablesReader, decodeTablesInCore, ensureTables } from '../../../src/fingerprint/words.js';
+import { type FlatTables, flatTablesOf, tableSources } from '../../../src/text/nfkc-casefold.js';
 import { BUILDS, coreOf } from './helpers.js';
 
 /** The tables at nfkcTables() as arrays, the core's decode laid out as `copyTables` lays out the reference's. */
@@ -44,6 +46,10 @@ function decodeRaw(core: Core, sources: readonly string[]): number {
   const [a, b, c, d, e] = sources.map((s) => s.length);
   return core.raw.nfkcDecode(src, a, b, c, d, e, scratch);
 }
+
+/** The reference's decode of the tables, made once for the file (not `flatTables()`: see above). */
+let reference: FlatTables | undefined;
+const flatTables = (): FlatTables => (reference ??= flatTablesOf(tableSources()));
 
 describe.each(BUILDS)('nfkcDecode (%s)', (build) => {
   let core: Core;
@@ -104,5 +110,28 @@ describe.each(BUILDS)('nfkcDecode (%s)', (build) => {
     const decoded = await tokens((c) => ensureTables(c, c.layout()));
     const copied = await tokens((c) => copyTables(c, c.layout()));
     expect(decoded).toEqual(copied);
+  });
+
+  it('reads its tables back as the reference decodes them, for the TypeScript normaliser (coreTablesReader)', async () => {
+    const c = await coreOf(build);
+    const L = c.layout();
+    const got = decodeTablesInCore(c, L);
+    expect(got).toBeDefined();
+    if (got === undefined) return;
+    expect(c.raw.nfkcInit(got.dataLen, got.offsetsLen, got.poolLen, got.pairsPtr, got.pairs)).toBe(1);
+    const read = coreTablesReader(c, got);
+    // the pairs were copied when the reader was made: the scratch they lay in is the next call's
+    const junk = c.layout();
+    const at = junk.take(1 << 16);
+    junk.commit();
+    c.u8.fill(0xee, at, at + (1 << 16));
+    expect(read()).toEqual(flatTables());
+    // a core a trap left unusable is not read
+    expect(() =>
+      c.guard(() => {
+        throw new RangeError('trap');
+      }),
+    ).toThrow();
+    expect(read()).toBeUndefined();
   });
 });

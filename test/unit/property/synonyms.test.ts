@@ -1,13 +1,15 @@
 /**
- * The aligner's synonyms: WordNet's synonym sets by stem (known answers), the per-pair swap against a plain
+ * The aligner's synonyms: WordNet's synonym sets by stem (known answers; the generated table of stems equal to WordNet's
+ * lemmas stemmed by this stemmer, as the library once did at run time), the per-pair swap against a plain
  * Map-based reference of its rule on random texts over words that share sets, and compare aligning a passage whose
  * content words were replaced by synonyms as nearly its source (as written, it is at the validation bar).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stemSetsOf } from '../../../build/synonym-stems-of.mjs';
 import { preparePair } from '../../../src/align/prepare.js';
-import { stemOnce } from '../../../src/align/stem.js';
+import { stemOnce, STOP_WORDS } from '../../../src/align/stem.js';
 import { loadSynonyms, swapSynonyms, synonymSets, termSynsets } from '../../../src/align/synonyms.js';
-import { SYNSET_COUNT } from '../../../src/align/synonyms.generated.js';
+import { LEMMAS, SYNSET_COUNT, SYNSETS } from '../../../src/align/synonyms.generated.js';
 import { lexicon, tokenize } from '../../../src/align/tokens.js';
 import { createFingerprintEngine } from '../../../src/index.js';
 import { prng } from '../../reference/core.js';
@@ -54,6 +56,21 @@ describe('synonymSets (WordNet 3.1)', () => {
         list.some((s, k) => s < 0 || s >= SYNSET_COUNT || (k > 0 && s <= list[k - 1])),
     );
     expect(malformed).toEqual([]);
+  });
+});
+
+describe('the table of stems (build/synonym-stems.mjs)', () => {
+  it("is WordNet's lemmas stemmed by this stemmer, set for set (else: node build/synonym-stems.mjs)", () => {
+    const expected = stemSetsOf({ LEMMAS, SYNSETS, SYNSET_COUNT }, { stemOnce, STOP_WORDS });
+    const held = synonymSets();
+    expect(held.size).toBe(expected.size);
+    const differ: string[] = [];
+    for (const [stem, list] of expected) {
+      const got = held.get(stem);
+      if (got === undefined || got.join() !== list.join()) differ.push(stem);
+    }
+    expect(differ.slice(0, 20)).toEqual([]);
+    for (const absent of ['', 'zzzzz', 'the', 'aachen', 'a b']) expect(held.get(absent)).toBeUndefined();
   });
 });
 
