@@ -29,7 +29,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { archiveFilesOf, CORPORA, cliRun, outputsOf, TIME } from './fingerprint-whole.mjs';
-import { median, medianRatio, round } from './stats.mjs';
+import { cpuRatios, median, medianRatio, processMedians, round } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -137,17 +137,7 @@ try {
   }
   const table = {};
   for (const [name, byCommand] of Object.entries(runs)) {
-    table[name] = Object.fromEntries(
-      Object.entries(byCommand).map(([command, rs]) => [
-        command,
-        {
-          cpu_s: round(median(rs.map((x) => x.cpu_s)), 3),
-          wall_s: round(median(rs.map((x) => x.wall_s)), 3),
-          faults: median(rs.map((x) => x.faults)),
-          max_rss_mb: round(median(rs.map((x) => x.max_rss_mb)), 1),
-        },
-      ]),
-    );
+    table[name] = Object.fromEntries(Object.entries(byCommand).map(([command, rs]) => [command, processMedians(rs)]));
     // throughput of scan over that of fingerprint on the same bytes = fingerprint CPU / scan CPU, per round
     table[name].scan_over_fingerprint_cpu = round(medianRatio(byCommand.fingerprint, byCommand.scan, 'cpu_s'), 2);
     if (NO_HITS)
@@ -164,13 +154,7 @@ try {
     table[name].raw = byCommand;
   }
   // each figure of this build as a ratio to the baseline's, per round (CPU), then the median
-  const ratios = {};
-  if (builds.length > 1)
-    for (const command of Object.keys(commands))
-      ratios[`${command}_cpu_this_over_baseline`] = round(
-        medianRatio(runs.this[command], runs.baseline[command], 'cpu_s'),
-        3,
-      );
+  const ratios = cpuRatios(runs, Object.keys(commands));
   const record = {
     ...recordHeader('cli-cpu'),
     options: process.argv.slice(2),

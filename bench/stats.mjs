@@ -66,3 +66,33 @@ export function medianRatio(these, baselines, figure) {
 export function round(x, digits) {
   return Math.round(x * 10 ** digits) / 10 ** digits;
 }
+
+/**
+ * The medians of whole-process runs of one command (`cliRun`'s rows of bench/fingerprint-whole.mjs): process CPU,
+ * wall, minor faults and max RSS.
+ * @example processMedians([{ cpu_s: 1, wall_s: 1.2, faults: 10, max_rss_mb: 50 }]).cpu_s // 1
+ */
+export function processMedians(rows) {
+  return {
+    cpu_s: round(median(rows.map((x) => x.cpu_s)), 3),
+    wall_s: round(median(rows.map((x) => x.wall_s)), 3),
+    faults: median(rows.map((x) => x.faults)),
+    max_rss_mb: round(median(rows.map((x) => x.max_rss_mb)), 1),
+  };
+}
+
+/**
+ * Each command's CPU in build `this` over build `baseline`'s, per round, then the median ({@link medianRatio}): the
+ * ratios of an A/B run of whole processes, keyed `<command>_cpu_this_over_baseline`; empty with one build.
+ * @example cpuRatios({ this: { scan: rowsA }, baseline: { scan: rowsB } }, ['scan']) // { scan_cpu_this_over_baseline: 0.96 }
+ */
+export function cpuRatios(runs, commands) {
+  const ratios = {};
+  if (runs.baseline === undefined) return ratios;
+  for (const command of commands)
+    ratios[`${command}_cpu_this_over_baseline`] = round(
+      medianRatio(runs.this[command], runs.baseline[command], 'cpu_s'),
+      3,
+    );
+  return ratios;
+}

@@ -4,6 +4,7 @@
  */
 import { createEngine } from '../library.js';
 import { UsageError } from './shared.js';
+import { loadStarter } from './starter-file.js';
 import { summary } from './summary.js';
 
 /** Two passages to compare: A from A Tale of Two Cities, B a review that quotes it with other case and punctuation. */
@@ -48,8 +49,7 @@ export async function demoCommand(args: string[]): Promise<number> {
       `shared fingerprint ${h.toString(16).padStart(16, '0')}: A "${A.slice(fa.winnow!.starts[i], fa.winnow!.ends[i])}" ~ B "${B.slice(fb.winnow!.starts[j], fb.winnow!.ends[j])}"`,
     );
   }
-  const { loadStarterDataset } = await import('../starter/index.js');
-  const stats = await loadStarterDataset(engine);
+  const stats = await loadStarter(engine);
   const r = await engine.analyze({ content: README_MIT, content_type: 'markdown', metadata: { jurisdiction: 'US' } });
   const top = r.matches.find((m) => m.document_id === 'MIT') ?? r.matches[0];
   console.log(

@@ -14,6 +14,7 @@ import {
   type PostgresDatasetResult,
 } from '../node/index.js';
 import { fmt, mb, optionalIntegerIn, UsageError } from './args.js';
+import { loadStarter } from './starter-file.js';
 
 export {
   type Command,
@@ -90,9 +91,8 @@ export async function loadDatasets(engine: Engine, values: Record<string, unknow
   const datasets = (values.dataset as string[] | undefined) ?? [];
   const close = await loadDatasetSpecs(engine, datasets);
   if (values.starter || datasets.length === 0) {
-    // the starter's 5 MB snapshot (dist/starter.js) loads only when a command asks for it
-    const { loadStarterDataset } = await import('../starter/index.js');
-    await loadStarterDataset(engine);
+    // the starter's snapshot is read only when a command asks for it (dist/starter.tpds: ./starter-file.ts)
+    await loadStarter(engine);
   }
   return close;
 }

@@ -9,6 +9,7 @@
  * each form's 64-bit hash gives its stem, so a form is stemmed once) at about twice the speed, for index builds
  * and queries.
  */
+import { tokenForm } from '../align/token-forms.js';
 import { contentHashOf, countSpaces, FormTable, NOT_CONTENT } from '../align/tokens.js';
 import type { Core } from '../core/abi.js';
 import { withTokenHashes, type TokenHashes } from '../fingerprint/words.js';
@@ -192,7 +193,8 @@ function asciiWord(text: string, from: number, to: number): boolean {
  * and spans, written to `words`, `starts` and `ends` (room for `t.count`); returns how many, or −1 in a case
  * that never occurs (the core's tokens and `normalize`'s differ in number). No normalised copy of the text and
  * no string per token, except for forms the table has not seen: an ASCII form is the lower case of its
- * characters, any other is read from `normalize(text)`, whose tokens the core's are, one for one.
+ * characters, any other is read from the stretch of text around it normalised alone (`tokenForm`), else from
+ * `normalize(text)`, whose tokens the core's are, one for one.
  */
 function contentWordsOfTokens(
   text: string,
@@ -215,9 +217,13 @@ function contentWordsOfTokens(
       let form: string;
       if (asciiWord(text, at[i], to[i])) form = text.slice(at[i], to[i]).toLowerCase();
       else {
-        forms ??= normalize(text).text.split(' ');
-        if (forms.length !== n) return -1;
-        form = forms[i];
+        const own = forms === null ? tokenForm(text, at, to, n, i) : undefined;
+        if (own !== undefined) form = own;
+        else {
+          forms ??= normalize(text).text.split(' ');
+          if (forms.length !== n) return -1;
+          form = forms[i];
+        }
       }
       b = tokenStems.add(lo, hi, contentHashOf(form));
     }

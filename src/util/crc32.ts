@@ -31,9 +31,11 @@ const zlibCrc32: ((data: Uint8Array, value?: number) => number) | undefined = ((
 /**
  * Inputs of at least this many bytes go to zlib's CRC-32 where it is at hand: it uses the processor's carry-less
  * multiply, 6 ms for the 20 MB archive of bench/scan-cli.mjs where this loop took 50–200 ms (the first run of a
- * process runs it before the compiler has optimized it, as a `trainprint scan` loading its dataset does).
+ * process runs it before the compiler has optimized it, as a `trainprint scan` loading its dataset does). Not 64 KiB,
+ * as it was: the headers of the default packs and the starter dataset (a few KB to tens of KB each) then ran this loop
+ * cold at every `trainprint analyze`, ≈ 17 ms of CPU; a call into zlib costs about a microsecond.
  */
-const ZLIB_BYTES = 1 << 16;
+const ZLIB_BYTES = 1 << 10;
 
 /**
  * CRC-32 (IEEE, as zlib/PNG) of `bytes`, continuing from `crc` (the result of a previous call).

@@ -51,6 +51,9 @@ describe.runIf(existsSync(join(root, 'dist/index.js')))('the packed package, ins
       'dist/index.d.ts',
       'dist/library.js',
       'dist/cli.js',
+      // the starter snapshot the CLI reads as a file (src/cli/starter-file.ts), with the record it is checked against
+      'dist/starter.tpds',
+      'dist/starter.json',
       'packs/index.json',
       'packs/gutenberg.tpk',
     ])

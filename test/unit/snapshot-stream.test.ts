@@ -43,7 +43,7 @@ describe('crc32', () => {
   it("zlib's CRC-32 (long inputs, where node:zlib is at hand) equals the portable one, from any start", () => {
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0);
-    for (const length of [0, 1, 65_535, 65_536, 65_537, 200_003, 1 << 20]) {
+    for (const length of [0, 1, 1023, 1024, 1025, 65_535, 65_536, 65_537, 200_003, 1 << 20]) {
       const bytes = Uint8Array.from({ length }, () => rnd() >>> 24);
       for (const start of [0, 1, 0xcbf43926, 0xffffffff]) expect(crc32(bytes, start)).toBe(crc32Portable(bytes, start));
     }
