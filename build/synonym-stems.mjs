@@ -91,7 +91,7 @@ export const SYNSET_COUNT = ${SYNSET_COUNT};
 export const STEM_COUNT = ${order.length};
 /** The stems, sorted, separated by a space (build/synonym-stems.mjs). */
 export const STEMS = ${JSON.stringify(order.join(' '))};
-/** Each stem's synonym set numbers as base64url varints, a run a stem, separated by a space (build/synonym-stems.mjs). */
+/** Each stem's set numbers as base64url varints, a run a stem, separated by spaces (build/synonym-stems.mjs). */
 export const STEM_SETS = ${JSON.stringify(encoded)};
 `;
 

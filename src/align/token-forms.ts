@@ -13,7 +13,7 @@
 import { normalize } from '../text/normalize.js';
 import { isSpace } from '../util/space.js';
 
-/** Longest stretch normalised for one token (text without white space, as Chinese prose: the caller normalises it all). */
+/** Longest stretch normalised for one token (text without white space, as Chinese prose: the caller takes it all). */
 const STRETCH_MAX = 256;
 
 /** White space that separates tokens: JavaScript's `\s` without U+FEFF (as `SPACE` of ./tokens.ts). */

@@ -55,8 +55,9 @@ export function ensureTables(core: Core, L: Layout): boolean {
 /**
  * Reads the tables `core` decoded ({@link decodeTablesInCore}) as {@link FlatTables}, for the TypeScript normaliser
  * (`offerDecodedTables`), which would otherwise decode the same strings again in the interpreter. The composition
- * pairs are copied now (they lie in scratch the next call reuses); the rest is read from the core's table area
- * when asked, less the bits only the core's copy has, unless the core is gone (held weakly: the offer keeps no engine alive) or a trap left it unusable.
+ * pairs are copied now (they lie in scratch the next call reuses); the rest is read from the core's table area when
+ * asked, less the bits only the core's copy has — unless the core is gone (held weakly: the offer keeps no engine
+ * alive) or a trap left it unusable.
  * @example offerDecodedTables(coreTablesReader(core, decodeTablesInCore(core, core.layout())))
  */
 export function coreTablesReader(core: Core, t: CoreTableLengths): () => FlatTables | undefined {
