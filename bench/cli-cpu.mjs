@@ -27,7 +27,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
+import { abRecordHead, loadNow, writeRecord } from './record.mjs';
 import { archiveFilesOf, CORPORA, cliRun, outputsOf, TIME } from './fingerprint-whole.mjs';
 import { cpuRatios, median, medianRatio, processMedians, round } from './stats.mjs';
 
@@ -156,14 +156,8 @@ try {
   // each figure of this build as a ratio to the baseline's, per round (CPU), then the median
   const ratios = cpuRatios(runs, Object.keys(commands));
   const record = {
-    ...recordHeader('cli-cpu'),
-    options: process.argv.slice(2),
-    builds,
-    rounds: ROUNDS,
-    load_1min: loadSpread(loads),
-    identical_outputs: builds.length > 1 ? identical : null,
+    ...abRecordHead('cli-cpu', { builds, rounds: ROUNDS, loads, identical, ratios }),
     copies: COPIES === undefined ? null : Number(COPIES),
-    ratios,
     ...table,
   };
   for (const [name] of builds)

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliRun, TIME } from './fingerprint-whole.mjs';
-import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
+import { abRecordHead, loadNow, writeRecord } from './record.mjs';
 import { cpuRatios, processMedians } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -60,16 +60,7 @@ for (const [name, byCommand] of Object.entries(runs))
     Object.entries(byCommand).map(([command, rs]) => [command, { ...processMedians(rs), raw: rs }]),
   );
 const ratios = cpuRatios(runs, Object.keys(commands));
-const record = {
-  ...recordHeader('cli-defaults'),
-  options: process.argv.slice(2),
-  builds,
-  rounds: ROUNDS,
-  load_1min: loadSpread(loads),
-  identical_outputs: builds.length > 1 ? identical : null,
-  ratios,
-  ...table,
-};
+const record = { ...abRecordHead('cli-defaults', { builds, rounds: ROUNDS, loads, identical, ratios }), ...table };
 for (const [name] of builds)
   console.log(
     `${name.padEnd(9)} ` +

@@ -68,3 +68,21 @@ export function writeRecord(path, record) {
   writeFileSync(full, `${JSON.stringify(record, null, 2)}\n`);
   return relative(ROOT, full);
 }
+
+/**
+ * The head of an A/B record of whole processes (bench/cli-cpu.mjs, bench/cli-defaults.mjs): {@link recordHeader}, the
+ * command line's options, the builds, the rounds, the load over them, whether the builds printed the same (null with
+ * one build) and each command's CPU ratio.
+ * @example abRecordHead('cli-defaults', { builds, rounds: 7, loads, identical: true, ratios })
+ */
+export function abRecordHead(bench, { builds, rounds, loads, identical, ratios }) {
+  return {
+    ...recordHeader(bench),
+    options: process.argv.slice(2),
+    builds,
+    rounds,
+    load_1min: loadSpread(loads),
+    identical_outputs: builds.length > 1 ? identical : null,
+    ratios,
+  };
+}

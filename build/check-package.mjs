@@ -664,7 +664,8 @@ for (const f of [
 }
 // WordNet's licence asks for its notice on every copy of the synonym sets (src/align/synonym-stems.generated.ts, from
 // src/align/synonyms.generated.ts): they are a file of their own (synonyms.js / .cjs), which must keep that legal
-// comment; the bundles that align texts import it on demand and must not hold a second copy (the fingerprint entry stays light without it).
+// comment; the bundles that align texts import it on demand and must not hold a second copy (the fingerprint entry
+// stays light without it).
 const WORDNET_NOTICE = 'WordNet 3.1 Copyright 2011 by Princeton University';
 for (const f of ['synonyms.js', 'synonyms.cjs']) {
   if (!read(f).includes(WORDNET_NOTICE)) {

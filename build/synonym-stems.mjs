@@ -25,12 +25,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { stemSetsOf } from './synonym-stems-of.mjs';
+import { stemSetsOf, varint } from './synonym-tables.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'src/align/synonym-stems.generated.ts');
 const SOURCE = join(ROOT, 'src/align/synonyms.generated.ts');
-const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 // the WordNet table and the stemmer, bundled from their TypeScript for this process
 const bundled = await build({
@@ -55,15 +54,6 @@ const { LEMMAS, SYNSETS, SYNSET_COUNT, stemOnce, STOP_WORDS } = await import(
 // the sets of each stem, as the library gathered them at run time before
 const sets = stemSetsOf({ LEMMAS, SYNSETS, SYNSET_COUNT }, { stemOnce, STOP_WORDS });
 
-const varint = (n) => {
-  let out = '';
-  for (;;) {
-    const low = n % 32;
-    n = Math.floor(n / 32);
-    if (n === 0) return out + DIGITS[low];
-    out += DIGITS[low + 32];
-  }
-};
 const order = [...sets.keys()].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
 for (const stem of order) if (!/^[a-z]+$/.test(stem)) throw new Error(`a stem outside a-z: ${JSON.stringify(stem)}`);
 const runs = order.map((stem) => {

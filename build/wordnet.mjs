@@ -26,6 +26,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { varint } from './synonym-tables.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const [dbDir, excDir] = process.argv.slice(2);
@@ -134,16 +135,6 @@ for (let i = 0; i < lemmas.length; i++) {
   lemmaText += `${i > 0 ? ' ' : ''}${shared.toString(36)}${lemmas[i].slice(shared)}`;
 }
 
-const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const varint = (n) => {
-  let s = '';
-  do {
-    const low = n & 31;
-    n >>>= 5;
-    s += DIGITS[low | (n > 0 ? 32 : 0)];
-  } while (n > 0);
-  return s;
-};
 let synsetText = '';
 for (const set of kept) {
   const ids = set.map((l) => number.get(l)).sort((x, y) => x - y);

@@ -11,13 +11,10 @@
  * analyze` builds on every run), where the stretch is a word or two.
  */
 import { normalize } from '../text/normalize.js';
-import { isSpace } from '../util/space.js';
+import { isTokenSeparator } from '../util/space.js';
 
 /** Longest stretch normalised for one token (text without white space, as Chinese prose: the caller takes it all). */
 const STRETCH_MAX = 256;
-
-/** White space that separates tokens: JavaScript's `\s` without U+FEFF (as `SPACE` of ./tokens.ts). */
-const separates = (c: number): boolean => c !== 0xfeff && isSpace(c);
 
 /**
  * The form `normalize(text)` gives token `i` of the `count` tokens whose spans in `text` are `starts` and `ends` (the
@@ -35,12 +32,12 @@ export function tokenForm(
 ): string | undefined {
   let a = starts[i];
   const lowest = Math.max(0, a - STRETCH_MAX);
-  while (a > lowest && !separates(text.charCodeAt(a - 1))) a--;
-  if (a > 0 && !separates(text.charCodeAt(a - 1))) return undefined;
+  while (a > lowest && !isTokenSeparator(text.charCodeAt(a - 1))) a--;
+  if (a > 0 && !isTokenSeparator(text.charCodeAt(a - 1))) return undefined;
   let b = ends[i];
   const highest = Math.min(text.length, b + STRETCH_MAX);
-  while (b < highest && !separates(text.charCodeAt(b))) b++;
-  if (b < text.length && !separates(text.charCodeAt(b))) return undefined;
+  while (b < highest && !isTokenSeparator(text.charCodeAt(b))) b++;
+  if (b < text.length && !isTokenSeparator(text.charCodeAt(b))) return undefined;
   let first = i;
   while (first > 0 && starts[first - 1] >= a) first--;
   let last = i;

@@ -8,6 +8,7 @@ import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
 import { normalize } from '../text/normalize.js';
 import { lowerBound, upperBound } from '../util/sorted.js';
+import { isTokenSeparator } from '../util/space.js';
 import { ASCII_WORD, sameAsciiForm } from './ascii-forms.js';
 import { porterStem, stemOnce, STOP_WORDS } from './stem.js';
 import { namedTokens, type TokenNamer, UNDECIDED } from './token-columns.js';
@@ -362,11 +363,6 @@ export function countSpaces(s: string): number {
 const CHUNK = 4096;
 /** Furthest a chunk runs on to find white space; a chunk cut elsewhere marks its windows for the slow path. */
 const CHUNK_REACH = 256;
-/**
- * White space that separates tokens: JavaScript's `\s` without U+FEFF, which the normaliser drops as a default
- * ignorable (a token runs on across it).
- */
-const SPACE = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
 
 interface Chunk {
   readonly from: number;
@@ -396,7 +392,7 @@ export class TokenizedText {
       let to = Math.min(text.length, from + CHUNK);
       let safe = to === text.length;
       for (let i = to; !safe && i < Math.min(text.length, to + CHUNK_REACH); i++) {
-        if (SPACE.test(text[i])) {
+        if (isTokenSeparator(text.charCodeAt(i))) {
           to = i;
           safe = true;
         }
@@ -411,7 +407,7 @@ export class TokenizedText {
   /** The tokens of `text.slice(from, to)`, positions in that slice; tokenized by `core` when one is given. */
   window(from: number, to: number, core?: Core): Tokens {
     const { text } = this;
-    const atSpace = (p: number) => p <= 0 || p >= text.length || SPACE.test(text[p]);
+    const atSpace = (p: number) => p <= 0 || p >= text.length || isTokenSeparator(text.charCodeAt(p));
     const first = this.#chunkAt(from),
       last = this.#chunkAt(Math.max(from, to - 1));
     let safe = atSpace(from) && atSpace(to);

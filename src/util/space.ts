@@ -28,6 +28,18 @@ export function isSpace(c: number): boolean {
 }
 
 /**
+ * True for the white space that separates word tokens: {@link isSpace} without U+FEFF, which the normaliser drops as
+ * a default ignorable (a token runs on across it). No token crosses such a character and the normaliser composes
+ * nothing across one, so text cut there normalises to the same tokens as the whole (src/align/tokens.ts,
+ * src/align/token-forms.ts).
+ * @example isTokenSeparator(0x3000) // true
+ * @example isTokenSeparator(0xfeff) // false
+ */
+export function isTokenSeparator(c: number): boolean {
+  return c !== 0xfeff && isSpace(c);
+}
+
+/**
  * The words of `text` in [start, end): runs of characters that are not {@link isSpace} (what `text.match(/\S+/g)`
  * counts). The one word count of every place that shows one — a file's words, a section's, a scan hit's, a remote
  * document's — so that a book has one number of words wherever it is read.

@@ -5,7 +5,7 @@
  * content words were replaced by synonyms as nearly its source (as written, it is at the validation bar).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stemSetsOf } from '../../../build/synonym-stems-of.mjs';
+import { stemSetsOf } from '../../../build/synonym-tables.mjs';
 import { preparePair } from '../../../src/align/prepare.js';
 import { stemOnce, STOP_WORDS } from '../../../src/align/stem.js';
 import { loadSynonyms, swapSynonyms, synonymSets, termSynsets } from '../../../src/align/synonyms.js';

@@ -1,8 +1,26 @@
-// The WordNet table's synonym sets gathered by stem (build/synonym-stems.mjs writes them; a unit test recomputes them
-// to hold the committed table to the stemmer): each lemma of the front-coded LEMMAS stemmed once (stop words left
-// out), then each set of SYNSETS added to the sets of its lemmas' stems, in ascending order, once per stem.
+// What the scripts that write the synonym tables share (build/wordnet.mjs, build/synonym-stems.mjs), and a unit test
+// with them: the tables' base64url varints, and the WordNet table's sets gathered by stem — each lemma of the
+// front-coded LEMMAS stemmed once (stop words left out), then each set of SYNSETS added to the sets of its lemmas'
+// stems, in ascending order, once per stem.
 
-const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** The varints' digits: base64url, 5 bits of the value a digit, bit 5 set on every digit but a value's last. */
+export const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * `n` (an integer below 2^32) as a varint of {@link DIGITS}, the low 5 bits first.
+ * @param {number} n
+ * @returns {string}
+ * @example varint(40) // 'oB'
+ */
+export const varint = (n) => {
+  let s = '';
+  do {
+    const low = n & 31;
+    n >>>= 5;
+    s += DIGITS[low | (n > 0 ? 32 : 0)];
+  } while (n > 0);
+  return s;
+};
 
 /**
  * The synonym set numbers of each stem of the WordNet table (src/align/synonyms.generated.ts), with the stemmer given.
