@@ -6,7 +6,8 @@
  * The library import ('../index.js') is rewritten by build/web.mjs to './index.js' and left
  * external: the page loads the package's own browser bundle, copied next to it. The data are
  * files beside it (build/web.mjs writes them): `starter.json` + `starter.tpds` (the starter
- * snapshot and its SHA-256) and `packs/` (the default packs and their index); each file is
+ * snapshot and its SHA-256) with `starter.tpci` (its content-word pair index, which the engine checks itself) and
+ * `packs/` (the default packs and their index); each file is
  * checked against its SHA-256 before it is imported. EPUB, DOCX and PDF files are read here too:
  * the engine loads its document readers, which build/web.mjs bundles with pdf.js, when
  * the first file of a format is chosen.
@@ -34,6 +35,11 @@ export interface StarterFile {
   readonly file: string;
   readonly bytes: number;
   readonly sha256: string;
+  /**
+   * The snapshot's content-word pair index (`engine.exportContentIndex`), relative to this description: the engine
+   * checks it against the dataset, and the first analysis does not build it. Absent in a build made before it.
+   */
+  readonly content_index?: string;
 }
 
 /** File written by build/web.mjs next to the page, for the served mode: the starter's document texts, by id. */
@@ -78,6 +84,21 @@ async function loadStarter(lib: Loaded['lib'], engine: Engine, url: URL): Promis
   }
   // the package's starter dataset: its texts' source is documented with it, not declared by anyone here
   await engine.importDataset(bytes, { supplied_by: 'shipped' });
+  if (starter.content_index !== undefined)
+    await adoptContentIndex(engine, starter.id, new URL(starter.content_index, url));
+}
+
+/**
+ * The starter's content-word pair index from `url`, handed to the dataset `id`: a file that does not download or is
+ * refused (made for other documents, or by another build) is left alone, and the first analysis builds the index
+ * from the licence texts, as it would without it (a few hundred ms).
+ */
+async function adoptContentIndex(engine: Engine, id: string, url: URL): Promise<void> {
+  try {
+    await engine.importContentIndex(id, await fetchBytes(url));
+  } catch {
+    // built on the first search that needs it
+  }
 }
 
 /**

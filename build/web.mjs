@@ -13,6 +13,8 @@
 //   starter.tpds, starter.json the starter dataset as a snapshot file (raw bytes: no base64 module to parse)
 //                              and its id, source and SHA-256; the worker fetches it after first paint and
 //                              checks the SHA-256 before importing it
+//   starter.tpci               its content-word pair index (exportContentIndex), which the engine checks: no
+//                              analysis builds it from the licence texts
 //   packs/                     the default reference packs and packs/index.json (their SHA-256), fetched
 //                              by the worker after first paint with loadDefaultPacksFromUrl
 //   starter-texts.json         the starter's licence texts by id (spdx-license-list, CC0-1.0), for the
@@ -211,8 +213,11 @@ const lib = await import(pathToFileURL(join(dist, 'index.js')).href);
 const engine = await lib.createEngine();
 await loadStarterDataset(engine);
 const snapshot = engine.exportDataset(STARTER_DATASET.id);
+// its content-word pair index, which the worker hands the dataset so that the first analysis does not build it
+const contentIndex = await engine.exportContentIndex(STARTER_DATASET.id);
 engine.dispose();
 writeFileSync(join(out, 'starter.tpds'), snapshot);
+writeFileSync(join(out, 'starter.tpci'), contentIndex);
 const starter = {
   id: STARTER_DATASET.id,
   source,
@@ -221,6 +226,7 @@ const starter = {
   file: 'starter.tpds',
   bytes: snapshot.length,
   sha256: await lib.sha256Hex(snapshot),
+  content_index: 'starter.tpci',
 };
 writeFileSync(join(out, 'starter.json'), `${JSON.stringify(starter, null, 2)}\n`);
 
@@ -233,6 +239,7 @@ const files = [
   ...readerFiles,
   'starter.json',
   'starter.tpds',
+  'starter.tpci',
   'starter-texts.json',
   'packs/index.json',
   ...packFiles,

@@ -115,6 +115,14 @@ export class DatasetEngine extends FingerprintEngine {
   documentText(datasetId: string, documentId: string): string | null {
     return this.corpus.documentText(datasetId, documentId);
   }
+  /** {@inheritDoc Corpus.exportContentIndex} @example await writeFile('books.tpci', await engine.exportContentIndex('books')) */
+  exportContentIndex(id: string): Promise<Uint8Array> {
+    return this.corpus.exportContentIndex(id);
+  }
+  /** {@inheritDoc Corpus.importContentIndex} @example await engine.importContentIndex('books', bytes) */
+  importContentIndex(id: string, bytes: Uint8Array): Promise<void> {
+    return this.corpus.importContentIndex(id, bytes);
+  }
   /** {@inheritDoc Corpus.importDataset} @example await engine.importDataset(bytes) */
   importDataset(bytes: Uint8Array, options?: DatasetImportOptions): Promise<DatasetStats> {
     return this.corpus.importDataset(bytes, options);

@@ -112,6 +112,27 @@ export class MemoryExact extends HeldInMemory<ExactDataset> implements LoadedDat
     return finish(this.contentIndexSteps());
   }
 
+  /** {@link pairIndex} as the index itself, whose columns a file holds (./content-index-file.ts). */
+  contentIndex(): ContentWordIndex {
+    return finish(this.contentIndexSteps());
+  }
+
+  /** Each document's length in UTF-16 units: what a content index file's offsets are checked against. */
+  documentChars(): Uint32Array {
+    return Uint32Array.from(this.dataset.docs, (d) => d.chars);
+  }
+
+  /**
+   * Takes `index`, read from a file made for these documents (./content-index-file.ts), as the content-word pair
+   * index, so that no search builds it. A build under way goes on for the searches that wait on it (it makes the
+   * same index); the searches after take this one.
+   */
+  adoptContentIndex(index: ContentWordIndex): void {
+    if (index.documents !== this.dataset.docs.length)
+      throw new TrainprintError('SNAPSHOT_INCOMPATIBLE', 'content index file refused: made for other documents');
+    this.pairIndexBuilt = index;
+  }
+
   documentText(documentId: string): string | null {
     const i = this.dataset.documentIndex(documentId);
     if (i < 0) throw new TrainprintError('NOT_FOUND', `no document "${documentId}" in dataset "${this.descriptor.id}"`);

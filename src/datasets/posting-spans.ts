@@ -11,6 +11,8 @@
  * messages: the single pass only says whether all is well.
  */
 
+import { LITTLE_ENDIAN } from '../util/bytes.js';
+
 /** What the index's packing needs from the spans: the largest start and the longest span. */
 export interface SpanExtent {
   readonly maxStart: number;
@@ -25,8 +27,6 @@ interface Vouched extends SpanExtent {
 }
 
 const vouched = new WeakMap<Uint32Array, Vouched>();
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The postings' columns as a decoded snapshot holds them. */
 export interface PostingColumnsData {

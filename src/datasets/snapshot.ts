@@ -48,6 +48,7 @@
 import { Decoder, Encoder, ExtData } from '@msgpack/msgpack';
 import { TrainprintError, type ErrorCode } from '../errors.js';
 import { olderNormalizer } from '../fingerprint/options.js';
+import { LITTLE_ENDIAN } from '../util/bytes.js';
 import { crc32 } from '../util/crc32.js';
 import { readThrough } from '../util/schema-check.js';
 import { checkPortraitBackground, type PortraitBackground } from './background.js';
@@ -166,7 +167,6 @@ const PORTRAIT_PAYLOAD_KEYS = ['descriptor', 'docs', 'filters'] as const;
 const FILTER_KEYS = new Set(['keys', 'k', 'bits']);
 const MAX_FILTER_K = 16;
 const DOC_KEYS = new Set(['id', 'chars', 'tokens', 'bytes', 'meta']);
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The fixed bytes before the checksum value: fixstr(8) "checksum", uint32 tag. */
 const CHECKSUM_TAG = Uint8Array.of(0xa8, 0x63, 0x68, 0x65, 0x63, 0x6b, 0x73, 0x75, 0x6d, 0xce);
@@ -713,7 +713,36 @@ export function decodeDatasetLazily(
   bytes: Uint8Array,
   options: { readonly adopt?: boolean } = {},
 ): DatasetData & { readonly lazyTexts?: LazyTexts } {
+  const ahead = decodedAhead.get(bytes);
+  if (ahead !== undefined) {
+    decodedAhead.delete(bytes);
+    return ahead;
+  }
   return decodeWith(bytes, { kind: 'any' }, true, options.adopt === true);
+}
+
+/** Portraits decoded by {@link withDecodedAhead}, for the one {@link decodeDatasetLazily} of the same bytes. */
+const decodedAhead = new WeakMap<Uint8Array, PortraitDatasetData>();
+
+/**
+ * Runs `run` with `data`, the portrait that {@link decodeDataset} made of `bytes`, handed to the first
+ * {@link decodeDatasetLazily} of the same bytes in it, which takes it instead of decoding them again (a portrait
+ * decodes the same either way); not taken by then, it is dropped when `run` settles. For a caller that decoded a file
+ * to check it and then imports it, as a reference pack is loaded (src/packs/pack.ts): the default packs' 36 MB were
+ * decoded twice on each `trainprint analyze`. The caller must not change `bytes` meanwhile, as for any import.
+ * @example await withDecodedAhead(bytes, decodeDataset(bytes, { kind: 'portrait' }), () => engine.importDataset(bytes))
+ */
+export async function withDecodedAhead<T>(
+  bytes: Uint8Array,
+  data: PortraitDatasetData,
+  run: () => Promise<T>,
+): Promise<T> {
+  decodedAhead.set(bytes, data);
+  try {
+    return await run();
+  } finally {
+    decodedAhead.delete(bytes);
+  }
 }
 
 function decodeWith(

@@ -23,7 +23,7 @@ import {
   type PackedArticles,
   unpackArticles,
 } from '../datasets/articles.js';
-import { decodeDataset, encodeDataset, type PortraitDatasetData } from '../datasets/snapshot.js';
+import { decodeDataset, encodeDataset, type PortraitDatasetData, withDecodedAhead } from '../datasets/snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import { sha256Hex } from '../fingerprint/sha256.js';
@@ -383,6 +383,14 @@ export async function readPackInfo(bytes: Uint8Array): Promise<PackInfo> {
  * @example const info = await verifyPack(bytes, { sha256: entry.sha256 })
  */
 export async function verifyPack(bytes: Uint8Array, expect: { sha256?: string } = {}): Promise<PackInfo> {
+  return (await verifiedPack(bytes, expect)).info;
+}
+
+/** {@link verifyPack}'s provenance with the decoded pack it was read from. */
+async function verifiedPack(
+  bytes: Uint8Array,
+  expect: { sha256?: string },
+): Promise<{ info: PackInfo; data: PortraitDatasetData }> {
   if (!(bytes instanceof Uint8Array)) throw new TrainprintError('INVALID_INPUT', 'a pack must be a Uint8Array');
   const sha = await sha256Hex(bytes);
   if (expect.sha256 !== undefined && sha !== expect.sha256.toLowerCase()) {
@@ -391,7 +399,8 @@ export async function verifyPack(bytes: Uint8Array, expect: { sha256?: string } 
       `SHA-256 mismatch (file ${sha}, expected ${expect.sha256}): the pack is not the one listed`,
     );
   }
-  return describe(decodeDataset(bytes, { kind: 'portrait' }), bytes.length, sha);
+  const data = decodeDataset(bytes, { kind: 'portrait' });
+  return { info: describe(data, bytes.length, sha), data };
 }
 
 /**
@@ -407,7 +416,10 @@ export async function loadPack(
   expect: { sha256?: string } = {},
   load: DatasetImportOptions = {},
 ): Promise<{ stats: DatasetStats; info: PackInfo }> {
-  const info = await verifyPack(bytes, expect);
-  const stats = await engine.importDataset(bytes, load);
-  return { stats, info };
+  const { info, data } = await verifiedPack(bytes, expect);
+  // the provenance returned shares none of its objects with the dataset loaded, which takes the pack as it was
+  // decoded here (not decoded a second time)
+  const own = structuredClone(info);
+  const stats = await withDecodedAhead(bytes, data, () => engine.importDataset(bytes, load));
+  return { stats, info: own };
 }

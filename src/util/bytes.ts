@@ -1,3 +1,6 @@
+/** Whether this host stores a typed array's numbers least significant byte first (every common platform does). */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /**
  * The parts, in order, in one array: `parts[0]` itself when there is only one (no copy), else a new array of
  * `total` bytes (their summed lengths unless given, as a reader that counted them while they came gives it).

@@ -52,8 +52,10 @@ describe.runIf(existsSync(join(root, 'dist/index.js')))('the packed package, ins
       'dist/library.js',
       'dist/cli.js',
       // the starter snapshot the CLI reads as a file (src/cli/starter-file.ts), with the record it is checked against
+      // and its content index
       'dist/starter.tpds',
       'dist/starter.json',
+      'dist/starter.tpci',
       'packs/index.json',
       'packs/gutenberg.tpk',
     ])

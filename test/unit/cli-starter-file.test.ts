@@ -2,16 +2,18 @@
  * The command line's starter dataset from the snapshot file beside dist/cli.js (src/cli/starter-file.ts): read when
  * starter.tpds and starter.json agree (length and SHA-256), refused — so that the embedded `trainprint/starter` is
  * imported instead — when either is missing, malformed or describes other bytes; and the file's snapshot gives the
- * same dataset as the embedded one.
+ * same dataset as the embedded one. The content index beside it (starter.tpci) is taken when it is the dataset's, so
+ * that a reworded search builds none, and left alone (the search builds it) when it is missing or another's.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { STARTER_SNAPSHOT } from '../../build/generated/starter-dataset.js';
-import { loadStarter, starterFile } from '../../src/cli/starter-file.js';
+import { adoptContentIndex, loadStarter, starterFile } from '../../src/cli/starter-file.js';
+import { ContentWordIndex } from '../../src/corpus/content-words.js';
 import { decodeBase64 } from '../../src/core/base64.js';
 import { createEngine } from '../../src/index.js';
 import { loadStarterDataset } from '../../src/starter/index.js';
@@ -67,5 +69,38 @@ describe('the starter snapshot file of the command line', () => {
     const engine = await createEngine();
     const stats = await loadStarter(engine);
     expect(stats).toMatchObject({ id: 'spdx-licenses', kind: 'exact', documents: STARTER_SNAPSHOT.documents });
+  });
+});
+
+describe("the starter's content index file", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const query = 'Permission is hereby granted, at no charge, to anybody holding a copy of this program and its notes.';
+
+  it('is taken when it was made for the dataset, and the reworded search then builds no index', async () => {
+    const maker = await createEngine();
+    await maker.importDataset(snapshot);
+    const dir = folder({ 'starter.tpci': await maker.exportContentIndex('spdx-licenses') });
+    const engine = await createEngine();
+    await engine.importDataset(snapshot, { supplied_by: 'shipped' });
+    expect(await adoptContentIndex(engine, 'spdx-licenses', dir)).toBe(true);
+    const build = vi.spyOn(ContentWordIndex, 'buildSteps');
+    const read = await engine.searchAsync(query, { reworded: true });
+    expect(build).not.toHaveBeenCalled();
+    expect(JSON.stringify(read.matches)).toBe(
+      JSON.stringify((await maker.searchAsync(query, { reworded: true })).matches),
+    );
+  });
+
+  it('is left alone when missing or made for other documents: the search builds the index', async () => {
+    const other = await createEngine();
+    await other.addDataset({ id: 'spdx-licenses', kind: 'exact' }, [{ id: 'MIT', text: `${query} ${query}` }]);
+    const engine = await createEngine();
+    await engine.importDataset(snapshot, { supplied_by: 'shipped' });
+    expect(await adoptContentIndex(engine, 'spdx-licenses', folder({}))).toBe(false);
+    const dir = folder({ 'starter.tpci': await other.exportContentIndex('spdx-licenses') });
+    expect(await adoptContentIndex(engine, 'spdx-licenses', dir)).toBe(false);
+    const build = vi.spyOn(ContentWordIndex, 'buildSteps');
+    await engine.searchAsync(query, { reworded: true });
+    expect(build).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,6 +1,8 @@
 // Reference packs (src/packs): Project Gutenberg header stripping, WikiText detokenising, manifest
 // and index checks, and the pack build → verify → load round trip on committed fixture books.
-import { describe, expect, it } from 'vitest';
+import { Decoder } from '@msgpack/msgpack';
+import { describe, expect, it, vi } from 'vitest';
+import { decodeDataset, withDecodedAhead } from '../../src/datasets/snapshot.js';
 import {
   buildPack,
   checkPackIndex,
@@ -271,6 +273,46 @@ describe('building, verifying and loading a pack', () => {
     expect(engine.search(other).matches).toEqual([]);
     await fails(() => loadPack(engine, a.bytes), 'ALREADY_EXISTS');
     engine.dispose();
+  });
+
+  it('loads a pack decoded once: the engine takes the decode that verified it, and the dataset is the file', async () => {
+    const { manifest, texts } = await fixtureManifest();
+    const engine = await createEngine();
+    const { bytes, sha256 } = await buildPack(engine, manifest, (d) => texts.get(d.file)!);
+    const decodes = vi.spyOn(Decoder.prototype, 'decode');
+    await verifyPack(bytes, { sha256 });
+    const verifying = decodes.mock.calls.length;
+    decodes.mockClear();
+    const { stats, info } = await loadPack(engine, bytes, { sha256 });
+    // one decode of the file and of its payload: the verification's, which the import took
+    expect(decodes.mock.calls.length).toBe(verifying);
+    decodes.mockRestore();
+    expect(Buffer.from(engine.exportDataset(stats.id)).equals(Buffer.from(bytes))).toBe(true);
+    expect(info).toEqual(await readPackInfo(bytes));
+    // the provenance shares nothing with the dataset: changing it changes nothing there
+    (info.sources[0] as { url: string }).url = 'changed';
+    expect(Buffer.from(engine.exportDataset(stats.id)).equals(Buffer.from(bytes))).toBe(true);
+    // a decode handed over and not taken is dropped: the bytes are decoded again by the next import
+    const other = await createEngine();
+    const data = decodeDataset(bytes, { kind: 'portrait' });
+    await withDecodedAhead(bytes, data, async () => undefined);
+    decodes.mockClear();
+    const again = vi.spyOn(Decoder.prototype, 'decode');
+    await other.importDataset(bytes);
+    expect(again.mock.calls.length).toBe(verifying);
+    again.mockRestore();
+    // and one that is taken is taken once: a second import in the same run decodes its bytes
+    const third = await createEngine();
+    const fourth = await createEngine();
+    const counted = vi.spyOn(Decoder.prototype, 'decode');
+    await withDecodedAhead(bytes, data, async () => {
+      await third.importDataset(bytes);
+      await fourth.importDataset(bytes);
+    });
+    expect(counted.mock.calls.length).toBe(verifying);
+    counted.mockRestore();
+    expect(Buffer.from(fourth.exportDataset(stats.id)).equals(Buffer.from(bytes))).toBe(true);
+    for (const e of [engine, other, third, fourth]) e.dispose();
   });
 
   it('refuses a text that is not the one the manifest names, and a pack id already loaded', async () => {
