@@ -193,14 +193,16 @@ function summarise(runs, pick) {
 export const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 /**
- * One whole CLI process under GNU time: CPU (user + system), minor faults, max RSS, wall.
+ * One whole CLI process under GNU time: CPU (user + system), minor faults, max RSS, wall; under `node` (this
+ * process's Node unless named) in the environment `env`.
  * @example cliRun('dist', ['fingerprint', 'en.txt']).cpu_s
  */
-export function cliRun(dist, args) {
+export function cliRun(dist, args, { node = process.execPath, env = process.env } = {}) {
   const out = join(tmpdir(), `trainprint-bench-time-${process.pid}.txt`);
   const t0 = now();
-  execFileSync(TIME, ['-f', '%U %S %R %M %e', '-o', out, process.execPath, join(dist, 'cli.js'), ...args], {
+  execFileSync(TIME, ['-f', '%U %S %R %M %e', '-o', out, node, join(dist, 'cli.js'), ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
+    env,
   });
   const wall = now() - t0;
   const [u, s, minor, rssKb] = readFileSync(out, 'utf8').trim().split('\n').pop().split(/\s+/).map(Number);

