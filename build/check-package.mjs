@@ -281,7 +281,10 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // engine's two methods), so that `trainprint analyze` reads the starter's index instead of building it; then
 // 1,340,102 B (+0.6 KB): a reference pack's decode, made to verify it, handed to its import (withDecodedAhead in
 // src/datasets/snapshot.ts), where the default packs were decoded twice on each analyze — 1,309 KiB.
-const MAIN_BUDGET = 1309 * 1024;
+// Then 1,340,558 B (+0.5 KB): a text's kept audits and extractions stamped after its entries that stay (stampAfter in
+// src/services/memorization/kept-by-text.ts), so that two kept within one millisecond read back in the order kept,
+// not by their ordinals — 1,310 KiB.
+const MAIN_BUDGET = 1310 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -345,7 +348,9 @@ const BUDGETS_KIB = {
   // (src/align/token-forms.ts, +1.3 KB), as the main entry's
   // → 1,316 (1,347,143 B): a content-word pair index to and from a file (src/corpus/content-index-file.ts, +5.9 KB)
   // and a pack's decode handed to its import (+0.6 KB), as the main entry's
-  'library.cjs': 1316,
+  // → 1,317 (1,347,599 B): kept entries of a text stamped after those that stay (stampAfter, +0.5 KB), as the main
+  // entry's
+  'library.cjs': 1317,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)

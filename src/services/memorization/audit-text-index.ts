@@ -13,6 +13,7 @@
  */
 import { TrainprintError } from '../../errors.js';
 import type { Store, Transaction } from '../../store/types.js';
+import { stampAfter } from './kept-by-text.js';
 
 /** Audits that measured one text an account keeps indexed at most: the newest replace the oldest past it. */
 export const STORED_AUDITS_PER_TEXT = 16;
@@ -103,7 +104,8 @@ export async function auditOrdinal(store: Store, account: string, auditSha256: s
  * Indexes the audit (`auditSha256`, its ordinal `ordinal`) under each text of `textSha256s` (distinct), in `tx`:
  * every text's entries of both forms read before any is written (a transaction's scan walks its own pending writes,
  * so reads between writes cost n² key checks), then its entry of this audit replaced, the oldest past
- * {@link STORED_AUDITS_PER_TEXT} dropped, and the new entry written in the short form.
+ * {@link STORED_AUDITS_PER_TEXT} dropped, and the new entry written in the short form, stamped after the entries that
+ * stay ({@link stampAfter}).
  * @example await store.transaction((tx) => indexAuditTexts(tx, 'acme', texts, digest, ordinal, keptStamp()))
  */
 export async function indexAuditTexts(
@@ -121,8 +123,15 @@ export async function indexAuditTexts(
   for (const [i, text] of textSha256s.entries()) {
     const others = held[i].filter((e) => !same(e));
     for (const e of held[i]) if (same(e)) tx.delete(e.key);
-    for (const e of others.slice(0, Math.max(0, others.length - (STORED_AUDITS_PER_TEXT - 1)))) tx.delete(e.key);
-    tx.put(`${shortPrefix(account, text)}${stamp}/${ordinal}`, 1);
+    const dropped = Math.max(0, others.length - (STORED_AUDITS_PER_TEXT - 1));
+    for (const e of others.slice(0, dropped)) tx.delete(e.key);
+    tx.put(
+      `${shortPrefix(account, text)}${stampAfter(
+        stamp,
+        others.slice(dropped).map((e) => e.stamp),
+      )}/${ordinal}`,
+      1,
+    );
   }
 }
 

@@ -18,8 +18,21 @@ export function keptStamp(ms: number = Date.now()): string {
 }
 
 /**
- * Keeps `value` under `prefix` as `<stamp>/<digest>` (the stamp now, unless given): an entry of the same digest is
- * replaced, and past `most` entries the oldest go.
+ * `stamp`, or a millisecond after the latest of `held` (stamps of one text's entries that stay) when one is not
+ * older: a text's newest entry is the one kept last, also when two are kept within one millisecond (their keys would
+ * otherwise sort by what follows the stamp, not by when they were kept).
+ * @example stampAfter(keptStamp(5), [keptStamp(3)]) // keptStamp(5)
+ * @example stampAfter(keptStamp(5), [keptStamp(5)]) // keptStamp(6)
+ */
+export function stampAfter(stamp: string, held: Iterable<string>): string {
+  let latest = '';
+  for (const h of held) if (h > latest) latest = h;
+  return latest < stamp ? stamp : keptStamp(Number(latest) + 1);
+}
+
+/**
+ * Keeps `value` under `prefix` as `<stamp>/<digest>` (the stamp now, unless given, and after the entries that stay:
+ * {@link stampAfter}): an entry of the same digest is replaced, and past `most` entries the oldest go.
  */
 export async function keepNewest(
   tx: Transaction,
@@ -51,8 +64,10 @@ export async function keepNewestAll(
   for (const [i, prefix] of prefixes.entries()) {
     for (const [k] of held[i]) if (k.endsWith(`/${digest}`)) tx.delete(k);
     const others = held[i].filter(([k]) => !k.endsWith(`/${digest}`));
-    for (const [k] of others.slice(0, Math.max(0, others.length - (most - 1)))) tx.delete(k);
-    tx.put(`${prefix}${stamp}/${digest}`, value);
+    const dropped = Math.max(0, others.length - (most - 1));
+    for (const [k] of others.slice(0, dropped)) tx.delete(k);
+    const stays = others.slice(dropped).map(([k]) => k.slice(prefix.length, k.indexOf('/', prefix.length)));
+    tx.put(`${prefix}${stampAfter(stamp, stays)}/${digest}`, value);
   }
 }
 
