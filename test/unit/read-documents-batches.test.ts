@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocuments } from '../../src/node/index.js';
-import { readDocumentBatches } from '../../src/node/read-documents.js';
+import { jsonlLineError, parseJsonlLine, readDocumentBatches } from '../../src/node/read-documents.js';
 import type { DatasetDocument } from '../../src/index.js';
 
 let dir: string;
@@ -94,4 +94,73 @@ describe('readDocumentBatches', () => {
     expect(got.docs).toHaveLength(1200);
     expect(String(got.error?.message)).toContain(`${at('good.jsonl')}:1201: line longer than maxDocumentBytes`);
   });
+
+  it('reads many short lines as each line alone would: marks, spaces, CRLF, blank lines, bad UTF-8', async () => {
+    // what the reader must give line for line, however it reads them: parseJsonlLine of each line's bytes
+    const kinds: Array<(i: number) => Uint8Array> = [
+      (i) => utf8(JSON.stringify({ id: `k${i}`, text: `plain ${i} é 漢 👍` })),
+      (i) => utf8(`\uFEFF${JSON.stringify({ id: `k${i}`, text: 'after a mark' })}`),
+      (i) => utf8(` \t\uFEFF${JSON.stringify({ text: `spaces, then a mark ${i}` })}\r`),
+      (i) => utf8(`${JSON.stringify({ id: i, text: 'crlf' })}\r`),
+      () => utf8(''),
+      () => utf8(' \t \r'),
+      () => utf8('\uFEFF\uFEFF{"text":"two marks"}'), // the second is no white space to JSON: malformed
+      () => utf8(' \uFEFF'), // a mark alone is no blank line
+      () => utf8('{"text": "cut'),
+      () => utf8('["not an object"]'),
+      () => new Uint8Array([...utf8('{"text":"'), 0xc3, 0x28, ...utf8('"}')]), // not UTF-8
+      // the first six kinds read (or are blank); each of the six after them fails its line
+      () => utf8(JSON.stringify({ text: 'x'.repeat(900) })), // over the cap below
+    ];
+    let seed = 11;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const maxDocumentBytes = 800;
+    for (let trial = 0; trial < 12; trial++) {
+      const count = 500 + (next() % 2500);
+      const bad = trial % 3 === 2 ? -1 : next() % count; // the line of a failing kind (none in every third file)
+      const lines = Array.from({ length: count }, (_, i) => {
+        if (i === bad) return kinds[6 + (next() % 6)](i);
+        return kinds[next() % 6](i);
+      });
+      const bytes = concat(lines.flatMap((l) => [l, new Uint8Array([10])]));
+      const file = at(`blocks-${trial}.jsonl`);
+      writeFileSync(file, bytes);
+      const got = await drain(readDocumentBatches([file], { ...ids, maxDocumentBytes }), (b) => b);
+      // the reference: each line alone
+      const want: DatasetDocument[] = [];
+      let wantError: string | null = null;
+      for (let i = 0; i < lines.length && wantError === null; i++) {
+        if (lines[i].length > maxDocumentBytes) {
+          wantError = `${file}:${i + 1}: line longer than maxDocumentBytes (${maxDocumentBytes} bytes)`;
+          break;
+        }
+        try {
+          const doc = parseJsonlLine(lines[i], {
+            textField: 'text',
+            idField: 'id',
+            optionalId: true,
+            maxBytes: maxDocumentBytes,
+          });
+          if (doc) want.push({ id: doc.id ?? `${file}:${i + 1}`, text: doc.text });
+        } catch (e) {
+          wantError = `${file}:${i + 1}: ${jsonlLineError(e)?.detail}`;
+        }
+      }
+      expect(got.docs).toEqual(want);
+      if (wantError === null) expect(got.error).toBeNull();
+      else expect(got.error?.message).toBe(`The input is not valid: ${wantError}`);
+      expect(bad === -1 ? 0 : 1).toBe(wantError === null ? 0 : 1);
+    }
+  });
 });
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const concat = (parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
