@@ -15,13 +15,13 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../src/store/index.js';
 import { openFileStore, openPostgresStore } from '../../src/store/node.js';
 import type { Store } from '../../src/store/types.js';
-import type { CatalogueAuditResult } from '../../src/services/memorization/audit.js';
 import {
   catalogueAuditsOfText,
   catalogueAuditWorks,
   STORED_AUDITS_PER_TEXT,
   storeCatalogueAudit,
 } from '../../src/services/memorization/stored-audits.js';
+import { newAudit } from '../fixtures/catalogue-audit.js';
 import { describePostgres } from '../pg/postgres.js';
 
 const FIXTURE = new URL('../fixtures/stores/audits-hex-file/', import.meta.url);
@@ -46,33 +46,6 @@ async function replayInto(store: Store): Promise<Store> {
   for (const [key, value] of await source.scan('')) await store.put(key, value);
   await source.close();
   return store;
-}
-
-/** A new audit of the catalogue `ids` (each work's text is its id), as auditCatalogue's result. */
-function newAudit(name: string, ids: string[]): { result: CatalogueAuditResult; texts: string[] } {
-  const works = ids.map((id) => ({
-    id,
-    words: 60,
-    verdict: 'untried' as const,
-    nv_recall: 0,
-    nv_recall_50: 0,
-    blocks: [],
-    probes: 0,
-    hits: 0,
-    calls: 0,
-  }));
-  const result = {
-    model: 'verbatim',
-    works,
-    catalogue: { works: ids.length, measured: 0, reproduced: 0, share: 0, ci_95: [0, 1], level: 0.5, first_probes: 3 },
-    calls: 0,
-    budget_calls: 20,
-    usage: null,
-    stopped: 'budget',
-    audit_sha256: audit(name),
-    method: 'test',
-  } as unknown as CatalogueAuditResult;
-  return { result, texts: ids.map(sha) };
 }
 
 const digestsOf = async (store: Store, text: string) =>

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../src/store/index.js';
-import type { CatalogueAuditResult } from '../../src/services/memorization/audit.js';
 import { keepNewest, keptOfText, keptStamp, stampAfter } from '../../src/services/memorization/kept-by-text.js';
 import { catalogueAuditsOfText, storeCatalogueAudit } from '../../src/services/memorization/stored-audits.js';
+import { newAudit } from '../fixtures/catalogue-audit.js';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const NOW = 1_790_000_000_000;
@@ -45,21 +45,9 @@ describe('entries kept within one millisecond', () => {
   it('catalogue audits: the text lists them in the order kept, and one kept again is the newest', async () => {
     vi.spyOn(Date, 'now').mockReturnValue(NOW);
     const store = new MemoryStore();
-    const audit = (name: string) =>
-      ({
-        model: 'verbatim',
-        works: [{ id: 'shared', words: 60, verdict: 'untried', nv_recall: 0, nv_recall_50: 0, blocks: [], probes: 0 }],
-        catalogue: { works: 1, measured: 0, reproduced: 0, share: 0, ci_95: [0, 1], level: 0.5, first_probes: 3 },
-        calls: 0,
-        budget_calls: 20,
-        usage: null,
-        stopped: 'budget',
-        audit_sha256: sha(`audit ${name}`),
-        method: 'test',
-      }) as unknown as CatalogueAuditResult;
     const shared = sha('shared');
     // twelve audits: ordinals 0 … b, whose keys of one millisecond would sort '0', '1', 'a', 'b', '2' …
-    const audits = Array.from({ length: 12 }, (_, i) => audit(String(i)));
+    const audits = Array.from({ length: 12 }, (_, i) => newAudit(String(i), ['shared']).result);
     for (const a of audits) await storeCatalogueAudit(store, 'acme', a, [shared]);
     const order = async () => (await catalogueAuditsOfText(store, 'acme', shared)).map((a) => a.audit_sha256);
     expect(await order()).toEqual(audits.map((a) => a.audit_sha256));

@@ -155,12 +155,4 @@ describe('readDocumentBatches', () => {
 });
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const concat = (parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+const concat = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
