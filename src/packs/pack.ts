@@ -23,7 +23,13 @@ import {
   type PackedArticles,
   unpackArticles,
 } from '../datasets/articles.js';
-import { decodeDataset, encodeDataset, type PortraitDatasetData, withDecodedAhead } from '../datasets/snapshot.js';
+import {
+  decodeDataset,
+  decodePortraitForImport,
+  encodeDataset,
+  type PortraitDatasetData,
+  withDecodedAhead,
+} from '../datasets/snapshot.js';
 import type { DatasetDescriptor, DatasetDocument, DatasetStats } from '../datasets/types.js';
 import { TrainprintError } from '../errors.js';
 import { sha256Hex } from '../fingerprint/sha256.js';
@@ -386,10 +392,14 @@ export async function verifyPack(bytes: Uint8Array, expect: { sha256?: string } 
   return (await verifiedPack(bytes, expect)).info;
 }
 
-/** {@link verifyPack}'s provenance with the decoded pack it was read from. */
+/**
+ * {@link verifyPack}'s provenance with the decoded pack it was read from; `forImport`: decoded for an import of the same
+ * bytes, its filters views of them ({@link decodePortraitForImport}).
+ */
 async function verifiedPack(
   bytes: Uint8Array,
   expect: { sha256?: string },
+  forImport = false,
 ): Promise<{ info: PackInfo; data: PortraitDatasetData }> {
   if (!(bytes instanceof Uint8Array)) throw new TrainprintError('INVALID_INPUT', 'a pack must be a Uint8Array');
   const sha = await sha256Hex(bytes);
@@ -399,7 +409,7 @@ async function verifiedPack(
       `SHA-256 mismatch (file ${sha}, expected ${expect.sha256}): the pack is not the one listed`,
     );
   }
-  const data = decodeDataset(bytes, { kind: 'portrait' });
+  const data = forImport ? decodePortraitForImport(bytes) : decodeDataset(bytes, { kind: 'portrait' });
   return { info: describe(data, bytes.length, sha), data };
 }
 
@@ -416,9 +426,9 @@ export async function loadPack(
   expect: { sha256?: string } = {},
   load: DatasetImportOptions = {},
 ): Promise<{ stats: DatasetStats; info: PackInfo }> {
-  const { info, data } = await verifiedPack(bytes, expect);
+  const { info, data } = await verifiedPack(bytes, expect, true);
   // the provenance returned shares none of its objects with the dataset loaded, which takes the pack as it was
-  // decoded here (not decoded a second time)
+  // decoded here (not decoded a second time; its filters copied into the core from the pack's bytes)
   const own = structuredClone(info);
   const stats = await withDecodedAhead(bytes, data, () => engine.importDataset(bytes, load));
   return { stats, info: own };

@@ -2,7 +2,7 @@
 // and index checks, and the pack build → verify → load round trip on committed fixture books.
 import { Decoder } from '@msgpack/msgpack';
 import { describe, expect, it, vi } from 'vitest';
-import { decodeDataset, withDecodedAhead } from '../../src/datasets/snapshot.js';
+import { decodeDataset, decodePortraitForImport, withDecodedAhead } from '../../src/datasets/snapshot.js';
 import {
   buildPack,
   checkPackIndex,
@@ -313,6 +313,30 @@ describe('building, verifying and loading a pack', () => {
     counted.mockRestore();
     expect(Buffer.from(fourth.exportDataset(stats.id)).equals(Buffer.from(bytes))).toBe(true);
     for (const e of [engine, other, third, fourth]) e.dispose();
+  });
+
+  it("lends a pack's filters to its import without a copy, and the dataset keeps nothing of the bytes", async () => {
+    const { manifest, texts } = await fixtureManifest();
+    const engine = await createEngine();
+    const { bytes, sha256 } = await buildPack(engine, manifest, (d) => texts.get(d.file)!);
+    const file = bytes.slice();
+    // decoded for an import: the same data as decodeDataset's, each filter's bits a view of the bytes
+    const lent = decodePortraitForImport(file);
+    const copied = decodeDataset(file, { kind: 'portrait' });
+    expect(lent).toEqual(copied);
+    for (const [i, f] of lent.filters.entries()) {
+      expect(f.bits.buffer).toBe(file.buffer);
+      expect(copied.filters[i].bits.buffer).not.toBe(file.buffer);
+    }
+    // the locator's cells stay copies: the dataset keeps them, and a view would keep the whole file alive
+    if (lent.locator !== undefined) expect(lent.locator.cells.buffer).not.toBe(file.buffer);
+    // loaded so, the dataset is the file; the file's bytes overwritten after the load change nothing of it
+    const { stats } = await loadPack(engine, file, { sha256 });
+    file.fill(0);
+    expect(Buffer.from(engine.exportDataset(stats.id)).equals(Buffer.from(bytes))).toBe(true);
+    const passage = book('chesterton-thursday').split(/\s+/).slice(5000, 5100).join(' ');
+    expect(engine.search(passage).matches[0]).toMatchObject({ dataset_id: 'pack:test', kind: 'portrait' });
+    engine.dispose();
   });
 
   it('refuses a text that is not the one the manifest names, and a pack id already loaded', async () => {
