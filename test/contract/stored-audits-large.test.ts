@@ -4,46 +4,24 @@
  * found again through the text index, and the works read back page by page in the catalogue's order.
  */
 import { describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { MemoryStore } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/node.js';
 import type { Store, Transaction } from '../../src/store/types.js';
-import type { AuditedWork, CatalogueAuditResult } from '../../src/services/memorization/audit.js';
 import {
   AUDIT_INDEX_BATCH,
   catalogueAuditsOfText,
   catalogueAuditWorks,
   storeCatalogueAudit,
 } from '../../src/services/memorization/stored-audits.js';
+import { newAudit } from '../fixtures/catalogue-audit.js';
 import { describePostgres } from '../pg/postgres.js';
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-
-function catalogue(n: number): { result: CatalogueAuditResult; texts: string[] } {
-  const works: AuditedWork[] = Array.from({ length: n }, (_, i) => ({
-    id: `w${i}`,
-    words: 60,
-    verdict: 'untried',
-    nv_recall: 0,
-    nv_recall_50: 0,
-    blocks: [],
-    probes: 0,
-    hits: 0,
-    calls: 0,
-  }));
-  const result: CatalogueAuditResult = {
-    model: 'verbatim',
-    works,
-    catalogue: { works: n, measured: 0, reproduced: 0, share: 0, ci_95: [0, 1], level: 0.5, first_probes: 3 },
-    calls: 0,
-    budget_calls: 2000,
-    usage: null,
-    stopped: 'budget',
-    audit_sha256: sha(`audit ${n}`),
-    method: 'test',
-  };
-  return { result, texts: works.map((w) => sha(`text of ${w.id}`)) };
-}
+/** An audit of a catalogue of `n` works, `w0` … (test/fixtures/catalogue-audit.ts). */
+const catalogue = (n: number) =>
+  newAudit(
+    String(n),
+    Array.from({ length: n }, (_, i) => `w${i}`),
+  );
 
 /**
  * The store with its transactions watched: for each, the writes it made and the ticker's count when it began. The
