@@ -7,8 +7,10 @@
 // per cent; the ratio over many paired processes can.
 //
 //   npm run build && node --expose-gc bench/fingerprint-steady.mjs --baseline OTHER/dist [--corpora en,ja,zh,mixed]
-//     [--processes 6] [--peer] [--out fingerprint-steady.json]
+//     [--processes 6] [--peer] [--out fingerprint-steady.json] [--baseline-env VAR=VALUE[,VAR=VALUE]]
 //
+// --baseline-env runs the baseline's processes with those environment variables: with `--baseline dist` the same build
+// under another setting (GLIBC_TUNABLES=glibc.malloc.hugetlb=1: glibc's allocator on transparent huge pages).
 // --peer runs the xxhash-wasm peer between the timed calls, as bench/fingerprint.mjs's steady child does (it allocates
 // and so moves the collector's work); without it only ours runs.
 import './help.mjs';
@@ -26,13 +28,20 @@ const CORPORA = (opt('--corpora') ?? 'en,ja,zh,mixed').split(',');
 const PEER = process.argv.includes('--peer');
 const OUT = opt('--out') ?? 'fingerprint-steady.json';
 if (!opt('--baseline')) throw new Error('--baseline OTHER/dist is needed: the figures are ratios of two builds');
+const baselineEnv = opt('--baseline-env')
+  ? Object.fromEntries(
+      opt('--baseline-env')
+        .split(',')
+        .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
+    )
+  : undefined;
 const builds = [
   ['this', resolve(here, '..', 'dist')],
-  ['baseline', resolve(opt('--baseline'))],
+  ['baseline', resolve(opt('--baseline')), baselineEnv],
 ];
 
 /** One steady child of bench/fingerprint-whole.mjs: the median CPU ms and faults of its 7 timed calls. */
-function steadyProcess(dist, corpus) {
+function steadyProcess(dist, corpus, env) {
   const r = spawnSync(
     process.execPath,
     [
@@ -40,7 +49,7 @@ function steadyProcess(dist, corpus) {
       join(here, 'fingerprint-whole.mjs'),
       ...['--child', 'steady', '--dist', dist, '--corpus', corpus, '--peer', PEER ? '1' : '0'],
     ],
-    { encoding: 'utf8', maxBuffer: 1 << 24 },
+    { encoding: 'utf8', maxBuffer: 1 << 24, env: env ? { ...process.env, ...env } : process.env },
   );
   if (r.status !== 0) throw new Error(`steady child ${corpus} (${dist}) failed: ${r.stderr}`);
   const child = JSON.parse(r.stdout.trim().split('\n').pop());
@@ -57,7 +66,8 @@ for (const corpus of CORPORA) {
   const runs = { this: [], baseline: [] };
   for (let p = 0; p < PROCESSES; p++) {
     loads.push(loadNow());
-    for (const [name, dist] of p % 2 ? [...builds].reverse() : builds) runs[name].push(steadyProcess(dist, corpus));
+    for (const [name, dist, env] of p % 2 ? [...builds].reverse() : builds)
+      runs[name].push(steadyProcess(dist, corpus, env));
   }
   const mbs = (xs) => round(xs[0].bytes / 1e6 / (median(xs.map((x) => x.cpu_ms)) / 1000), 1);
   table[corpus] = {

@@ -142,7 +142,7 @@ async function child(mode, dist, corpus, withPeer) {
 // ---------------------------------------------------------------- the parent
 const min = (xs) => Math.min(...xs);
 
-function runChild(mode, dist, corpus, withPeer = true) {
+function runChild(mode, dist, corpus, withPeer = true, env = undefined) {
   const r = spawnSync(
     process.execPath,
     [
@@ -156,7 +156,7 @@ function runChild(mode, dist, corpus, withPeer = true) {
       '--peer',
       withPeer ? '1' : '0',
     ],
-    { encoding: 'utf8', maxBuffer: 1 << 24 },
+    { encoding: 'utf8', maxBuffer: 1 << 24, env: env ? { ...process.env, ...env } : process.env },
   );
   if (r.status !== 0) throw new Error(`child ${mode} ${corpus} (${dist}) failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
@@ -191,6 +191,7 @@ function summarise(runs, pick) {
       ? {
           fault_us: round(median(faultUs), 2),
           fault_us_range: [min(faultUs), Math.max(...faultUs)],
+          fault_us_per_page: round(median(runs.map((r) => r.fault_cost?.us_per_page ?? Number.NaN)), 2),
           ours_cpu_ms_less_faults: round(median(lessFaults), 1),
           ours_mb_s_cpu_less_faults: round(bytes / 1e3 / median(lessFaults), 1),
         }
@@ -304,10 +305,15 @@ async function cliTables(builds, rounds) {
     for (const [name] of builds) out[name] = { fingerprint: [], scan: [] };
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 ? [...builds].reverse() : builds;
-      for (const [name, dist] of order) {
-        out[name].fingerprint.push(cliRun(dist, ['fingerprint', file]));
+      for (const [name, dist, env] of order) {
+        const withEnv = { env: env ? { ...process.env, ...env } : process.env };
+        out[name].fingerprint.push(cliRun(dist, ['fingerprint', file], withEnv));
         out[name].scan.push(
-          cliRun(dist, ['scan', '--dataset', tpdsOf[name], jsonl, '--out', join(dir, 'hits.jsonl'), '--quiet']),
+          cliRun(
+            dist,
+            ['scan', '--dataset', tpdsOf[name], jsonl, '--out', join(dir, 'hits.jsonl'), '--quiet'],
+            withEnv,
+          ),
         );
       }
     }
@@ -342,7 +348,9 @@ async function cliTables(builds, rounds) {
 }
 
 /**
- * Runs the three protocols for `builds` ([name, dist dir] pairs, alternating) and returns the tables.
+ * Runs the three protocols for `builds` ([name, dist dir] pairs, alternating; a third element, an object of
+ * environment variables, runs that build's children with them: the same build under another allocator setting, say)
+ * and returns the tables.
  * @example await wholeTables([['this', 'dist']], { rounds: 3, corpora: ['en'] })
  */
 export async function wholeTables(builds, { rounds, corpora, cliRounds, peer = () => true, log = console.log }) {
@@ -351,14 +359,14 @@ export async function wholeTables(builds, { rounds, corpora, cliRounds, peer = (
   for (const corpus of corpora) {
     const runs = Object.fromEntries(builds.map(([name]) => [name, []]));
     for (let r = 0; r < rounds; r++) {
-      for (const [name, dist] of r % 2 ? [...builds].reverse() : builds)
-        runs[name].push(runChild('fresh', dist, corpus, peer('fresh', corpus)));
+      for (const [name, dist, env] of r % 2 ? [...builds].reverse() : builds)
+        runs[name].push(runChild('fresh', dist, corpus, peer('fresh', corpus), env));
     }
     fresh[corpus] = Object.fromEntries(Object.entries(runs).map(([n, rs]) => [n, summarise(rs, min)]));
     const st = Object.fromEntries(
-      builds.map(([name, dist]) => [
+      builds.map(([name, dist, env]) => [
         name,
-        summarise([runChild('steady', dist, corpus, peer('steady', corpus))], median),
+        summarise([runChild('steady', dist, corpus, peer('steady', corpus), env)], median),
       ]),
     );
     steady[corpus] = st;
@@ -371,7 +379,8 @@ export async function wholeTables(builds, { rounds, corpora, cliRounds, peer = (
         `${corpus.padEnd(9)} ${name.padEnd(9)} fresh best of 3: ${f.ours_mb_s_wall} MB/s wall, ${f.ours_mb_s_cpu} MB/s CPU, ` +
           `${f.ours_faults_per_call} faults, ${toPeer(f.ratio_to_peer_wall)} (wall) | steady: ${s.ours_mb_s_wall} MB/s wall, ` +
           `${s.ours_mb_s_cpu} CPU, ${s.ours_faults_per_call} faults, ${toPeer(s.ratio_to_peer_wall)} | ` +
-          `a fault ${f.fault_us} µs: less the faults ${f.ours_mb_s_cpu_less_faults} / ${s.ours_mb_s_cpu_less_faults} MB/s CPU`,
+          `a fault ${f.fault_us} µs (a 4 KiB page first touched ${f.fault_us_per_page} µs): less the faults ` +
+          `${f.ours_mb_s_cpu_less_faults} / ${s.ours_mb_s_cpu_less_faults} MB/s CPU`,
       );
     }
   }

@@ -3,6 +3,7 @@
 //
 //   npm run build && node --expose-gc bench/fingerprint.mjs [--baseline OTHER/dist] [--quick] [--whole-only]
 //     [--corpora en,ja,…] [--rounds N] [--cli-rounds N] [--out fingerprint-whole-cli.json]
+//     [--env-variant thp:GLIBC_TUNABLES=glibc.malloc.hugetlb=1]
 //
 // 1. The whole default fingerprint() in whole processes (bench/fingerprint-whole.mjs): a fresh process per
 //    measurement (best of 3 after a 100 kB warm-up) and the steady state, for 10 MB of English, Japanese and Chinese
@@ -49,6 +50,15 @@ let sink = 0;
   const at = process.argv.indexOf('--baseline');
   const builds = [['this', new URL('../dist', import.meta.url).pathname]];
   if (at > 0) builds.push(['baseline', process.argv[at + 1]]);
+  // --env-variant NAME:VAR=VALUE[,VAR=VALUE]: this build again, its children run with those environment variables
+  // (thp:GLIBC_TUNABLES=glibc.malloc.hugetlb=1, say: glibc's allocator on transparent huge pages), alternated with the
+  // plain build in every round
+  const variant = process.argv.indexOf('--env-variant');
+  if (variant > 0) {
+    const [name, vars] = process.argv[variant + 1].split(/:(.*)/s);
+    const env = Object.fromEntries(vars.split(',').map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
+    builds.push([name, builds[0][1], env]);
+  }
   // --rounds N, --cli-rounds N and --peer-only a,b (the peer in the fresh protocol on those corpora only): a shorter run
   // where the machine is shared with much other work
   const opt = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
