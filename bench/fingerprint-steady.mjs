@@ -8,7 +8,10 @@
 //
 //   npm run build && node --expose-gc bench/fingerprint-steady.mjs --baseline OTHER/dist [--corpora en,ja,zh,mixed]
 //     [--processes 6] [--peer] [--out fingerprint-steady.json] [--baseline-env VAR=VALUE[,VAR=VALUE]]
+//     [--baseline-collect]
 //
+// --baseline-collect runs the baseline's processes with the collector run (gc(), untimed) before each timed call: with
+// `--baseline dist`, what the same build's steady call costs once the results dropped before it have been freed.
 // --baseline-env runs the baseline's processes with those environment variables: with `--baseline dist` the same build
 // under another setting (GLIBC_TUNABLES=glibc.malloc.hugetlb=1: glibc's allocator on transparent huge pages).
 // --peer runs the xxhash-wasm peer between the timed calls, as bench/fingerprint.mjs's steady child does (it allocates
@@ -37,17 +40,22 @@ const baselineEnv = opt('--baseline-env')
   : undefined;
 const builds = [
   ['this', resolve(here, '..', 'dist')],
-  ['baseline', resolve(opt('--baseline')), baselineEnv],
+  [
+    'baseline',
+    resolve(opt('--baseline')),
+    baselineEnv,
+    process.argv.includes('--baseline-collect') ? 'steady-collected' : 'steady',
+  ],
 ];
 
 /** One steady child of bench/fingerprint-whole.mjs: the median CPU ms and faults of its 7 timed calls. */
-function steadyProcess(dist, corpus, env) {
+function steadyProcess(dist, corpus, env, mode = 'steady') {
   const r = spawnSync(
     process.execPath,
     [
       '--expose-gc',
       join(here, 'fingerprint-whole.mjs'),
-      ...['--child', 'steady', '--dist', dist, '--corpus', corpus, '--peer', PEER ? '1' : '0'],
+      ...['--child', mode, '--dist', dist, '--corpus', corpus, '--peer', PEER ? '1' : '0'],
     ],
     { encoding: 'utf8', maxBuffer: 1 << 24, env: env ? { ...process.env, ...env } : process.env },
   );
@@ -66,8 +74,8 @@ for (const corpus of CORPORA) {
   const runs = { this: [], baseline: [] };
   for (let p = 0; p < PROCESSES; p++) {
     loads.push(loadNow());
-    for (const [name, dist, env] of p % 2 ? [...builds].reverse() : builds)
-      runs[name].push(steadyProcess(dist, corpus, env));
+    for (const [name, dist, env, mode] of p % 2 ? [...builds].reverse() : builds)
+      runs[name].push(steadyProcess(dist, corpus, env, mode));
   }
   const mbs = (xs) => round(xs[0].bytes / 1e6 / (median(xs.map((x) => x.cpu_ms)) / 1000), 1);
   table[corpus] = {

@@ -8,7 +8,8 @@
 //           page fault: 32 MiB of fresh pages touched a byte a page (faultCost), so that each call's CPU can also be
 //           read less its faults (`ours_mb_s_cpu_less_faults`): what the code costs where a first touch is cheap.
 //   steady  one child per corpus and build: 2 warm calls, then 7 rounds of ours and the peer alternately (no gc()):
-//           medians and bests per call.
+//           medians and bests per call. `steady-collected` (a child of bench/fingerprint-steady.mjs --baseline-collect):
+//           the same with gc() before each timed call, untimed.
 //   cli     `trainprint fingerprint FILE` of the 10 MB English and `trainprint scan` of the same bytes (as 1 kB JSONL
 //           outputs against a small archive), whole processes under GNU time: CPU (user + system), minor faults,
 //           max RSS, wall.
@@ -122,7 +123,12 @@ async function child(mode, dist, corpus, withPeer) {
   } else {
     for (let i = 0; i < 2; i++) kept = await engine.fingerprint(text);
     let held;
+    // steady-collected: the collector run (gc(), untimed) before each timed call, so that the results dropped before it
+    // have been freed and their memory can be reused: the steady state less the collector's timing
+    const collect = mode === 'steady-collected';
+    if (collect && typeof globalThis.gc !== 'function') throw new Error('steady-collected needs node --expose-gc');
     for (let i = 0; i < 7; i++) {
+      if (collect) globalThis.gc();
       const a = await timedCall(() => engine.fingerprint(text));
       kept = a.out;
       ours.push(stats(a));
