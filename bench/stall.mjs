@@ -1,6 +1,6 @@
 // Event-loop stalls of a serving process while long CPU work runs: GET /api/v1/status latency (p50 / p99 /
 // max) while one client posts a 10 MB analyze (text, or the same as HTML), a 500,000-character compare or
-// a 10 MB work registration, against
+// a 10 MB work registration or fingerprint (--tasks fingerprint), against
 // the built package (dist/, what ships) with the default packs and the starter dataset loaded, as
 // `trainprint serve` has them. Two servers in the same run, each in its own worker thread:
 //   - before: `createHandler(engine, { sliceMs: Infinity })` and no worker pool — the search of an
@@ -13,7 +13,7 @@
 // --runs times each; the figures are medians over runs. Results: bench/results/stall.json.
 //
 //   node bench/stall.mjs [--runs 3] [--mb 10] [--compare-chars 500000] [--fresh]
-//                        [--tasks analyze,compare,analyze-html,register]
+//                        [--tasks analyze,compare,analyze-html,register,fingerprint] [--out stall-x.json]
 import './help.mjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -102,6 +102,8 @@ async function main() {
     },
     // registration of the 10 MB text: extraction and fingerprint of the work
     register: { path: '/api/v1/content/register', body: JSON.stringify({ content, content_type: 'text' }) },
+    // the fingerprint of the 10 MB text (its id, counts, sketches and work hash)
+    fingerprint: { path: '/api/v1/attribution/fingerprint', body: JSON.stringify({ content, content_type: 'text' }) },
   };
   const tasks = Object.fromEntries(
     TASKS.map((t) => {
@@ -176,7 +178,8 @@ async function main() {
     runs,
   };
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  const out = FRESH ? 'stall-fresh.json' : 'stall.json';
+  const named = args.indexOf('--out');
+  const out = named >= 0 ? args[named + 1] : FRESH ? 'stall-fresh.json' : 'stall.json';
   writeFileSync(new URL(`./results/${out}`, import.meta.url), JSON.stringify(result, null, 2) + '\n');
   console.log(JSON.stringify(summary, null, 2));
   console.log(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s → bench/results/${out}`);

@@ -39,7 +39,14 @@ export type {
   DatasetImportOptions,
   DatasetLoadOptions,
 } from './corpus/types.js';
-export { MAX_THREADS, OFFLOAD_MIN_UNITS, worthOffloading } from './corpus/work.js';
+export {
+  MAX_THREADS,
+  OFFLOAD_MIN_UNITS,
+  resultReceived,
+  resultToSend,
+  worthOffloading,
+  workToRun,
+} from './corpus/work.js';
 export type { Offload, PureWork, WorkResult } from './corpus/work.js';
 export type {
   DatasetDescriptor,

@@ -14,7 +14,8 @@ export function* searchPortraitSteps(d: PortraitDataset, s: LocalSearch): Genera
   const id = d.descriptor.id;
   let qw = s.winnowed.get(d.window);
   if (!qw) {
-    qw = (yield { kind: 'fingerprint', text: s.query, options: d.options }) as Fingerprint;
+    // a portrait's search reads the winnowed postings and the token count: no per-shingle column (a thread sends none)
+    qw = (yield { kind: 'fingerprint', text: s.query, options: d.options, columns: {} }) as Fingerprint;
     s.winnowed.set(d.window, qw);
   }
   const r = yield* d.searchSteps(qw, s.options.alpha, s.query);

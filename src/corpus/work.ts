@@ -7,8 +7,15 @@
 import { compareTexts, type CompareOptions, type Comparison } from '../align/compare.js';
 import type { Core } from '../core/abi.js';
 import { TrainprintError } from '../errors.js';
-import { fingerprintCore, type Columns } from '../fingerprint/fingerprint.js';
-import type { ResolvedOptions } from '../fingerprint/options.js';
+import {
+  fingerprintCore,
+  shinglesReceived,
+  shinglesToSend,
+  toText,
+  type Columns,
+  type SentShingles,
+} from '../fingerprint/fingerprint.js';
+import { resolveOptions, type FingerprintOptions, type ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
 import {
   extractText,
@@ -26,7 +33,8 @@ import { pairPostings, type PairPostings } from './content-words.js';
  * a text (the search's second stage), the content-word index postings of a stretch of a dataset's documents
  * (numbered from `first`), a whole `compare`, or the readable text of HTML or Markdown content with its offset
  * map (as plain data: {@link ExtractedParts}). A fingerprint's per-shingle columns are computed when first read
- * unless `columns` names them (an offload sends back every column: it computes them all in its one pass).
+ * unless `columns` names them; on a worker pool's thread ({@link resultToSend}) only the columns it names come back
+ * (every column when it names none), since the others could not be computed where the text's core is not.
  * @example const work: PureWork = { kind: 'compare', a: 'one text', b: 'another text' }
  */
 export type PureWork =
@@ -140,6 +148,57 @@ export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> 
     default:
       return compareTexts(core, work.a, work.b, work.options) as WorkResult<W>;
   }
+}
+
+/**
+ * The fingerprint work of `text` with `options`, checked as `engine.fingerprint` checks them first (INVALID_OPTIONS;
+ * a lone surrogate is INVALID_INPUT), asking for the per-shingle columns `columns` names (none by default: a caller
+ * that reads the id, the counts, the sketches or the winnowed postings needs none of them).
+ * @throws INVALID_OPTIONS, INVALID_INPUT
+ * @example const work = fingerprintWork(text, { workHash: false }); offload.run(work)
+ */
+export function fingerprintWork(
+  text: string,
+  options: FingerprintOptions | undefined,
+  columns: Columns = {},
+): Extract<PureWork, { kind: 'fingerprint' }> {
+  const resolved = resolveOptions(options); // first, as engine.fingerprint checks them
+  return { kind: 'fingerprint', text: toText(text), options: resolved, columns };
+}
+
+/** What a fingerprint's work that names no columns gets from another thread: all of them, in its one pass. */
+const EVERY_COLUMN: Columns = { hashes: true, spans: true };
+
+/**
+ * `work` as a thread of a worker pool runs it: a fingerprint's work with the columns it will send computed in the
+ * same pass (those `columns` names; every column when it names none).
+ * @example engine.runWork(workToRun(task.work))
+ */
+export function workToRun<W extends PureWork>(work: W): W {
+  return work.kind === 'fingerprint' ? { ...work, columns: work.columns ?? EVERY_COLUMN } : work;
+}
+
+/**
+ * The result of `work` (run as {@link workToRun} gives it) as it crosses to the thread that asked: a fingerprint with
+ * its shingle count and only the per-shingle columns the work asked for — a caller that reads none, as a portrait's
+ * search or a work's registration, is sent none (10 MB of English has 27 MB of them) — other results as they are.
+ * @example port.postMessage({ id, result: resultToSend(work, engine.runWork(workToRun(work))) })
+ */
+export function resultToSend<W extends PureWork>(work: W, result: WorkResult<W>): unknown {
+  if (work.kind !== 'fingerprint') return result;
+  const fp = result as WorkResult<{ kind: 'fingerprint'; text: string; options: ResolvedOptions }>;
+  return { ...fp, shingles: shinglesToSend(fp.shingles, work.columns ?? EVERY_COLUMN) };
+}
+
+/**
+ * A result sent by {@link resultToSend}, as the asking thread reads it: a fingerprint's shingle set with the columns
+ * sent (reading another is NOT_SUPPORTED, naming it) and its count.
+ * @example const fp = resultReceived(work, answer.result)
+ */
+export function resultReceived<W extends PureWork>(work: W, sent: unknown): WorkResult<W> {
+  if (work.kind !== 'fingerprint') return sent as WorkResult<W>;
+  const fp = sent as Omit<Fingerprint, 'work_hash' | 'shingles'> & { shingles: SentShingles };
+  return { ...fp, shingles: shinglesReceived(fp.shingles) } as WorkResult<W>;
 }
 
 /**

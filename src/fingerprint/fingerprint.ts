@@ -294,6 +294,56 @@ function lazyShingles(
   return set;
 }
 
+/**
+ * A word-shingle set as it crosses to another thread: its count and the columns `columns` names, as plain typed
+ * arrays (each read here: computed now if it was not). The others stay behind, not computed.
+ * @example port.postMessage(shinglesToSend(fp.shingles, { spans: true }))
+ */
+export function shinglesToSend(s: ShingleSet, columns: Columns): SentShingles {
+  return {
+    count: shingleCount(s),
+    ...(columns.hashes ? { hashes: s.hashes } : {}),
+    ...(columns.spans ? { starts: s.starts, ends: s.ends } : {}),
+  };
+}
+
+/** A word-shingle set sent by {@link shinglesToSend}: its count and the columns that were asked for. */
+export interface SentShingles {
+  readonly count: number;
+  readonly hashes?: BigUint64Array;
+  readonly starts?: Uint32Array;
+  readonly ends?: Uint32Array;
+}
+
+/**
+ * The shingle set of a {@link SentShingles} on the thread that receives it: the columns sent as plain properties,
+ * the count for {@link shingleCount}; a column that was not sent cannot be computed here (the text's core is on the
+ * other thread), so reading it is NOT_SUPPORTED, naming the column — the work should have asked for it.
+ * @example shingleCount(shinglesReceived({ count: 3 })) // 3
+ */
+export function shinglesReceived(sent: SentShingles): ShingleSet {
+  const set = {} as ShingleSet & Record<string, unknown>;
+  for (const key of ['hashes', 'starts', 'ends'] as const) {
+    const value = sent[key];
+    const missing = () => {
+      const asked = key === 'hashes' ? 'hashes' : 'spans';
+      throw new TrainprintError(
+        'NOT_SUPPORTED',
+        `shingles.${key} of a fingerprint made on another thread: its work's columns did not ask for it (columns: { ${asked}: true })`,
+      );
+    };
+    Object.defineProperty(
+      set,
+      key,
+      value === undefined
+        ? { get: missing, enumerable: false, configurable: true }
+        : { value, writable: true, enumerable: true, configurable: true },
+    );
+  }
+  lazyCounts.set(set, sent.count);
+  return set;
+}
+
 /** The spans of the `m` shingles of `size` tokens of `t`: shingle i spans tokens i … min(i + size − 1, count − 1). */
 function shingleSpansOf(
   core: Core,

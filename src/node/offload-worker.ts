@@ -6,7 +6,7 @@
  * TrainprintError goes back as its code, detail and (plain data only) cause; anything else as INTERNAL.
  */
 import { parentPort } from 'node:worker_threads';
-import { createEngine, isTrainprintError, type PureWork } from '../library.js';
+import { createEngine, isTrainprintError, resultToSend, workToRun, type PureWork } from '../library.js';
 import { bodyChecker, parseJsonBody, type JsonSchema } from '../http/index.js';
 
 /** A request of the pool: work or a body, and the number its answer carries back. */
@@ -18,7 +18,6 @@ type Task = { readonly id: number } & (
 const port = parentPort;
 if (!port) throw new Error('offload-worker runs as a worker thread of trainprint/node');
 const ready = createEngine();
-const EVERY_COLUMN = { hashes: true, spans: true } as const;
 
 port.on('message', (task: Task) => {
   const fail = (e: unknown) => port.postMessage({ id: task.id, error: errorOf(e) });
@@ -37,9 +36,8 @@ port.on('message', (task: Task) => {
   }
   void ready.then((engine) => {
     try {
-      // a fingerprint crosses whole: every column in the one pass (the copy to this thread would compute each alone)
-      const work = task.work.kind === 'fingerprint' ? { ...task.work, columns: EVERY_COLUMN } : task.work;
-      const result = engine.runWork(work);
+      // a fingerprint crosses with the columns its work names, computed in the one pass, and no others
+      const result = resultToSend(task.work, engine.runWork(workToRun(task.work)));
       port.postMessage({ id: task.id, result }, transferables(result));
     } catch (e) {
       fail(e);

@@ -17,6 +17,7 @@ import {
   createEngine,
   MAX_THREADS,
   OFFLOAD_MIN_UNITS,
+  resultReceived,
   TrainprintError,
   type DocumentOffload,
   type Engine,
@@ -263,7 +264,8 @@ export function createWorkerPool(
     });
   };
   const owned = (owner: string): Offload & JsonBodyOffload & DocumentOffload => ({
-    run: <W extends PureWork>(work: W) => submit(owner, { work }) as Promise<WorkResult<W>>,
+    // a fingerprint comes back with the per-shingle columns its work named (resultToSend on the thread)
+    run: async <W extends PureWork>(work: W) => resultReceived(work, await submit(owner, { work })),
     // the handler puts this in place of the pool for a request's work: its files still go to the document threads
     extractDocument: (bytes, format, options, by) => documents.extractDocument(bytes, format, options, by ?? owner),
     parseJson(bytes: Uint8Array, schema?: JsonSchema): Promise<unknown> {

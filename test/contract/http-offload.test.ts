@@ -37,7 +37,7 @@ async function setup(options: HandlerOptions = {}) {
 
 /** A recording offload (test/fixtures/offload.ts) that parses bodies too, as the worker pool does ('json'). */
 async function countingOffload() {
-  const { offload: work, kinds: calls } = await recordingOffload();
+  const { offload: work, kinds: calls, works } = await recordingOffload();
   const pool = createWorkerPool({ threads: 1 }); // in this thread here (no built worker file beside the sources)
   const offload: Offload & JsonBodyOffload = {
     run: work.run,
@@ -46,7 +46,7 @@ async function countingOffload() {
       return structuredClone(await pool.parseJson(bytes, schema));
     },
   };
-  return { offload, calls };
+  return { offload, calls, works };
 }
 
 /**
@@ -118,7 +118,7 @@ describe('HTTP with an offload', () => {
   });
 
   it('registers long content with extraction and fingerprint on the offload: the same work', async () => {
-    const { offload, calls } = await countingOffload();
+    const { offload, calls, works } = await countingOffload();
     const off = await setup({ offload });
     const local = await setup();
     const markdown = `# Persuasion\n\n${book('austen-persuasion').slice(0, 200_000).replaceAll('\n\n', '\n\n> ')}`;
@@ -135,6 +135,8 @@ describe('HTTP with an offload', () => {
       expect(same(a.json)).toEqual(same(b.json));
     }
     expect(calls.filter((k) => k !== 'json')).toEqual(['extract', 'fingerprint', 'fingerprint']);
+    // the id and the token count are what a registration reads: no per-shingle column crosses back
+    for (const w of works) if (w.kind === 'fingerprint') expect(w.columns).toEqual({});
     // the checks engine.fingerprint makes come first: a lone surrogate is the same error either way
     const bad = { content: `${markdown.slice(0, 100_000)}\ud800` };
     const a = await off.call('POST', '/api/v1/content/register', bad);

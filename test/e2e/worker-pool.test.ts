@@ -39,6 +39,37 @@ describe('worker pool', () => {
     }
   });
 
+  it("sends a fingerprint's per-shingle columns its work names, and no others", async () => {
+    const { createEngine, resolveOptions, shingleCount, isTrainprintError } = await dist('index.js');
+    const { createWorkerPool } = await dist('node.js');
+    const engine = await createEngine();
+    const pool = createWorkerPool({ threads: 1 });
+    try {
+      const text = book('austen-persuasion').slice(0, 120_000);
+      const options = resolveOptions({ workHash: false });
+      const here = engine.runWork({ kind: 'fingerprint', text, options, columns: { hashes: true, spans: true } });
+      const none = await pool.run({ kind: 'fingerprint', text, options, columns: {} });
+      const spans = await pool.run({ kind: 'fingerprint', text, options, columns: { spans: true } });
+      for (const there of [none, spans]) {
+        const { shingles, ...rest } = there;
+        const { shingles: _, ...expected } = here;
+        expect(rest).toEqual(expected);
+        expect(shingleCount(shingles)).toBe(here.shingles.hashes.length);
+        let error: unknown;
+        try {
+          void shingles.hashes;
+        } catch (e) {
+          error = e;
+        }
+        expect(isTrainprintError(error, 'NOT_SUPPORTED')).toBe(true);
+      }
+      expect(Object.keys(none.shingles)).toEqual([]);
+      expect([spans.shingles.starts, spans.shingles.ends]).toEqual([here.shingles.starts, here.shingles.ends]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('rejects with the TrainprintError the work throws, and refuses work once closed', async () => {
     const { isTrainprintError } = await dist('index.js');
     const { createWorkerPool } = await dist('node.js');

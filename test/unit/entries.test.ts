@@ -23,6 +23,10 @@ const MAIN_AT_MOST = 121;
 // services share with the HTTP API's schemas (public through the OpenAPI document and a job type's `itemSchema`); and
 // what the on-demand files built on the library take from it (src/on-demand-shared.ts), which no entry exports either
 const OUTER_RING_ONLY = [
+  // a piece of work and its result as they cross to a worker pool's thread and back (src/node/offload.ts and its thread)
+  'workToRun',
+  'resultToSend',
+  'resultReceived',
   'JOB_REQUEST',
   'JOB_REQUEST_SHAPE',
   'JobRequest',

@@ -649,7 +649,8 @@ async function chunkText(
   offload?: Offload,
 ): Promise<Array<{ start: number; end: number; tokens: number }>> {
   const { starts, ends } = offload
-    ? (await offload.run({ kind: 'fingerprint', text, options: resolveOptions(WORD_TOKENS) })).shingles
+    ? (await offload.run({ kind: 'fingerprint', text, options: resolveOptions(WORD_TOKENS), columns: { spans: true } }))
+        .shingles
     : (await fingerprint(text, WORD_TOKENS)).shingles;
   const n = starts.length;
   const out: Array<{ start: number; end: number; tokens: number }> = [];

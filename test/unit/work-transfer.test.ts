@@ -1,0 +1,93 @@
+/**
+ * A fingerprint's work as it crosses to a worker pool's thread and back (src/corpus/work.ts): the thread computes the
+ * per-shingle columns the work names in its one pass and sends those only, with the shingle count; the asking thread
+ * reads them as the engine gives them, reads the count without them, and a column that was not asked for is
+ * NOT_SUPPORTED, naming it, rather than undefined. A work that names no columns gets all of them, as before columns
+ * could be named. Everything else in the result (id, sketches, winnowed postings) crosses whole. The crossing is
+ * `structuredClone`, which is what `postMessage` does.
+ */
+import { describe, expect, it } from 'vitest';
+import { fingerprintWork, resultReceived, resultToSend, workToRun, type PureWork } from '../../src/corpus/work.js';
+import { createEngine, isTrainprintError, shingleCount } from '../../src/index.js';
+import { book } from '../fixtures/texts/index.js';
+
+const text = book('austen-persuasion').slice(0, 60_000);
+
+/** `work` as a pool runs it: on an engine of its own, sent through a structured clone, as the asking thread reads it. */
+async function acrossThreads<W extends PureWork>(work: W) {
+  const engine = await createEngine();
+  try {
+    return resultReceived(work, structuredClone(resultToSend(work, engine.runWork(workToRun(work)))));
+  } finally {
+    engine.dispose();
+  }
+}
+
+function missing(read: () => unknown, column: string): void {
+  let error: unknown;
+  try {
+    read();
+  } catch (e) {
+    error = e;
+  }
+  expect(isTrainprintError(error, 'NOT_SUPPORTED')).toBe(true);
+  expect((error as Error).message).toContain(`shingles.${column}`);
+}
+
+describe('a fingerprint across threads', () => {
+  it('sends the columns its work names, and no others', async () => {
+    const engine = await createEngine();
+    const here = engine.runWork(fingerprintWork(text, { workHash: false }, { hashes: true, spans: true }));
+    const { shingles: all, ...rest } = here;
+    for (const [columns, present] of [
+      [{}, []],
+      [{ hashes: true }, ['hashes']],
+      [{ spans: true }, ['starts', 'ends']],
+      [{ hashes: true, spans: true }, ['hashes', 'starts', 'ends']],
+    ] as const) {
+      const there = await acrossThreads(fingerprintWork(text, { workHash: false }, columns));
+      const { shingles, ...others } = there;
+      expect(others).toEqual(rest); // the id, the counts, the sketches and the winnowed postings whole
+      expect(shingleCount(shingles)).toBe(all.hashes.length);
+      for (const column of ['hashes', 'starts', 'ends'] as const) {
+        if ((present as readonly string[]).includes(column)) expect(shingles[column]).toEqual(all[column]);
+        else missing(() => shingles[column], column);
+      }
+      // what is not there is not listed either: a copy or a spread of the set does not throw
+      expect(Object.keys(shingles).sort()).toEqual([...present].sort());
+      expect(() => structuredClone(there)).not.toThrow();
+    }
+    engine.dispose();
+  });
+
+  it('sends every column of a work that names none, as before a work could name them', async () => {
+    const engine = await createEngine();
+    const work = { kind: 'fingerprint', text, options: fingerprintWork(text, undefined).options } as const;
+    const there = await acrossThreads(work);
+    const here = engine.runWork({ ...work, columns: { hashes: true, spans: true } });
+    expect(there).toEqual(here);
+    engine.dispose();
+  });
+
+  it('checks the work as engine.fingerprint checks its call: options first, then a lone surrogate', () => {
+    const invalid = (f: () => unknown, code: string) => {
+      try {
+        f();
+      } catch (e) {
+        return isTrainprintError(e, code as never);
+      }
+      return false;
+    };
+    expect(invalid(() => fingerprintWork('a\uD800b', { shingle: { unit: 'word', size: 0 } }), 'INVALID_OPTIONS')).toBe(
+      true,
+    );
+    expect(invalid(() => fingerprintWork('a\uD800b', undefined), 'INVALID_INPUT')).toBe(true);
+  });
+
+  it('leaves other work as it is', async () => {
+    const work = { kind: 'compare', a: text.slice(0, 20_000), b: text.slice(10_000, 30_000) } as const;
+    const engine = await createEngine();
+    expect(await acrossThreads(work)).toEqual(engine.runWork(work));
+    engine.dispose();
+  });
+});
