@@ -65,7 +65,9 @@ export type WorkResult<W extends PureWork> = W extends { kind: 'fingerprint' }
 
 /**
  * Runs pure work somewhere else (`trainprint/node`'s worker pool behind `serve`). It must resolve to
- * exactly what {@link runWork} gives and reject with the `TrainprintError` it would throw.
+ * exactly what {@link runWork} gives and reject with the `TrainprintError` it would throw — but for a fingerprint's
+ * per-shingle columns, of which it may give only those the work's `columns` names (as the pool does: a column that
+ * is not there is NOT_SUPPORTED when read, see {@link resultReceived}).
  * @example
  * const offload: Offload = { run: (work) => pool.run(work) }
  * await engine.analyze(request, { offload })
