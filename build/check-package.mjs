@@ -285,7 +285,7 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // src/services/memorization/kept-by-text.ts), so that two kept within one millisecond read back in the order kept,
 // not by their ordinals — 1,310 KiB.
 // Then 1,342,523 B (+1.1 KB): a fingerprint's work sent across threads with the per-shingle columns it names only
-// (resultToSend / resultReceived / fingerprintWork in src/corpus/work.ts, shinglesToSend / shinglesReceived in
+// (workToRun / resultToSend / resultReceived in src/corpus/work.ts, shinglesToSend / shinglesReceived in
 // src/fingerprint/fingerprint.ts) — 1,312 KiB.
 const MAIN_BUDGET = 1312 * 1024;
 const mainBytes = size('index.js') + size('library.js');

@@ -11,11 +11,10 @@ import {
   fingerprintCore,
   shinglesReceived,
   shinglesToSend,
-  toText,
   type Columns,
   type SentShingles,
 } from '../fingerprint/fingerprint.js';
-import { resolveOptions, type FingerprintOptions, type ResolvedOptions } from '../fingerprint/options.js';
+import type { ResolvedOptions } from '../fingerprint/options.js';
 import type { Fingerprint } from '../types.js';
 import {
   extractText,
@@ -152,24 +151,13 @@ export function runWork<W extends PureWork>(core: Core, work: W): WorkResult<W> 
   }
 }
 
-/**
- * The fingerprint work of `text` with `options`, checked as `engine.fingerprint` checks them first (INVALID_OPTIONS;
- * a lone surrogate is INVALID_INPUT), asking for the per-shingle columns `columns` names (none by default: a caller
- * that reads the id, the counts, the sketches or the winnowed postings needs none of them).
- * @throws INVALID_OPTIONS, INVALID_INPUT
- * @example const work = fingerprintWork(text, { workHash: false }); offload.run(work)
- */
-export function fingerprintWork(
-  text: string,
-  options: FingerprintOptions | undefined,
-  columns: Columns = {},
-): Extract<PureWork, { kind: 'fingerprint' }> {
-  const resolved = resolveOptions(options); // first, as engine.fingerprint checks them
-  return { kind: 'fingerprint', text: toText(text), options: resolved, columns };
-}
-
 /** What a fingerprint's work that names no columns gets from another thread: all of them, in its one pass. */
 const EVERY_COLUMN: Columns = { hashes: true, spans: true };
+
+/** The per-shingle columns a pool thread computes and sends for a fingerprint's work. */
+const columnsSent = (work: FingerprintWork): Columns => work.columns ?? EVERY_COLUMN;
+
+type FingerprintWork = Extract<PureWork, { kind: 'fingerprint' }>;
 
 /**
  * `work` as a thread of a worker pool runs it: a fingerprint's work with the columns it will send computed in the
@@ -177,7 +165,7 @@ const EVERY_COLUMN: Columns = { hashes: true, spans: true };
  * @example engine.runWork(workToRun(task.work))
  */
 export function workToRun<W extends PureWork>(work: W): W {
-  return work.kind === 'fingerprint' ? { ...work, columns: work.columns ?? EVERY_COLUMN } : work;
+  return work.kind === 'fingerprint' ? { ...work, columns: columnsSent(work) } : work;
 }
 
 /**
@@ -188,8 +176,8 @@ export function workToRun<W extends PureWork>(work: W): W {
  */
 export function resultToSend<W extends PureWork>(work: W, result: WorkResult<W>): unknown {
   if (work.kind !== 'fingerprint') return result;
-  const fp = result as WorkResult<{ kind: 'fingerprint'; text: string; options: ResolvedOptions }>;
-  return { ...fp, shingles: shinglesToSend(fp.shingles, work.columns ?? EVERY_COLUMN) };
+  const fp = result as WorkResult<FingerprintWork>;
+  return { ...fp, shingles: shinglesToSend(fp.shingles, columnsSent(work)) };
 }
 
 /**

@@ -7,12 +7,13 @@
  * another owner gets a work of their own, and both records list each other under
  * `conflicting_claims` — claims are recorded, never merged.
  */
-import type { FingerprintOptions } from '../../fingerprint/options.js';
-import { extractOn, fingerprintWork, worthOffloading, type Offload } from '../../corpus/work.js';
+import { resolveOptions, type FingerprintOptions } from '../../fingerprint/options.js';
+import { extractOn, worthOffloading, type Offload } from '../../corpus/work.js';
 import type { Fingerprint } from '../../types.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
 import { sha256Hex } from '../../fingerprint/sha256.js';
+import { toText } from '../../fingerprint/fingerprint.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
 import { extractDocumentOn, fileBytes, fileLimitOption, isFileType } from '../analyze/files.js';
 import type { DocumentFormat } from '../../formats/types.js';
@@ -103,11 +104,13 @@ export async function registerWork(
     text = file
       ? (await extractDocumentOn(offload, file, contentType as DocumentFormat, { maxBytes: maxFileBytes })).text
       : (await extractOn(offload, content as string, contentType as ContentType)).text;
-    // on the offload: the checks engine.fingerprint makes first (a lone surrogate is INVALID_INPUT), then the same
-    // work; the content id and the token count are read, no per-shingle column (a worker's thread sends none)
-    const work = fingerprintWork(text, REGISTER_FINGERPRINT);
+    // the content id and the token count are read: no per-shingle column (a worker's thread sends none)
+    const work = { kind: 'fingerprint', text, options: resolveOptions(REGISTER_FINGERPRINT), columns: {} } as const;
+    // on the offload: the checks engine.fingerprint makes first (a lone surrogate is INVALID_INPUT), then the same work
     const fp =
-      offload && worthOffloading(work) ? await offload.run(work) : await fingerprintText(text, REGISTER_FINGERPRINT);
+      offload && worthOffloading(work)
+        ? await offload.run({ ...work, text: toText(text) })
+        : await fingerprintText(text, REGISTER_FINGERPRINT);
     fingerprint = fp.fingerprint;
     tokens = fp.token_count;
     workHash = `sha256:${await sha256Hex(content)}`;
