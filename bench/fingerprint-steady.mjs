@@ -20,6 +20,7 @@ import './help.mjs';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { envVars } from './env-variant.mjs';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { median, round } from './stats.mjs';
 
@@ -31,13 +32,7 @@ const CORPORA = (opt('--corpora') ?? 'en,ja,zh,mixed').split(',');
 const PEER = process.argv.includes('--peer');
 const OUT = opt('--out') ?? 'fingerprint-steady.json';
 if (!opt('--baseline')) throw new Error('--baseline OTHER/dist is needed: the figures are ratios of two builds');
-const baselineEnv = opt('--baseline-env')
-  ? Object.fromEntries(
-      opt('--baseline-env')
-        .split(',')
-        .map((kv) => kv.split(/=(.*)/s).slice(0, 2)),
-    )
-  : undefined;
+const baselineEnv = opt('--baseline-env') ? envVars(opt('--baseline-env')) : undefined;
 const builds = [
   ['this', resolve(here, '..', 'dist')],
   [

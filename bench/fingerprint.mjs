@@ -24,6 +24,7 @@ import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createRequire } from 'node:module';
 import { english, mixed, cjk } from './corpus.mjs';
+import { envVariant } from './env-variant.mjs';
 import { CORPORA, wholeTables } from './fingerprint-whole.mjs';
 import { createEngine, CORE_BUILDS } from '../dist/index.js';
 
@@ -55,8 +56,7 @@ let sink = 0;
   // plain build in every round
   const variant = process.argv.indexOf('--env-variant');
   if (variant > 0) {
-    const [name, vars] = process.argv[variant + 1].split(/:(.*)/s);
-    const env = Object.fromEntries(vars.split(',').map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
+    const [name, env] = envVariant(process.argv[variant + 1]);
     builds.push([name, builds[0][1], env]);
   }
   // --rounds N, --cli-rounds N and --peer-only a,b (the peer in the fresh protocol on those corpora only): a shorter run

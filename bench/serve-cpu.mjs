@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { english } from './corpus.mjs';
+import { envVariant } from './env-variant.mjs';
 import { loadNow, loadSpread, recordHeader, writeRecord } from './record.mjs';
 import { median, round } from './stats.mjs';
 
@@ -32,12 +33,8 @@ const TICK_MS = 10; // /proc/<pid>/stat counts CPU in USER_HZ ticks (100 a secon
 const variants = [['this', resolve(here, '..', 'dist'), {}]];
 if (opt('--baseline')) variants.push(['baseline', resolve(opt('--baseline')), {}]);
 if (opt('--env-variant')) {
-  const [name, vars] = opt('--env-variant').split(/:(.*)/s);
-  variants.push([
-    name,
-    variants[0][1],
-    Object.fromEntries(vars.split(',').map((kv) => kv.split(/=(.*)/s).slice(0, 2))),
-  ]);
+  const [name, env] = envVariant(opt('--env-variant'));
+  variants.push([name, variants[0][1], env]);
 }
 if (variants.length < 2) throw new Error('--baseline OTHER/dist or --env-variant NAME:VAR=VALUE is needed');
 
