@@ -224,7 +224,8 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
 
   it('a server dripping failing answers: one deadline for the whole call, retries and waits included', async () => {
     // each answer is a 503 whose body drips for ~150 ms: under a per-attempt timer the call would last
-    // attempts × 150 ms; with one deadline it stops at timeoutMs
+    // attempts × 150 ms; with one deadline it stops at timeoutMs (1,200 ms: room for several attempts even when a
+    // loaded CI machine runs the drip's timers late; at 600 ms a first attempt once outlasted the whole deadline)
     let requests = 0;
     const drip = createServer((req, res) => {
       requests++;
@@ -245,13 +246,13 @@ describe('OpenAI-compatible adapter over HTTP (n-gram LM on 127.0.0.1)', () => {
       const m = createOpenAICompatibleModel({
         baseUrl: `http://127.0.0.1:${port}/v1`,
         model: 'x',
-        timeoutMs: 600,
+        timeoutMs: 1200,
         maxRetries: 10,
         retryBaseMs: 0,
       });
       const e = await rejection(m.generate('x', { maxTokens: 1, temperature: 0 }));
       expect(e.code).toBe('UPSTREAM_TIMEOUT');
-      expect(e.message).toMatch(/no complete answer within 600 ms \(\d+ attempts\)/);
+      expect(e.message).toMatch(/no complete answer within 1200 ms \(\d+ attempts\)/);
       expect(requests).toBeGreaterThan(1);
       expect(requests).toBeLessThan(11); // 11 = every retry run out, each under its own timer
     } finally {
