@@ -24,7 +24,7 @@ export { radixCount, radixScatter, sortBuckets, buildPrefix, buildFilter, lookup
 // sketches: MinHash, SimHash, blocked Bloom filter
 export { minhashSignature, minhashOph, MINHASH_MAX_K as minhashMaxK } from './minhash';
 export { simhash64 } from './simhash';
-export { ophSimhash, ophSimhashSecond } from './sketches';
+export { ophSimhash, ophSimhashSecond, winnowOphSimhash } from './sketches';
 export { bloomInsert, bloomQuery, BLOOM_MAX_K as bloomMaxK } from './bloom';
 
 // alignment: sentence-pair seed scoring (tf-idf cosine and Dice) for compare

@@ -5,6 +5,12 @@
 
 import { minhashOph, ophA, ophB, ophDensify } from './minhash';
 import { clearCounts, countScalar, countSimd, simhash64, simhashOfCounts } from './simhash';
+import { winnow, winnow8Range, winnowRange, winnowStart } from './winnow';
+
+// Hashes a piece of winnowOphSimhash: 64 KiB, so that the sketches read what winnowing has just read from L1 or L2.
+// Even, so that only the last piece has SimHash's odd last hash.
+// @ts-ignore: decorator
+@inline const PIECE: u32 = 8192;
 
 // The SimHash of the last ophSimhash (a global: no multiple return values).
 let simhashSecond: u64 = 0;
@@ -21,16 +27,53 @@ export function ophSimhash(hashesPtr: usize, count: u32, k: u32, seed: u64, outP
   }
   memory.fill(outPtr, 0xFF, <usize>k << 2);
   clearCounts();
-  const a = ophA(seed);
-  const b = ophB(seed);
-  if (ASC_FEATURE_SIMD) countSimd(hashesPtr, count, true, a, b, outPtr);
-  else countScalar(hashesPtr, count, true, a, b, outPtr);
+  countWithOph(hashesPtr, count, ophA(seed), ophB(seed), outPtr);
   simhashSecond = simhashOfCounts(count);
   ophDensify(outPtr, k, seed);
   return k;
 }
 
+/** SimHash's bit counts of `count` hashes at `p`, each also into the k = 128 OPH bins at `binsPtr` (h = a·x + b). */
+function countWithOph(p: usize, count: u32, a: u64, b: u64, binsPtr: usize): void {
+  if (ASC_FEATURE_SIMD) countSimd(p, count, true, a, b, binsPtr);
+  else countScalar(p, count, true, a, b, binsPtr);
+}
+
 /** The SimHash of the hashes of the last {@link ophSimhash}. */
 export function ophSimhashSecond(): u64 {
   return simhashSecond;
+}
+
+/**
+ * {@link winnow} of `count` u64 hashes at `hashesPtr` with window `w` (indices to `winPtr`; returns how many) and
+ * {@link ophSimhash} of the same hashes at k = 128 (the signature to `sigPtr`, the SimHash from
+ * {@link ophSimhashSecond}), the two over each piece of {@link PIECE} hashes in turn. Why: apart, each pass reads
+ * every hash from memory, and where a cache line's first read is dear (a guest whose prefetches stop at each 4 KiB
+ * page) the sketches' pass cost as much as their work; here they read the hashes winnowing has just brought in. The
+ * selections, signature and SimHash are those of the two kernels, bit for bit: winnowing carries its selection from
+ * piece to piece, the OPH bins keep their minima and SimHash's counters their sums whatever the order.
+ */
+export function winnowOphSimhash(
+  hashesPtr: usize, count: u32, w: u32, winPtr: usize, seed: u64, sigPtr: usize,
+): u32 {
+  if (count == 0 || w == 0) {
+    ophSimhash(hashesPtr, count, 128, seed, sigPtr);
+    return winnow(hashesPtr, count, w, winPtr);
+  }
+  if (w > count) w = count;
+  memory.fill(sigPtr, 0xFF, 128 << 2);
+  clearCounts();
+  const a = ophA(seed);
+  const b = ophB(seed);
+  winnowStart();
+  let out = winPtr;
+  for (let start: u32 = 0; start < count; start += PIECE) {
+    const end = min<u32>(count, start + PIECE);
+    const from = max<u32>(start, w - 1);
+    if (from < end) out = w == 8 ? winnow8Range(hashesPtr, from, end, out) : winnowRange(hashesPtr, from, end, w, out);
+    countWithOph(hashesPtr + (<usize>start << 3), end - start, a, b, sigPtr);
+  }
+  simhashSecond = simhashOfCounts(count);
+  ophDensify(sigPtr, 128, seed);
+  return <u32>((out - winPtr) >> 2);
 }

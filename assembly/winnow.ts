@@ -23,11 +23,33 @@
 export function winnow(hashesPtr: usize, count: u32, w: u32, outPtr: usize): u32 {
   if (count == 0 || w == 0) return 0;
   if (w > count) w = count;
-  if (w == 8) return winnow8(hashesPtr, count, outPtr);
-  let out = outPtr;
-  let min: i32 = -1;
-  let minHash: u64 = 0;
-  for (let r: u32 = w - 1; r < count; r++) {
+  winnowStart();
+  const out = w == 8 ? winnow8Range(hashesPtr, 7, count, outPtr) : winnowRange(hashesPtr, w - 1, count, w, outPtr);
+  return <u32>((out - outPtr) >> 2);
+}
+
+// The selection a winnowing carries from one piece of its hashes to the next (winnowRange, winnow8Range): the index of
+// the current minimum (−1 before the first window) and its hash. A caller that consumes the hashes in pieces while they
+// are in cache (assembly/sketches.ts: winnowOphSimhash) gets the selections of one whole pass.
+let selected: i32 = -1;
+let selectedHash: u64 = 0;
+
+/** Starts a winnowing: no minimum selected yet. */
+// @ts-ignore: decorator
+@inline export function winnowStart(): void {
+  selected = -1;
+  selectedHash = 0;
+}
+
+/**
+ * The windows ending at positions [`from`, `to`) of the hashes at `hashesPtr` (window `w`, `from` >= w − 1; the
+ * windows before `from` done by earlier calls since {@link winnowStart}): their selections written from `out` on.
+ * Returns where the next goes.
+ */
+export function winnowRange(hashesPtr: usize, from: u32, to: u32, w: u32, out: usize): usize {
+  let min = selected;
+  let minHash = selectedHash;
+  for (let r: u32 = from; r < to; r++) {
     const left = <i32>(r - w + 1);
     const h = load<u64>(hashesPtr + (<usize>r << 3));
     if (min < left) {
@@ -52,15 +74,16 @@ export function winnow(hashesPtr: usize, count: u32, w: u32, outPtr: usize): u32
       out += 4;
     }
   }
-  return <u32>((out - outPtr) >> 2);
+  selected = min;
+  selectedHash = minHash;
+  return out;
 }
 
-/** {@link winnow} at w = 8 (count >= 8): the same selections, the rescan of 8 hashes written out. */
-function winnow8(hashesPtr: usize, count: u32, outPtr: usize): u32 {
-  let out = outPtr;
-  let min: i32 = -1;
-  let minHash: u64 = 0;
-  for (let r: u32 = 7; r < count; r++) {
+/** {@link winnowRange} at w = 8 (`from` >= 7): the same selections, the rescan of 8 hashes written out. */
+export function winnow8Range(hashesPtr: usize, from: u32, to: u32, out: usize): usize {
+  let min = selected;
+  let minHash = selectedHash;
+  for (let r: u32 = from; r < to; r++) {
     const p = hashesPtr + (<usize>r << 3);
     const h = load<u64>(p);
     if (min < <i32>(r - 7)) {
@@ -106,7 +129,9 @@ function winnow8(hashesPtr: usize, count: u32, outPtr: usize): u32 {
       out += 4;
     }
   }
-  return <u32>((out - outPtr) >> 2);
+  selected = min;
+  selectedHash = minHash;
+  return out;
 }
 
 /**

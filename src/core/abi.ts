@@ -206,8 +206,13 @@ export interface RawExports {
   simhash64(hashesPtr: number, count: number): bigint;
   /** minhashOph and simhash64 of the same hashes in one pass (k = 128; another k in turn): returns k or 0. */
   ophSimhash(hashesPtr: number, count: number, k: number, seed: bigint, outPtr: number): number;
-  /** The SimHash of the last ophSimhash. */
+  /** The SimHash of the last ophSimhash or winnowOphSimhash. */
   ophSimhashSecond(): bigint;
+  /**
+   * winnow(hashesPtr, count, w, winPtr) and ophSimhash(hashesPtr, count, 128, seed, sigPtr) in one pass of pieces that
+   * stay in cache: returns winnow's count; the SimHash from ophSimhashSecond. The same outputs as the two.
+   */
+  winnowOphSimhash(hashesPtr: number, count: number, w: number, winPtr: number, seed: bigint, sigPtr: number): number;
   /** Blocked Bloom insert; returns count, 0 for invalid k/blocks. */
   bloomInsert(filterPtr: number, blocks: number, keysPtr: number, count: number, k: number): number;
   /** Blocked Bloom query: one byte 0/1 per key at outPtr; returns the number of hits. */

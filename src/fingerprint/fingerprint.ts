@@ -168,13 +168,15 @@ export function fingerprintCore(
     // Sketches read the shingle hashes where they already are.
     let winPtr = 0,
       w = 0;
+    let sketches: Sketches | undefined;
     if (o.window > 0) {
       // with word tokens, in the room of the token hashes: the shingles and the content id were their last readers
       winPtr = tokens ? tokens.hashesPtr : L.take(Math.max(m, 1) * 4);
       L.commit();
-      w = core.raw.winnow(hashesPtr, m, o.window, winPtr);
+      if (winnowsWithSketches(o)) ({ w, ...sketches } = winnowAndSketches(core, L, hashesPtr, m, o, winPtr));
+      else w = core.raw.winnow(hashesPtr, m, o.window, winPtr);
     }
-    const { minhash, simhash } = sketchesOf(core, L, hashesPtr, m, o);
+    const { minhash, simhash } = sketches ?? sketchesOf(core, L, hashesPtr, m, o);
 
     // Copy out (views die with the next memory growth).
     let winnow: WinnowSet | undefined;
@@ -209,14 +211,42 @@ export function fingerprintCore(
   });
 }
 
-/** The MinHash and SimHash `o` asks for of the `m` shingle hashes at `hashesPtr`; the default pair in one pass. */
-function sketchesOf(
+/** The k of OPH MinHash that the core takes in one pass with SimHash (the default). */
+const OPH_ONE_PASS_K = 128;
+
+/** Whether `o` asks for winnowing, OPH MinHash at the one-pass k and SimHash: the core's one pass of the three. */
+function winnowsWithSketches(o: ResolvedOptions): boolean {
+  return o.window > 0 && o.minhashMode === 'oph' && o.permutations === OPH_ONE_PASS_K && o.simhash;
+}
+
+/** A fingerprint's MinHash and SimHash, each where its options ask for it. */
+interface Sketches {
+  minhash?: Uint32Array;
+  simhash?: bigint;
+}
+
+/**
+ * The winnowed indices of the `m` shingle hashes at `hashesPtr` (to `winPtr`; `w` of them) with the default sketches,
+ * which read each piece of the hashes winnowing has just read (assembly/sketches.ts winnowOphSimhash): for options
+ * that {@link winnowsWithSketches}.
+ */
+function winnowAndSketches(
   core: Core,
   L: Layout,
   hashesPtr: number,
   m: number,
   o: ResolvedOptions,
-): { minhash?: Uint32Array; simhash?: bigint } {
+  winPtr: number,
+): Sketches & { w: number } {
+  const sigPtr = L.take(OPH_ONE_PASS_K * 4);
+  L.commit();
+  const w = core.raw.winnowOphSimhash(hashesPtr, m, o.window, winPtr, BigInt(o.seed), sigPtr);
+  const minhash = core.u32(sigPtr, OPH_ONE_PASS_K).slice();
+  return { w, minhash, simhash: BigInt.asUintN(64, core.raw.ophSimhashSecond()) };
+}
+
+/** The MinHash and SimHash `o` asks for of the `m` shingle hashes at `hashesPtr`; the default pair in one pass. */
+function sketchesOf(core: Core, L: Layout, hashesPtr: number, m: number, o: ResolvedOptions): Sketches {
   const seed = BigInt(o.seed);
   if (o.minhashMode === 'off') return o.simhash ? { simhash: simhashAt(core, hashesPtr, m) } : {};
   const sigPtr = L.take(o.permutations * 4);

@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/core/abi.js';
 import { prng, winnowRef } from '../../reference/core.js';
+import { minhashOphRef, simhash64Ref } from '../../reference/sketch.js';
 import { BUILDS, coreOf } from './helpers.js';
 
 const EDGES = [0n, 1n, (1n << 63n) - 1n, 1n << 63n, (1n << 64n) - 1n];
@@ -22,6 +23,30 @@ function winnowOf(core: Core, hashes: readonly bigint[], w: number): number[] {
   core.u64(h, hashes.length).set(hashes);
   const n = core.raw.winnow(h, hashes.length, w, out);
   return Array.from(core.u32(out, n));
+}
+
+/**
+ * winnowOphSimhash(hashes, w) in `core` (assembly/sketches.ts): the selected positions, the OPH signature at k = 128
+ * and the SimHash of one pass over pieces of the hashes.
+ */
+function winnowSketchesOf(
+  core: Core,
+  hashes: readonly bigint[],
+  w: number,
+  seed: bigint,
+): { positions: number[]; minhash: number[]; simhash: bigint } {
+  const L = core.layout();
+  const h = L.take(hashes.length * 8 + 8);
+  const out = L.take(hashes.length * 4 + 4);
+  const sig = L.take(128 * 4);
+  L.commit();
+  core.u64(h, hashes.length).set(hashes);
+  const n = core.raw.winnowOphSimhash(h, hashes.length, w, out, seed, sig);
+  return {
+    positions: Array.from(core.u32(out, n)),
+    minhash: Array.from(core.u32(sig, 128)),
+    simhash: BigInt.asUintN(64, core.raw.ophSimhashSecond()),
+  };
 }
 
 /** A sequence of `count` hashes of one of several shapes, drawn by `rand`. */
@@ -75,5 +100,22 @@ describe.each(BUILDS)('winnow ABI (%s)', (build) => {
     expect(winnowOf(core, [], 8)).toEqual([]);
     expect(winnowOf(core, [5n, 3n], 0)).toEqual([]);
     expect(winnowOf(core, [(1n << 64n) - 1n, 1n << 63n, (1n << 63n) - 1n], 2)).toEqual([1, 2]);
+  });
+
+  it('winnowOphSimhash: the selections of winnow, the signature and SimHash of ophSimhash, across its pieces', () => {
+    const rand = prng(0x5e_7c);
+    // the core's pieces are 8,192 hashes: counts on both sides of one and two boundaries, a selection carried across
+    const counts = [0, 1, 5, 8, 9, 300, 8191, 8192, 8193, 8199, 8200, 16_383, 16_385, 20_001];
+    for (let c = 0; c < counts.length * 2; c++) {
+      const count = counts[c % counts.length];
+      const w = c < counts.length ? 8 : [1, 2, 3, 7, 9, 16, 33][c % 7];
+      const hashes = sequence(rand, count, w);
+      const seed = BigInt(Math.floor(rand() * 1000));
+      const at = `case ${c}: w ${w}, ${count} hashes`;
+      const got = winnowSketchesOf(core, hashes, w, seed);
+      expect(got.positions, at).toEqual(winnowRef(hashes, w));
+      expect(got.minhash, at).toEqual(Array.from(minhashOphRef(hashes, 128, seed)));
+      expect(got.simhash, at).toBe(simhash64Ref(hashes));
+    }
   });
 });
