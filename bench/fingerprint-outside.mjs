@@ -10,10 +10,13 @@
 // the steady state. The step-by-step call's fingerprint is compared with the whole call's (id, counts, every column).
 //
 //   node --expose-gc bench/fingerprint-outside.mjs [--dist dist] [--baseline <dist of another build>] [--corpora en,ja]
-//     [--processes 5] [--calls 9] [--gc-each] [--write] [--out fingerprint-outside.json]
+//     [--processes 5] [--calls 9] [--gc-each] [--apart] [--write] [--out fingerprint-outside.json]
 //
 // --gc-each: a full collection (`gc()`) before each call, outside its time, so that each call starts from a collected
 // heap (what the steady state looks like after a collection of the previous results).
+//
+// --apart: winnowing and the sketches as two passes (`winnow`, then `ophSimhash`) in a build whose library takes them
+// in one pass of pieces (`winnowOphSimhash`), so that the steps show each apart, beside the whole call that does not.
 //
 // With --baseline the two builds' processes alternate (which goes first, too), so both tables come from one run.
 //
@@ -44,6 +47,9 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]);
 }).observe({ entryTypes: ['gc'] });
 const gcWithin = (from, to) => gcPauses.filter(([s]) => s >= from && s <= to).reduce((a, [, d]) => a + d, 0);
+
+/** --apart (the children get it as `--apart 1`): winnowing and the sketches stepped as two passes. */
+const APART = arg('child') ? arg('apart') === '1' : process.argv.includes('--apart');
 
 const hex64 = (v) => BigInt.asUintN(64, v).toString(16).padStart(16, '0');
 
@@ -162,34 +168,40 @@ function stepwise(engine, normalize, text) {
     stop('stage: shingles and the content id');
   }
   const winPtr = hP; // the token hashes' room, as the library lays it out
-  start();
-  const w = raw.winnow(shP, m, 8, winPtr);
-  stop('stage: winnowing');
-  start();
-  const sigPtr = L.take(128 * 4);
-  L.commit();
-  stop('layout and growth');
-  let minhash;
+  let w;
+  let sigPtr;
   let simhash;
-  if (raw.ophSimhash) {
+  if (raw.winnowOphSimhash && !APART) {
+    // winnowing and the sketches in one pass of pieces, as the library takes them in builds that have it
     start();
-    raw.ophSimhash(shP, m, 128, 0n, sigPtr);
+    sigPtr = L.take(128 * 4);
+    L.commit();
+    stop('layout and growth');
+    start();
+    w = raw.winnowOphSimhash(shP, m, 8, winPtr, 0n, sigPtr);
     simhash = BigInt.asUintN(64, raw.ophSimhashSecond());
-    stop('stage: OPH MinHash and SimHash');
-    start();
-    minhash = core.u32(sigPtr, 128).slice();
-    stop('copies out');
+    stop('stage: winnowing, OPH MinHash and SimHash');
   } else {
     start();
-    raw.minhashOph(shP, m, 128, 0n, sigPtr);
-    stop('stage: OPH MinHash and SimHash');
+    w = raw.winnow(shP, m, 8, winPtr);
+    stop('stage: winnowing');
     start();
-    minhash = core.u32(sigPtr, 128).slice();
-    stop('copies out');
+    sigPtr = L.take(128 * 4);
+    L.commit();
+    stop('layout and growth');
     start();
-    simhash = BigInt.asUintN(64, raw.simhash64(shP, m));
+    if (raw.ophSimhash) {
+      raw.ophSimhash(shP, m, 128, 0n, sigPtr);
+      simhash = BigInt.asUintN(64, raw.ophSimhashSecond());
+    } else {
+      raw.minhashOph(shP, m, 128, 0n, sigPtr);
+      simhash = BigInt.asUintN(64, raw.simhash64(shP, m));
+    }
     stop('stage: OPH MinHash and SimHash');
   }
+  start();
+  const minhash = core.u32(sigPtr, 128).slice();
+  stop('copies out');
   start();
   const after = (winPtr + Math.max(n, 1) * 4 + 15) & ~15;
   const at = after + w * 16 <= hP + tokCap * 8 ? after : L.take(w * 16);
@@ -363,6 +375,7 @@ if (arg('child')) {
           [
             ...['--expose-gc', self, '--child', '1', '--dist', dist, '--corpus', corpus],
             ...['--calls', String(calls), '--order', String(p % 2), '--gc-each', gcEach ? '1' : '0'],
+            ...['--apart', APART ? '1' : '0'],
           ],
           { encoding: 'utf8', maxBuffer: 1 << 26 },
         );
