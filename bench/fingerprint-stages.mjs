@@ -2,7 +2,8 @@
 // which runs first each round: UTF-8 encoding into the core, the region search (findRegions), the tokenizer with the
 // normaliser (tokenizeRegions: nfkcTokens on each region), shingles, the content id (two XXH64 passes; with the shingles
 // as one stage, "shingles", in builds that take them in one pass: shingleTokensAndId), winnowing, OPH
-// MinHash (k = 128), SimHash (both as one stage, "oph", in builds that take them in one pass: ophSimhash) and the
+// MinHash (k = 128), SimHash (both as one stage, "oph", in builds that take them in one pass: ophSimhash; the three as
+// one stage, "winnow", in builds that take them in one pass of pieces: winnowOphSimhash) and the
 // winnowed postings — the raw exports in the order fingerprintCore calls them, with
 // the default options, on the corpora of bench/fingerprint-whole.mjs (10 MB each). Time is on-core: wall time less the
 // thread's run-queue wait (/proc/thread-self/schedstat, field 2; plain wall time where that file is missing), so a
@@ -34,6 +35,38 @@ for (const [name, dir] of builds) {
   const engine = await m.createEngine();
   await engine.fingerprint('日本語 тест é'); // the normaliser's tables into the core
   engines.push({ name, engine, normalize: m.normalize });
+}
+
+
+/**
+ * Winnowing (8) and the sketches (OPH at k = 128, SimHash) of the `m` shingle hashes at `spare` as the build takes
+ * them, each stage's on-core ms into `t`: in one pass of pieces ("winnow"; OPH and SimHash 0), both sketches in one
+ * pass ("oph"; SimHash 0), or each apart. Returns how many were selected.
+ */
+function winnowAndSketches(raw, spare, m, winPtr, sigPtr, t) {
+  let t0 = onCore();
+  if (raw.winnowOphSimhash) {
+    const w = raw.winnowOphSimhash(spare, m, 8, winPtr, 0n, sigPtr);
+    t.winnow = onCore() - t0;
+    t.oph = 0;
+    t.simhash = 0;
+    return w;
+  }
+  const w = raw.winnow(spare, m, 8, winPtr);
+  t.winnow = onCore() - t0;
+  t0 = onCore();
+  if (raw.ophSimhash) {
+    raw.ophSimhash(spare, m, 128, 0n, sigPtr);
+    t.oph = onCore() - t0;
+    t.simhash = 0;
+    return w;
+  }
+  raw.minhashOph(spare, m, 128, 0n, sigPtr);
+  t.oph = onCore() - t0;
+  t0 = onCore();
+  raw.simhash64(spare, m);
+  t.simhash = onCore() - t0;
+  return w;
 }
 
 /** One fingerprint's stages on `e`, each timed (ms on-core), with the token and region counts. */
@@ -111,23 +144,7 @@ function stages({ engine, normalize }, text) {
   const winPtr = L.take(Math.max(m, 1) * 4);
   const sigPtr = L.take(128 * 4);
   L.commit();
-  t0 = onCore();
-  const w = raw.winnow(spare, m, 8, winPtr);
-  t.winnow = onCore() - t0;
-  // builds with both sketches in one pass (ophSimhash) time them as OPH: SimHash 0 there
-  if (raw.ophSimhash) {
-    t0 = onCore();
-    raw.ophSimhash(spare, m, 128, 0n, sigPtr);
-    t.oph = onCore() - t0;
-    t.simhash = 0;
-  } else {
-    t0 = onCore();
-    raw.minhashOph(spare, m, 128, 0n, sigPtr);
-    t.oph = onCore() - t0;
-    t0 = onCore();
-    raw.simhash64(spare, m);
-    t.simhash = onCore() - t0;
-  }
+  const w = winnowAndSketches(raw, spare, m, winPtr, sigPtr, t);
   const at = L.take(w * 16);
   L.commit();
   t0 = onCore();
