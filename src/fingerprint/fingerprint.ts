@@ -21,6 +21,7 @@ import { paramsId, type ResolvedOptions } from './options.js';
 import { startSha256Hex } from './sha256.js';
 import { minhashAt, ophAndSimhashAt } from '../sketch/minhash.js';
 import { simhashAt } from '../sketch/simhash.js';
+import { builtinModule } from '../util/builtin.js';
 import { lowerBound } from '../util/sorted.js';
 
 /** Seeds of the two halves of the 128-bit content id ('tp' = 0x7470). */
@@ -672,6 +673,23 @@ function codePointCount(s: string): number {
  * @example utf8Length('é😀') // 6
  */
 export function utf8Length(text: string): number {
+  return nativeUtf8Length && text.length >= NATIVE_UTF8_LENGTH_FROM ? nativeUtf8Length(text) : utf8LengthHere(text);
+}
+
+/**
+ * `Buffer.byteLength(text, 'utf8')` where the runtime lends `node:buffer`: V8 counts the UTF-8 of a string as it lies
+ * (a lone surrogate as 3 bytes, as the loop does), 10 MB of English in about 5 ms where the loop took 14 ms optimised
+ * and 25 ms on a server's thread, which checks every registered text's size with it.
+ */
+const nativeUtf8Length: ((text: string) => number) | undefined = (() => {
+  const b = builtinModule<{ Buffer: { byteLength(text: string, encoding: 'utf8'): number } }>('node:buffer')?.Buffer;
+  return typeof b?.byteLength === 'function' ? (text: string) => b.byteLength(text, 'utf8') : undefined;
+})();
+/** Strings shorter than this are counted by the loop: a call into the runtime costs more than a short count. */
+const NATIVE_UTF8_LENGTH_FROM = 1024;
+
+/** {@link utf8Length} counted here, unit by unit (where no runtime lends a count, and for short strings). */
+export function utf8LengthHere(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

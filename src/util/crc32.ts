@@ -1,5 +1,7 @@
 /** CRC-32 (IEEE), slicing-by-8: the checksum of dataset snapshots and of the file store's records. */
 
+import { builtinModule } from './builtin.js';
+
 const CRC_TABLE: Uint32Array = (() => {
   const t = new Uint32Array(8 * 256);
   for (let n = 0; n < 256; n++) {
@@ -19,13 +21,8 @@ const CRC_TABLE: Uint32Array = (() => {
 
 /** zlib's CRC-32 where the runtime lends `node:zlib` synchronously (Node ≥ 20.15, Deno, Bun), else undefined. */
 const zlibCrc32: ((data: Uint8Array, value?: number) => number) | undefined = (() => {
-  try {
-    const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-    const m = typeof get === 'function' ? (get('node:zlib') as { crc32?: unknown } | undefined) : undefined;
-    return typeof m?.crc32 === 'function' ? (m.crc32 as (data: Uint8Array, value?: number) => number) : undefined;
-  } catch {
-    return undefined;
-  }
+  const crc32 = builtinModule<{ crc32: (data: Uint8Array, value?: number) => number }>('node:zlib')?.crc32;
+  return typeof crc32 === 'function' ? crc32 : undefined;
 })();
 
 /**
