@@ -37,7 +37,6 @@ for (const [name, dir] of builds) {
   engines.push({ name, engine, normalize: m.normalize });
 }
 
-
 /**
  * Winnowing (8) and the sketches (OPH at k = 128, SimHash) of the `m` shingle hashes at `spare` as the build takes
  * them, each stage's on-core ms into `t`: in one pass of pieces ("winnow"; OPH and SimHash 0), both sketches in one
