@@ -12,7 +12,7 @@ import { extractOn, worthOffloading, type Offload } from '../../corpus/work.js';
 import type { Fingerprint } from '../../types.js';
 import { TrainprintError } from '../../errors.js';
 import type { ContentType } from '../../text/index.js';
-import { sha256Hex, sha256HexOfTextSliced } from '../../fingerprint/sha256.js';
+import { sha256HexOfBytesSliced, sha256HexOfTextSliced } from '../../fingerprint/sha256.js';
 import type { Declarations, WorkType } from '../analyze/types.js';
 import { extractDocumentOn, fileBytes, fileLimitOption, isFileType } from '../analyze/files.js';
 import type { DocumentFormat } from '../../formats/types.js';
@@ -112,8 +112,11 @@ export async function registerWork(
       offload && worthOffloading(work) ? await offload.run(work) : await fingerprintText(text, REGISTER_FINGERPRINT);
     fingerprint = fp.fingerprint;
     tokens = fp.token_count;
-    // a long text hashed a piece at a time, with turns of the event loop between
-    const digest = typeof content === 'string' ? sha256HexOfTextSliced(content, nextMacrotask) : sha256Hex(content);
+    // a long text or file hashed a piece at a time, with turns of the event loop between
+    const digest =
+      typeof content === 'string'
+        ? sha256HexOfTextSliced(content, nextMacrotask)
+        : sha256HexOfBytesSliced(content, nextMacrotask);
     workHash = `sha256:${await digest}`;
   } else {
     ({ fingerprint, work_hash: workHash } = r.fingerprint!);
