@@ -7,6 +7,7 @@
 
 import { TrainprintError } from '../errors.js';
 import { builtinModule } from '../util/builtin.js';
+import { wholePairPieces } from '../util/text-pieces.js';
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
@@ -222,22 +223,7 @@ export function sha256HexOfTextSliced(
   pieceUnits = TEXT_PIECE_UNITS,
 ): Promise<string> {
   if (text.length <= pieceUnits) return startSha256HexOfText(text);
-  return sha256HexOfParts(textPieces(text, pieceUnits), pause);
-}
-
-/**
- * `text` in pieces of about `units` UTF-16 units, never cut between the halves of a pair (one unit fewer there, or one
- * more where the piece would be empty).
- */
-function* textPieces(text: string, units: number): Generator<string> {
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + units);
-    const splitsPair =
-      end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800 && (text.charCodeAt(end) & 0xfc00) === 0xdc00;
-    if (splitsPair) end += end - at > 1 ? -1 : 1;
-    yield text.slice(at, end);
-    at = end;
-  }
+  return sha256HexOfParts(wholePairPieces(text, pieceUnits), pause);
 }
 
 /** Texts up to this many UTF-16 units are encoded into one reused buffer (3 bytes a unit at most). */

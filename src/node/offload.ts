@@ -27,6 +27,7 @@ import {
   type WorkResult,
 } from '../library.js';
 import type { JsonBodyOffload, JsonSchema } from '../http/index.js';
+import { nextMacrotask } from '../util/steps.js';
 import { createDocumentPool, type DocumentPool, type DocumentPoolOptions } from './extract-pool.js';
 import { FairQueue } from './fair-queue.js';
 
@@ -133,6 +134,39 @@ const unrefTimeout = (fire: () => void, ms: number): (() => void) => {
  * turns and another's 80 KB piece for three.
  */
 const TURN_UNITS = OFFLOAD_MIN_UNITS;
+
+/**
+ * UTF-16 units of a piece of a long text sent to a thread ahead of its work ({@link sendTask}): 2 MB of a two-byte
+ * string, 1–2 ms of the sending thread's copy.
+ */
+const SENT_PIECE_UNITS = 1 << 20;
+
+/**
+ * Posts `task` to `worker` as task `id`. A work's texts longer than {@link SENT_PIECE_UNITS} go first, a piece a message
+ * with a turn of the event loop between two, then the work without them, which the thread joins to their pieces
+ * (src/node/offload-worker.ts). Why: a message's text is copied in the sending thread, and the 10 MB text of a work
+ * registered through `serve` held the request's thread 16–26 ms in one `postMessage`. `sending()` says whether the
+ * thread still waits for this task (the pool may close, or the thread stop, between two pieces: the rest is not sent).
+ */
+async function sendTask(worker: Worker, id: number, p: Pending, sending: () => boolean): Promise<void> {
+  const work = 'work' in p.task ? p.task.work : undefined;
+  const long = work
+    ? Object.entries(work).filter(
+        (e): e is [string, string] => typeof e[1] === 'string' && e[1].length > SENT_PIECE_UNITS,
+      )
+    : [];
+  if (long.length === 0) return worker.postMessage({ id, ...p.task }, p.transfer);
+  for (const [field, text] of long) {
+    for (let at = 0; at < text.length; at += SENT_PIECE_UNITS) {
+      if (!sending()) return;
+      worker.postMessage({ id, piece: { field, text: text.slice(at, at + SENT_PIECE_UNITS) } });
+      await nextMacrotask();
+    }
+  }
+  if (!sending()) return;
+  const joined = long.map(([field]) => field);
+  worker.postMessage({ id, work: { ...work, ...Object.fromEntries(joined.map((f) => [f, ''])) }, joined }, p.transfer);
+}
 
 /** A task's cost in its line: the UTF-16 units of its texts, or the bytes of a JSON body. */
 function unitsOf(task: Task): number {
@@ -251,7 +285,8 @@ export function createWorkerPool(
       const id = nextId++;
       busy.set(worker, { id, task });
       worker.ref(); // a task under way keeps the process alive until it is answered
-      worker.postMessage({ id, ...task.task }, task.transfer);
+      // (a message that cannot be sent fails its task, as the send's throw did when it was not sliced)
+      void sendTask(worker, id, task, () => busy.get(worker)?.id === id).catch(task.reject);
     }
     for (const w of idle) w.unref();
   };

@@ -21,6 +21,7 @@ import type { BatchOp, Increment, ScanOptions, Store, Transaction } from './type
 import { checkIncrement, incrementIn } from './counter.js';
 import { arrayHeader, containerHead, mapHeader, ShrinkingEncoder, valueEnd } from './encoding.js';
 import { turnsEvery } from '../util/steps.js';
+import { wholePairPieces } from '../util/text-pieces.js';
 
 /**
  * Longest key, in UTF-16 code units.
@@ -157,8 +158,39 @@ function invalidValue(at: ReadonlyArray<string | number>, why: string): Trainpri
  * encodeValue({ a: undefined })             // throws TrainprintError INVALID_INPUT
  */
 export function encodeValue(value: unknown): Uint8Array {
+  const prepared = typeof value === 'object' && value !== null ? PREPARED.get(value) : undefined;
+  if (prepared) return prepared;
   checkValue(value, [], 0);
   return encodeChecked(value);
+}
+
+/** The bytes of each value {@link prepareValue} made, by the token it returned. */
+const PREPARED = new WeakMap<object, Uint8Array>();
+
+/**
+ * What {@link prepareValue} returns: a value checked and encoded ahead, which a store's `put` (in a transaction, a
+ * batch or alone) writes as those bytes when it is the whole value put. Only its size is readable; inside another
+ * value it is refused, as any class instance is.
+ */
+export class PreparedValue {
+  /** @param bytes The encoded value's length in bytes. */
+  constructor(readonly bytes: number) {
+    Object.freeze(this);
+  }
+}
+
+/**
+ * `value` checked and encoded now, with a turn of the event loop every few ms ({@link encodeValueSliced}), for a later
+ * put of any of the library's stores (`Store.prepare` gives it): the 10 MB text of a registered work, checked and
+ * encoded inside the registry's transaction, held a server's thread 20–35 ms in one step. The same errors as a put of
+ * `value` (INVALID_INPUT), raised here; the bytes written are the same.
+ * @example const text = await prepareValue(longText); await store.transaction((tx) => tx.put('work-text/1', text))
+ */
+export async function prepareValue(value: unknown): Promise<PreparedValue> {
+  const bytes = await encodeValueSliced(value);
+  const token = new PreparedValue(bytes.byteLength);
+  PREPARED.set(token, bytes);
+  return token;
 }
 
 /**
@@ -214,18 +246,57 @@ const SLICED_LEVELS = 3;
 /** Milliseconds of encoding between two turns of the event loop. */
 const SLICE_MS = 5;
 
-/** Whether `v` holds an array of {@link SLICED_ITEMS} or more within its first levels (from `level`). */
+/**
+ * Whether `v` holds an array of {@link SLICED_ITEMS} or more, or a string of {@link LONG_STRING} units or more, within
+ * its first levels (from `level`).
+ */
 function hasLargeArray(v: unknown, level: number): boolean {
+  if (typeof v === 'string') return v.length >= LONG_STRING;
   if (v === null || typeof v !== 'object' || v instanceof Uint8Array || level >= SLICED_LEVELS) return false;
   if (Array.isArray(v)) return v.length >= SLICED_ITEMS || v.some((x) => hasLargeArray(x, level + 1));
   return Object.values(v).some((x) => hasLargeArray(x, level + 1));
 }
 
+/** UTF-16 units of a piece of a long string's check and encoding in {@link encodeLongStringSliced}. */
+const STRING_PIECE_UNITS = 1 << 16;
+
+/**
+ * {@link encodeLongString} of `s` (at `at` in the value), the same bytes, a piece of {@link STRING_PIECE_UNITS} units at
+ * a time with `pause` between: each piece checked for a lone surrogate and encoded, then the pieces copied after the
+ * header. No piece ends between the halves of a pair, so a piece is well-formed exactly where the whole is there, and
+ * the pieces' UTF-8 is the whole's.
+ */
+async function encodeLongStringSliced(
+  s: string,
+  at: ReadonlyArray<string | number>,
+  pause: () => Promise<void> | void,
+): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for (const piece of wholePairPieces(s, STRING_PIECE_UNITS)) {
+    if (!isWellFormed(piece)) throw invalidValue(at, 'is a string with a lone surrogate');
+    const utf8 = utf8Encoder.encode(piece);
+    parts.push(utf8);
+    length += utf8.length;
+    await pause();
+  }
+  const out = new Uint8Array(5 + length);
+  out[0] = 0xdb;
+  new DataView(out.buffer).setUint32(1, length);
+  let offset = 5;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+    await pause();
+  }
+  return out;
+}
+
 /**
  * {@link encodeValue}, byte for byte, with a turn of the event loop every few ms: the levels of the value above its
  * large arrays are written as msgpack headers and keys, each item of those arrays checked and encoded on its own (a
- * job's catalogue of 100,000 works, 40 MB, held the thread 0.3–0.5 s in one encode). A value with no large array is
- * encoded as encodeValue does, in one step.
+ * job's catalogue of 100,000 works, 40 MB, held the thread 0.3–0.5 s in one encode), and a long string a piece at a
+ * time ({@link encodeLongStringSliced}). A value with neither is encoded as encodeValue does, in one step.
  * @example const bytes = await encodeValueSliced({ works }) // equal to encodeValue({ works })
  */
 export async function encodeValueSliced(value: unknown): Promise<Uint8Array> {
@@ -234,6 +305,10 @@ export async function encodeValueSliced(value: unknown): Promise<Uint8Array> {
   const pause = turnsEvery(SLICE_MS);
   const at: Array<string | number> = [];
   const put = async (v: unknown, depth: number): Promise<void> => {
+    if (typeof v === 'string' && v.length >= LONG_STRING) {
+      pieces.push(await encodeLongStringSliced(v, at, pause));
+      return;
+    }
     if (!hasLargeArray(v, depth)) {
       checkValue(v, at, depth);
       pieces.push(encodeChecked(v));
@@ -697,6 +772,11 @@ export abstract class StoreCore implements Store {
     this.#checkOpen();
     const { after, limit } = checkScan(prefix, options);
     return scanLayers(this.index, [], this.#read, prefix, after, limit);
+  }
+
+  async prepare(value: unknown): Promise<PreparedValue> {
+    this.#checkOpen();
+    return prepareValue(value);
   }
 
   async put(key: string, value: unknown): Promise<void> {

@@ -65,6 +65,14 @@ export interface Store {
    * @example await store.increment('usage/acme/2026-03-01', 1, 100) // { value: 1, applied: true }
    */
   increment?(key: string, by: number, max?: number): Promise<Increment>;
+  /**
+   * `value` checked and encoded now, with a turn of the event loop every few ms, as a token that a later put of this
+   * store (alone, in a batch or in a transaction) writes as those bytes: a long text's encoding then holds neither a
+   * transaction nor the thread in one step (the 10 MB text of a registered work: 20–35 ms). The same errors as a put of
+   * `value`, raised here. Optional: a store without it is given the value itself.
+   * @example const text = await (store.prepare?.(longText) ?? longText); await store.transaction((tx) => tx.put('work-text/1', text))
+   */
+  prepare?(value: unknown): Promise<unknown>;
   /** Flush and release (the file store releases its lock). Later calls reject with STORE_CLOSED. */
   close(): Promise<void>;
 }

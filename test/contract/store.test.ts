@@ -311,6 +311,32 @@ function contract(name: string, open: () => Promise<Store>): void {
       expect(await codeOf(s.increment!('c/a', 1))).toBe('STORE_CLOSED');
     });
 
+    it('prepare: a value encoded ahead is written as the value itself, alone, in a batch and in a transaction', async () => {
+      const s = await open();
+      expect(typeof s.prepare).toBe('function');
+      // a long text (encoded a piece at a time: pairs, accents and ideographs across the pieces' cuts) and a record
+      const text = 'The quick brown fox é 漢字 😀 '.repeat(9_000);
+      const record = { title: 'Dune', tags: ['a', 'b'], n: 3, long: text };
+      const [t, r] = [await s.prepare!(text), await s.prepare!(record)];
+      await s.put('p/alone', t);
+      await s.batch([{ type: 'put', key: 'p/batch', value: r }]);
+      await s.transaction(async (tx) => {
+        tx.put('p/tx', t);
+        expect(await tx.get('p/tx')).toBe(text);
+      });
+      expect(await s.get('p/alone')).toBe(text);
+      expect(await s.get('p/batch')).toEqual(record);
+      expect(await s.get('p/tx')).toBe(text);
+      // the same errors as a put of the value, raised by prepare; a token inside another value is refused
+      const lone = `${'a'.repeat(70_000)}\ud800b`;
+      expect(await codeOf(s.prepare!(lone))).toBe('INVALID_INPUT');
+      expect(await codeOf(s.prepare!({ a: undefined }))).toBe('INVALID_INPUT');
+      expect(await codeOf(s.put('p/nested', { text: t }))).toBe('INVALID_INPUT');
+      expect(await s.get('p/nested')).toBeUndefined();
+      await s.close();
+      expect(await codeOf(s.prepare!(1))).toBe('STORE_CLOSED');
+    });
+
     it('after close every call rejects with STORE_CLOSED; close waits for queued writes', async () => {
       const s = await open();
       const queued = s.put('q', 1);

@@ -39,6 +39,46 @@ describe('worker pool', () => {
     }
   });
 
+  it('sends a text of over 1 Mi units in pieces: the same answers, a pair across a cut, a lone surrogate refused', async () => {
+    const { createEngine, resolveOptions } = await dist('index.js');
+    const { createWorkerPool } = await dist('node.js');
+    const engine = await createEngine();
+    const pool = createWorkerPool({ threads: 1 });
+    try {
+      const base = book('austen-persuasion');
+      // 2.4 Mi units, a surrogate pair's halves on either side of the first cut (1 Mi units) and accents across it
+      const cut = 1 << 20;
+      let text = base.repeat(Math.ceil((2.4 * cut) / base.length)).slice(0, 2.4 * cut);
+      text = `${text.slice(0, cut - 3)}é 😀 ${text.slice(cut + 3)}`;
+      expect(text.charCodeAt(cut - 1) & 0xfc00).toBe(0xd800);
+      const options = resolveOptions({ workHash: false });
+      const works = [
+        { kind: 'fingerprint', text, options },
+        { kind: 'pairs', text },
+        { kind: 'compare', a: text.slice(0, cut + 50_000), b: text.slice(cut - 30_000, cut + 20_000) },
+      ] as const;
+      for (const w of works) expect(await pool.run(w)).toEqual(engine.runWork(w));
+      // a lone half in the second piece: the same error as in this thread
+      const lone = `${text.slice(0, cut + 10)}\ud800${text.slice(cut + 11)}`;
+      const work = { kind: 'fingerprint', text: lone, options, columns: {} } as const;
+      const here = (() => {
+        try {
+          engine.runWork(work);
+        } catch (e) {
+          return e as { code: string; message: string };
+        }
+      })();
+      expect(here?.code).toBe('INVALID_INPUT');
+      await expect(pool.run(work)).rejects.toMatchObject({ code: here?.code, message: here?.message });
+      // and the thread goes on: a short task after it
+      expect(await pool.run({ kind: 'pairs', text: base.slice(0, 40_000) })).toEqual(
+        engine.runWork({ kind: 'pairs', text: base.slice(0, 40_000) }),
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("sends a fingerprint's per-shingle columns its work names, and no others", async () => {
     const { createEngine, resolveOptions, shingleCount } = await dist('index.js');
     const { createWorkerPool } = await dist('node.js');

@@ -30,6 +30,31 @@ describe('long strings in the store', () => {
     }
   });
 
+  it('encoded a piece at a time (nested too), refuse a lone surrogate on either side of a cut with the same error', async () => {
+    const text = stringOf('ab cé 漢字😀\n', 300_001);
+    const value = { a: text, b: [1, text.slice(7), { c: stringOf('😀', 70_000) }], d: 'short' };
+    expect(Buffer.from(await encodeValueSliced(value)).equals(Buffer.from(encodeValue(value)))).toBe(true);
+    expect(Buffer.from(await encodeValueSliced([text])).equals(Buffer.from(msgpack.encode([text])))).toBe(true);
+    // lone halves just before, at and after a piece's cut (65,536 units), and at the ends
+    for (const at of [0, 65_535, 65_536, 65_537, 131_071, 199_999]) {
+      for (const half of ['\ud800', '\udc00']) {
+        const s = `${stringOf('a', at)}${half}${stringOf('b', 200_000 - at)}`;
+        const sync = (() => {
+          try {
+            encodeValue({ x: [s] });
+          } catch (e) {
+            return e;
+          }
+        })() as Error;
+        expect(sync, `${at} ${JSON.stringify(half)}`).toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(encodeValueSliced({ x: [s] }), `${at} ${JSON.stringify(half)}`).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+          message: sync.message,
+        });
+      }
+    }
+  });
+
   it('round-trip through a store, and a lone surrogate is still INVALID_INPUT', async () => {
     const store = new MemoryStore();
     const text = stringOf('The quick brown fox. 漢字 😀 ', 1 << 20);

@@ -122,6 +122,8 @@ export async function registerWork(
     ({ fingerprint, work_hash: workHash } = r.fingerprint!);
   }
 
+  // a long text checked and encoded for the store now, a piece at a time, not in one step inside the transaction
+  const textValue = text !== null && store.prepare ? await store.prepare(text) : text;
   return store.transaction(async (tx) => {
     const mine = await tx.get(`work-hash/${workHash}/${owner}`);
     if (typeof mine === 'string') {
@@ -148,7 +150,7 @@ export async function registerWork(
     };
     tx.put(`work/${work.work_id}`, work);
     tx.put(`work-hash/${workHash}/${owner}`, work.work_id);
-    if (text !== null) tx.put(`work-text/${work.work_id}`, text);
+    if (text !== null) tx.put(`work-text/${work.work_id}`, textValue);
     for (const id of others) {
       const other = (await tx.get(`work/${id}`)) as Work | undefined;
       if (other) tx.put(`work/${id}`, { ...other, conflicting_claims: [...other.conflicting_claims, work.work_id] });

@@ -29,6 +29,8 @@ import {
   encodeBatchSliced,
   encodeValue,
   type EncodedOp,
+  type PreparedValue,
+  prepareValue,
 } from '../memory.js';
 import { checkIncrement, counterValue } from '../counter.js';
 import type { BatchOp, Increment, ScanOptions, Store, Transaction } from '../types.js';
@@ -218,6 +220,11 @@ export class PostgresStore implements Store {
     this.#checkOpen();
     const { after, limit } = checkScan(prefix, options);
     return this.#run(() => scanRows(this.#pool, this.#sql, prefix, after, limit));
+  }
+
+  async prepare(value: unknown): Promise<PreparedValue> {
+    this.#checkOpen();
+    return prepareValue(value);
   }
 
   async put(key: string, value: unknown): Promise<void> {
