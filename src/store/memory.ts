@@ -233,10 +233,16 @@ const utf8Encoder = new TextEncoder();
  */
 function encodeLongString(s: string): Uint8Array {
   const utf8 = utf8Encoder.encode(s);
-  const out = new Uint8Array(5 + utf8.length);
-  out[0] = 0xdb;
-  new DataView(out.buffer).setUint32(1, utf8.length);
+  const out = str32Room(utf8.length);
   out.set(utf8, 5);
+  return out;
+}
+
+/** Room for a msgpack str 32 of `length` UTF-8 bytes, its header written (0xdb, the length as a big-endian u32). */
+function str32Room(length: number): Uint8Array {
+  const out = new Uint8Array(5 + length);
+  out[0] = 0xdb;
+  new DataView(out.buffer).setUint32(1, length);
   return out;
 }
 
@@ -250,11 +256,11 @@ const SLICE_MS = 5;
  * Whether `v` holds an array of {@link SLICED_ITEMS} or more, or a string of {@link LONG_STRING} units or more, within
  * its first levels (from `level`).
  */
-function hasLargeArray(v: unknown, level: number): boolean {
+function hasLargeParts(v: unknown, level: number): boolean {
   if (typeof v === 'string') return v.length >= LONG_STRING;
   if (v === null || typeof v !== 'object' || v instanceof Uint8Array || level >= SLICED_LEVELS) return false;
-  if (Array.isArray(v)) return v.length >= SLICED_ITEMS || v.some((x) => hasLargeArray(x, level + 1));
-  return Object.values(v).some((x) => hasLargeArray(x, level + 1));
+  if (Array.isArray(v)) return v.length >= SLICED_ITEMS || v.some((x) => hasLargeParts(x, level + 1));
+  return Object.values(v).some((x) => hasLargeParts(x, level + 1));
 }
 
 /** UTF-16 units of a piece of a long string's check and encoding in {@link encodeLongStringSliced}. */
@@ -280,9 +286,7 @@ async function encodeLongStringSliced(
     length += utf8.length;
     await pause();
   }
-  const out = new Uint8Array(5 + length);
-  out[0] = 0xdb;
-  new DataView(out.buffer).setUint32(1, length);
+  const out = str32Room(length);
   let offset = 5;
   for (const part of parts) {
     out.set(part, offset);
@@ -300,7 +304,7 @@ async function encodeLongStringSliced(
  * @example const bytes = await encodeValueSliced({ works }) // equal to encodeValue({ works })
  */
 export async function encodeValueSliced(value: unknown): Promise<Uint8Array> {
-  if (!hasLargeArray(value, 0)) return encodeValue(value);
+  if (!hasLargeParts(value, 0)) return encodeValue(value);
   const pieces: Uint8Array[] = [];
   const pause = turnsEvery(SLICE_MS);
   const at: Array<string | number> = [];
@@ -309,7 +313,7 @@ export async function encodeValueSliced(value: unknown): Promise<Uint8Array> {
       pieces.push(await encodeLongStringSliced(v, at, pause));
       return;
     }
-    if (!hasLargeArray(v, depth)) {
+    if (!hasLargeParts(v, depth)) {
       checkValue(v, at, depth);
       pieces.push(encodeChecked(v));
       return pause();
@@ -448,7 +452,7 @@ export function encodeBatch(ops: readonly BatchOp[], encoded?: ReadonlyMap<numbe
  */
 export async function encodeBatchSliced(ops: readonly BatchOp[]): Promise<EncodedOp[]> {
   const large = Array.isArray(ops)
-    ? ops.flatMap((op, i) => (op?.type === 'put' && hasLargeArray(op.value, 0) ? [i] : []))
+    ? ops.flatMap((op, i) => (op?.type === 'put' && hasLargeParts(op.value, 0) ? [i] : []))
     : [];
   if (large.length === 0) return encodeBatch(ops);
   const encoded = new Map<number, Uint8Array>();
