@@ -871,11 +871,18 @@ describe('licences', () => {
       ['key_id', { key_id: '0000000000000000' }],
       ['version', { version: 2 }],
       ['missing field', { licensee: undefined }],
+      // a term no one signed, added to a signed licence, must not read as the marketplace's
+      ['a member not signed', { sublicensable: true } as never],
+      ['a term member not signed', { term: { ...licence.term, renewable: true } }],
+      ['an amount member not signed', { amount: { ...licence.amount, tax_included: true } }],
+      ['an output cap member not signed', { output_cap: { ...licence.output_cap!, per_request: 10 } }],
     ];
     for (const [name, patch] of changed)
       expect([name, await w.market.verifyLicence({ ...licence, ...patch })]).toEqual([name, false]);
     expect(await w.market.verifyLicence(null)).toBe(false);
     expect(await w.market.verifyLicence('licence')).toBe(false);
+    // a licence as read back (with its own check's `verified`) still verifies
+    expect(await w.market.verifyLicence({ ...licence, verified: true })).toBe(true);
     // a registration receipt signed by the same key is not a licence
     expect(
       await w.market.verifyLicence(

@@ -64,7 +64,7 @@ export async function signLicence(k: ReceiptKey, fields: LicenceFields): Promise
  */
 export async function checkLicence(k: ReceiptKey, licence: unknown): Promise<boolean> {
   const f = readFields(licence);
-  if (f === null) return false;
+  if (f === null || !onlySignedMembers(licence as Record<string, unknown>)) return false;
   const l = licence as Record<string, unknown>;
   if (l.version !== 1 || l.alg !== 'HMAC-SHA256' || l.key_id !== k.id || typeof l.signature !== 'string') return false;
   const sig = fromBase64url(l.signature);
@@ -106,6 +106,39 @@ const ID_FIELDS = [
   'licensee',
   'licence_type',
 ] as const;
+
+/** The members a licence has: its signed fields, its signature's, and `verified` (a read-back's own check). */
+const LICENCE_MEMBERS = new Set([
+  ...ID_FIELDS,
+  'territory',
+  'term',
+  'amount',
+  'per',
+  'exclusive',
+  'output_cap',
+  'issued_at',
+  'version',
+  'alg',
+  'key_id',
+  'signature',
+  'verified',
+]);
+
+/** Whether `o`'s members are all among `names`. */
+const onlyMembers = (o: object, names: readonly string[]) => Object.keys(o).every((k) => names.includes(k));
+
+/**
+ * Whether a licence holds no member that was not signed (a term added to a signed licence — `sublicensable: true` —
+ * would otherwise read as the marketplace's), at its top and inside its term, amount and output cap.
+ */
+function onlySignedMembers(l: Record<string, unknown>): boolean {
+  return (
+    Object.keys(l).every((k) => LICENCE_MEMBERS.has(k)) &&
+    onlyMembers(l.term as object, ['start', 'end']) &&
+    onlyMembers(l.amount as object, ['amount_minor', 'currency']) &&
+    (l.output_cap === null || onlyMembers(l.output_cap as object, ['max_consecutive_words', 'max_percent']))
+  );
+}
 
 /** The signed fields of `v` when every one has the right type, else null. */
 function readFields(v: unknown): LicenceFields | null {

@@ -223,7 +223,8 @@ export class Marketplace {
 
   /**
    * True when `licence` carries a valid signature of this marketplace's key over its fields;
-   * false when any signed field was changed (or the value is not a licence).
+   * false when any signed field was changed, a member that was not signed was added (a term such as
+   * `sublicensable`), or the value is not a licence.
    * @example await market.verifyLicence({ ...licence, territory: ['WORLDWIDE'] }) // false
    */
   async verifyLicence(licence: unknown): Promise<boolean> {
