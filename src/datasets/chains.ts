@@ -178,10 +178,35 @@ class ChainSearch {
     return sectionValue(this.seeds[c], this.digests[h], this.bits) === this.stored[h];
   }
 
-  /** Section c agrees with `need` of the hits just ahead of h (a second agreement confirms a start or a move). */
+  /** Hits k and h have one key (digest and stored value): they agree with the same sections. */
+  sameKey(k: number, h: number): boolean {
+    return this.digests[k] === this.digests[h] && this.stored[k] === this.stored[h];
+  }
+
+  /**
+   * Section c agrees with `need` of the hits just ahead of h (a second agreement confirms a start or a move), each of
+   * a key of its own: a hit of h's key again, or of the key of one counted already, agrees with the same sections, so
+   * it confirms nothing. Text of one word or phrase said over and over ("a a a …") would otherwise confirm every
+   * section that agrees with its key (one in 2^bits) and keep a chain open in each at every hit: a 1 MB request of one
+   * repeated word held the thread 12–16 s, and a famous sentence repeated to 10 MB ran out of memory.
+   */
   confirmed(c: number, h: number, aheadEnd: number, need = 1): boolean {
     let n = 0;
-    for (let k = h + 1; k < aheadEnd; k++) if (this.agrees(c, k) && ++n >= need) return true;
+    let counted = -1;
+    for (let k = h + 1; k < aheadEnd; k++) {
+      if (this.sameKey(k, h) || (counted >= 0 && this.sameKey(k, counted)) || !this.agrees(c, k)) continue;
+      if (++n >= need) return true;
+      counted = k;
+    }
+    return false;
+  }
+
+  /**
+   * Hit h's key was a hit's within {@link LOCATOR_GAP} positions before it: it agrees with the sections that one did,
+   * so every section tried there was tried then (a chain that took that hit takes this one too).
+   */
+  repeatsNearby(h: number, at: ArrayLike<number>): boolean {
+    for (let j = h - 1; j >= 0 && at[h] - at[j] <= LOCATOR_GAP; j--) if (this.sameKey(j, h)) return true;
     return false;
   }
 
@@ -435,7 +460,7 @@ export function locateChains(
     if (forks.length > 0) search.keepLongest();
     // a chain starts only where four hits lie within the gap (the hit and three just ahead): a chain that can become
     // evidence needs more than that, and single hits and pairs are what text in no pack shows
-    if (skip || aheadEnd < h + 1 + SEED_AHEAD) continue;
+    if (skip || aheadEnd < h + 1 + SEED_AHEAD || search.repeatsNearby(h, at)) continue;
     search.seed(h, pos, aheadEnd);
   }
   for (const o of search.open) search.close(o);

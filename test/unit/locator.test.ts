@@ -210,6 +210,31 @@ describe('locator: chains of hits that agree on a section', () => {
     expect(firstChain.positions).toEqual(expect.arrayContaining(at.filter((i) => sectionOf(i) === 200)));
   });
 
+  it('one key said over and over ("a a a …"): no chain, where every section agreeing with it would hold one', () => {
+    const at = Array.from({ length: 3000 }, (_, i) => i);
+    const digests = new Uint32Array(at.length).fill(0x9e3779b9);
+    const stored = new Uint8Array(at.length).fill(sectionValue(seeds[321], 0x9e3779b9, 4));
+    expect(locateChains(at, digests, stored, seeds, first, 4, 3)).toEqual([]);
+    // a phrase of three keys said over and over: chance chains at most where a section agrees with all three
+    const three = Uint32Array.from(at, (i) => 1000 + (i % 3));
+    const storedThree = Uint8Array.from(three, (g) => sectionValue(seeds[321], g, 4));
+    const chains = locateChains(at, three, storedThree, seeds, first, 4, 3);
+    expect(chains.length).toBeLessThan(C / 16);
+    expect(chains.find((c) => c.section === 321)?.positions).toEqual(at);
+  });
+
+  it('a copied passage said over and over: one chain through every copy, as with the copy once', () => {
+    const once = Array.from({ length: 40 }, (_, i) => i);
+    const { digests, stored } = hits(once, 1234, () => true, 3);
+    const copies = 50;
+    const at = Array.from({ length: once.length * copies }, (_, i) => i);
+    const all = (a: Uint32Array | Uint8Array) => at.map((i) => a[i % once.length]);
+    const chains = locateChains(at, Uint32Array.from(all(digests)), Uint8Array.from(all(stored)), seeds, first, 4, 3);
+    const best = chains.reduce((a, b) => (b.positions.length > a.positions.length ? b : a));
+    expect(best.section).toBe(1234);
+    expect(best.positions).toEqual(at);
+  });
+
   it('scattered hits of random values: no chain longer than chance allows', () => {
     const rnd = prng(9);
     const at: number[] = [];
