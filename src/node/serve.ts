@@ -284,11 +284,18 @@ async function bridge(
     // refuses any method a path does not serve
     response = bridgeError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on this server`, requestId);
   } else {
-    try {
-      response = await handler(toRequest(req, abort, host, port, body));
-    } catch {
-      // the handler answers every error itself; this is the bridge's own failure (e.g. a header Fetch refuses)
-      response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
+    const url = requestUrl(req, host, port);
+    if (url === null) {
+      // RFC 9112 §3.2: a request whose Host is not a host and port (credentials, spaces, a path) is a 400
+      response = bridgeError(400, 'MALFORMED_REQUEST', 'the Host header is not a host name and port', requestId);
+    } else {
+      try {
+        response = await handler(toRequest(req, url, abort, body));
+      } catch (e) {
+        // the handler answers every error itself; this is the bridge's own failure, logged as the handler's 500s are
+        logBridgeError(e, requestId, req.method ?? '');
+        response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
+      }
     }
   }
   await writeResponse(response, req, res, abort.signal, body, keepAlive, lingering, onRefusedUnread);
@@ -384,6 +391,18 @@ function errorText(code: string, message: string, requestId: string): string {
   return JSON.stringify({ success: false, error: { code, message, details: { request_id: requestId } } });
 }
 
+/**
+ * One JSON line on stderr for the bridge's own 500, in the shape of the handler's (src/http/pipeline/failure.ts
+ * `logServerError`: this module does not load the HTTP entry), so an operator finds it by the client's request id.
+ */
+function logBridgeError(error: unknown, requestId: string, method: string): void {
+  const e = error instanceof Error ? { class: error.name, message: error.message, stack: error.stack ?? null } : null;
+  const line = { time: new Date().toISOString(), level: 'error', msg: 'request failed: 500', request_id: requestId };
+  console.error(
+    JSON.stringify({ ...line, method, route: null, operation: 'bridge', error: e ?? { message: String(error) } }),
+  );
+}
+
 function bridgeError(status: number, code: string, message: string, requestId: string): Response {
   return new Response(errorText(code, message, requestId), {
     status,
@@ -395,13 +414,36 @@ function bridgeError(status: number, code: string, message: string, requestId: s
   });
 }
 
-function toRequest(
-  req: IncomingMessage,
-  abort: AbortController,
-  host: string,
-  port: number,
-  body: RequestBody,
-): Request {
+/**
+ * The request's URL: the Host header's host and port (the server's own without one), the request target's path and
+ * query as written — a path of `//api/v1/x` is that path, not a host `api` — or null where the Host header is not a
+ * host and port (RFC 9112 §3.2: credentials, a path, spaces or an unclosed bracket in it). An absolute target
+ * (`GET http://h/p`) gives its path and query.
+ */
+function requestUrl(req: IncomingMessage, host: string, port: number): URL | null {
+  let url: URL;
+  try {
+    url = new URL(`http://${req.headers.host ?? `${host}:${port}`}`);
+  } catch {
+    return null;
+  }
+  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null;
+  let target = req.url ?? '/';
+  if (!target.startsWith('/')) {
+    try {
+      const absolute = new URL(target);
+      target = `${absolute.pathname}${absolute.search}`;
+    } catch {
+      target = '/__invalid__'; // '*' and the like: no route has it
+    }
+  }
+  const query = target.indexOf('?');
+  url.pathname = query < 0 ? target : target.slice(0, query);
+  url.search = query < 0 ? '' : target.slice(query);
+  return url;
+}
+
+function toRequest(req: IncomingMessage, url: URL, abort: AbortController, body: RequestBody): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i].toLowerCase() === CLIENT_ADDRESS_HEADER) continue; // only the bridge says where it came from
@@ -412,13 +454,6 @@ function toRequest(
     }
   }
   if (req.socket.remoteAddress) headers.set(CLIENT_ADDRESS_HEADER, req.socket.remoteAddress);
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '/', `http://${req.headers.host ?? `${host}:${port}`}`);
-  } catch {
-    url = new URL(`http://${host}:${port}/`);
-    url.pathname = '/__invalid__';
-  }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: abort.signal };
   if (hasBody) {

@@ -82,6 +82,55 @@ describe('methods', () => {
   });
 });
 
+/**
+ * One raw request over a socket (a Host header or a path that fetch would not send as written), with
+ * `Connection: close`: the answer is what arrives before the server closes (its body chunked or not).
+ */
+function rawRequest(head: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () =>
+      socket.write(`${head}\r\nConnection: close\r\n\r\n`),
+    );
+    let text = '';
+    socket.on('data', (c) => {
+      text += c;
+    });
+    socket.on('end', () => {
+      const [headers, rest] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
+      // a chunked body: its one chunk between the size line and the last chunk
+      const body = /transfer-encoding: chunked/i.test(headers)
+        ? rest.slice(rest.indexOf('\r\n') + 2, rest.lastIndexOf('\r\n0\r\n'))
+        : rest;
+      resolve({ status: Number(text.slice(9, 12)), body });
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('the request line and Host as written', () => {
+  it('a Host that is not a host and port is 400 in the error envelope, never a 500', async () => {
+    for (const host of ['x@y', 'u:p@127.0.0.1', 'a b', '[::1']) {
+      const r = await rawRequest(`GET /api/v1/status HTTP/1.1\r\nHost: ${host}`);
+      expect([host, r.status]).toEqual([host, 400]);
+      expect(JSON.parse(r.body).error.code).toBe('MALFORMED_REQUEST');
+    }
+    expect((await (await fetch(`${server.url}/api/v1/status`)).json()).requests.server_errors).toBe(0);
+  });
+
+  it('a path that begins with // is that path, not a host name', async () => {
+    const auth = `Authorization: Bearer ${key}`;
+    const hidden = await rawRequest(`GET //anything/api/v1/usage HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}`);
+    expect(hidden.status).toBe(404);
+    const doubled = await rawRequest(`GET //api/v1/usage HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}`);
+    expect(JSON.parse(doubled.body).error.message).toContain('//api/v1/usage');
+    const plain = await rawRequest(`GET /api/v1/usage HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}`);
+    expect(plain.status).toBe(200);
+    // the query goes with the path: an unknown parameter is named
+    const query = await rawRequest(`GET /api/v1/usage?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}`);
+    expect([query.status, JSON.parse(query.body).error.code]).toEqual([422, 'INVALID_INPUT']);
+  });
+});
+
 describe('a client that goes away mid-body', () => {
   it('is not a server error: the status page stays operational with no incident', async () => {
     for (let i = 0; i < 3; i++) {
