@@ -280,6 +280,31 @@ describe('HTTP API contract', () => {
       json: { documents: [{ id: 'blake', text: book('blake-poems') }] },
     });
     expect(grown.json.documents).toBe(2);
+    // one id twice in a request: refused before any document is added, and no dataset is left behind
+    const twice = [
+      { id: 'a', text: 'the first text of the two' },
+      { id: 'a', text: 'the second text of the two' },
+    ];
+    const dup = await call('POST', '/api/v1/datasets', {
+      key,
+      json: { id: 'dup-set', kind: 'exact', documents: twice },
+    });
+    expect([dup.status, dup.json.error.details.field]).toEqual([422, 'documents[1].id']);
+    expect((await call('GET', '/api/v1/datasets/dup-set', { key })).status).toBe(404);
+    const dupAdd = await call('POST', '/api/v1/datasets/tmp-set/documents', { key, json: { documents: twice } });
+    expect(dupAdd.status).toBe(422);
+    // a document the dataset refuses after another was added: the dataset that request made is not kept
+    const loneHalf = [
+      { id: 'ok', text: 'a text of a few words' },
+      { id: 'bad', text: 'a lone \ud800 half' },
+    ];
+    const refused = await call('POST', '/api/v1/datasets', {
+      key,
+      json: { id: 'half-set', kind: 'exact', documents: loneHalf },
+    });
+    expect(refused.status).toBe(422);
+    expect((await call('GET', '/api/v1/datasets/half-set', { key })).status).toBe(404);
+    expect((await call('GET', '/api/v1/datasets/tmp-set', { key })).json.documents).toBe(2);
     const file = await call('GET', '/api/v1/datasets/tmp-set/export', { key });
     expect(file.headers.get('content-type')).toBe('application/octet-stream');
     expect(file.bytes.length).toBeGreaterThan(1000);

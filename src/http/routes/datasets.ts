@@ -67,6 +67,7 @@ export const DATASET_ROUTES: readonly Route[] = inGroup('datasets', 'datasets:wr
         string,
         unknown
       >;
+      refuseRepeatedIds(documents ?? []);
       const load = () => ctx.engine.addDataset(descriptor as never, documents ?? [], suppliedBy(ctx));
       const stats = await createOwnDataset(ctx, descriptor.id, load);
       return new Reply({ ...shownDataset(ctx, stats) }, 201);
@@ -88,10 +89,9 @@ export const DATASET_ROUTES: readonly Route[] = inGroup('datasets', 'datasets:wr
     },
     handler: async (ctx) => {
       await ownDataset(ctx, ctx.params.dataset_id); // again: it may have been dropped while the body was read
-      const stats = await ctx.engine.addDataset(
-        { id: ctx.params.dataset_id },
-        (ctx.body as { documents: DatasetDocument[] }).documents,
-      );
+      const { documents } = ctx.body as { documents: DatasetDocument[] };
+      refuseRepeatedIds(documents);
+      const stats = await ctx.engine.addDataset({ id: ctx.params.dataset_id }, documents);
       return shownDataset(ctx, stats);
     },
   },
@@ -283,6 +283,19 @@ const CREATING = new WeakMap<Engine, Set<string>>();
  * Load a dataset for the calling account under `id` (null: the file's id could not be read; the engine then says
  * why the file is refused); `load` records who supplied it ({@link suppliedBy}).
  */
+/**
+ * A request's documents with one id twice are refused before any is added (422 naming the second), where the dataset
+ * would have taken the documents before it and then answered 409.
+ */
+function refuseRepeatedIds(documents: readonly DatasetDocument[]): void {
+  const seen = new Map<string, number>();
+  documents.forEach((d, i) => {
+    const first = seen.get(d.id);
+    if (first !== undefined) invalidField(`documents[${i}].id`, `"${d.id}" is documents[${first}].id too`);
+    seen.set(d.id, i);
+  });
+}
+
 async function createOwnDataset(
   ctx: RouteContext,
   id: string | null,
@@ -313,7 +326,14 @@ async function createOwnDataset(
     creating.add(id);
   }
   try {
-    const stats = await load();
+    let stats: DatasetStats;
+    try {
+      stats = await load();
+    } catch (e) {
+      // a dataset this request made is not left behind, half loaded, by its refusal (the id was free: checked above)
+      if (id !== null && ctx.engine.datasets().some((d) => d.id === id)) ctx.engine.removeDataset(id);
+      throw e;
+    }
     if (!idPattern.test(stats.id)) {
       // unreachable while the file's id is read as the engine reads it; never keep such an id loaded
       ctx.engine.removeDataset(stats.id);
