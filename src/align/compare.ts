@@ -167,7 +167,7 @@ export interface Comparison {
    * with fewer word characters — that lie inside aligned spans (0..1).
    */
   readonly similarity: number;
-  /** Jaccard similarity of the distinct word 5-gram shingles. */
+  /** Jaccard similarity of the distinct word 5-gram shingles (0 where neither text has one). */
   readonly jaccard: number;
   /** |A ∩ B| / |A| over distinct word 5-grams: how much of `a` is in `b`. */
   readonly containment_a: number;
@@ -290,7 +290,7 @@ export function compareTexts(
       : aligned;
   return {
     similarity: coveredShare(pa, pb, a, b, spans),
-    jaccard: union === 0 ? 1 : inter / union,
+    jaccard: union === 0 ? 0 : inter / union, // no shingle on either side: nothing shared, as the containments say
     containment_a: A.length === 0 ? 0 : inter / A.length,
     containment_b: B.length === 0 ? 0 : inter / B.length,
     spans: spans.map((s) => comparedSpan(s, pa, pb)),

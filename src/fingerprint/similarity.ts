@@ -47,7 +47,8 @@ function checkFingerprint(fp: unknown, name: string): asserts fp is Fingerprint 
 
 /**
  * Compare two fingerprints made with the same shingle parameters (else PARAMS_MISMATCH).
- * Empty ∩ empty counts as Jaccard 1 (identical, both empty); containment of an empty set is 0.
+ * Where neither has a shingle the Jaccard is 0, as the containments are: nothing is shared (a 1 would read as two
+ * identical texts).
  */
 export function similarity(a: Fingerprint, b: Fingerprint): Similarity {
   checkFingerprint(a, 'a');
@@ -64,7 +65,7 @@ export function similarity(a: Fingerprint, b: Fingerprint): Similarity {
     minhash = jaccardEstimate(a.minhash, b.minhash);
   }
   return {
-    jaccard: union === 0 ? 1 : inter / union,
+    jaccard: union === 0 ? 0 : inter / union, // no shingle on either side: nothing shared, as the containments say
     containment_a: A.length === 0 ? 0 : inter / A.length,
     containment_b: B.length === 0 ? 0 : inter / B.length,
     minhash_jaccard: minhash,

@@ -108,7 +108,7 @@ export function exactJaccard(a: ArrayLike<bigint>, b: ArrayLike<bigint>): number
   let inter = 0;
   for (const x of A) if (B.has(x)) inter++;
   const union = A.size + B.size - inter;
-  return union === 0 ? 1 : inter / union;
+  return union === 0 ? 0 : inter / union; // as the library: nothing shared where neither has a shingle
 }
 
 /** Small seeded PRNG (mulberry32): u32 / u64 values, doubles in [0, 1), arrays of u64 hashes. */

@@ -86,7 +86,9 @@ describe('compare: known cases', () => {
     expect(() => compareTexts(core, 'a', 'b', { nope: 1 } as never)).toThrow(code('INVALID_OPTIONS'));
     expect(() => compareTexts(core, 'a', 'b', { synonyms: 1 } as never)).toThrow(code('INVALID_OPTIONS'));
     expect(() => compareTexts(core, 'a', 'b', 'x' as never)).toThrow(code('INVALID_OPTIONS'));
-    expect(compareTexts(core, '', '')).toMatchObject({ spans: [], jaccard: 1 });
+    expect(compareTexts(core, '', '')).toMatchObject({ spans: [], jaccard: 0, containment_a: 0, containment_b: 0 });
+    // texts of no words: nothing shared (a Jaccard of 1 would read as two identical texts)
+    expect(compareTexts(core, '!!! ???', '--- ...')).toMatchObject({ jaccard: 0, containment_a: 0, containment_b: 0 });
   });
 
   it('a verbatim copy is found by the whole-pair verbatim detector even where no sentence pair seeds it', () => {
