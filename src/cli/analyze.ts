@@ -10,6 +10,7 @@ import { loadDefaultPacks } from '../node/index.js';
 import { progressLine } from './progress.js';
 import { readWorkFile } from './files.js';
 import {
+  checkOutputPath,
   DATASETS,
   loadDatasets,
   options,
@@ -44,6 +45,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   const quotations = values.quotations as 'exclude' | 'count' | undefined;
   if (quotations !== undefined && quotations !== 'exclude' && quotations !== 'count')
     throw new UsageError(`--quotations must be 'exclude' or 'count'`);
+  for (const option of ['report', 'bundle']) checkOutputPath(values[option], option);
   // the rule of an HTTP upload: the type by --type or the extension (no guess), the size before reading, strict UTF-8;
   // a book or a report file is read as bytes, its text extracted by analyze
   const { type, content } = await readWorkFile(file, values.type as string | undefined);

@@ -3,6 +3,8 @@
  * the library, so that the entry (src/cli.ts) and a command that needs little of the library (`fingerprint`) load
  * none of it for them.
  */
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 /**
@@ -53,6 +55,19 @@ export function decimalInteger(raw: unknown): number {
 }
 
 /**
+ * The whole-number option `name` as written in decimal digits, undefined when absent: its range is the library's to
+ * check (which names the bound), but '', '0x10', '1e3' or 'abc' is a UsageError here, before anything is loaded.
+ * @example const threads = optionalWholeNumber(values, 'threads') // 4 for --threads 4
+ */
+export function optionalWholeNumber(values: Record<string, unknown>, name: string): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = decimalInteger(raw);
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/**
  * The integer option `name`, undefined when absent (the library's default applies); a UsageError naming the range,
  * in {@link integerIn}'s words, when it is not an integer in lo..hi.
  * @example const partitions = optionalIntegerIn(values, 'partitions', 1, 1024)
@@ -68,6 +83,22 @@ export function optionalIntegerIn(
   const n = decimalInteger(raw);
   if (!Number.isInteger(n) || n < lo || n > hi) throw new UsageError(`--${name} must be an integer in ${lo}..${hi}`);
   return n;
+}
+
+/**
+ * Checks the file an option names for output (`--out`, `--report`, `--bundle`) before any work is done: its folder
+ * must be there and the path must not be a folder, else a UsageError naming the option (`-` is standard output).
+ * Otherwise a long analysis or scan would run first and then fail on the write, with the system's message.
+ * @example checkOutputPath(values.out, 'out')
+ */
+export function checkOutputPath(path: unknown, option: string): void {
+  if (typeof path !== 'string' || path === '-') return;
+  if (path === '') throw new UsageError(`--${option} needs a file name`);
+  const dir = dirname(resolve(path));
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`--${option} ${path}: there is no folder ${dir}`);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`--${option} ${path}: is a folder, not a file`);
 }
 
 /** `--quiet` (`-q`): no progress on stderr. */
@@ -112,6 +143,7 @@ export function parseSubcommand(
   options: ParseOptions,
 ): Record<string, string | boolean | undefined> {
   const [given, ...rest] = args;
+  if (given === '--help' || given === '-h') throw new HelpAsked(given);
   if (given !== sub)
     throw new UsageError(
       given === undefined

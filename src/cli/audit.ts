@@ -20,7 +20,7 @@ import { openExtractionJournal } from '../node/index.js';
 import { runInterruptibly, withCallProgress } from './call-progress.js';
 import { commandModel, MODEL_FLAGS } from './extract.js';
 import { readWorkFile } from './files.js';
-import { parse, UsageError } from './shared.js';
+import { checkOutputPath, parse, UsageError } from './shared.js';
 
 const WORK_FILE = /\.(txt|md|markdown|epub|pdf|docx)$/i;
 
@@ -39,6 +39,7 @@ export async function auditCommand(args: string[]): Promise<number> {
     journal: { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError('audit needs exactly one DIR or LIST');
+  for (const option of ['out', 'journal']) checkOutputPath(values[option], option);
   const { model, number } = await commandModel(values, 'audit');
   const works = await readCatalogue(positionals[0]);
   const journalPath = values.journal as string | undefined;

@@ -3,7 +3,7 @@
  * README that quotes the MIT licence against the embedded starter dataset (SPDX licence texts).
  */
 import { createEngine } from '../library.js';
-import { UsageError } from './shared.js';
+import { parse, UsageError } from './shared.js';
 import { loadStarter } from './starter-file.js';
 import { summary } from './summary.js';
 
@@ -36,7 +36,8 @@ following conditions:
  * @example process.exitCode = await demoCommand([])
  */
 export async function demoCommand(args: string[]): Promise<number> {
-  if (args.length) throw new UsageError('demo takes no arguments');
+  const { positionals } = parse(args, {}); // --help and -h print the help; any other option is a usage error
+  if (positionals.length) throw new UsageError('demo takes no arguments');
   const engine = await createEngine();
   const [fa, fb] = [await engine.fingerprint(A), await engine.fingerprint(B)];
   const sim = engine.similarity(fa, fb);

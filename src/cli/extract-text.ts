@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { extractDocument, TEXT_FILE_TYPES, type DocumentFormat } from '../library.js';
 import { readWorkFile } from './files.js';
-import { parse, UsageError } from './shared.js';
+import { checkOutputPath, parse, UsageError } from './shared.js';
 
 /**
  * `trainprint extract-text`: the file read as analyze reads it (same type rule, same limits), its text to `--out` or
@@ -16,6 +16,7 @@ import { parse, UsageError } from './shared.js';
 export async function extractTextCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { type: { type: 'string' }, out: { type: 'string' } });
   if (positionals.length !== 1) throw new UsageError('extract-text needs exactly one FILE');
+  checkOutputPath(values.out, 'out');
   const file = positionals[0];
   const { type, content } = await readWorkFile(file, values.type as string | undefined);
   let text: string;

@@ -25,7 +25,7 @@ import {
 import { openExtractionJournal, resolveHost } from '../node/index.js';
 import { runInterruptibly, withCallProgress } from './call-progress.js';
 import { readWorkFile } from './files.js';
-import { parse, UsageError } from './shared.js';
+import { checkOutputPath, parse, UsageError } from './shared.js';
 
 /** Environment variable read for the model API's key (sent as `Authorization: Bearer …`). */
 export const MODEL_API_KEY_ENV = 'TRAINPRINT_MODEL_API_KEY';
@@ -48,6 +48,7 @@ export async function extractCommand(args: string[]): Promise<number> {
     'prompt-variants': { type: 'string' },
   });
   if (positionals.length !== 1) throw new UsageError('extract needs exactly one WORK file');
+  for (const option of ['out', 'journal']) checkOutputPath(values[option], option);
   const { model, number } = await commandModel(values, 'extract');
 
   const prices = pricesOf(values.prices);

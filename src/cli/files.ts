@@ -9,6 +9,7 @@ import {
   DOCUMENT_FORMATS,
   type DocumentFormat,
   extractDocument,
+  extractText,
   type FileContentType,
   sha256Hex,
   TEXT_FILE_TYPES,
@@ -30,6 +31,20 @@ export async function readWorkFile(
   const type = typeOfFile(file, given);
   if (TEXT_FILE_TYPES.has(type)) return { type, content: await readTextFile(file, type) };
   return { type, content: await readLimitedFile(file, fileLimit(type)) };
+}
+
+/**
+ * A Markdown or HTML file as analyze and `POST /attribution/fingerprint` read it: its text with the markup reduced
+ * (`extractText`), which is what is fingerprinted, and the `work_hash` of its content as read (markup included), as
+ * a registration computes it.
+ * @example const { text, workHash } = await readMarkupWork('chapter.md', 'markdown')
+ */
+export async function readMarkupWork(
+  file: string,
+  type: 'markdown' | 'html',
+): Promise<{ text: string; workHash: string }> {
+  const content = await readTextFile(file, type);
+  return { text: extractText(content, type).text, workHash: `sha256:${await sha256Hex(content)}` };
 }
 
 /** What an analysed text is checked against: the work's hash and content type (a result's, or a bundle's result's). */

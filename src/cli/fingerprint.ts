@@ -2,7 +2,7 @@
  * `trainprint fingerprint FILE`: the fingerprint summary of a file's text as JSON. A text file is fingerprinted on the
  * fingerprint entry alone (dist/fingerprint.js, a seventh of the library's size): the command's process loads no
  * more code than the fingerprint needs, where the library's parse and set-up cost about 0.1 s of CPU before the first
- * byte is read. An EPUB, PDF or DOCX file loads the library to extract its text.
+ * byte is read. A Markdown, HTML, EPUB, PDF or DOCX file loads the library to extract its text.
  */
 import { createEngine, TEXT_FILE_TYPES } from '../fingerprint-entry.js';
 import { parse, UsageError } from './args.js';
@@ -22,7 +22,14 @@ export async function fingerprintCommand(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('fingerprint needs exactly one FILE');
   const [file] = positionals;
   const type = typeOfFile(file, values.type as string | undefined);
-  // a text file's UTF-8 as it is, handed over below (this command never touches the buffer again): the engine
+  if (type === 'markdown' || type === 'html') {
+    // the text a reader sees, as analyze and HTTP fingerprint it; work_hash of the file's content, markup included
+    const { text, workHash } = await (await import('./files.js')).readMarkupWork(file, type);
+    const fp = await (await createEngine()).fingerprint(text, { workHash: false });
+    console.log(JSON.stringify(summary({ ...fp, work_hash: workHash }), null, 2));
+    return 0;
+  }
+  // a plain text file's UTF-8 as it is, handed over below (this command never touches the buffer again): the engine
   // fingerprints it as the text it decodes to, with no string made of it and no copy kept
   const text = TEXT_FILE_TYPES.has(type)
     ? await readTextBytes(file, type)

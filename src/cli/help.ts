@@ -24,7 +24,7 @@ export const HELP = `usage:
       --starter                   also search the embedded starter dataset (SPDX licence texts);
                                   the default when no --dataset is given
       --packs default|none        search the default reference packs (Project Gutenberg, Wikipedia,
-                                  books in 8 other languages), as 'npm start' and the web app do
+                                  books in 10 other languages), as 'npm start' and the web app do
                                   (default: default)
       --jurisdiction CODE         ISO 3166 code, e.g. US, DE, US-CA
       --work-type T               book|article|news|code|other
@@ -60,7 +60,8 @@ export const HELP = `usage:
                               results derived from them are labelled as declared.
       --text-field F          JSON/Parquet field holding the text (default text)
       --id-field F            JSON/Parquet field holding the document id (default PATH:LINE / PATH:ROW)
-      --format F              text|jsonl|json|parquet for every file, instead of by extension
+      --format F              text|jsonl|json|parquet|epub|pdf|docx for every file, instead of by
+                              extension
       --out FILE              output file (default ID.tpds)
       --into URL              instead of a file, keep the (exact) dataset in PostgreSQL:
                               postgres://user@host:5432/db[?schema=S] (default schema trainprint_datasets)
@@ -117,7 +118,7 @@ export const HELP = `usage:
       --infini-gram-mini IDX[,IDX]    the same for infini-gram mini ('default': the newest Common Crawl crawl)
       --infini-gram-mini-endpoint URL a self-hosted infini-gram mini engine
       --packs default|none      load the default reference packs (Project Gutenberg, Wikipedia, books in
-                                8 other languages; default: default)
+                                10 other languages; default: default)
       --workers N               serve from N processes on one port (default: the cores when --store is
                                 PostgreSQL, else 1; N > 1 needs a PostgreSQL store). Each loads the
                                 datasets and packs itself (memory per process: docs/http.md), so

@@ -11,6 +11,7 @@ import {
 import {
   fmt,
   mb,
+  optionalWholeNumber,
   options,
   parse,
   POSTGRES_TARGET_OPTIONS,
@@ -96,8 +97,8 @@ export async function indexBuildCommand(args: string[]): Promise<number> {
   if (!dataset) throw new UsageError('index build needs --dataset ID');
   if (positionals.length === 0) throw new UsageError('index build needs at least one input FILE');
   // the descriptor's fields, the threads and the format go as given: the build refuses them as the library does
-  const number = (v: unknown) => (v === undefined ? undefined : Number(v));
-  const [threads, window] = [number(values.threads), number(values.window)];
+  // (a number written in anything but decimal digits is a usage error first)
+  const [threads, window] = [optionalWholeNumber(values, 'threads'), optionalWholeNumber(values, 'window')];
   const kind = values.kind as 'exact' | 'portrait' | undefined;
   const kbDataset = (values['kb-dataset'] as string | undefined)?.trim();
   const models = (values.models as string | undefined)?.split(',').map((m) => m.trim());

@@ -6,7 +6,7 @@
  * `scan --queue URL --status|--export FILE|--cancel|--delete [--job ID]` are the same commands under their old names.
  * Exit codes: 0 done, 1 runtime failure (no such job, a job still running for export), 2 usage.
  */
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import {
   BUILT_IN_JOB_TYPES,
@@ -19,7 +19,7 @@ import {
   type JobService,
 } from '../library.js';
 import { isPostgresUrl, jobResults } from '../node/index.js';
-import { fmt, openStore, options, parse, QUIET, UsageError } from './shared.js';
+import { checkOutputPath, fmt, openExistingStore, options, parse, QUIET, UsageError } from './shared.js';
 
 const ACTIONS = ['list', 'status', 'export', 'cancel', 'delete'] as const;
 /** One of the `jobs` subcommands. */
@@ -49,6 +49,7 @@ export async function jobsCommand(args: string[]): Promise<number> {
   if (values.json && action !== 'status' && action !== 'list') throw new UsageError('--json goes with list and status');
   if (action === 'list' && positionals.length) throw new UsageError('jobs list takes no JOB');
   if (values.out !== undefined && action !== 'export') throw new UsageError('--out goes with export');
+  checkOutputPath(values.out, 'out');
   return jobsAction(action as JobsAction, where, {
     job: positionals[0],
     account: typeof values.account === 'string' ? values.account : '',
@@ -83,9 +84,7 @@ export interface JobsActionOptions {
  */
 export async function jobsAction(action: JobsAction, location: string, o: JobsActionOptions): Promise<number> {
   // reading or ending a job never makes a store: a mistyped path would be left behind as an empty one
-  if (!isPostgresUrl(location) && !existsSync(location))
-    throw new TrainprintError('NOT_FOUND', `no store at ${location}`);
-  const store = await openStore(location).catch((e: unknown) => {
+  const store = await openExistingStore(location).catch((e: unknown) => {
     throw heldElsewhere(e, location);
   });
   try {

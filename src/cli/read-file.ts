@@ -8,6 +8,7 @@
  * alone. Extracting an EPUB, PDF or DOCX file's text needs the library (files.ts).
  */
 import { isUtf8 } from 'node:buffer';
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import {
@@ -49,6 +50,8 @@ export function typeOfFile(file: string, given?: string): FileContentType {
     return given as FileContentType;
   }
   const type = contentTypeOfFile(file);
+  // a missing file is said missing first: naming its type would send the user to --type, then to this
+  if (type === null && !existsSync(file)) throw new TrainprintError('INVALID_INPUT', `${file}: no such file`);
   if (type === null)
     throw new TrainprintError(
       'INVALID_INPUT',

@@ -28,7 +28,7 @@ import {
 } from '../library.js';
 import { analysedTextOf } from './files.js';
 import { readInputFile } from './read-file.js';
-import { openStore, parse, UsageError } from './shared.js';
+import { checkOutputPath, openExistingStore, parse, UsageError } from './shared.js';
 
 /**
  * `trainprint report`: reads the analysis (or bundle), finds the analysed text — the result's own
@@ -47,6 +47,7 @@ export async function reportCommand(args: string[]): Promise<number> {
     account: { type: 'string' },
     extraction: { type: 'string', multiple: true },
   });
+  for (const option of ['out', 'bundle']) checkOutputPath(values[option], option);
   const analysisId = values.analysis as string | undefined;
   if (analysisId !== undefined) {
     if (positionals.length !== 0 || values.text !== undefined || values.extraction !== undefined)
@@ -71,7 +72,7 @@ export async function reportCommand(args: string[]): Promise<number> {
   if (values.bundle !== undefined) {
     // the page and the bundle from one record: what the page draws is what the signature covers
     const record = await recordWithExtractions({ result, text }, extractions);
-    const store = values.store === undefined ? undefined : await openStore(values.store as string);
+    const store = values.store === undefined ? undefined : await openExistingStore(values.store as string);
     try {
       const engine = await createEngine(store ? { store } : {});
       return await writeOutputs(values, await signedAnalysis(record, engine));
@@ -94,7 +95,7 @@ export async function reportCommand(args: string[]): Promise<number> {
 
 /** `--store DIR --analysis ID [--account NAME]`: the record the server's report and bundle routes read. */
 async function storedReport(values: Record<string, unknown>, analysisId: string): Promise<number> {
-  const store = await openStore(values.store as string);
+  const store = await openExistingStore(values.store as string);
   try {
     const engine = await createEngine({ store });
     const record = await evidenceRecord(engine, analysisId, values.account as string | undefined);

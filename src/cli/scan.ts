@@ -8,7 +8,7 @@
 import type { ScanFilesProgress, ScanFilesResult } from '../node/scan/alone.js';
 import { bar } from './progress.js';
 // the options' parsing alone (./args.ts): ./shared.ts would load the library and trainprint/node with it
-import { DATASETS, fmt, mb, options, parse, QUIET, UsageError } from './args.js';
+import { checkOutputPath, DATASETS, fmt, mb, optionalWholeNumber, options, parse, QUIET, UsageError } from './args.js';
 
 /** The exit code of a scan stopped by Ctrl-C or SIGTERM, after its checkpoint was written. */
 export const INTERRUPTED = 130;
@@ -95,11 +95,14 @@ export async function scanCommand(args: string[]): Promise<number> {
   const out = values.out as string | undefined;
   if (out === undefined || out === '') throw new UsageError('scan needs --out HITS.jsonl (or - for standard output)');
   if (out === '-' && values.resume) throw new UsageError('--resume needs --out FILE (not -)');
+  checkOutputPath(out, 'out');
   const minWords = integer(values, 'min-words');
   // as given: the library refuses it (its one bound, MAX_THREADS)
-  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  const threads = optionalWholeNumber(values, 'threads');
   const every = values['checkpoint-every'] as string | undefined;
-  const checkpointMs = every === undefined ? undefined : Number(every) * 1000;
+  // seconds in decimal (0.5 is half a second); Number() alone would read '' as 0 and '0x10' as 16
+  const checkpointMs =
+    every === undefined ? undefined : /^\s*\d*\.?\d+\s*$/.test(every) ? Number(every) * 1000 : Number.NaN;
   if (checkpointMs !== undefined && !(checkpointMs >= 10 && checkpointMs <= 3_600_000))
     throw new UsageError('--checkpoint-every must be a number of seconds in 0.01..3600');
   for (const f of ['text-field', 'id-field'] as const)

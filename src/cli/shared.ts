@@ -5,7 +5,8 @@
  * library module ('../library.js') and the public entries ('../node/index.js', '../starter/index.js'), which the
  * build keeps external (tsup.config.ts).
  */
-import { publicRemoteCorpora, type Engine, type RemoteDatasetConfig } from '../library.js';
+import { existsSync } from 'node:fs';
+import { publicRemoteCorpora, TrainprintError, type Engine, type RemoteDatasetConfig } from '../library.js';
 import {
   isPostgresUrl,
   loadDatasetSpecs,
@@ -24,7 +25,9 @@ export {
   HelpAsked,
   integerIn,
   mb,
+  checkOutputPath,
   optionalIntegerIn,
+  optionalWholeNumber,
   options,
   parse,
   type ParseOptions,
@@ -79,6 +82,17 @@ export function remoteCorporaFrom(values: Record<string, unknown>): RemoteDatase
  */
 export function openStore(location: string): ReturnType<typeof openFileStore | typeof openPostgresStore> {
   return isPostgresUrl(location) ? openPostgresStore(location) : openFileStore(location);
+}
+
+/**
+ * The store `--store` names, which must be there already: a command that reads a store (or ends a job in it) never
+ * makes one, as a mistyped path would be left behind as an empty store. NOT_FOUND `no store at …` otherwise.
+ * @example const store = await openExistingStore('./data')
+ */
+export async function openExistingStore(location: string): Promise<Awaited<ReturnType<typeof openStore>>> {
+  if (!isPostgresUrl(location) && !existsSync(location))
+    throw new TrainprintError('NOT_FOUND', `no store at ${location}`);
+  return openStore(location);
 }
 
 /**

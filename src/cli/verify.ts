@@ -74,11 +74,23 @@ function workOf(bundleBytes: Uint8Array): AnalysedWork | null {
   }
 }
 
-/** `--key`: a file (a report-key answer, a JWK, or the base64url key) or the base64url key itself. */
+/** An Ed25519 public key as the report key gives it: its 32 bytes in base64url, without padding. */
+const BASE64URL_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * `--key`: a file (a report-key answer, a JWK, or the base64url key) or the base64url key itself. A value that is
+ * neither a file nor a key (a mistyped file name) is a usage error, not a key the bundle is then said to differ from.
+ */
 async function publicKeyFrom(key: string): Promise<NonNullable<VerifyOptions['publicKey']>> {
-  if (!existsSync(key)) return key;
+  if (!existsSync(key)) {
+    if (BASE64URL_KEY.test(key.trim())) return key.trim();
+    throw new UsageError(`--key ${key}: no such file, nor an Ed25519 public key in base64url (43 characters)`);
+  }
   const text = (await readInputFile(key, 'utf8')).trim();
-  if (!text.startsWith('{')) return text;
+  if (!text.startsWith('{')) {
+    if (BASE64URL_KEY.test(text)) return text;
+    throw new UsageError(`--key ${key}: holds no key (a report-key answer, a JWK, or the base64url key)`);
+  }
   try {
     return JSON.parse(text) as NonNullable<VerifyOptions['publicKey']>;
   } catch {

@@ -105,7 +105,7 @@ export function detectFormat(
     if (f === undefined) {
       throw fail(
         `${path}: unknown file type (expected .txt, .md, .jsonl, .ndjson, .json or .parquet, optionally + .gz or .zst, ` +
-          'or .epub, .pdf or .docx; or pass format)',
+          'or .epub, .pdf or .docx; or name its format: the format option, --format of trainprint index build)',
       );
     }
   }

@@ -166,6 +166,7 @@ export async function buildPackFileWith(
     throw new TrainprintError('INVALID_OPTIONS', 'no texts folder: pass one (the manifest names none)');
   }
   const out = fs.resolve(options.out ?? `${fs.dirname(manifestPath)}.tpk`);
+  if (options.index !== undefined) checkIndexPlace(fs, fs.resolve(options.index), manifestPath, out);
   const built = await buildPack(
     engine,
     manifest,
@@ -176,6 +177,28 @@ export async function buildPackFileWith(
   if (options.index !== undefined) await recordInIndex(fs, fs.resolve(options.index), manifestPath, out, built.info);
   const elapsed = performance.now() - t0;
   return { out, sha256: built.sha256, file_bytes: built.bytes.length, elapsed_ms: elapsed, info: built.info };
+}
+
+/**
+ * Whether a pack index at `indexPath` can list the pack file `out` and its manifest, checked before the pack is built:
+ * its entries are paths relative to its folder without "..", so that folder must hold both (the layout
+ * `packs/index.json`, `packs/NAME.tpk`, `packs/NAME/manifest.json`) and be there.
+ */
+function checkIndexPlace(fs: PackFs, indexPath: string, manifestPath: string, out: string): void {
+  const dir = fs.dirname(indexPath);
+  if (!fs.existsSync(dir)) throw new TrainprintError('INVALID_INPUT', `pack index ${indexPath}: no folder ${dir}`);
+  for (const [what, path] of [
+    ['pack file', out],
+    ['manifest', manifestPath],
+  ] as const) {
+    const rel = fs.relative(dir, path);
+    const up = rel === '..' || rel.startsWith(`..${fs.sep}`);
+    if (rel === '' || up || fs.resolve(dir, rel) !== path)
+      throw new TrainprintError(
+        'INVALID_INPUT',
+        `pack index ${indexPath}: its folder must hold the ${what} ${path} (the index lists paths relative to it)`,
+      );
+  }
 }
 
 async function recordInIndex(

@@ -989,7 +989,12 @@ export async function openFileStore(dir: string, options: FileStoreOptions = {})
     const got = String(onDiskFrom);
     throw new TrainprintError('INVALID_OPTIONS', `valuesOnDiskFrom must be a number of bytes ≥ 0, got ${got}`);
   }
-  const created = await mkdir(dir, { recursive: true });
+  const created = await mkdir(dir, { recursive: true }).catch((e: unknown) => {
+    // a path that is a file, or under one, or where nothing may be made: named, not the system's bare message
+    const code = (e as { code?: unknown })?.code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'not a directory' : `cannot be made (${String(code ?? e)})`;
+    throw new TrainprintError('INVALID_INPUT', `the store's directory ${dir}: ${why}`);
+  });
   // A new directory survives an OS crash only once its parent is flushed too.
   if (created !== undefined) {
     for (let p = resolve(dir); p !== dirname(resolve(created)); ) await syncDir((p = dirname(p)));

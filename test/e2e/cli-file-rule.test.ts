@@ -4,7 +4,8 @@
  * extracted text fingerprinted, a hostile file refused naming the limit), and `index build` takes a book file among
  * its corpus files as one document, its extracted text.
  */
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,9 @@ beforeAll(() => {
   writeFileSync(at('book.txt'), chapters.map((c) => `${c.title}\n\n${c.text}`).join('\n\n'));
   writeFileSync(at('cover.png'), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   writeFileSync(at('bomb.pdf'), HOSTILE_FILES['pages-dag.pdf']()[1]);
+  const para = chapters[0].text.slice(0, 1500);
+  writeFileSync(at('page.html'), `<html><head><title>T</title></head><body><p class="x">${para}</p></body></html>`);
+  writeFileSync(at('page.md'), `# Chapter\n\n*${para}* [link](https://example.org/x)\n`);
   writeFileSync(at('huge.txt'), 'a');
   truncateSync(at('huge.txt'), 200 * 1024 * 1024); // sparse: 200 MB on paper, nothing on disk
 });
@@ -38,6 +42,25 @@ describe('the CLI reads files by one rule', () => {
     const same = await run(['fingerprint', 'book.extracted.txt']);
     expect(JSON.parse(epub.stdout)).toEqual(JSON.parse(same.stdout));
     expect(JSON.parse(epub.stdout).token_count).toBeGreaterThan(1000);
+  }, 240_000);
+
+  it("fingerprint: a Markdown or HTML file's text without its markup, work_hash of the file", async () => {
+    for (const file of ['page.html', 'page.md']) {
+      const fp = await run(['fingerprint', file]);
+      expect(fp.code, fp.stderr).toBe(0);
+      const text = await run(['extract-text', file, '--out', `${file}.txt`]);
+      expect(text.code, text.stderr).toBe(0);
+      const same = await run(['fingerprint', `${file}.txt`]);
+      const [got, plain] = [JSON.parse(fp.stdout), JSON.parse(same.stdout)];
+      expect(got).toEqual({ ...plain, work_hash: got.work_hash });
+      const sha = createHash('sha256')
+        .update(readFileSync(at(file)))
+        .digest('hex');
+      expect(got.work_hash).toBe(`sha256:${sha}`);
+      const analyzed = await run(['analyze', file, '--packs', 'none', '-q']);
+      expect(analyzed.code, analyzed.stderr).toBe(0);
+      expect(JSON.parse(analyzed.stdout).fingerprint).toBe(got.fingerprint);
+    }
   }, 240_000);
 
   it('fingerprint refuses what analyze refuses: no format taken, too large (before reading), a hostile file', async () => {

@@ -136,6 +136,12 @@ describe('trainprint verify', () => {
     expect(other.code).toBe(1);
     expect(other.stdout).toMatch(/^FAIL {2}signer /m);
     expect(other.stdout.trim().endsWith('INVALID')).toBe(true);
+    // a mistyped key file is not a key the bundle differs from
+    const typo = await run(['verify', 'bundle.json', '--key', 'other-key.tx']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/--key other-key\.tx: no such file, nor an Ed25519 public key/);
+    const notKey = await run(['verify', 'bundle.json', '--key', 'bundle.json']);
+    expect(notKey.code).toBe(2);
     const bytes = readFileSync(file('bundle.json'));
     bytes[Math.floor(bytes.length / 2)] ^= 0x01;
     writeFileSync(file('changed.json'), bytes);

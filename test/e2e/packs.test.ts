@@ -82,6 +82,12 @@ describe('shipped reference packs', () => {
     expect(r.sha256).toBe(entry.sha256);
     expect(readFileSync(out)).toEqual(readFileSync(join(packs, entry.file)));
     expect(r.info.counts).toMatchObject({ documents: entry.documents, words: entry.words, ngrams: entry.ngrams });
+    // an index whose folder does not hold the pack and its manifest is refused before the pack is built or written
+    const stray = join(tmp, 'stray.tpk');
+    await expect(
+      buildPackFile({ manifest: join(packs, entry.manifest), out: stray, index: join(tmp, 'index.json') }),
+    ).rejects.toThrow(/its folder must hold the manifest/);
+    expect(existsSync(stray)).toBe(false);
   });
 
   it('verifies every listed pack against the index, and the index against the manifests', async () => {

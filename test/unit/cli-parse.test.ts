@@ -3,11 +3,18 @@
  * other arguments parse (a bad option is still a usage error); the CLI's entry prints the help for every command
  * (no command checks for it itself).
  */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  checkOutputPath,
   HelpAsked,
+  openExistingStore,
+  openStore,
   integerIn,
   optionalIntegerIn,
+  optionalWholeNumber,
   options,
   parse,
   parseSubcommand,
@@ -42,11 +49,58 @@ describe('parse', () => {
     for (const args of [['--help'], ['-h'], ['a.json', '--out', 'x', '--help']])
       expect(() => parse(args, { out: { type: 'string' } })).toThrow(HelpAsked);
     expect(() => parseSubcommand(['serve', '--help'], 'model', 'serve', {})).toThrow(HelpAsked);
+    // in the subcommand's place too (`trainprint keys --help`, `model -h`)
+    for (const args of [['--help'], ['-h']])
+      expect(() => parseSubcommand(args, 'keys', 'create', {})).toThrow(HelpAsked);
   });
 
   it('refuses a bad option as a usage error, with --help or without', () => {
     for (const args of [['--bogus'], ['--bogus', '--help']]) expect(() => parse(args, {})).toThrow(UsageError);
     expect(() => parseSubcommand(['serve', 'x'], 'model', 'serve', {})).toThrow(UsageError);
+  });
+});
+
+describe('values checked before any work', () => {
+  it('an output path whose folder is not there, or which is a folder, is a usage error naming the option', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trainprint-out-'));
+    try {
+      expect(() => checkOutputPath(join(dir, 'r.html'), 'report')).not.toThrow();
+      expect(() => checkOutputPath('-', 'out')).not.toThrow();
+      expect(() => checkOutputPath(undefined, 'out')).not.toThrow();
+      expect(() => checkOutputPath(join(dir, 'none', 'r.html'), 'report')).toThrow(
+        new UsageError(`--report ${join(dir, 'none', 'r.html')}: there is no folder ${join(dir, 'none')}`),
+      );
+      expect(() => checkOutputPath(dir, 'out')).toThrow(new UsageError(`--out ${dir}: is a folder, not a file`));
+      expect(() => checkOutputPath('', 'out')).toThrow(UsageError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a whole number written in anything but decimal digits is a usage error', () => {
+    expect(optionalWholeNumber({ threads: '4' }, 'threads')).toBe(4);
+    expect(optionalWholeNumber({}, 'threads')).toBeUndefined();
+    expect(optionalWholeNumber({ threads: '0' }, 'threads')).toBe(0); // its range is the library's to refuse
+    for (const raw of ['', '0x2', '1e1', 'abc', '2.5'])
+      expect(() => optionalWholeNumber({ threads: raw }, 'threads')).toThrow(UsageError);
+  });
+
+  it('a store a command reads must be there: a mistyped path is NOT_FOUND, and nothing is made at it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trainprint-store-'));
+    try {
+      await expect(openExistingStore(join(dir, 'typo'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(existsSync(join(dir, 'typo'))).toBe(false);
+      // a store at a file's path is named, not the system's EEXIST
+      writeFileSync(join(dir, 'file.txt'), 'x');
+      await expect(openStore(join(dir, 'file.txt'))).rejects.toThrow(/file\.txt: not a directory/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a missing file with no extension is said missing, not of an unknown type', async () => {
+    const { typeOfFile } = await import('../../src/cli/read-file.js');
+    expect(() => typeOfFile('no-such-file-here')).toThrow(/no-such-file-here: no such file/);
   });
 });
 
@@ -60,6 +114,9 @@ describe('the commands that parse their own arguments ask for the help the same 
     await expect(scanCommand(['--queue', 'postgres://127.0.0.1:1/none', '--help'])).rejects.toBeInstanceOf(HelpAsked);
     await expect(workerCommand(['--queue', 'postgres://127.0.0.1:1/none', '-h'])).rejects.toBeInstanceOf(HelpAsked);
     await expect(fingerprintCommand(['missing.txt', '--help'])).rejects.toBeInstanceOf(HelpAsked);
+    const { demoCommand } = await import('../../src/cli/demo.js');
+    await expect(demoCommand(['--help'])).rejects.toBeInstanceOf(HelpAsked);
+    await expect(demoCommand(['x'])).rejects.toBeInstanceOf(UsageError);
   });
 });
 

@@ -77,6 +77,29 @@ describe('scanFiles', () => {
     });
   }, 120_000);
 
+  it('counts the items under minWords with those before a resume, as the items and hits are', async () => {
+    const lines = readFileSync(at('in.jsonl'), 'utf8').trim().split('\n');
+    // every third item a few words: never searched
+    const mixed = lines.slice(0, 60).map((l, i) => (i % 3 === 1 ? JSON.stringify({ text: 'a few words only' }) : l));
+    writeFileSync(at('short.jsonl'), `${mixed.join('\n')}\n`);
+    const inputs = [at('short.jsonl')];
+    const whole = await scanFiles({ ...base(), inputs, out: at('short-whole.jsonl') });
+    expect(whole.skipped).toBe(20);
+    const stop = new AbortController();
+    await scanFiles({
+      ...base(),
+      inputs,
+      out: at('short-part.jsonl'),
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.items === 31) stop.abort();
+      },
+    });
+    expect(readCheckpoint(checkpointPath(at('short-part.jsonl')))).toMatchObject({ items: 31, skipped: 10 });
+    const rest = await scanFiles({ ...base(), inputs, out: at('short-part.jsonl'), resume: true });
+    expect(rest).toMatchObject({ resumed: 31, items: 60, hits: whole.hits, skipped: 20 });
+  }, 120_000);
+
   it('counts what is done in the progress of a resumed scan: the items before the resume too', async () => {
     const stop = new AbortController();
     await scanFiles({

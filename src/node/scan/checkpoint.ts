@@ -18,6 +18,8 @@ export interface ScanCheckpoint {
   readonly items: number;
   /** Hits among them. */
   readonly hits: number;
+  /** Items among them not searched, under the scan's minWords (0 in a checkpoint written before it was kept). */
+  readonly skipped?: number;
   /** Bytes of the output at that point. */
   readonly bytes: number;
   /** What the scan was: inputs, datasets and options (a resume must be the same scan). */
@@ -42,7 +44,7 @@ export const checkpointPath = (out: string): string => `${out}.checkpoint`;
 
 /**
  * Writes a checkpoint: to a temporary file, synced, then renamed over the last one.
- * @example writeCheckpoint('hits.jsonl.checkpoint', { version: 1, items: 10, hits: 2, bytes: 480, scan })
+ * @example writeCheckpoint('hits.jsonl.checkpoint', { items: 10, hits: 2, skipped: 1, bytes: 480, scan })
  */
 export function writeCheckpoint(path: string, c: Omit<ScanCheckpoint, 'version'>): void {
   const tmp = `${path}.tmp`;
@@ -76,7 +78,8 @@ export function readCheckpoint(path: string): ScanCheckpoint | null {
     throw new TrainprintError('INVALID_INPUT', `${path}: not a scan checkpoint`, { cause: e });
   }
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-  if (c?.version !== VERSION || !count(c.items) || !count(c.bytes) || !count(c.hits) || typeof c.scan !== 'object')
+  const counts = count(c?.items) && count(c?.bytes) && count(c?.hits) && (c?.skipped === undefined || count(c.skipped));
+  if (c?.version !== VERSION || !counts || typeof c.scan !== 'object')
     throw new TrainprintError('INVALID_INPUT', `${path}: not a scan checkpoint of version ${VERSION}`);
   return c;
 }

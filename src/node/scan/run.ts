@@ -72,7 +72,7 @@ export interface ScanFilesProgress {
 
 /** What {@link scanFiles} did. */
 export interface ScanFilesResult extends ScanFilesProgress {
-  /** Items not searched: fewer words than minWords. */
+  /** Items not searched: fewer words than minWords (with those before a resume). */
   readonly skipped: number;
   /** Items a resume skipped (done before). */
   readonly resumed: number;
@@ -192,7 +192,8 @@ export async function scanFilesWith(open: OpenFileScanEngine, options: ScanFiles
     const output = HitOutput.open(options.out, checkpoint ? checkpoint.bytes : null);
     out = output;
     const started = performance.now();
-    const tally: Tally = { items: done0, hits: checkpoint?.hits ?? 0, bytes: 0, resumedBytes: 0, skipped: 0 };
+    const skipped0 = checkpoint?.skipped ?? 0;
+    const tally: Tally = { items: done0, hits: checkpoint?.hits ?? 0, bytes: 0, resumedBytes: 0, skipped: skipped0 };
     let lastCheckpoint = started;
     const progress = (): ScanFilesProgress => ({
       items: tally.items,
@@ -207,7 +208,8 @@ export async function scanFilesWith(open: OpenFileScanEngine, options: ScanFiles
       const now = performance.now();
       if (!force && now - lastCheckpoint < plan.checkpointMs) return;
       lastCheckpoint = now;
-      writeCheckpoint(cpPath, { items: tally.items, hits: tally.hits, bytes: output.sync(), scan: identity });
+      const { items, hits, skipped } = tally;
+      writeCheckpoint(cpPath, { items, hits, skipped, bytes: output.sync(), scan: identity });
     };
     const signal = options.signal;
     // no progress object (nor its clock read) for each item when no one reads it (`trainprint scan --quiet`)
@@ -287,20 +289,21 @@ async function scanHere(
   tally: Tally,
   step: () => void,
 ): Promise<void> {
-  const before = tally.items;
+  const [before, skippedBefore] = [tally.items, tally.skipped];
   const scan = engine.scan(items, {
     ...options,
     readAhead: true,
     onProgress: (p) => {
       tally.items = before + p.items;
       tally.bytes = p.bytes;
+      tally.skipped = skippedBefore + p.skipped;
       step();
     },
   });
   for (;;) {
     const r = await scan.next();
     if (r.done) {
-      tally.skipped = r.value.skipped;
+      tally.skipped = skippedBefore + r.value.skipped;
       return;
     }
     out.write(hitLine(r.value));

@@ -237,7 +237,7 @@ export function createScanService(deps: { readonly corpus: ScanCorpus }): ScanSe
               yield hit;
             }
           }
-          onProgress?.({ items: count, bytes, hits });
+          onProgress?.({ items: count, bytes, hits, skipped });
           if (p.stop?.aborted) break scan;
         }
       }

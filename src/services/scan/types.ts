@@ -69,18 +69,18 @@ export interface ScanOptions {
   readonly onProgress?: (progress: ScanProgress) => void;
 }
 
-/** How far a scan is: items read, their UTF-8 bytes, hits found. */
+/**
+ * How far a scan is: items read, their UTF-8 bytes, hits found, and the items not searched because they hold fewer
+ * than `minWords` words (they cannot hold a hit).
+ */
 export interface ScanProgress {
   readonly items: number;
   readonly bytes: number;
   readonly hits: number;
+  readonly skipped: number;
 }
 
-/**
- * The end of a scan (the generator's return value): its progress, the items not searched because they hold fewer
- * than `minWords` words (they cannot hold a hit), and the milliseconds it took.
- */
+/** The end of a scan (the generator's return value): its progress and the milliseconds it took. */
 export interface ScanSummary extends ScanProgress {
-  readonly skipped: number;
   readonly ms: number;
 }
