@@ -84,6 +84,8 @@ export class SourceSet {
    * (the text stays on this machine), not the evidence sources, which are the caller's own code.
    */
   targets(datasets: readonly string[] | undefined, remote: boolean | undefined): string[] {
+    // not an array: the search's own check refuses it (INVALID_OPTIONS), which runs after this
+    if (datasets !== undefined && !Array.isArray(datasets)) return [];
     const ids = datasets === undefined ? this.ids() : datasets.filter((id) => this.byId.has(id));
     return remote === false ? ids.filter((id) => !this.isRemote(id)) : ids;
   }

@@ -153,12 +153,7 @@ export function fingerprintCore(
       idB = core.raw.xxh64PairSecond();
       const starts = core.u32(startsPtr, m).slice();
       const ends = core.u32(endsPtr, m).slice();
-      if (map) {
-        for (let i = 0; i < m; i++) {
-          starts[i] = map[starts[i]];
-          ends[i] = map[ends[i]];
-        }
-      }
+      if (map) mapCharSpans(src, map, starts, ends, m);
       shingles = { hashes: core.u64(hashesPtr, m).slice(), starts, ends };
       if (src === str) {
         if (o.workHash) workHash = startSha256Hex(core.u8.subarray(inPtr, inPtr + len));
@@ -210,6 +205,39 @@ export function fingerprintCore(
       workHash = startSha256Hex(typeof text === 'string' ? new TextEncoder().encode(text) : text);
     return { fp, workHash };
   });
+}
+
+/**
+ * The `m` character k-gram spans `[starts[i], ends[i])` of the normalised `text` mapped in place to the input's, by
+ * `map` (src/text/normalize.ts: a token's code unit at the source character it comes from, a separator space and the
+ * end at the end of the token before it). A span covers the source characters its k-gram comes from: where a character
+ * normalises to several (ß → ss, ﬁ → fi, ½ → 1 2, its parts even tokens apart), map[end] inside it is still its
+ * start, and a separator between its parts its end, so a plain map[start], map[end] read as empty or inverted.
+ */
+function mapCharSpans(text: string, map: Uint32Array, starts: Uint32Array, ends: Uint32Array, m: number): void {
+  const last = map.length - 1;
+  for (let i = 0; i < m; i++) {
+    const [s, e] = [starts[i], ends[i]];
+    let from = map[s];
+    let to = 0;
+    for (let k = s; k < e; k++) {
+      if (map[k] < from) from = map[k];
+      if (text.charCodeAt(k) === 0x20 && map[k] > to) to = map[k]; // a separator's map is an end
+    }
+    if (text.charCodeAt(e - 1) === 0x20) {
+      // a separator last: on to the next token's start (the gap's source), or back to it inside one character
+      if (map[e] > to) to = map[e];
+      if (map[e] < from) from = map[e];
+    } else {
+      // the end of the source character of the last code unit: the next offset past its start
+      const at = map[e - 1];
+      let j = e;
+      while (j < last && text.charCodeAt(j) !== 0x20 && map[j] <= at) j++;
+      if (map[j] > to) to = map[j];
+    }
+    starts[i] = from;
+    ends[i] = to;
+  }
 }
 
 /** The k of OPH MinHash that the core takes in one pass with SimHash (the default). */

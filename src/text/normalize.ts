@@ -54,7 +54,7 @@ export interface Normalized {
  * @example
  * normalize('Hello, World!').text  // 'hello world'
  * normalize('Straße ﬁnance').text  // 'strasse finance'
- * normalize('日本語テキスト').text   // '日 本 語 テキスト'
+ * normalize('日本語テキスト').text   // '日 本 語 テ キ ス ト' (each ideograph and kana a token)
  * const { text, map } = normalize('  Hi!')  // text 'hi', map [2, 3, 4]
  * @throws TrainprintError INVALID_INPUT when `text` is not a string, or contains a lone surrogate (the detail
  *   names its UTF-16 index)

@@ -157,6 +157,11 @@ describe('two-stage search', () => {
     expect(r.matches.filter((m) => m.kind === 'exact').every((m) => (m as ExactMatch).aligned === false)).toBe(true);
     const a = await engine.analyze({ content: query, content_type: 'text' });
     expect(a.limitations).toContain('alignment_unavailable');
+    // datasets that is not an array: the typed refusal, never a TypeError
+    for (const datasets of ['lean', {}] as never[]) {
+      expect(() => engine.search(query, { datasets })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+      await expect(engine.searchAsync(query, { datasets })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    }
     await expect(engine.addDataset({ id: 'lean', keep_text: true }, [])).rejects.toMatchObject({
       code: 'INVALID_OPTIONS',
     });

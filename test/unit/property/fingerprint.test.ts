@@ -270,9 +270,33 @@ describe.each([
       const n = normalize(text);
       const rn = charShinglesRef(n.text, k, 99n);
       expect(Array.from(norm.shingles.hashes)).toEqual(rn.hashes);
-      expect(Array.from(norm.shingles.starts)).toEqual(rn.starts.map((s) => n.map[s]));
+      // a span starts at the first source offset its k-gram's code units map to (map[start] where map ascends), the
+      // next token's too after a separator last
+      const firstSource = (s: number, e: number) =>
+        Math.min(...Array.from(n.map.subarray(s, n.text[e - 1] === ' ' ? e + 1 : e)));
+      expect(Array.from(norm.shingles.starts)).toEqual(rn.starts.map((s, i) => firstSource(s, rn.ends[i])));
       expect(Array.from(norm.winnow!.positions)).toEqual(winnowRef(rn.hashes, 8));
+      // every span holds the source characters its k-gram comes from: never inverted, and empty only for a
+      // separator alone between two tokens with nothing between them in the source (ςセ: σ, then セ, a token apart)
+      for (let i = 0; i < norm.shingles.starts.length; i++) {
+        const [a, b] = [norm.shingles.starts[i], norm.shingles.ends[i]];
+        if (n.text.slice(rn.starts[i], rn.ends[i]) === ' ') {
+          expect(a).toBeLessThanOrEqual(b);
+          continue;
+        }
+        expect(a).toBeLessThan(b);
+      }
     }
+  });
+
+  it('character k-grams inside a character that normalises to several: the whole character', async () => {
+    const spans = async (text: string, size: number) => {
+      const fp = await engine.fingerprint(text, { ...NO_SKETCH, shingle: { unit: 'char', size }, winnow: false });
+      return Array.from(fp.shingles.starts, (s, i) => text.slice(s, fp.shingles.ends[i]));
+    };
+    expect(await spans('Straße', 2)).toEqual(['St', 'tr', 'ra', 'aß', 'ß', 'ße']);
+    expect(await spans('ﬁne', 1)).toEqual(['ﬁ', 'ﬁ', 'n', 'e']);
+    expect(await spans('½', 2)).toEqual(['½', '½']);
   });
 });
 
