@@ -289,7 +289,7 @@ export function compareTexts(
       ? shortRuns(pa, pb, a, b, o.minRunWords, aligned).sort((x, y) => x.a_start - y.a_start || x.b_start - y.b_start)
       : aligned;
   return {
-    similarity: coveredShare(pa, pb, a, b, spans),
+    similarity: coveredShare(pa, pb, spans),
     jaccard: union === 0 ? 0 : inter / union, // no shingle on either side: nothing shared, as the containments say
     containment_a: A.length === 0 ? 0 : inter / A.length,
     containment_b: B.length === 0 ? 0 : inter / B.length,
@@ -623,11 +623,14 @@ function sameWords(pa: Prepared, pb: Prepared): boolean {
   return true;
 }
 
-/** Share of the shorter text's word characters inside spans. */
-function coveredShare(pa: Prepared, pb: Prepared, a: string, b: string, spans: readonly AlignedSpan[]): number {
+/**
+ * Share of the shorter text's word characters inside spans; 0 where it has none (empty, spaces, punctuation or emoji
+ * alone: nothing to compare, as the Jaccard and containments say).
+ */
+function coveredShare(pa: Prepared, pb: Prepared, spans: readonly AlignedSpan[]): number {
   const useA = pa.wordChars <= pb.wordChars;
   const p = useA ? pa : pb;
-  if (p.wordChars === 0) return a.length === 0 && b.length === 0 ? 1 : 0;
+  if (p.wordChars === 0) return 0;
   const iv = spans.map((s) => (useA ? [s.a_start, s.a_end] : [s.b_start, s.b_end])).sort((x, y) => x[0] - y[0]);
   let covered = 0,
     k = 0;

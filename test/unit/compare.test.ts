@@ -86,7 +86,9 @@ describe('compare: known cases', () => {
     expect(() => compareTexts(core, 'a', 'b', { nope: 1 } as never)).toThrow(code('INVALID_OPTIONS'));
     expect(() => compareTexts(core, 'a', 'b', { synonyms: 1 } as never)).toThrow(code('INVALID_OPTIONS'));
     expect(() => compareTexts(core, 'a', 'b', 'x' as never)).toThrow(code('INVALID_OPTIONS'));
-    expect(compareTexts(core, '', '')).toMatchObject({ spans: [], jaccard: 0, containment_a: 0, containment_b: 0 });
+    // texts of no words, empty or not, alike: nothing to compare
+    for (const t of ['', '   ', '!!!', '🎉'])
+      expect(compareTexts(core, t, t)).toMatchObject({ similarity: 0, spans: [], jaccard: 0, containment_a: 0 });
     // texts of no words: nothing shared (a Jaccard of 1 would read as two identical texts)
     expect(compareTexts(core, '!!! ???', '--- ...')).toMatchObject({ jaccard: 0, containment_a: 0, containment_b: 0 });
   });
