@@ -65,12 +65,14 @@ const FALLBACK_CODE: Readonly<Record<number, ErrorCode>> = {
 const OAUTH_ERROR_TEXT: Readonly<Record<number, string>> = {
   400: 'RFC 6749 §5.2 error (invalid_request, unsupported_grant_type, invalid_scope)',
   401: 'RFC 6749 §5.2 error (invalid_client)',
+  429: 'invalid_client after too many failed client authentications from the address or for the client; `Retry-After` gives the seconds to wait',
 };
 
 /** RFC 6749 §5.2 bodies of the token endpoint, as examples. */
 const OAUTH_ERROR_EXAMPLE: Readonly<Record<number, unknown>> = {
   400: { error: 'invalid_scope', error_description: 'not granted to this client: keys' },
   401: { error: 'invalid_client', error_description: 'unknown client, wrong secret or revoked client' },
+  429: { error: 'invalid_client', error_description: 'too many failed client authentications: retry in 1 s' },
 };
 
 /** One operation of the document: its parameters (path, query, Idempotency-Key), body, security and responses. */
@@ -315,8 +317,9 @@ export function documentedStatuses(r: Route): { success: number[]; errors: numbe
       errors.add(s);
     });
   if (r.body === 'json') errors.add(400);
+  // the token endpoint's credential throttle (src/http/auth-throttle.ts) answers 429 past its failures
   if (r.body === 'form')
-    [400, 401].forEach((s) => {
+    [400, 401, 429].forEach((s) => {
       errors.add(s);
     });
   if (r.creates) errors.add(409);

@@ -317,9 +317,14 @@ async function createOwnDataset(
   if (id !== null) {
     if (ctx.engine.datasets().some((d) => d.id === id) || creating.has(id)) {
       // another account's dataset is not named: only that the id is taken
-      const how =
-        ctx.engine.datasets().some((d) => d.id === id) && mayRead(ctx, id)
-          ? `exists; add documents with POST /api/v1/datasets/${id}/documents`
+      // the way to add documents is named only to a caller it is open to: its own dataset's, or an admin's
+      const exists = ctx.engine.datasets().some((d) => d.id === id);
+      const writable =
+        exists && (who(ctx).scopes.includes('admin') || ctx.engine.datasetProvenance(id).account === account(ctx));
+      const how = writable
+        ? `exists; add documents with POST /api/v1/datasets/${id}/documents`
+        : exists && mayRead(ctx, id)
+          ? 'exists and is shared by every account: choose another id'
           : 'is taken: choose another id';
       throw new TrainprintError('ALREADY_EXISTS', `dataset "${id}" ${how}`);
     }
