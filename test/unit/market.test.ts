@@ -582,6 +582,9 @@ describe('owners only, unknown ids, bad input', () => {
       const err = await errorOf(w.market.makeOffer('buyer', l.listing_id, req as never));
       expect([field, err.code]).toEqual([field, 'INVALID_INPUT']);
       expect(err.detail).toContain(field);
+      // the field named in the error's cause too (the HTTP adapter's details)
+      if (field === 'amount.currency' || field === 'territory')
+        expect((err.cause as { field?: string } | undefined)?.field).toBe(field);
     }
     expect((await errorOf(w.market.updateListing('estate', l.listing_id, {}))).detail).toBe(
       'the request: must have at least this many members: 1',

@@ -10,8 +10,8 @@
  * any number of concurrent accepts on an exclusive listing exactly one finds it active.
  */
 import { TrainprintError } from '../../errors.js';
-import { readThrough } from '../../util/schema-check.js';
-import { fail, newId } from '../../util/validate.js';
+import { invalidField, readThrough } from '../../util/schema-check.js';
+import { newId } from '../../util/validate.js';
 import { appendAudit } from './audit.js';
 import { idemLookup, idemRemember } from './idempotent-op.js';
 import { K } from './keys.js';
@@ -87,10 +87,10 @@ function resolveTerms(l: Listing, input: OfferInput, base?: Offer): OfferTerms {
   const currency = (l.price ?? l.rate!).currency;
   const amount = input.amount ?? base!.amount;
   if (amount.currency !== currency)
-    fail(`amount.currency must be "${currency}", the currency of listing ${l.listing_id}`);
+    invalidField('amount.currency', `must be "${currency}", the currency of listing ${l.listing_id}`);
   const territory = input.territory ?? base?.territory ?? l.territory;
   if (!coversAll(l.territory, territory))
-    fail(`territory must lie within the listing's territory (${l.territory.join(', ')})`);
+    invalidField('territory', `must lie within the listing's territory (${l.territory.join(', ')})`);
   return {
     amount,
     per: l.rate?.per ?? null,
