@@ -315,7 +315,9 @@ const lazyCounts = new WeakMap<ShingleSet, number>();
  * @example shingleCount(fp.shingles) // fp.shingles.hashes.length, without the hashes
  */
 export function shingleCount(s: ShingleSet): number {
-  return lazyCounts.get(s) ?? s.hashes.length;
+  const n = s !== null && typeof s === 'object' ? (lazyCounts.get(s) ?? s.hashes?.length) : undefined;
+  if (n === undefined) throw new TrainprintError('INVALID_INPUT', "shingleCount takes a fingerprint's shingles");
+  return n;
 }
 
 /**

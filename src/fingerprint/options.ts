@@ -132,6 +132,9 @@ export function resolveOptions(options: FingerprintOptions | undefined): Resolve
  * @example paramsId(resolveOptions({})) // 'tp1;nfkccf-u17.0.0.t2;xxh64-rk.v1;word5;seed=0;win=8;mh=oph128;sh=64'
  */
 export function paramsId(o: ResolvedOptions): string {
+  // the options resolved (resolveOptions' result): a raw options object would make an id of 'undefined's
+  if (o === null || typeof o !== 'object' || typeof o.unit !== 'string' || !Number.isInteger(o.size))
+    throw new TrainprintError('INVALID_OPTIONS', 'paramsId takes resolved options: paramsId(resolveOptions(options))');
   const norm = o.normalize === 'none' ? 'raw' : NORMALIZER_ID;
   const mh = o.minhashMode === 'off' ? 'off' : `${o.minhashMode}${o.permutations}`;
   return `tp1;${norm};${HASH_ID};${o.unit}${o.size};seed=${o.seed};win=${o.window || 'off'};mh=${mh};sh=${o.simhash ? 64 : 'off'}`;

@@ -9,6 +9,7 @@ import {
   paramsId,
   resolveOptions,
   sha256Hex,
+  shingleCount,
   TrainprintError,
   type ErrorCode,
 } from '../../src/library.js';
@@ -98,6 +99,11 @@ describe('createEngine and fingerprint input validation', () => {
         }),
       ),
     ).toBe('tp1;raw;xxh64-rk.v1;char7;seed=0;win=off;mh=off;sh=off');
+    // what is not resolved options: the typed refusal, not an id of 'undefined's nor a TypeError
+    for (const bad of [null, {}, 'word5'] as never[])
+      expect(() => paramsId(bad)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    for (const bad of [null, {}, 3] as never[])
+      expect(() => shingleCount(bad)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 });
 
