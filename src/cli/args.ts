@@ -55,16 +55,15 @@ export function decimalInteger(raw: unknown): number {
 }
 
 /**
- * The whole-number option `name` as written in decimal digits, undefined when absent: its range is the library's to
- * check (which names the bound), but '', '0x10', '1e3' or 'abc' is a UsageError here, before anything is loaded.
- * @example const threads = optionalWholeNumber(values, 'threads') // 4 for --threads 4
+ * The number option `name` as written in decimal (digits, a sign, a decimal point), undefined when absent, NaN for
+ * anything else: Number() alone would read '' as 0, '0x10' as 16 and '1e3' as 1000. Its bounds are the library's to
+ * check, so a command's refusal is the library's, in its words (`threads must be an integer in 1..256, got NaN`).
+ * @example const threads = optionalDecimal(values, 'threads') // 4 for --threads 4; NaN for --threads 0x4
  */
-export function optionalWholeNumber(values: Record<string, unknown>, name: string): number | undefined {
+export function optionalDecimal(values: Record<string, unknown>, name: string): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
-  const n = decimalInteger(raw);
-  if (!Number.isSafeInteger(n)) throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(raw)}`);
-  return n;
+  return /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : Number.NaN;
 }
 
 /**

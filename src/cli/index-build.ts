@@ -11,7 +11,7 @@ import {
 import {
   fmt,
   mb,
-  optionalWholeNumber,
+  optionalDecimal,
   options,
   parse,
   POSTGRES_TARGET_OPTIONS,
@@ -98,7 +98,7 @@ export async function indexBuildCommand(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('index build needs at least one input FILE');
   // the descriptor's fields, the threads and the format go as given: the build refuses them as the library does
   // (a number written in anything but decimal digits is a usage error first)
-  const [threads, window] = [optionalWholeNumber(values, 'threads'), optionalWholeNumber(values, 'window')];
+  const [threads, window] = [optionalDecimal(values, 'threads'), optionalDecimal(values, 'window')];
   const kind = values.kind as 'exact' | 'portrait' | undefined;
   const kbDataset = (values['kb-dataset'] as string | undefined)?.trim();
   const models = (values.models as string | undefined)?.split(',').map((m) => m.trim());

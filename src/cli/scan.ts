@@ -8,7 +8,7 @@
 import type { ScanFilesProgress, ScanFilesResult } from '../node/scan/alone.js';
 import { bar } from './progress.js';
 // the options' parsing alone (./args.ts): ./shared.ts would load the library and trainprint/node with it
-import { checkOutputPath, DATASETS, fmt, mb, optionalWholeNumber, options, parse, QUIET, UsageError } from './args.js';
+import { checkOutputPath, DATASETS, fmt, mb, optionalDecimal, options, parse, QUIET, UsageError } from './args.js';
 
 /** The exit code of a scan stopped by Ctrl-C or SIGTERM, after its checkpoint was written. */
 export const INTERRUPTED = 130;
@@ -98,11 +98,9 @@ export async function scanCommand(args: string[]): Promise<number> {
   checkOutputPath(out, 'out');
   const minWords = integer(values, 'min-words');
   // as given: the library refuses it (its one bound, MAX_THREADS)
-  const threads = optionalWholeNumber(values, 'threads');
-  const every = values['checkpoint-every'] as string | undefined;
-  // seconds in decimal (0.5 is half a second); Number() alone would read '' as 0 and '0x10' as 16
-  const checkpointMs =
-    every === undefined ? undefined : /^\s*\d*\.?\d+\s*$/.test(every) ? Number(every) * 1000 : Number.NaN;
+  const threads = optionalDecimal(values, 'threads');
+  const every = optionalDecimal(values, 'checkpoint-every'); // seconds: 0.5 is half a second
+  const checkpointMs = every === undefined ? undefined : every * 1000;
   if (checkpointMs !== undefined && !(checkpointMs >= 10 && checkpointMs <= 3_600_000))
     throw new UsageError('--checkpoint-every must be a number of seconds in 0.01..3600');
   for (const f of ['text-field', 'id-field'] as const)

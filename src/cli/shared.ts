@@ -27,7 +27,7 @@ export {
   mb,
   checkOutputPath,
   optionalIntegerIn,
-  optionalWholeNumber,
+  optionalDecimal,
   options,
   parse,
   type ParseOptions,

@@ -14,7 +14,7 @@ import {
   openStore,
   integerIn,
   optionalIntegerIn,
-  optionalWholeNumber,
+  optionalDecimal,
   options,
   parse,
   parseSubcommand,
@@ -77,12 +77,13 @@ describe('values checked before any work', () => {
     }
   });
 
-  it('a whole number written in anything but decimal digits is a usage error', () => {
-    expect(optionalWholeNumber({ threads: '4' }, 'threads')).toBe(4);
-    expect(optionalWholeNumber({}, 'threads')).toBeUndefined();
-    expect(optionalWholeNumber({ threads: '0' }, 'threads')).toBe(0); // its range is the library's to refuse
-    for (const raw of ['', '0x2', '1e1', 'abc', '2.5'])
-      expect(() => optionalWholeNumber({ threads: raw }, 'threads')).toThrow(UsageError);
+  it('a number written in anything but decimal is NaN, for the library to refuse in its words', () => {
+    expect(optionalDecimal({ threads: '4' }, 'threads')).toBe(4);
+    expect(optionalDecimal({ threads: ' 1.5 ' }, 'threads')).toBe(1.5);
+    expect(optionalDecimal({}, 'threads')).toBeUndefined();
+    expect(optionalDecimal({ threads: '0' }, 'threads')).toBe(0); // its range is the library's to refuse
+    for (const raw of ['', '0x2', '1e1', 'abc', '--'])
+      expect([raw, optionalDecimal({ threads: raw }, 'threads')]).toEqual([raw, Number.NaN]);
   });
 
   it('a store a command reads must be there: a mistyped path is NOT_FOUND, and nothing is made at it', async () => {

@@ -175,6 +175,7 @@ describe('engine.scan', () => {
       items: 20,
       hits: 10,
       bytes: items.reduce((n, x) => n + new TextEncoder().encode(x.text).length, 0),
+      skipped: 0,
     });
     // scanItem gives each item's hits as the stream does
     for (const [i, p] of planted.entries())

@@ -110,7 +110,7 @@ describe('engine.scan: stop and readAhead', () => {
       expect(r.hits, `stopped at item ${at}`).toEqual(before);
       expect(r.summary).toMatchObject({ items: at, hits: before.length });
       expect(progress).toHaveLength(at);
-      expect(progress.at(-1)).toEqual({ items: at, bytes: r.summary.bytes, hits: before.length });
+      expect(progress.at(-1)).toEqual({ items: at, bytes: r.summary.bytes, hits: before.length, skipped: 0 });
       expect(s.state.closed).toBe(true);
     }
   }, 120_000);
