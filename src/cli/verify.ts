@@ -91,9 +91,15 @@ async function publicKeyFrom(key: string): Promise<NonNullable<VerifyOptions['pu
     if (BASE64URL_KEY.test(text)) return text;
     throw new UsageError(`--key ${key}: holds no key (a report-key answer, a JWK, or the base64url key)`);
   }
+  let parsed: { public_key?: unknown; x?: unknown; jwk?: { x?: unknown } } | null;
   try {
-    return JSON.parse(text) as NonNullable<VerifyOptions['publicKey']>;
+    parsed = JSON.parse(text);
   } catch {
     throw new UsageError(`--key ${key}: not JSON`);
   }
+  // a report-key answer ({ public_key }), a JWK ({ x }) or one inside ({ jwk: { x } }): else no key at all
+  const x = parsed?.public_key ?? parsed?.x ?? parsed?.jwk?.x;
+  if (typeof x !== 'string' || !BASE64URL_KEY.test(x))
+    throw new UsageError(`--key ${key}: holds no key (a report-key answer, a JWK, or the base64url key)`);
+  return parsed as NonNullable<VerifyOptions['publicKey']>;
 }
