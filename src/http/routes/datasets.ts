@@ -189,11 +189,15 @@ async function datasetsWritable(ctx: RouteContext): Promise<void> {
  * The dataset when the caller may change it: the account's own, or any for an admin (the shared ones included).
  * 404 when it is not loaded or is another account's (whose datasets this one cannot see), 403 for a shared one.
  */
+/** Whether the caller may change dataset `id`: its account's own, or any with the admin scope. */
+function mayChange(ctx: RouteContext, id: string): boolean {
+  return who(ctx).scopes.includes('admin') || ctx.engine.datasetProvenance(id).account === account(ctx);
+}
+
 async function ownDataset(ctx: RouteContext, id: string): Promise<void> {
   datasetStats(ctx, id);
-  if (who(ctx).scopes.includes('admin')) return;
+  if (mayChange(ctx, id)) return;
   const p = ctx.engine.datasetProvenance(id);
-  if (p.account === account(ctx)) return;
   throw new TrainprintError(
     'FORBIDDEN',
     `dataset "${id}" is shared by every account (${p.supplied_by === 'shipped' ? 'a reference pack of the package' : 'loaded by the operator'}): changing it needs the admin scope`,
@@ -315,17 +319,16 @@ async function createOwnDataset(
   let creating = CREATING.get(ctx.engine);
   if (!creating) CREATING.set(ctx.engine, (creating = new Set()));
   if (id !== null) {
-    if (ctx.engine.datasets().some((d) => d.id === id) || creating.has(id)) {
-      // another account's dataset is not named: only that the id is taken
-      // the way to add documents is named only to a caller it is open to: its own dataset's, or an admin's
-      const exists = ctx.engine.datasets().some((d) => d.id === id);
-      const writable =
-        exists && (who(ctx).scopes.includes('admin') || ctx.engine.datasetProvenance(id).account === account(ctx));
-      const how = writable
-        ? `exists; add documents with POST /api/v1/datasets/${id}/documents`
-        : exists && mayRead(ctx, id)
-          ? 'exists and is shared by every account: choose another id'
-          : 'is taken: choose another id';
+    const exists = ctx.engine.datasets().some((d) => d.id === id);
+    if (exists || creating.has(id)) {
+      // another account's dataset is not named: only that the id is taken; the way to add documents is named only
+      // to a caller it is open to
+      const how =
+        exists && mayChange(ctx, id)
+          ? `exists; add documents with POST /api/v1/datasets/${id}/documents`
+          : exists && mayRead(ctx, id)
+            ? 'exists and is shared by every account: choose another id'
+            : 'is taken: choose another id';
       throw new TrainprintError('ALREADY_EXISTS', `dataset "${id}" ${how}`);
     }
     creating.add(id);
