@@ -304,7 +304,11 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // k-gram's span over the character it comes from (mapCharSpans), a licence with a member that was not signed refused,
 // a dataset a refused create made removed, a search's datasets not an array refused, a scan's skipped items in its
 // progress — 1,318 KiB.
-const MAIN_BUDGET = 1318 * 1024;
+// Then 1,351,194 B (+2.0 KB): a second pass as a new user — an unknown option of `search`, `createEngine` and the
+// fingerprint engine refused by name (src/util/known-options.ts, with each options type's keys held to it by the
+// compiler), a passage copied many times named by its document (DistinctNgrams in src/datasets/portrait.ts), a job
+// cancelled while a chunk ran kept as the cancel answered it — 1,320 KiB.
+const MAIN_BUDGET = 1320 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -376,7 +380,8 @@ const BUDGETS_KIB = {
   // → 1,322 (1,352,744 B): a registered file's work hash a piece at a time (+0.6 KB), as the main entry's
   // → 1,323 (1,354,289 B): a value encoded ahead for a store's put (+1.5 KB), as the main entry's
   // → 1,325 (1,356,285 B): what an exploratory pass as a new user found (+2.0 KB), as the main entry's
-  'library.cjs': 1325,
+  // → 1,327 (1,358,294 B): the second such pass (+2.0 KB), as the main entry's
+  'library.cjs': 1327,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)
@@ -581,7 +586,8 @@ const BUDGETS_KIB = {
   // → 1,103 (1,129,116 B): a work's long texts received in pieces (+0.7 KB) and a value encoded ahead for a store's
   // put (+1.5 KB), as the main entry's
   // → 1,105 (1,130,694 B): what an exploratory pass as a new user found, as the library's (+2.3 KB)
-  'offload-worker.js': 1105,
+  // → 1,106 (1,132,198 B): the second such pass, as the library's (+1.5 KB)
+  'offload-worker.js': 1106,
   // the file scan of `trainprint scan` on the scan engine (src/node/scan/alone.ts with src/scan-library.ts in place of
   // the library): 839,084 B in a checkout whose node_modules is a link, against the library's 1,308,596 B that the
   // scan loaded before (with trainprint/node)
@@ -610,7 +616,8 @@ const BUDGETS_KIB = {
   // → 853 (872,543 B): a value encoded ahead for a store's put, a long string a piece at a time (+1.9 KB)
   // → 854 (874,100 B): a scan's skipped items in its progress and checkpoint, a character k-gram's span over the
   // character it comes from, a key said over and over confirming no chain, as the library's
-  'scan-files.js': 854,
+  // → 855 (875,517 B): a search's unknown options refused, a copied passage named by its document, as the library's
+  'scan-files.js': 855,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {

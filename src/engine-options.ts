@@ -9,6 +9,7 @@ import { retentionRules, type AnalysisRetention } from './services/analyze/reten
 import { KnowledgeBase } from './services/kb/index.js';
 import type { WebhookDelivererOptions } from './services/monitors/webhook.js';
 import type { Store } from './store/types.js';
+import { knownOptions } from './util/known-options.js';
 
 /** Options of {@link createEngine} (with `simd` and `synonyms` of {@link FingerprintEngineOptions}). */
 export interface EngineOptions extends FingerprintEngineOptions {
@@ -55,6 +56,20 @@ export interface EngineOptions extends FingerprintEngineOptions {
   readonly kb?: KnowledgeBase;
 }
 
+/** Every member of {@link EngineOptions}, held to the interface by the compiler: `createEngine` refuses others. */
+const ENGINE_OPTION_KEYS = Object.keys({
+  store: true,
+  receiptKey: true,
+  webhooks: true,
+  packs: true,
+  packsUrl: true,
+  analyses: true,
+  remoteCorpora: true,
+  kb: true,
+  simd: true,
+  synonyms: true,
+} satisfies Record<keyof EngineOptions, true>);
+
 const STORE_METHODS = ['get', 'put', 'delete', 'scan', 'batch', 'transaction', 'close'];
 const NOT_A_STORE = `store must implement the Store interface (${STORE_METHODS.join(', ')})`;
 
@@ -67,6 +82,7 @@ export function checkEngineOptions(options: EngineOptions): void {
   if (options === null || typeof options !== 'object') {
     throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
   }
+  knownOptions(options, ENGINE_OPTION_KEYS);
   const store = options.store as unknown as Record<string, unknown> | null | undefined;
   const isStore = !!store && typeof store === 'object' && STORE_METHODS.every((m) => typeof store[m] === 'function');
   if (store !== undefined && !isStore) throw new TrainprintError('INVALID_OPTIONS', NOT_A_STORE);

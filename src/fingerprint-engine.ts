@@ -16,6 +16,7 @@ import { MembershipFilter, type MembershipFilterOptions } from './sketch/filter.
 import { minhashSignature, type MinhashOptions } from './sketch/minhash.js';
 import { simhash64 } from './sketch/simhash.js';
 import type { Fingerprint, Similarity } from './types.js';
+import { knownOptions } from './util/known-options.js';
 
 /**
  * A fingerprinting engine bound to one WebAssembly instance (its own memory). Create with
@@ -245,6 +246,7 @@ export async function instantiateCore(
 export async function createFingerprintEngine(options: FingerprintEngineOptions = {}): Promise<FingerprintEngine> {
   if (options === null || typeof options !== 'object')
     throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+  knownOptions(options, ['simd', 'synonyms'] satisfies (keyof FingerprintEngineOptions)[]);
   const { core, variant } = await instantiateCore(options);
   return new FingerprintEngine(core, variant);
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -276,6 +277,9 @@ func (c *Client) Do(ctx context.Context, r Request, out interface{}) error {
 	case url.Values:
 		payload, contentType = []byte(b.Encode()), "application/x-www-form-urlencoded"
 	default:
+		if field := invalidText(reflect.ValueOf(b), ""); field != "" {
+			return invalidTextError(field)
+		}
 		var err error
 		if payload, err = json.Marshal(b); err != nil {
 			return fmt.Errorf("trainprint: encoding the request body: %w", err)

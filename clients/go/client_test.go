@@ -347,6 +347,43 @@ func TestDoAndRequestEncoding(t *testing.T) {
 	}
 }
 
+func TestTextThatIsNotUTF8IsRefusedNotSentChanged(t *testing.T) {
+	sent := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent++
+		_, _ = io.WriteString(w, `{"success":true}`)
+	}))
+	defer srv.Close()
+	c, err := NewClient("tp_test_k", WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for field, req := range map[string]AnalyzeRequest{
+		"content":        {Content: "A lone surrogate \xed\xa0\x80 here.", ContentType: "text"},
+		"metadata.title": {Content: "Fine.", ContentType: "text", Metadata: &AnalyzeMetadata{Title: "Caf\xe9"}},
+	} {
+		_, err := c.Analyze(ctx, req)
+		var e *APIError
+		if !errors.Is(err, ErrInvalidInput) || !errors.As(err, &e) || e.Details["field"] != field || e.Status != 0 {
+			t.Fatalf("%s: %v", field, err)
+		}
+	}
+	var out map[string]interface{}
+	body := map[string]interface{}{"items": []interface{}{map[string]string{"text": "ok"}, map[string]string{"text": "\xff"}}}
+	if err := c.Do(ctx, Request{Method: "POST", Path: "/api/v1/jobs", Body: body}, &out); !errors.Is(err, ErrInvalidInput) ||
+		!strings.Contains(err.Error(), "items[1].text") {
+		t.Fatalf("%v", err)
+	}
+	if sent != 0 {
+		t.Fatalf("%d requests sent", sent)
+	}
+	// valid text of every script goes as it is
+	if _, err := c.Analyze(ctx, AnalyzeRequest{Content: "版权所有 👨‍👩‍👧 é", ContentType: "text"}); err != nil || sent != 1 {
+		t.Fatalf("%v %d", err, sent)
+	}
+}
+
 func TestNewClientValidates(t *testing.T) {
 	for _, bad := range []string{"ftp://x", "http://", "127.0.0.1:8787", "http://x/?q=1"} {
 		if _, err := NewClient("tp_test_k", WithBaseURL(bad)); err == nil {

@@ -50,6 +50,7 @@ import { checkAccount, provenanceOf, Provenances } from './provenance.js';
 import { checkSchema, invalidField, readThrough, SCHEMA_WORDS } from '../util/schema-check.js';
 import { DEFAULT_SLICE_MS, type Pause, turnOf } from '../util/steps.js';
 import { anySignal } from '../util/signals.js';
+import { knownOptions } from '../util/known-options.js';
 import { StoredExactDataset } from './stored.js';
 import { alignedResultSteps, type Fetch, type LocalSearch } from './local-search.js';
 import { EXACT_SIZE, EXACT_WINDOW } from './search-exact.js';
@@ -73,6 +74,29 @@ export interface CorpusOptions {
   /** Called after a dataset was added, grown, imported, sealed, declared or removed. */
   readonly onChange?: (datasetId: string) => void;
 }
+
+/** Every member of {@link SearchOptions}: the compiler holds the list to the interface, and a search refuses others. */
+const SEARCH_OPTION_KEYS = Object.keys({
+  account: true,
+  datasets: true,
+  minTokens: true,
+  alpha: true,
+  near: true,
+  portraitHits: true,
+  candidates: true,
+  alignBudgetChars: true,
+  alignBudgetMs: true,
+  remote: true,
+  signal: true,
+  persistRemote: true,
+  sections: true,
+  onRemoteCall: true,
+  reworded: true,
+  synonyms: true,
+  candidateHits: true,
+  copiesFirst: true,
+  coverage: true,
+} satisfies Record<keyof SearchOptions, true>);
 
 /**
  * The loaded reference datasets and their search.
@@ -790,6 +814,7 @@ export class Corpus {
   ): Generator<Pause | PureWork | Fetch, DetailedSearch, unknown> {
     if (options === null || typeof options !== 'object')
       throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
+    knownOptions(options, SEARCH_OPTION_KEYS);
     const minTokens = options.minTokens ?? DEFAULT_MIN_TOKENS;
     if (!Number.isInteger(minTokens) || minTokens < 1)
       throw new TrainprintError('INVALID_OPTIONS', 'minTokens must be a positive integer');

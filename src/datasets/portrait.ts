@@ -1062,41 +1062,14 @@ export class PortraitDataset {
     const rho = Math.min(1, Math.max(bg.hit_rate, own));
     const p = Math.min(1, rho * AGREEMENT_MARGIN * 2 ** -locator.bits);
     const C = seeds.length;
-    // a chain counts distinct n-grams: a phrase repeated through the text ("the Government of the United States of
-    // America", ten times) agrees with the section that stored it first each time, and is one agreement, not ten
-    // each hit's n-gram as a small number (equal n-grams, equal numbers), and a stamp per number: a chain's distinct
-    // n-grams are counted in one pass without a set (a whole book has chains of tens of thousands of hits)
-    const ngramAt = new Int32Array(m).fill(-1);
-    {
-      const number = new Map<number, number>();
-      for (let j = 0; j < at.length; j++) {
-        let id = number.get(digests[j]);
-        if (id === undefined) number.set(digests[j], (id = number.size));
-        ngramAt[at[j]] = id;
-      }
-    }
-    const stamp = new Int32Array(at.length);
-    let stampNow = 0;
     const { uncommonBefore, missedBefore } = countsBefore(hits, at);
     const missedBetween = (x: number, y: number): number => missedBefore[y] - missedBefore[x + 1] + 1;
-    // the distinct n-grams among a chain's hits (a repeated n-gram agrees once)
-    const distinct = (positions: number[]): number => {
-      stampNow++;
-      let r = 0;
-      for (const x of positions) {
-        const id = ngramAt[x];
-        if (stamp[id] !== stampNow) {
-          stamp[id] = stampNow;
-          r++;
-        }
-      }
-      return r;
-    };
+    const distinct = new DistinctNgrams(m, at, digests, uncommonBefore);
     // a formula of the pack's kind chains as long in documents it does not hold: the chance is at least the kind's
     // (./chain-null.ts), where the pack has one measured
     const kind = bg.chains;
     const chanceOf = (positions: number[]): number => {
-      const r = distinct(positions);
+      const r = distinct.of(positions);
       if (r < 2) return 1;
       const floor = kind === undefined ? 0 : chainNullChance(r, m, kind);
       // at least m · C · pʳ: where that is ≥ 1 the tail is not worth computing
@@ -1107,9 +1080,8 @@ export class PortraitDataset {
     // a chain names its section only when the section agrees with more of the span's (uncommon) hits than some section
     // of the pack would by chance; otherwise its hits are in the pack, the document uncertain
     const named = (positions: number[]): boolean => {
-      const r = distinct(positions);
-      const inSpan = uncommonBefore[positions[positions.length - 1] + 1] - uncommonBefore[positions[0]];
-      return namingChance(r, inSpan, C, locator.bits) === 0;
+      const inSpan = distinct.inSpan(positions[0], positions[positions.length - 1]);
+      return namingChance(distinct.of(positions), inSpan, C, locator.bits) === 0;
     };
     // each hit counts for one document: the strongest chain claims its hits, and a weaker chain keeps only the hits
     // no stronger chain holds (a copied passage's hits also agree with other sections by chance, 2⁻ᵛ each)
@@ -1285,6 +1257,67 @@ export function chainHits(
 ): { counted: number[]; positions: number[] } {
   const counted = chain.filter((x) => claimed[x] === 0);
   return { counted, positions: trimEdges(counted, gap, held) };
+}
+
+/**
+ * Distinct n-grams among a query's uncommon hits (`at`, ascending): a phrase repeated through the text ("the Government
+ * of the United States of America", ten times) agrees with the section that stored it first each time, and is one
+ * agreement, not ten. Each hit's n-gram is a small number (equal n-grams, equal numbers) with a stamp per number, so a
+ * set of hits is counted in one pass without a Set (a whole book has chains of tens of thousands of hits).
+ * @example new DistinctNgrams(m, at, digests, uncommonBefore).of(chain.positions) // 3 for a phrase said 3 × 10 times
+ */
+class DistinctNgrams {
+  private readonly ngramAt: Int32Array;
+  private readonly stamp: Int32Array;
+  private now = 0;
+  /** Hits {@link inSpan} may still read: a few times the query's, then it counts them all (fewer names, never more). */
+  private spanBudget: number;
+
+  constructor(
+    m: number,
+    private readonly at: readonly number[],
+    digests: Uint32Array,
+    private readonly uncommonBefore: Int32Array,
+  ) {
+    this.ngramAt = new Int32Array(m).fill(-1);
+    const number = new Map<number, number>();
+    for (let j = 0; j < at.length; j++) {
+      let id = number.get(digests[j]);
+      if (id === undefined) number.set(digests[j], (id = number.size));
+      this.ngramAt[at[j]] = id;
+    }
+    this.stamp = new Int32Array(at.length);
+    this.spanBudget = 4 * at.length;
+  }
+
+  /** The distinct n-grams at `positions` (a chain's hits). */
+  of(positions: readonly number[]): number {
+    this.now++;
+    let r = 0;
+    for (const x of positions) r += this.first(this.ngramAt[x]);
+    return r;
+  }
+
+  /**
+   * The distinct n-grams of the uncommon hits from `first` to `last`: a chain's span, whose repeats are not more chances
+   * to agree than the chain's are (a passage copied ten times agrees once with its section).
+   */
+  inSpan(first: number, last: number): number {
+    const from = this.uncommonBefore[first];
+    const to = this.uncommonBefore[last + 1];
+    if ((this.spanBudget -= to - from) < 0) return to - from;
+    this.now++;
+    let r = 0;
+    for (let j = from; j < to; j++) r += this.first(this.ngramAt[this.at[j]]);
+    return r;
+  }
+
+  /** 1 the first time n-gram `id` is seen in this count, else 0. */
+  private first(id: number): number {
+    if (this.stamp[id] === this.now) return 0;
+    this.stamp[id] = this.now;
+    return 1;
+  }
 }
 
 /**

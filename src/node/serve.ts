@@ -279,23 +279,19 @@ async function bridge(
   let response: Response;
   const body = new RequestBody(req, abort);
   const requestId = newRequestId();
-  if (FETCH_FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())) {
-    // a Fetch Request cannot carry these methods (TRACE would echo credentials back): refused here, as the handler
-    // refuses any method a path does not serve
-    response = bridgeError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on this server`, requestId);
+  const url = requestUrl(req, host, port);
+  if (url === null) {
+    // RFC 9112 §3.2: a request whose Host is not a host and port (credentials, spaces, a path) is a 400
+    response = bridgeError(400, 'MALFORMED_REQUEST', 'the Host header is not a host name and port', requestId);
   } else {
-    const url = requestUrl(req, host, port);
-    if (url === null) {
-      // RFC 9112 §3.2: a request whose Host is not a host and port (credentials, spaces, a path) is a 400
-      response = bridgeError(400, 'MALFORMED_REQUEST', 'the Host header is not a host name and port', requestId);
-    } else {
-      try {
-        response = await handler(toRequest(req, url, abort, body));
-      } catch (e) {
-        // the handler answers every error itself; this is the bridge's own failure, logged as the handler's 500s are
-        logBridgeError(e, requestId, req.method ?? '');
-        response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
-      }
+    try {
+      response = FETCH_FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())
+        ? await forbiddenMethod(handler, url, req.method ?? '', requestId)
+        : await handler(toRequest(req, url, abort, body));
+    } catch (e) {
+      // the handler answers every error itself; this is the bridge's own failure, logged as the handler's 500s are
+      logBridgeError(e, requestId, req.method ?? '');
+      response = bridgeError(500, 'INTERNAL', 'An unexpected error occurred', requestId);
     }
   }
   await writeResponse(response, req, res, abort.signal, body, keepAlive, lingering, onRefusedUnread);
@@ -407,9 +403,46 @@ function bridgeError(status: number, code: string, message: string, requestId: s
   return new Response(errorText(code, message, requestId), {
     status,
     headers: {
+      'cache-control': 'no-store',
       'content-type': 'application/json; charset=utf-8',
+      'x-content-type-options': 'nosniff',
       'x-request-id': requestId,
-      ...(status === 405 ? { allow: 'GET, HEAD, POST, DELETE' } : {}),
+    },
+  });
+}
+
+/**
+ * The answer to a method a Fetch Request cannot carry (CONNECT, TRACE, TRACK; TRACE would echo credentials back),
+ * as the handler answers any method a path does not take: the handler is asked the path's methods with a bodiless
+ * OPTIONS — which no route takes — so a path with routes gets 405 with its own `Allow` and one without gets its 404.
+ * @example await forbiddenMethod(handler, new URL('http://h/api/v1/usage'), 'TRACE', id) // 405, allow: GET, HEAD
+ */
+async function forbiddenMethod(
+  handler: (request: Request) => Promise<Response>,
+  url: URL,
+  method: string,
+  requestId: string,
+): Promise<Response> {
+  const probe = await handler(new Request(url, { method: 'OPTIONS' }));
+  const allow = probe.headers.get('allow');
+  if (probe.status !== 405 && allow === null) return probe; // a 404 (or 400) of the path itself
+  await probe.body?.cancel();
+  const allowed = allow ?? '';
+  const message = `The method is not allowed on this path: ${method} is not allowed on ${url.pathname}; allowed: ${allowed}`;
+  const details = {
+    allow: allowed
+      .split(',')
+      .map((m) => m.trim())
+      .filter((m) => m !== ''),
+  };
+  return new Response(JSON.stringify({ success: false, error: { code: 'METHOD_NOT_ALLOWED', message, details } }), {
+    status: 405,
+    headers: {
+      allow: allowed,
+      'cache-control': 'no-store',
+      'content-type': 'application/json; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'x-request-id': requestId,
     },
   });
 }

@@ -99,4 +99,14 @@ describe('a job body over the plan', () => {
     const res = await post(lines, 'application/x-ndjson');
     expect(res.status).toBe(202);
   });
+
+  it('names the item and its field of a JSON line that is refused, as a JSON body names them', async () => {
+    const lines = `{"id":"a","text":"A short text."}\n\n{"id":"b","text":"\\ud800x"}\n`;
+    const res = await post(lines, 'application/x-ndjson');
+    expect(res.status).toBe(422);
+    const { error } = await res.json();
+    // line 3 (a blank line between) is the second item
+    expect(error.message).toContain('line 3: text: contains a lone surrogate');
+    expect(error.details).toMatchObject({ location: 'body', field: 'items[1].text' });
+  });
 });

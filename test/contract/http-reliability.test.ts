@@ -1,6 +1,6 @@
 /**
  * Reliability defects an attack run found, each pinned: HEAD is served wherever GET is; TRACE (which a Fetch Request
- * cannot carry) is 405 with a request id, not a 500; a client that goes away mid-body is the client's doing (499 in
+ * cannot carry) is the path's 405 with its Allow, not a 500; a client that goes away mid-body is the client's doing (499 in
  * the logs), never a server error on the public status page; reading one's own usage is not charged and works at the
  * limit; the statistics refuse non-numbers instead of returning NaN.
  */
@@ -59,10 +59,10 @@ describe('methods', () => {
     expect(del.headers.get('allow')).toBe('GET, HEAD');
   });
 
-  it('TRACE is 405 in the error envelope with a request id, never a 500', async () => {
-    const res = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
-      (resolve, reject) => {
-        const req = httpRequest(`${server.url}/api/v1/status`, { method: 'TRACE' }, (r) => {
+  it("TRACE is the path's 405 with its own Allow (404 where no route is), in the error envelope, never a 500", async () => {
+    const trace = (path: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+        const req = httpRequest(`${server.url}${path}`, { method: 'TRACE' }, (r) => {
           let body = '';
           r.on('data', (c) => {
             body += c;
@@ -71,13 +71,18 @@ describe('methods', () => {
         });
         req.on('error', reject);
         req.end();
-      },
-    );
+      });
+    const res = await trace('/api/v1/usage');
     expect(res.status).toBe(405);
+    // the methods this path takes, as a PUT is told (not a fixed list for every path)
+    expect(res.headers.allow).toBe('GET, HEAD');
     const json = JSON.parse(res.body);
-    expect(json.error.code).toBe('METHOD_NOT_ALLOWED');
-    expect(json.error.details.request_id).toMatch(/^req_[0-9a-f]{24}$/);
-    expect(res.headers['x-request-id']).toBe(json.error.details.request_id);
+    expect(json.error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', details: { allow: ['GET', 'HEAD'] } });
+    expect(json.error.message).toContain('TRACE is not allowed on /api/v1/usage');
+    expect(res.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const none = await trace('/api/v1/no-such-route');
+    expect([none.status, JSON.parse(none.body).error.code]).toEqual([404, 'NOT_FOUND']);
     expect((await (await fetch(`${server.url}/api/v1/status`)).json()).requests.server_errors).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   createEngine,
+  createFingerprintEngine,
   HTTP_STATUS,
   MESSAGES,
   normalize,
@@ -36,6 +37,15 @@ describe('createEngine and fingerprint input validation', () => {
   it('rejects bad engine options', async () => {
     await expect(createEngine({ simd: 'yes' as never })).rejects.toThrow(code('INVALID_OPTIONS'));
     await expect(createEngine(null as never)).rejects.toThrow(code('INVALID_OPTIONS'));
+    // a mistyped option is refused by name, not ignored: the rule of every options object
+    await expect(createEngine({ pack: 'default' } as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('unknown option "pack"'),
+    });
+    await expect(createFingerprintEngine({ simd: true, store: {} } as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringMatching(/unknown option "store" \(allowed: simd, synonyms\)/),
+    });
   });
 
   it('rejects non-text input and lone surrogates with INVALID_INPUT (async rejection, never a throw)', async () => {

@@ -178,6 +178,44 @@ describe('job service', () => {
     expect(await jobs.watch(again)).toBe('finished');
   });
 
+  it('a job cancelled while a chunk runs stays as the cancel answered it: no result of that chunk is added', async () => {
+    const jobs = createJobService({ store: new MemoryStore(), chunkItems: 4 });
+    const job = await jobs.submit({ account: 'a', type: 'scan', items: [0, 1, 2, 3] });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
+    let ran = 0;
+    let chunks = 0;
+    const runner = new JobRunner({
+      jobs,
+      pollMs: 5,
+      watchMs: 60_000, // the cancel is not seen while the chunk runs: its later items run after it
+      finishChunks: true,
+      executors: {
+        scan: async (item) => {
+          if (item === 0) {
+            reached();
+            await gate;
+          }
+          ran++;
+          return item;
+        },
+      },
+      unsupported: {},
+      onChunk: () => void chunks++,
+    });
+    runner.start();
+    await atGate;
+    const cancel = await jobs.cancel(job.id, { owner: 'a' });
+    expect(cancel.job).toMatchObject({ state: 'cancelled', done: 0 });
+    release();
+    await runner.stop({ graceMs: 60_000 });
+    expect(ran).toBe(4); // they ran, unseen by the runner
+    expect([chunks, await jobs.status(job.id, { owner: 'a' })]).toEqual([0, cancel.job]);
+    expect((await jobs.results(job.id, { owner: 'a' })).results).toEqual([]);
+  });
+
   it('a runner told to finish its chunks does so on stop; a fatal store error ends it, settled rejecting with it', async () => {
     const jobs = createJobService({ store: new MemoryStore(), chunkItems: 4 });
     const job = await jobs.submit({ account: 'a', type: 'scan', items: [0, 1, 2, 3] });

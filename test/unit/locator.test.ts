@@ -281,6 +281,19 @@ describe('a portrait that locates', () => {
     expect(data.descriptor.locate).toBe(true);
   });
 
+  it('names the document of a passage copied over and over, as of the passage once', async () => {
+    const engine = await createEngine();
+    await engine.addDataset({ id: 'p', kind: 'portrait', locate: true }, docs);
+    const q = passageAt(book('milton-paradise'), 40_000, 60).text;
+    for (const copies of [1, 10, 40]) {
+      const r = await engine.search(Array(copies).fill(q).join('\n\n'), { datasets: ['p'] });
+      const m = r.matches.filter((x) => x.kind === 'portrait') as PortraitMatch[];
+      expect(m.length).toBeGreaterThan(0);
+      // the copies' repeated n-grams agree once with the section, in the chain and in its span alike
+      expect([copies, m.map((x) => x.document_id)]).toEqual([copies, m.map(() => 'milton-paradise')]);
+    }
+  });
+
   it('a portrait without locate keeps its matches unnamed and its snapshot version 1', async () => {
     const engine = await createEngine();
     await engine.addDataset({ id: 'q', kind: 'portrait' }, docs);

@@ -162,6 +162,15 @@ describe('two-stage search', () => {
       expect(() => engine.search(query, { datasets })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
       await expect(engine.searchAsync(query, { datasets })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     }
+    // a mistyped option (minToken, dataset) is refused by name, never searched with the defaults
+    for (const typo of [{ minToken: 1000 }, { dataset: ['nope'] }] as never[]) {
+      const named = {
+        code: 'INVALID_OPTIONS',
+        message: expect.stringContaining(`unknown option "${Object.keys(typo)[0]}"`),
+      };
+      expect(() => engine.search(query, typo)).toThrow(expect.objectContaining(named));
+      await expect(engine.searchAsync(query, typo)).rejects.toMatchObject(named);
+    }
     await expect(engine.addDataset({ id: 'lean', keep_text: true }, [])).rejects.toMatchObject({
       code: 'INVALID_OPTIONS',
     });

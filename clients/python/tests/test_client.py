@@ -159,6 +159,10 @@ class LiveApiTest(unittest.TestCase):
         self.assertEqual((cm2.exception.status, cm2.exception.code), (401, "UNAUTHORIZED"))
         r = self.tp.request("GET", "/api/v1/kb/models", query={"provider": "meta"})
         self.assertTrue(r["success"])
+        # a lone surrogate (not Unicode text) is the server's refusal naming the field, as from any client
+        with self.assertRaises(InvalidInputError) as cm3:
+            self.tp.analyze({"content": "A text \ud800 with half a pair.", "content_type": "text"})
+        self.assertEqual((cm3.exception.status, (cm3.exception.details or {}).get("field")), (422, "content"))
 
     @unittest.skipUnless(os.environ.get("TRAINPRINT_BUYER_API_KEY"), "no buyer key (another account, scope marketplace) given")
     def test_marketplace(self) -> None:

@@ -13,7 +13,7 @@ import threading
 import unittest
 from typing import Any, ClassVar, Dict, List, Tuple
 
-from trainprint_client import Client
+from trainprint_client import Client, InvalidInputError
 
 
 class _Capture(http.server.BaseHTTPRequestHandler):
@@ -73,6 +73,46 @@ class UploadTest(unittest.TestCase):
         self.assertEqual(parts["search_remote"], ("", b"false"))
         self.assertEqual(json.loads(parts["metadata"][1]), {"title": "Annual report"})
         self.assertNotIn("content", parts)
+
+
+class _RefuseUnread(http.server.BaseHTTPRequestHandler):
+    """Answers 413 from the headers and closes without reading the body, as a server refuses an upload over its plan."""
+    requests: ClassVar[int] = 0
+
+    def do_POST(self) -> None:
+        _RefuseUnread.requests += 1
+        data = json.dumps({"success": False, "error": {"code": "PAYLOAD_TOO_LARGE",
+                                                        "message": "The request is too large: over 1 MiB"}}).encode()
+        self.send_response(413)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+        self.close_connection = True
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+class RefusedUploadTest(unittest.TestCase):
+    def test_an_upload_refused_before_its_body_is_the_servers_413_not_a_network_error_and_not_retried(self) -> None:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _RefuseUnread)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            retries: List[Any] = []
+            tp = Client(api_key="tp_test_" + "a" * 32, base_url="http://127.0.0.1:%d" % server.server_address[1],
+                        on_retry=lambda n, w, e: retries.append(e.code))
+            _RefuseUnread.requests = 0
+            with self.assertRaises(InvalidInputError) as caught:
+                # 33 MiB: far more than the sockets' buffers hold, so the write fails once the server has closed
+                tp.analyze_file(b"%PDF-1.4\n" + b"0" * (33 * 1024 * 1024), "big.pdf", idempotency_key="refused-once")
+            self.assertEqual((caught.exception.status, caught.exception.code), (413, "PAYLOAD_TOO_LARGE"))
+            self.assertEqual((retries, _RefuseUnread.requests), ([], 1))
+        finally:
+            server.shutdown()
+            server.server_close()
 
 
 if __name__ == "__main__":

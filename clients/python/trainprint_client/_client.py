@@ -9,7 +9,7 @@ import time
 import urllib.parse
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
-from ._transport import Query, RetryHook, Sleep, Transport
+from ._transport import Query, RetryHook, Sleep, Transport, json_bytes
 from .types import (
     AnalysisResult, AnalyzeRequest, Comparison, Deleted, FingerprintRequest, FingerprintResult, Json, RateLimit,
     Receipt, RegisterWorkRequest, RegisterWorkResult, ScoreRequest, ScoreResult, StatusReport, Usage, Valid, Work,
@@ -53,13 +53,14 @@ def _multipart(file: bytes, filename: str, fields: Mapping[str, Any]) -> Tuple[b
         if value is None or name in ("content", "content_encoding"):
             continue
         if isinstance(value, bool):
-            text = "true" if value else "false"
+            data = b"true" if value else b"false"
         elif isinstance(value, (dict, list)):
-            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            data = json_bytes(value)
         else:
-            text = str(value)
+            # a lone surrogate goes as the bytes it is (not UTF-8): the server refuses it naming the field
+            data = str(value).encode("utf-8", "surrogatepass")
         head = f'--{boundary}\r\nContent-Disposition: form-data; name="{quoted(name)}"\r\n\r\n'
-        parts.append(head.encode("utf-8") + text.encode("utf-8") + b"\r\n")
+        parts.append(head.encode("utf-8", "surrogatepass") + data + b"\r\n")
     head = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{quoted(filename)}"\r\n'
             "Content-Type: application/octet-stream\r\n\r\n")
     parts.append(head.encode("utf-8") + bytes(file) + b"\r\n")

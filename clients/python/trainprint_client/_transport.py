@@ -33,7 +33,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Union
 from .errors import ErrorCode, TrainprintApiError, make_error
 from .types import RateLimit
 
-__all__ = ["Transport", "parse_retry_after", "backoff", "RetryHook", "Sleep"]
+__all__ = ["Transport", "parse_retry_after", "backoff", "json_bytes", "RetryHook", "Sleep"]
 
 BACKOFF_BASE = 0.5
 BACKOFF_CAP = 8.0
@@ -71,6 +71,50 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+class _AnswerBeforeBody:
+    """A connection that reads the server's answer when the server stops taking the body: a server refuses an upload
+    over its limit from the headers (413) and closes without reading the rest, so writing the body fails (EPIPE,
+    ECONNRESET) with the answer already sent. The answer is read then; only without one is the write's error raised."""
+
+    _send_error: Optional[OSError] = None
+
+    def request(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().request(*args, **kwargs)  # type: ignore[misc]
+        except (BrokenPipeError, ConnectionResetError) as e:
+            self._send_error = e
+
+    def getresponse(self) -> http.client.HTTPResponse:
+        try:
+            return super().getresponse()  # type: ignore[misc]
+        except (OSError, http.client.HTTPException):
+            if self._send_error is not None:
+                raise self._send_error from None
+            raise
+
+
+class _HTTPConnection(_AnswerBeforeBody, http.client.HTTPConnection):
+    pass
+
+
+class _HTTPHandler(urllib.request.HTTPHandler):
+    def do_open(self, http_class: Any, req: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        return super().do_open(_HTTPConnection, req, **kwargs)
+
+
+_HANDLER_CLASSES: list = [_NoRedirect, _HTTPHandler]
+if hasattr(http.client, "HTTPSConnection"):  # Python built with ssl
+
+    class _HTTPSConnection(_AnswerBeforeBody, http.client.HTTPSConnection):
+        pass
+
+    class _HTTPSHandler(urllib.request.HTTPSHandler):
+        def do_open(self, http_class: Any, req: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+            return super().do_open(_HTTPSConnection, req, **kwargs)
+
+    _HANDLER_CLASSES.append(_HTTPSHandler)
+
+
 class Transport:
     """Sends requests to one base URL with one credential; see the module docstring for retries."""
 
@@ -87,7 +131,7 @@ class Transport:
         self.on_retry = on_retry
         self.user_agent = user_agent
         self.rate_limit: Optional[RateLimit] = None
-        self._opener = urllib.request.build_opener(_NoRedirect())
+        self._opener = urllib.request.build_opener(*(h() for h in _HANDLER_CLASSES))
 
     def request(self, method: str, path: str, *, body: Any = None, query: Optional[Query] = None,
                 idempotency_key: Optional[str] = None, idempotent: Optional[bool] = None,
@@ -114,7 +158,7 @@ class Transport:
             data = bytes(body)
             h["Content-Type"] = "application/octet-stream"
         elif body is not None:
-            data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            data = json_bytes(body)
             h["Content-Type"] = "application/json"
         if auth and self.api_key:
             h["Authorization"] = f"Bearer {self.api_key}"
@@ -221,6 +265,16 @@ def _read_error(status: int, headers: Any, raw: bytes) -> TrainprintApiError:
     snippet = " ".join(text.split())[:200]
     return make_error(status, ErrorCode.HTTP_ERROR, f"HTTP {status}" + (f": {snippet}" if snippet else ""),
                       None, request_id, retry_after)
+
+
+def json_bytes(value: Any) -> bytes:
+    """``value`` as compact JSON in UTF-8. A string holding a lone surrogate (not Unicode text, which UTF-8 cannot
+    carry) is written escaped (``\\ud800``), as JSON allows: the server then refuses it, naming the field, as it refuses
+    the same value from any client, rather than this client failing with a ``UnicodeEncodeError``."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 def _query_value(v: Union[str, int, float, bool]) -> str:

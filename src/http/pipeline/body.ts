@@ -171,7 +171,8 @@ function isNdjson(request: Request): boolean {
 
 /**
  * A JSON-lines body as its values: UTF-8, one JSON value per line (`\n` or `\r\n`), blank lines skipped; each
- * value checked as a JSON body is (depth, lone surrogates).
+ * value checked as a JSON body is (depth, lone surrogates), a refusal naming the line and, in `details.field`, the
+ * item as a JSON body's `items` would (`items[0].content`).
  * @throws MALFORMED_JSON naming the line, INVALID_INPUT
  * @example parseNdjsonBody(new TextEncoder().encode('{"a":1}\n{"a":2}\n')) // [{ a: 1 }, { a: 2 }]
  */
@@ -190,11 +191,20 @@ export function parseNdjsonBody(raw: Uint8Array): unknown[] {
     try {
       out.push(parseJsonBody(new TextEncoder().encode(line)));
     } catch (e) {
-      const detail = e instanceof TrainprintError ? (e.detail ?? e.message) : 'not JSON';
-      throw new TrainprintError(e instanceof TrainprintError ? e.code : 'MALFORMED_JSON', `line ${i + 1}: ${detail}`);
+      if (!(e instanceof TrainprintError)) throw new TrainprintError('MALFORMED_JSON', `line ${i + 1}: not JSON`);
+      throw new TrainprintError(e.code, `line ${i + 1}: ${e.detail ?? e.message}`, lineCause(e, out.length));
     }
   }
   return out;
+}
+
+/** A line's refusal naming its field within the item the line is (`items[2].content`), as a JSON body's would. */
+function lineCause(e: TrainprintError, index: number): { cause: object } | undefined {
+  const { field, reason } = (e.cause ?? {}) as { field?: unknown; reason?: unknown };
+  if (typeof field !== 'string' || typeof reason !== 'string') return undefined;
+  const item = `items[${index}]`;
+  const named = field === '' || field.startsWith('[') ? `${item}${field}` : `${item}.${field}`;
+  return { cause: { location: 'body', field: named, reason } };
 }
 
 function parseBody(kind: 'json' | 'form' | 'binary', raw: Uint8Array, c: CompiledRoute): unknown {

@@ -422,8 +422,9 @@ const JOB_READ_ROUTES: readonly Route[] = inGroup('jobs', 'analyze', [
     operationId: 'cancelJob',
     summary: 'Cancel a running catalogue job, or delete a finished one',
     description:
-      'A queued or running job is **cancelled**: items not yet started never run, the items running are stopped ' +
-      "within seconds, and the results so far stay readable (`deleted: false`, the job's status). A finished job (done, failed or " +
+      "A queued or running job is **cancelled** and stays as this answer gives it (`deleted: false`, the job's status): " +
+      'its results so far stay readable, no item starts once the cancel is seen (within a second), and no item still ' +
+      'running adds a result. A finished job (done, failed or ' +
       'cancelled) is **deleted** with its results (`deleted: true`); so a second `DELETE` deletes what the first ' +
       'cancelled. Items charged are not given back.',
     metered: false,

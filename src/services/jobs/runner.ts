@@ -322,7 +322,8 @@ export class JobRunner {
     const why = interrupt.signal.aborted ? (interrupt.signal.reason as Interruption) : null;
     if (why === 'lost') return; // another runner has the chunk: its results are the ones kept
     if (why === 'finished') {
-      // cancelled meanwhile: the results so far are kept (the completion does nothing for a deleted job)
+      // cancelled meanwhile: the job stays as the cancel answered it (the completion keeps none of these results and
+      // only lets the lease go; it does nothing for a deleted job)
       await jobs.complete(claim, results).catch(() => undefined);
       return;
     }

@@ -521,6 +521,12 @@ export class JobService implements JobStore {
     return this.#store.transaction(async (tx) => {
       const j = (await heldLease(tx, claim)) && (await recordOf(tx, claim.job.id));
       if (!j) return false; // the lease lost, or the job deleted meanwhile
+      if (FINISHED.has(j.state)) {
+        // cancelled (or failed) while the chunk ran: the job stays as that answer gave it, its counts and results
+        // then — the chunk's items ran after it or were stopped, and adding them would change a finished job
+        tx.delete(leaseKey(j.id, claim.chunk));
+        return false;
+      }
       this.#finishChunk(tx, j, claim.chunk, results, now);
       return true;
     });

@@ -142,7 +142,8 @@ export interface JobStore {
   release(claim: JobClaim): Promise<void>;
   /**
    * Writes the chunk's results (one per item, in item order) with its completion, atomically and exactly once: false
-   * (nothing written) when the lease is no longer the claim's or the chunk was completed already.
+   * (nothing written) when the lease is no longer the claim's, the chunk was completed already, or the job finished
+   * meanwhile (cancelled or failed: it stays as it was then, and only the lease is let go).
    */
   complete(claim: JobClaim, results: readonly JobResult[]): Promise<boolean>;
   /** Fails the claim's job as a whole (this process cannot run its type), keeping the results it has. */
