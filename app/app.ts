@@ -159,13 +159,15 @@ function clearError(target: HTMLElement): void {
 
 /**
  * Runs a form action once at a time: clears the error, shows `busy` on the button, reports a
- * failure in the form's alert region.
+ * failure in the form's alert region. With `view`, a failure also clears the status line (it said what was under way)
+ * and hides the result, which is the previous input's.
  */
 function action(
   button: HTMLButtonElement,
   error: HTMLElement,
   busyLabel: string,
   run: () => Promise<void>,
+  view?: { readonly status: HTMLElement; readonly result: HTMLElement },
 ): () => Promise<void> {
   let running = false;
   const idle = button.textContent ?? '';
@@ -179,6 +181,10 @@ function action(
       await run();
     } catch (e) {
       showError(error, e);
+      if (view) {
+        fill(view.status);
+        view.result.hidden = true;
+      }
     } finally {
       running = false;
       button.textContent = idle;
@@ -206,7 +212,12 @@ function submitOnCtrlEnter(area: HTMLTextAreaElement): void {
 
 async function readText(file: File): Promise<string> {
   if (file.size > FILE_LIMIT) throw fileTooLarge(file.name, file.size, FILE_LIMIT);
-  return file.text();
+  try {
+    // strictly, as the API reads a text file: a Latin-1 or binary file refused, not analysed as replacement characters
+    return new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+  } catch {
+    throw unsupportedFile(`${JSON.stringify(file.name)} is not UTF-8 text: save it as UTF-8 and open it again.`);
+  }
 }
 
 /** Files dropped on `target` go to `take` (the first file only). */
@@ -367,11 +378,17 @@ async function analyzeDocument(doc: ChosenDocument): Promise<void> {
   }
 }
 
-const analyze = action(el.analyzeRun, el.analyzeError, 'Analyzing…', async () => {
-  fill(el.analyzeStatus);
-  const doc = chosenDocument.chosen;
-  await (doc ? analyzeDocument(doc) : analyzeText());
-});
+const analyze = action(
+  el.analyzeRun,
+  el.analyzeError,
+  'Analyzing…',
+  async () => {
+    fill(el.analyzeStatus);
+    const doc = chosenDocument.chosen;
+    await (doc ? analyzeDocument(doc) : analyzeText());
+  },
+  { status: el.analyzeStatus, result: el.analyzeResult },
+);
 
 onSubmit(el.analyzeForm, analyze);
 submitOnCtrlEnter(el.analyzeText);
@@ -449,22 +466,28 @@ byId('analyze-clear').addEventListener('click', () => {
 
 // ---------------------------------------------------------------- compare
 
-const compare = action(el.compareRun, el.compareError, 'Comparing…', async () => {
-  fill(el.compareStatus);
-  const a = el.compareA.value;
-  const b = el.compareB.value;
-  if (a.trim() === '') throw emptyInput('Text A');
-  if (b.trim() === '') throw emptyInput('Text B');
-  fill(el.compareStatus, 'Comparing…');
-  const t0 = performance.now();
-  const cmp = await backend.compare(a, b);
-  renderComparison(el.compareResult, a, b, cmp);
-  el.compareResult.hidden = false;
-  fill(
-    el.compareStatus,
-    `Done in ${Math.round(performance.now() - t0)} ms: ${count(cmp.spans.length)} aligned passage${cmp.spans.length === 1 ? '' : 's'}.`,
-  );
-});
+const compare = action(
+  el.compareRun,
+  el.compareError,
+  'Comparing…',
+  async () => {
+    fill(el.compareStatus);
+    const a = el.compareA.value;
+    const b = el.compareB.value;
+    if (a.trim() === '') throw emptyInput('Text A');
+    if (b.trim() === '') throw emptyInput('Text B');
+    fill(el.compareStatus, 'Comparing…');
+    const t0 = performance.now();
+    const cmp = await backend.compare(a, b);
+    renderComparison(el.compareResult, a, b, cmp);
+    el.compareResult.hidden = false;
+    fill(
+      el.compareStatus,
+      `Done in ${Math.round(performance.now() - t0)} ms: ${count(cmp.spans.length)} aligned passage${cmp.spans.length === 1 ? '' : 's'}.`,
+    );
+  },
+  { status: el.compareStatus, result: el.compareResult },
+);
 
 onSubmit(el.compareForm, compare);
 submitOnCtrlEnter(el.compareA);
@@ -475,6 +498,13 @@ for (const side of ['a', 'b'] as const) {
   const open = async (file: File): Promise<void> => {
     clearError(el.compareError);
     try {
+      const kind = fileKind(file.name, file.type);
+      if (kind.kind === 'refused') throw unsupportedFile(kind.message);
+      if (kind.kind === 'document')
+        throw unsupportedFile(
+          `${JSON.stringify(file.name)} is a document (${FORMAT_NAMES[kind.format]}): Compare reads text files (.txt, .md, .html). ` +
+            'Analyze reads books and documents.',
+        );
       area.value = await readText(file);
       fill(el.compareStatus, `Opened ${file.name} as text ${side.toUpperCase()}.`);
     } catch (e) {
@@ -518,44 +548,57 @@ function integerField(input: HTMLInputElement, lo: number, hi: number, what: str
   return n;
 }
 
-const assessMemorization = action(el.memorizationRun, el.memorizationError, 'Assessing…', async () => {
-  fill(el.memorizationStatus);
-  const work = el.memorizationWork.value;
-  if (work.trim() === '') throw emptyInput('The work');
-  const model = modelEndpoint(
-    el.memorizationModelUrl,
-    el.memorizationModelName,
-    'Model under test',
-    el.memorizationModelKey,
-  );
-  if (!model) throw emptyInput('The model under test');
-  const referenceModel = modelEndpoint(el.memorizationReferenceUrl, el.memorizationReferenceName, 'Reference model');
-  const referenceTexts = el.memorizationReferenceTexts.value
-    .split(/^\s*---\s*$/m)
-    .map((t) => t.trim())
-    .filter(Boolean);
-  if (referenceTexts.length === 0) throw emptyInput('The non-member texts');
-  const request = {
-    work,
-    model,
-    ...(referenceModel ? { reference_model: referenceModel } : {}),
-    reference_texts: referenceTexts,
-    randomized_split: el.memorizationRandomized.checked,
-    chunk_tokens: integerField(el.memorizationChunk, 16, 4096, 'Words per chunk'),
-    min_chunks: integerField(el.memorizationMinChunks, 5, 100_000, 'Fewest chunks'),
-  };
-  fill(el.memorizationStatus, 'Asking the model…');
-  const t0 = performance.now();
-  const outcome = await backend.assessMemorization(request);
-  renderMemorization(el.memorizationResult, outcome);
-  fill(
-    el.memorizationStatus,
-    `Done in ${(Math.round(performance.now() - t0) / 1000).toFixed(1)} s: evidence tier ${outcome.assessment.evidence_tier}.`,
-  );
-});
+const assessMemorization = action(
+  el.memorizationRun,
+  el.memorizationError,
+  'Assessing…',
+  async () => {
+    fill(el.memorizationStatus);
+    const work = el.memorizationWork.value;
+    if (work.trim() === '') throw emptyInput('The work');
+    const model = modelEndpoint(
+      el.memorizationModelUrl,
+      el.memorizationModelName,
+      'Model under test',
+      el.memorizationModelKey,
+    );
+    if (!model)
+      throw new BackendError('EMPTY_INPUT', 'The model under test is not set: give its service URL and model name.');
+    const referenceModel = modelEndpoint(el.memorizationReferenceUrl, el.memorizationReferenceName, 'Reference model');
+    const referenceTexts = el.memorizationReferenceTexts.value
+      .split(/^\s*---\s*$/m)
+      .map((t) => t.trim())
+      .filter(Boolean);
+    if (referenceTexts.length === 0)
+      throw emptyInput(
+        'The list of non-member texts',
+        'paste texts the model cannot have seen, separated by lines of ---',
+      );
+    const request = {
+      work,
+      model,
+      ...(referenceModel ? { reference_model: referenceModel } : {}),
+      reference_texts: referenceTexts,
+      randomized_split: el.memorizationRandomized.checked,
+      chunk_tokens: integerField(el.memorizationChunk, 16, 4096, 'Words per chunk'),
+      min_chunks: integerField(el.memorizationMinChunks, 5, 100_000, 'Fewest chunks'),
+    };
+    fill(el.memorizationStatus, 'Asking the model…');
+    const t0 = performance.now();
+    const outcome = await backend.assessMemorization(request);
+    renderMemorization(el.memorizationResult, outcome);
+    el.memorizationResult.hidden = false;
+    fill(
+      el.memorizationStatus,
+      `Done in ${(Math.round(performance.now() - t0) / 1000).toFixed(1)} s: evidence tier ${outcome.assessment.evidence_tier}.`,
+    );
+  },
+  { status: el.memorizationStatus, result: el.memorizationResult },
+);
 
 onSubmit(el.memorizationForm, assessMemorization);
 el.memorizationDemo.addEventListener('click', () => {
+  clearError(el.memorizationError);
   el.memorizationWork.value = DEMO_WORK.text;
   el.memorizationModelUrl.value = DEMO_MODELS.target.base_url;
   el.memorizationModelName.value = DEMO_MODELS.target.model;
@@ -634,8 +677,14 @@ function renderDatasets(): void {
     ),
   );
   const chosen = el.declareDataset.value;
-  fill(el.declareDataset, ...datasets.map((d) => h('option', { value: d.id }, d.name ? `${d.id} — ${d.name}` : d.id)));
-  if (datasets.some((d) => d.id === chosen)) el.declareDataset.value = chosen;
+  // a reference pack's corpus is documented with it, not declared: it is not offered (withdrawing its link would
+  // make every analysis say no model is known to have trained on it)
+  const declarable = datasets.filter((d) => d.supplied_by !== 'shipped');
+  fill(
+    el.declareDataset,
+    ...declarable.map((d) => h('option', { value: d.id }, d.name ? `${d.id} — ${d.name}` : d.id)),
+  );
+  if (declarable.some((d) => d.id === chosen)) el.declareDataset.value = chosen;
   syncDeclareKb();
 }
 
@@ -677,6 +726,11 @@ el.declareDataset.addEventListener('change', syncDeclareKb);
 const declare = action(byId<HTMLButtonElement>('declare-run'), el.declareError, 'Declaring…', async () => {
   await started;
   const id = el.declareDataset.value;
+  if (id === '')
+    throw new BackendError(
+      'INVALID_INPUT',
+      "Open a dataset of your own first: a reference pack's sources are documented with it, not declared here.",
+    );
   const kb = el.declareKb.value || null;
   const d = await backend.declare(id, kb);
   datasets = await backend.datasets();
@@ -721,7 +775,7 @@ onSubmit(el.declareForm, declare);
     fill(el.status, 'Connecting to the API…');
     fill(
       byId('index-hint'),
-      'A dataset file built with trainprint index build (or engine.exportDataset). It is uploaded to the API, where every account searches it: the key needs the datasets:write scope.',
+      "A dataset file built with trainprint index build (or engine.exportDataset). It is uploaded to the API as the key's account's own dataset, which other accounts do not see (an admin key's upload is shared with every account): the key needs the datasets:write scope.",
     );
     fill(
       byId('analyze-drop-hint'),

@@ -208,6 +208,7 @@ export function initJobs(mode: Mode): void {
   const status = byId('jobs-status');
   const bar = byId<HTMLProgressElement>('jobs-progress');
   const cancel = byId<HTMLButtonElement>('jobs-cancel');
+  const submit = byId<HTMLButtonElement>('jobs-submit');
   const rows = byId('jobs-results');
   const error = byId('jobs-error');
   const downloads = byId('jobs-downloads');
@@ -216,7 +217,9 @@ export function initJobs(mode: Mode): void {
   const operatorNote = byId('jobs-operator-note');
   const operatorList = byId('jobs-operator-list');
   if (mode.kind !== 'http') {
+    // the results, the key's jobs and the operator's are the served API's: nothing of them to show here
     form.hidden = true;
+    byId('jobs-served').hidden = true;
     fill(
       status,
       'Jobs run on a served trainprint API: choose "A served trainprint API" under Mode, with an API key, to submit one.',
@@ -368,8 +371,11 @@ export function initJobs(mode: Mode): void {
   operatorShow.addEventListener('click', () => void listOperator().catch(failed));
   void listEarlier().catch(failed);
 
+  // one submission at a time: a second click while the first is sent would submit (and charge) the job twice
+  let submitting = false;
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    if (submitting) return;
     const chosen = file.files?.[0];
     fill(error);
     if (!chosen) {
@@ -377,6 +383,13 @@ export function initJobs(mode: Mode): void {
       return;
     }
     const kind = type.value;
+    submitting = true;
+    submit.disabled = true;
+    // the job shown before is not this one: its status, progress and cancel go with it
+    current = null;
+    fill(status);
+    bar.hidden = true;
+    cancel.hidden = true;
     void (async () => {
       try {
         rows.replaceChildren();
@@ -385,12 +398,17 @@ export function initJobs(mode: Mode): void {
         const res = await api('POST', `/api/v1/jobs?type=${encodeURIComponent(kind)}`, {
           headers: { 'content-type': 'application/x-ndjson' },
           body,
+        }).finally(() => {
+          submitting = false;
+          submit.disabled = false;
         });
         current = (await res.json()) as JobStatus;
         show(current);
         void listEarlier().catch(() => undefined);
         await follow(current, kind, itemTexts(body));
       } catch (err) {
+        submitting = false;
+        submit.disabled = false;
         fill(error, err instanceof Error ? err.message : String(err));
       }
     })();

@@ -37,8 +37,12 @@ export function describeError(e: unknown): Message {
   return lead ? { code, text: lead, detail: detail ?? message } : { code, text: message };
 }
 
-export function emptyInput(what: string): BackendError {
-  return new BackendError('EMPTY_INPUT', `${what} is empty: paste or drop some text first.`);
+/**
+ * A field left empty: `what` names it, and `fix` says what to do (by default, for a text box: paste or drop text).
+ * @example emptyInput('The list of non-member texts', 'paste texts the model cannot have seen, separated by lines of ---')
+ */
+export function emptyInput(what: string, fix = 'paste or drop some text first'): BackendError {
+  return new BackendError('EMPTY_INPUT', `${what} is empty: ${fix}.`);
 }
 
 export function tooLarge(what: string, size: number, limit: number): BackendError {

@@ -457,7 +457,10 @@ const BUDGETS_KIB = {
   // → 257 (262,233 B): a Host that is not a host and port is 400, the request's path as written, the bridge's 500
   // logged (src/node/serve.ts requestUrl, logBridgeError); a store's directory that cannot be one named; a pack index
   // checked where it must lie before the pack is built; a scan's skipped items kept in its checkpoint
-  'node.js': 257,
+  // → 259 (264,257 B): TRACE answered by its path's Allow (forbiddenMethod), /readyz's reason in the error table's
+  // words, a PostgreSQL store's write lock waited for a bounded time and a paused holder's session ended, a role given
+  // only the store's schema let in, a pool's session settings in its startup packet
+  'node.js': 259,
   // 100 → 102 and 102 → 103: the test of which place of a self-repeating work a fetched document holds
   // (src/remote/sampling.ts placeReach, +1.6 KB) — to come back under 100 KiB when the remote client next shrinks;
   // 102 → 104 and 103 → 105: dense, self-repeating text (code) — windows the work holds once, a calibration passage
@@ -616,8 +619,9 @@ const BUDGETS_KIB = {
   // → 853 (872,543 B): a value encoded ahead for a store's put, a long string a piece at a time (+1.9 KB)
   // → 854 (874,100 B): a scan's skipped items in its progress and checkpoint, a character k-gram's span over the
   // character it comes from, a key said over and over confirming no chain, as the library's
-  // → 855 (875,517 B): a search's unknown options refused, a copied passage named by its document, as the library's
-  'scan-files.js': 855,
+  // → 856 (876,089 B): a search's unknown options refused, a copied passage named by its document, a PostgreSQL store's
+  // bounded lock wait, as the library's
+  'scan-files.js': 856,
   'cli.js': 98, // 91 → 94: audit/extract's progress and Ctrl-C (call-progress.ts), jobs list, packs' id suggestion, help; → 98: report --store/--analysis/--bundle and analyze --bundle (the evidence record and signed bundle outside HTTP)
 };
 for (const [f, kib] of Object.entries(BUDGETS_KIB)) {

@@ -81,7 +81,18 @@ export function remoteCorporaFrom(values: Record<string, unknown>): RemoteDatase
  * @example const store = await openStore('./data')
  */
 export function openStore(location: string): ReturnType<typeof openFileStore | typeof openPostgresStore> {
+  refuseOtherUrl(location);
   return isPostgresUrl(location) ? openPostgresStore(location) : openFileStore(location);
+}
+
+/**
+ * A `--store` that is a URL of another scheme (`postgress://…`, `mysql://…`) is refused, naming the scheme only (the
+ * rest may hold a password): taken as a directory, it made a local store of one process out of a mistyped URL.
+ */
+function refuseOtherUrl(location: string): void {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(location)?.[1];
+  if (scheme !== undefined && !isPostgresUrl(location))
+    throw new UsageError(`--store takes a directory or a postgres:// URL, not a ${scheme}:// URL`);
 }
 
 /**
@@ -90,6 +101,7 @@ export function openStore(location: string): ReturnType<typeof openFileStore | t
  * @example const store = await openExistingStore('./data')
  */
 export async function openExistingStore(location: string): Promise<Awaited<ReturnType<typeof openStore>>> {
+  refuseOtherUrl(location);
   if (!isPostgresUrl(location) && !existsSync(location))
     throw new TrainprintError('NOT_FOUND', `no store at ${location}`);
   return openStore(location);

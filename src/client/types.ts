@@ -250,14 +250,19 @@ export interface Deleted {
 }
 
 /**
- * A dataset as the API shows it: the library's stats plus `durable`, whether it outlasts a restart of the
- * server (false for a dataset created or imported through the API: it lives in the server's memory).
+ * A dataset as the API shows it: the library's stats plus `supplied_by` (`shipped`: a reference pack or the starter,
+ * whose `kb_dataset` is documented with it; `operator` or `account`: whose `kb_dataset` is that loader's declaration)
+ * and `durable`, whether it outlasts a restart of the server (false for a dataset created or imported through the
+ * API: it lives in the server's memory).
  *
  * @example
  * const { durable } = await client.datasets.create({ id: 'my-essays', name: 'My essays' });
  * if (!durable) console.warn('kept until the server restarts: export it to keep a copy');
  */
-export type ApiDataset = DatasetStats & { readonly durable: boolean };
+export type ApiDataset = DatasetStats & {
+  readonly supplied_by: 'shipped' | 'operator' | 'account';
+  readonly durable: boolean;
+};
 
 /**
  * A monitor as the API shows it: the library's monitor plus `missing_datasets`, the datasets it is limited

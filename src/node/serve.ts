@@ -15,7 +15,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { TrainprintError } from '../library.js';
+import { MESSAGES, TrainprintError } from '../library.js';
 import { BodyPages, pastFreePieces } from './body-pages.js';
 import { LingeringReads } from './linger.js';
 import { UnreadRefusals } from './refusals.js';
@@ -246,8 +246,10 @@ async function probe(
       const ok = await Promise.race([Promise.resolve().then(check), late]);
       if (!ok) [status, body] = [503, { status: 'not_ready', reason: 'not ready' }];
     } catch (e) {
-      // the reason names what failed (a store's message never carries its password), nothing more
-      [status, body] = [503, { status: 'not_ready', reason: e instanceof Error ? e.message.slice(0, 200) : 'failed' }];
+      // the reason says what kind of thing failed, in the error table's words: the probe answers anyone, and a store's
+      // own message names its user, host and database
+      const reason = e instanceof TrainprintError ? `${e.code}: ${MESSAGES[e.code]}` : 'the readiness check failed';
+      [status, body] = [503, { status: 'not_ready', reason }];
     } finally {
       clearTimeout(timer);
     }

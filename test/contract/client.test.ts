@@ -238,7 +238,7 @@ describe('TypeScript client: typed methods against a real server', () => {
     const durable: boolean = created.durable; // typed: ApiDataset
     expect(durable).toBe(false);
     const shipped = (await tp.datasets.list()).datasets.find((d) => d.id === 'spdx-licenses');
-    expect(shipped?.durable).toBe(true);
+    expect([shipped?.durable, shipped?.supplied_by, created.supplied_by]).toEqual([true, 'shipped', 'account']);
     expect((await tp.datasets.addDocuments('client-test', docs.slice(1))).documents).toBe(2);
     expect((await tp.datasets.get('client-test')).name).toBe('Client test corpus');
     expect((await tp.datasets.list()).datasets.map((d) => d.id)).toEqual(

@@ -89,6 +89,49 @@ describePostgres('PostgresStore', (db) => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('a write never waits unbounded on a process that holds the lock: a paused holder is cut off, a busy one is a 503', async () => {
+    const schema = db.schema();
+    const b = await openPostgresStore(db.url, { schema, lockWaitMs: 60_000 });
+    // a holder that sits in its transaction (a process paused inside a write): the server ends its session
+    const paused = await openPostgresStore(db.url, { schema, idleInTransactionMs: 300 });
+    let holding!: () => void;
+    const held = new Promise<void>((r) => (holding = r));
+    const stuck = paused.transaction(async (tx) => {
+      holding();
+      await new Promise((r) => setTimeout(r, 3000));
+      tx.put('late', 1);
+    });
+    await held;
+    const t0 = Date.now();
+    await b.put('after', 1);
+    expect(Date.now() - t0).toBeLessThan(2500); // the lock went with the session, long before the holder woke
+    expect(await failure(stuck)).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect(await b.get('late')).toBeUndefined();
+    // a holder that does not let go in time: the waiter's refusal says so, as STORE_UNAVAILABLE (a 503)
+    const busy = await openPostgresStore(db.url, { schema });
+    const impatient = await openPostgresStore(db.url, { schema, lockWaitMs: 200 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let inside!: () => void;
+    const entered = new Promise<void>((r) => (inside = r));
+    const holder = busy.transaction(async () => {
+      inside();
+      await gate;
+    });
+    await entered;
+    const refused = await failure(impatient.put('x', 1));
+    expect(refused.code).toBe('STORE_UNAVAILABLE');
+    expect(refused.message).toContain("held the store's write lock");
+    release();
+    await holder;
+    await impatient.put('x', 2);
+    expect(await b.get('x')).toBe(2);
+    await expect(openPostgresStore(db.url, { schema, lockWaitMs: 0 })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+    });
+    await Promise.all([b.close(), paused.close(), busy.close(), impatient.close()]);
+  });
+
   it('migrations: applied once under concurrent opens, recorded, and a newer schema is refused', async () => {
     const schema = db.schema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(db.url, { schema })));
@@ -106,6 +149,36 @@ describePostgres('PostgresStore', (db) => {
     const newer = await failure(openPostgresStore(db.url, { schema }));
     expect(newer.code).toBe('STORE_UNAVAILABLE');
     expect(newer.message).toContain(`version ${MIGRATIONS.length + 1}`);
+  });
+
+  it("opens a store's schema with a role given that schema and no more (no CREATE on the database)", async () => {
+    const schema = db.schema();
+    await (await openPostgresStore(db.url, { schema })).close(); // made by the operator
+    const role = `tp_schema_only_${process.pid}`;
+    const password = `pw${Date.now()}`;
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await admin.query(`DROP ROLE IF EXISTS ${role}`);
+      await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+      const database = new URL(db.url).pathname.slice(1) || 'postgres';
+      await admin.query(`REVOKE CREATE ON DATABASE "${database}" FROM PUBLIC`);
+      await admin.query(`GRANT USAGE, CREATE ON SCHEMA "${schema}" TO ${role}`);
+      await admin.query(`GRANT ALL ON ALL TABLES IN SCHEMA "${schema}" TO ${role}`);
+      const url = new URL(db.url);
+      [url.username, url.password] = [role, password];
+      const store = await openPostgresStore(url.toString(), { schema });
+      await store.put('k', 1);
+      expect(await store.get('k')).toBe(1);
+      await store.close();
+      // a schema it may not make is refused naming what the role lacks, not a raw driver error
+      const refused = await failure(openPostgresStore(url.toString(), { schema: db.schema() }));
+      expect([refused.code, refused.message]).toEqual(['STORE_UNAVAILABLE', expect.stringContaining('42501')]);
+    } finally {
+      await admin.query(`DROP OWNED BY ${role}`).catch(() => undefined);
+      await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+      await admin.end();
+    }
   });
 
   it('a schema an earlier release made (migrations 1 and 2) is upgraded on open, its data kept', async () => {

@@ -279,6 +279,10 @@ describe('datasets created through the API say they do not outlast a restart', (
     expect(
       Object.fromEntries(list.json.datasets.map((d: { id: string; durable: boolean }) => [d.id, d.durable])),
     ).toEqual({ 'operator-books': true, 'my-drafts': false });
+    // who supplied each: a declaration of the operator's or an account's, never a pack's documented link
+    expect(
+      Object.fromEntries(list.json.datasets.map((d: { id: string; supplied_by: string }) => [d.id, d.supplied_by])),
+    ).toEqual({ 'operator-books': 'operator', 'my-drafts': 'account' });
     const work = await call('POST', '/api/v1/content/register', victim, { content: VICTIM_TEXT, title: 'Memoir' });
     const m = await call('POST', '/api/v1/monitors/create', victim, {
       work_id: work.json.work_id,

@@ -1,6 +1,7 @@
 /**
  * `trainprint jobs` on a file store (the embedded default): a job submitted through the library is read, exported
- * and cancelled from the command line; a store path that does not exist is NOT_FOUND (exit 1) and is not made.
+ * and cancelled from the command line; a store path that does not exist is NOT_FOUND (exit 1) and is not made, and a
+ * URL of another scheme is a usage error.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,5 +45,18 @@ describe('trainprint jobs --store DIR', () => {
     expect(r.stderr).toContain('NOT_FOUND');
     expect(r.stderr).toContain('no store at');
     expect(existsSync(missing)).toBe(false);
+  });
+
+  it('a URL of another scheme (a mistyped postgres://) is a usage error naming the scheme only, and makes nothing', async () => {
+    for (const args of [
+      ['jobs', 'status'],
+      ['keys', 'create', '--account', 'a'],
+    ]) {
+      const r = await runCli([...args, '--store', 'postgress://app:S3cretPW@db.internal:5432/tp'], { cwd: dir });
+      expect([args, r.code]).toEqual([args, 2]);
+      expect(r.stderr).toContain('not a postgress:// URL');
+      expect(r.stderr).not.toContain('S3cretPW');
+      expect(existsSync(join(dir, 'postgress:'))).toBe(false);
+    }
   });
 });

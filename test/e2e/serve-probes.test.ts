@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { serve } from '../../src/node/serve.js';
+import { MESSAGES, TrainprintError } from '../../src/library.js';
 
 const json = async (url: string) => {
   const res = await fetch(url);
@@ -33,9 +34,11 @@ describe('serve(): health probes', () => {
   });
 
   it('/readyz is 503 with the reason while the readiness check says no or fails', async () => {
-    let state: 'up' | 'down' | 'broken' = 'down';
+    let state: 'up' | 'down' | 'broken' | 'thrown' = 'down';
     const ready = () => {
-      if (state === 'broken') throw new Error('store unavailable: postgres://app@db:5432/trainprint');
+      if (state === 'broken')
+        throw new TrainprintError('STORE_UNAVAILABLE', 'postgres://app@db:5432/trainprint: cannot reach the server');
+      if (state === 'thrown') throw new Error('postgres://app@db:5432/trainprint');
       return state === 'up';
     };
     const server = await serve(async () => new Response('{}'), { port: 0, ready });
@@ -45,7 +48,13 @@ describe('serve(): health probes', () => {
       state = 'broken';
       const broken = await json(`${server.url}/readyz`);
       expect(broken.status).toBe(503);
-      expect(broken.body.reason).toMatch(/store unavailable/);
+      // the kind of failure in the error table's words: the probe answers anyone, so no user, host or database
+      expect(broken.body.reason).toBe(`STORE_UNAVAILABLE: ${MESSAGES.STORE_UNAVAILABLE}`);
+      state = 'thrown';
+      expect((await json(`${server.url}/readyz`)).body).toEqual({
+        status: 'not_ready',
+        reason: 'the readiness check failed',
+      });
       state = 'up';
       expect((await json(`${server.url}/readyz`)).status).toBe(200);
       expect((await json(`${server.url}/healthz`)).status).toBe(200); // liveness never asks the check

@@ -265,6 +265,25 @@ describe('web app with a book or document (headless Chromium)', () => {
     });
     await page.waitForSelector('#analyze-error[data-code="UNSUPPORTED_FILE"]');
     expect(await page.locator('#analyze-error').textContent()).toContain('save it as .docx');
+
+    // a text file that is not UTF-8 is refused, as the API refuses it: not analysed as replacement characters
+    await page.click('#analyze-clear');
+    await page.setInputFiles('#analyze-file', {
+      name: 'latin1.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Caf\xe9 cr\xe8me', 'latin1'),
+    });
+    await page.waitForSelector('#analyze-error[data-code="UNSUPPORTED_FILE"]');
+    expect(await page.locator('#analyze-error').textContent()).toContain('is not UTF-8 text');
+    expect(await page.inputValue('#analyze-text')).toBe('');
+    // a failed analysis clears the line that said it was under way and hides the result of the text before
+    await page.fill('#analyze-text', `Our project is free software.\n\n${MIT_GRANT}`);
+    await page.click('#analyze-run');
+    await page.waitForFunction(() => /^Done in/.test(document.getElementById('analyze-status')?.textContent ?? ''));
+    await page.fill('#analyze-text', '   ');
+    await page.click('#analyze-run');
+    await page.waitForSelector('#analyze-error[data-code="EMPTY_INPUT"]');
+    expect([await status(), await page.locator('#analyze-result').isHidden()]).toEqual(['', true]);
     expect(problems).toEqual([]);
   });
 });

@@ -33,6 +33,8 @@ describe('web app, jobs view (headless Chromium)', () => {
     await page.goto(`${base}#jobs`);
     await expect.poll(() => page.locator('#jobs-status').textContent()).toContain('served trainprint API');
     expect(await page.locator('#jobs-form').isHidden()).toBe(true);
+    // the results and the lists of jobs are the served API's: not shown, nor a button that would do nothing
+    expect(await page.locator('#jobs-served').isHidden()).toBe(true);
   });
 
   it('submits a JSON-lines file, fills the progress bar and shows every result in order', async () => {
@@ -131,6 +133,24 @@ describe('web app, jobs view (headless Chromium)', () => {
     await first.locator('button').click();
     await expect.poll(() => page.locator('#jobs-results tr').count(), { timeout: 30_000 }).toBe(6);
     await expect.poll(() => page.locator('#jobs-status').textContent()).toMatch(/: done, 6 of 6 items done/);
+    expect(problems).toEqual([]);
+  });
+
+  it('one double-click on Submit submits (and charges) one job', async () => {
+    await page.goto(`${base}#jobs`);
+    await expect.poll(() => page.locator('#jobs-earlier li').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const before = await page.locator('#jobs-earlier li').count();
+    await page.selectOption('#jobs-type', 'scan');
+    await page.setInputFiles('#jobs-file', {
+      name: 'two.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from('{"id":"a","text":"one text"}\n{"id":"b","text":"another text"}\n'),
+    });
+    await page.dblclick('#jobs-submit');
+    await expect
+      .poll(() => page.locator('#jobs-status').textContent(), { timeout: 30_000 })
+      .toMatch(/: done, 2 of 2 items done/);
+    await expect.poll(() => page.locator('#jobs-earlier li').count(), { timeout: 30_000 }).toBe(before + 1);
     expect(problems).toEqual([]);
   });
 

@@ -14,6 +14,7 @@ import {
   TrainprintError,
   type DatasetDocument,
   type DatasetLoadOptions,
+  type DatasetProvenance,
   type DatasetStats,
   type Engine,
 } from '../../library.js';
@@ -276,17 +277,20 @@ function loadedByApi(engine: Engine): Set<string> {
 }
 
 /** A dataset as the API shows it: with `durable`, whether it outlasts a restart of the server. */
-function shownDataset(ctx: RouteContext, d: DatasetStats): DatasetStats & { durable: boolean } {
-  return { ...d, durable: !loadedByApi(ctx.engine).has(d.id) };
+function shownDataset(
+  ctx: RouteContext,
+  d: DatasetStats,
+): DatasetStats & { supplied_by: DatasetProvenance['supplied_by']; durable: boolean } {
+  return {
+    ...d,
+    supplied_by: ctx.engine.datasetProvenance(d.id).supplied_by,
+    durable: !loadedByApi(ctx.engine).has(d.id),
+  };
 }
 
 /** Ids being created now, per engine: two requests for one id must not both load it. */
 const CREATING = new WeakMap<Engine, Set<string>>();
 
-/**
- * Load a dataset for the calling account under `id` (null: the file's id could not be read; the engine then says
- * why the file is refused); `load` records who supplied it ({@link suppliedBy}).
- */
 /**
  * A request's documents with one id twice are refused before any is added (422 naming the second), where the dataset
  * would have taken the documents before it and then answered 409.
@@ -300,6 +304,10 @@ function refuseRepeatedIds(documents: readonly DatasetDocument[]): void {
   });
 }
 
+/**
+ * Load a dataset for the calling account under `id` (null: the file's id could not be read; the engine then says
+ * why the file is refused); `load` records who supplied it ({@link suppliedBy}).
+ */
 async function createOwnDataset(
   ctx: RouteContext,
   id: string | null,

@@ -31,6 +31,11 @@ const DATASET_STATS_PROPS = {
   fpr: num01,
   filters: int0,
   storage: { enum: ['postgres'], description: "Where the index lives when not in the server's memory: PostgreSQL" },
+  supplied_by: {
+    enum: ['shipped', 'operator', 'account'],
+    description:
+      "`shipped`: a reference pack or the starter of the package, its sources documented with it; `operator`: loaded by the operator; `account`: created or imported by an account (the caller's own: another account's is not listed). A `kb_dataset` of a shipped dataset is documented; of any other, its loader's declaration",
+  },
   durable: {
     type: 'boolean',
     description:

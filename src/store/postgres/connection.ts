@@ -95,7 +95,10 @@ export function unavailable(error: unknown, target: PostgresTarget): TrainprintE
   if (NETWORK_CODES.has(code)) why = `cannot reach the server (${code})`;
   else if (code.startsWith('28') || /password/i.test(message)) why = `the server refused the login (${message})`;
   else if (code === '3D000') why = `the database does not exist (${message})`;
-  else if (code.startsWith('08') || code.startsWith('57P')) why = `the connection failed (${code}: ${message})`;
+  else if (code.startsWith('08') || code.startsWith('57P') || code === '25P03')
+    why = `the connection failed (${code}: ${message})`;
+  else if (code === '55P03') why = `another process held the store's write lock past the wait (${code})`;
+  else if (code === '42501') why = `the role may not do this (${code}: ${message})`;
   else if (BROKEN.test(message)) why = message;
   if (why === undefined) return undefined;
   return new TrainprintError('STORE_UNAVAILABLE', `${target.label}: ${why}`, { cause: error });
@@ -145,6 +148,16 @@ export const quote = (name: string): string => `"${name}"`;
 export interface PoolSettings {
   readonly maxConnections?: number;
   readonly connectTimeoutMs?: number;
+  /**
+   * The server ends a session of the pool that sits this long in a transaction without a statement (its process
+   * paused or hung), so a lock it holds is let go; unset, never.
+   */
+  readonly idleInTransactionMs?: number;
+  /**
+   * Settings every session of the pool starts with (the startup packet's `options`, so no statement races the
+   * pool's first query); an `options` parameter of the URL wins.
+   */
+  readonly sessionSettings?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -155,7 +168,15 @@ export interface PoolSettings {
 export async function openPool(target: PostgresTarget, settings: PoolSettings): Promise<Pool> {
   const { max, timeout } = checkPoolSettings(settings);
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: target.connectionString, max, connectionTimeoutMillis: timeout });
+  const idle = settings.idleInTransactionMs;
+  const session = Object.entries(settings.sessionSettings ?? {}).map(([k, v]) => `-c ${k}=${v}`);
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max,
+    connectionTimeoutMillis: timeout,
+    ...(idle === undefined ? {} : { idle_in_transaction_session_timeout: idle }),
+    ...(session.length === 0 ? {} : { options: session.join(' ') }),
+  });
   // An idle connection that breaks (server restart) is reported here; the next query reconnects or
   // fails with STORE_UNAVAILABLE, so there is nothing to do — but an unheard 'error' would crash the process.
   pool.on('error', () => {});

@@ -605,14 +605,12 @@ async function place(options: PostgresDatasetConnection): Promise<Place> {
   let shared: SharedPool;
   if (pool) shared = { pool, owned: false, users: 0 };
   else {
-    const made = await openPool(target, options);
     // Generic plans for the named lookups: the choice between a custom and a generic plan re-plans a
     // statement over every partition on each call (a one-key lookup took 0.6 ms, 0.37 ms generic, 16 parts),
-    // and a generic plan is the one wanted anyway (a probe per key, pruned at run time). Pools of the caller
-    // keep their settings (set it there, or in the role: ALTER ROLE … SET plan_cache_mode).
-    made.on('connect', (client) => {
-      client.query('SET plan_cache_mode = force_generic_plan').catch(noop);
-    });
+    // and a generic plan is the one wanted anyway (a probe per key, pruned at run time). Set as each session
+    // starts, not by a statement that would race the pool's first query. Pools of the caller keep their settings
+    // (set it there, or in the role: ALTER ROLE … SET plan_cache_mode).
+    const made = await openPool(target, { ...options, sessionSettings: { plan_cache_mode: 'force_generic_plan' } });
     shared = { pool: made, owned: true, users: 0 };
   }
   try {

@@ -112,7 +112,10 @@ export async function applyMigrations(pool: Pool, schema: string, set: Migration
   client.on('error', onError);
   try {
     await client.query(`SELECT pg_advisory_lock(${set.lockClass}, ${lockId(schema)})`);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    // only when missing: CREATE SCHEMA needs CREATE on the database even with IF NOT EXISTS, which a role that was
+    // given the store's schema (and no more) lacks
+    const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${s}`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${table}
       (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const applied = await client.query(`SELECT version FROM ${table}`);

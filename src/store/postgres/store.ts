@@ -62,6 +62,17 @@ export interface PostgresStoreOptions {
   readonly maxConnections?: number;
   /** How long to wait for a connection before STORE_UNAVAILABLE, in ms. @default 10_000 */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long a write waits for the store's write lock, which another process holds, before STORE_UNAVAILABLE (503
+   * on the HTTP API), in ms. @default 45_000
+   */
+  readonly lockWaitMs?: number;
+  /**
+   * How long a transaction of this process may sit between statements before the server ends its session and lets
+   * its write lock go, in ms: a process paused (SIGSTOP, a debugger) or hung inside a write would otherwise hold every
+   * process's writes. @default 30_000
+   */
+  readonly idleInTransactionMs?: number;
 }
 
 /** First half of the advisory lock keys: "tp" + "wr" (writes) and "tp" + "mg" (migrations). */
@@ -203,11 +214,12 @@ export class PostgresStore implements Store {
   #closing: Promise<void> | undefined;
 
   /** @internal use {@link openPostgresStore} */
-  constructor(pool: Pool, target: PostgresTarget, schema: string) {
+  constructor(pool: Pool, target: PostgresTarget, schema: string, lockWaitMs = 45_000) {
     this.#pool = pool;
     this.#target = target;
     this.#sql = new Statements(schema);
-    this.#lockSql = `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_CLASS}, ${lockId(schema)})`;
+    // the wait for the lock is bounded: a holder that is neither done nor cut off (./connection.ts) is a 503, not a hang
+    this.#lockSql = `BEGIN; SET LOCAL lock_timeout = ${lockWaitMs}; SELECT pg_advisory_xact_lock(${WRITE_LOCK_CLASS}, ${lockId(schema)})`;
   }
 
   async get(key: string): Promise<unknown | undefined> {
@@ -358,10 +370,15 @@ export class PostgresStore implements Store {
       return open.done;
     }
     const group: WriteGroup = { writes: new Map(writes), bytes, done: Promise.resolve() };
-    group.done = this.#write(async (db) => {
+    const closed = () => {
       if (this.#group === group) this.#group = undefined; // started: nothing joins it any more
+    };
+    // closed when it ends too: a group whose transaction failed before its body (the lock not had in time, the
+    // server gone) would otherwise stay open, and every later put would join it and get its refusal
+    group.done = this.#write(async (db) => {
+      closed();
       await applyWrites(db, this.#sql, group.writes);
-    });
+    }).finally(closed);
     this.#group = group; // after #write, which closes the group before it
     return group.done;
   }
@@ -432,7 +449,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const target = parseTarget(url);
   const schema = options.schema ?? target.schema ?? 'trainprint';
   checkSchema(schema);
-  const pool = await openPool(target, options);
+  const lockWaitMs = positiveMs(options.lockWaitMs ?? 45_000, 'lockWaitMs');
+  const idleInTransactionMs = positiveMs(options.idleInTransactionMs ?? 30_000, 'idleInTransactionMs');
+  const pool = await openPool(target, { ...options, idleInTransactionMs });
   try {
     const set = { migrations: MIGRATIONS, table: 'schema_migrations', lockClass: MIGRATION_LOCK_CLASS };
     await applyMigrations(pool, schema, set);
@@ -440,5 +459,12 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await pool.end().catch(noop);
     throw unavailable(error, target) ?? error;
   }
-  return new PostgresStore(pool, target, schema);
+  return new PostgresStore(pool, target, schema, lockWaitMs);
+}
+
+/** A time in ms for the server's settings: a positive integer, else INVALID_OPTIONS naming it. */
+function positiveMs(ms: number, name: string): number {
+  if (!Number.isInteger(ms) || ms < 1 || ms > 2 ** 31 - 1)
+    throw new TrainprintError('INVALID_OPTIONS', `${name} must be a positive integer of ms, got ${String(ms)}`);
+  return ms;
 }
