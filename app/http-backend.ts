@@ -144,7 +144,9 @@ export function createHttpBackend(
       return await run();
     } catch (e) {
       if (!isTrainprintApiError(e)) throw e;
-      const detail = `${e.message}${e.request_id ? ` (request ${e.request_id})` : ''}`;
+      // a model service's own words, where the API passes them on (502 UPSTREAM_ERROR: "the model … does not exist")
+      const upstream = typeof e.details?.upstream === 'string' ? `: ${e.details.upstream}` : '';
+      const detail = `${e.message}${upstream}${e.request_id ? ` (request ${e.request_id})` : ''}`;
       const lead: Record<string, string> = {
         UNAUTHORIZED: `The API at ${where} refused the key: ${detail}`,
         FORBIDDEN: `The key may not do this: ${detail}`,

@@ -226,7 +226,13 @@ export function renderAnalysis(root: HTMLElement, view: AnalysisView): void {
   const units = (m: Match) => tokenUnit(view.text.slice(m.query_start, m.query_end));
   const lang = textLang(view.text);
 
-  const queryBox = h('div', { class: 'doc', id: 'query-text', ...(unit !== 'words' && lang ? { lang } : {}) });
+  // dir="auto": a Hebrew or Arabic text runs right to left, its full stop at its end
+  const queryBox = h('div', {
+    class: 'doc',
+    id: 'query-text',
+    dir: 'auto',
+    ...(unit !== 'words' && lang ? { lang } : {}),
+  });
   const sourceBox = h('div', { id: 'source-view', class: 'source', 'aria-live': 'polite' });
   const tableBody = h('tbody');
   let sourceToken = 0;

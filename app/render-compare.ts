@@ -12,8 +12,8 @@ import { segments } from './spans.js';
 const COLOURS = 6;
 
 export function renderComparison(root: HTMLElement, a: string, b: string, cmp: Comparison): void {
-  const sideA = h('div', { class: 'doc', id: 'compare-a-text' });
-  const sideB = h('div', { class: 'doc', id: 'compare-b-text' });
+  const sideA = h('div', { class: 'doc', id: 'compare-a-text', dir: 'auto' });
+  const sideB = h('div', { class: 'doc', id: 'compare-b-text', dir: 'auto' });
   fill(
     sideA,
     ...marked(
