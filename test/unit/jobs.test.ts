@@ -10,6 +10,29 @@ import { createJobService, JOB_MAX_ATTEMPTS, JobRunner, type JobClaim } from '..
 
 const ok = (c: JobClaim) => c.items.map((_, i) => ({ index: c.first + i, success: true as const, result: i }));
 
+/**
+ * A job of four items in one chunk, and its `scan` executor, whose first item waits at a gate (`atGate` when it is
+ * there, `release` to let it on); `ran()` counts the items run.
+ */
+async function chunkOfFour() {
+  const jobs = createJobService({ store: new MemoryStore(), chunkItems: 4 });
+  const job = await jobs.submit({ account: 'a', type: 'scan', items: [0, 1, 2, 3] });
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let reached!: () => void;
+  const atGate = new Promise<void>((r) => (reached = r));
+  let ran = 0;
+  const scan = async (item: unknown) => {
+    if (item === 0) {
+      reached();
+      await gate;
+    }
+    ran++;
+    return item;
+  };
+  return { jobs, job, scan, release, atGate, ran: () => ran };
+}
+
 describe('job service', () => {
   it("claims an expired lease again; the first holder's late completion is dropped", async () => {
     let now = 1_000;
@@ -179,29 +202,14 @@ describe('job service', () => {
   });
 
   it('a job cancelled while a chunk runs stays as the cancel answered it: no result of that chunk is added', async () => {
-    const jobs = createJobService({ store: new MemoryStore(), chunkItems: 4 });
-    const job = await jobs.submit({ account: 'a', type: 'scan', items: [0, 1, 2, 3] });
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let reached!: () => void;
-    const atGate = new Promise<void>((r) => (reached = r));
-    let ran = 0;
+    const { jobs, job, scan, release, atGate, ran } = await chunkOfFour();
     let chunks = 0;
     const runner = new JobRunner({
       jobs,
       pollMs: 5,
       watchMs: 60_000, // the cancel is not seen while the chunk runs: its later items run after it
       finishChunks: true,
-      executors: {
-        scan: async (item) => {
-          if (item === 0) {
-            reached();
-            await gate;
-          }
-          ran++;
-          return item;
-        },
-      },
+      executors: { scan },
       unsupported: {},
       onChunk: () => void chunks++,
     });
@@ -211,31 +219,18 @@ describe('job service', () => {
     expect(cancel.job).toMatchObject({ state: 'cancelled', done: 0 });
     release();
     await runner.stop({ graceMs: 60_000 });
-    expect(ran).toBe(4); // they ran, unseen by the runner
+    expect(ran()).toBe(4); // they ran, unseen by the runner
     expect([chunks, await jobs.status(job.id, { owner: 'a' })]).toEqual([0, cancel.job]);
     expect((await jobs.results(job.id, { owner: 'a' })).results).toEqual([]);
   });
 
   it('a runner told to finish its chunks does so on stop; a fatal store error ends it, settled rejecting with it', async () => {
-    const jobs = createJobService({ store: new MemoryStore(), chunkItems: 4 });
-    const job = await jobs.submit({ account: 'a', type: 'scan', items: [0, 1, 2, 3] });
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let reached!: () => void;
-    const atGate = new Promise<void>((r) => (reached = r));
+    const { jobs, job, scan, release, atGate } = await chunkOfFour();
     const runner = new JobRunner({
       jobs,
       pollMs: 5,
       finishChunks: true,
-      executors: {
-        scan: async (item) => {
-          if (item === 0) {
-            reached();
-            await gate;
-          }
-          return item;
-        },
-      },
+      executors: { scan },
       unsupported: {},
     });
     runner.start();
