@@ -308,7 +308,9 @@ for (const name of [...RE_EXPORTS, 'http', 'node', 'starter', 'client']) {
 // fingerprint engine refused by name (src/util/known-options.ts, with each options type's keys held to it by the
 // compiler), a passage copied many times named by its document (DistinctNgrams in src/datasets/portrait.ts), a job
 // cancelled while a chunk ran kept as the cancel answered it — 1,320 KiB.
-const MAIN_BUDGET = 1320 * 1024;
+// Then 1,351,938 B (+0.7 KB): an analyze item of a chunk run again gives the analysis it stored (analyzedOnce in
+// src/services/jobs/types/analyze.ts) — 1,321 KiB.
+const MAIN_BUDGET = 1321 * 1024;
 const mainBytes = size('index.js') + size('library.js');
 if (mainBytes > MAIN_BUDGET) {
   console.error(`package check: the main entry (index.js + library.js) is ${mainBytes} B, over ${MAIN_BUDGET} B`);
@@ -381,7 +383,8 @@ const BUDGETS_KIB = {
   // → 1,323 (1,354,289 B): a value encoded ahead for a store's put (+1.5 KB), as the main entry's
   // → 1,325 (1,356,285 B): what an exploratory pass as a new user found (+2.0 KB), as the main entry's
   // → 1,327 (1,358,294 B): the second such pass (+2.0 KB), as the main entry's
-  'library.cjs': 1327,
+  // → 1,328 (1,359,038 B): an analyze item run again gives the analysis it stored (+0.7 KB), as the main entry's
+  'library.cjs': 1328,
   // 216,217 / 218,257 B (+2.4 KB): the per-shingle columns computed on first read, and the winnowed postings of
   // tokens whose offsets JavaScript mapped gathered without the whole spans (a stray U+FFFD in English makes those)
   // +1.2 KB on the merge with the core that tokenises regions from their UTF-8 (failedRegion, the host's hand-back)

@@ -4,7 +4,8 @@
  * options from the job's context), the one result shape per type, and the types this process cannot run.
  */
 import { describe, expect, it } from 'vitest';
-import { jobExecutors, type JobClaim, type JobEngine } from '../../src/library.js';
+import { createEngine, jobExecutors, type JobClaim, type JobEngine } from '../../src/library.js';
+import { deleteAttached } from '../../src/services/jobs/attached.js';
 
 const claim = (type: JobClaim['job']['type'], account: string, context: Record<string, unknown> = {}): JobClaim => ({
   job: {
@@ -79,6 +80,27 @@ describe('jobExecutors', () => {
     // no check of its own: an item was read through SCORE_REQUEST at submission, and engine.score reads it again
     await executors.score!({}, c, signal);
     expect(calls.at(-1)?.[0]).toBe('score');
+  });
+
+  it('an analyze item of a chunk run again gives the analysis it stored, not a second one (with the real engine)', async () => {
+    const engine = await createEngine();
+    const { executors } = jobExecutors(engine);
+    const c = claim('analyze', 'acme');
+    const item = { content: 'A text of a few words, analysed in a job.', content_type: 'text' };
+    const slice = (index: number) => ({ deadline: Date.now() + 60_000, limitMs: 60_000, index });
+    const first = (await executors.analyze!(item, c, signal, slice(3))) as { analysis_id: string };
+    // the chunk's process stopped before its results were written: the same item runs again
+    const again = (await executors.analyze!(item, c, signal, slice(3))) as { analysis_id: string };
+    expect(again).toEqual(first);
+    const other = (await executors.analyze!(item, c, signal, slice(4))) as { analysis_id: string };
+    expect(other.analysis_id).not.toBe(first.analysis_id);
+    expect((await engine.store.scan('analysis/')).map(([k]) => k).sort()).toEqual(
+      [`analysis/${first.analysis_id}`, `analysis/${other.analysis_id}`].sort(),
+    );
+    // the item's records go with the job
+    await deleteAttached(engine.store, c.job.id);
+    expect(await engine.store.scan('job-analysis/')).toEqual([]);
+    engine.dispose();
   });
 
   it('scan gives { id, hits } with the datasets and options of the job; an operator job names no account', async () => {

@@ -26,6 +26,12 @@ import type { JobClaim } from './types.js';
  */
 export interface JobEngine {
   analyze(request: AnalyzeRequest, options?: AnalyzeOptions): Promise<unknown>;
+  /**
+   * A stored analysis, and the store where an analyze item records the one it stored: with both, an item of a chunk
+   * run again gives the analysis it stored before rather than storing another.
+   */
+  getAnalysis?(id: string, options: { readonly owner: string }): Promise<unknown>;
+  readonly store?: Store;
   score(request: ScoreRequest, options?: ScoreOptions): Promise<unknown>;
   /** @throws NOT_FOUND when the owner has no such work */
   findWork(workHash: string, options: { readonly owner: string }): Promise<unknown>;
@@ -40,12 +46,15 @@ export interface JobEngine {
 }
 
 /**
- * The time an item has, as the runner gives it: `deadline` (ms since the epoch) when its time limit (`limitMs`) ends.
+ * The time an item has, as the runner gives it: `deadline` (ms since the epoch) when its time limit (`limitMs`) ends,
+ * and which item of the job it is (`index`).
  * An executor that can go on later stops before it and throws `ItemHandedBack('continues')` (./hand-back.ts).
  */
 export interface ItemSlice {
   readonly deadline: number;
   readonly limitMs: number;
+  /** The item's index in its job (0-based), as its result line names it. */
+  readonly index?: number;
 }
 
 /**

@@ -359,7 +359,7 @@ export class JobRunner {
       const endTimer = this.#o.itemTimer(() => limit.abort(timeUp), itemTimeoutMs);
       const signal = anySignal([interrupt, limit.signal]);
       try {
-        const slice = { deadline: Date.now() + itemTimeoutMs, limitMs: itemTimeoutMs };
+        const slice = { deadline: Date.now() + itemTimeoutMs, limitMs: itemTimeoutMs, index };
         const work = Promise.resolve().then(() => execute(claim.items[i], claim, signal, slice));
         work.catch(() => undefined); // an outcome after the limit is dropped, never left unhandled
         results.push({ index, success: true, result: await untilAborted(work, signal) });
