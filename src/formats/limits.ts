@@ -4,6 +4,7 @@
  */
 
 import { TrainprintError } from '../errors.js';
+import { knownOptions } from '../util/known-options.js';
 import type { DocumentFormat, ExtractDocumentOptions } from './types.js';
 
 /** The largest file accepted by default: 64 MiB. */
@@ -63,11 +64,7 @@ export const FORMAT_NAME: Readonly<Record<DocumentFormat, string>> = Object.free
 export function resolveLimits(options: ExtractDocumentOptions | undefined): Limits {
   if (options === undefined || options === null) return DEFAULT_LIMITS;
   if (typeof options !== 'object') throw new TrainprintError('INVALID_OPTIONS', 'options must be an object');
-  for (const k of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(k)) {
-      throw new TrainprintError('INVALID_OPTIONS', `unknown option "${k}" (allowed: ${OPTION_KEYS.join(', ')})`);
-    }
-  }
+  knownOptions(options, OPTION_KEYS);
   const size = (name: Exclude<keyof Limits, 'signal'>, unit: string): number => {
     const v = options[name];
     if (v === undefined) return DEFAULT_LIMITS[name];

@@ -402,9 +402,15 @@ function logBridgeError(error: unknown, requestId: string, method: string): void
 }
 
 function bridgeError(status: number, code: string, message: string, requestId: string): Response {
-  return new Response(errorText(code, message, requestId), {
+  return jsonAnswer(status, errorText(code, message, requestId), requestId);
+}
+
+/** An answer the bridge gives itself: its JSON with the headers the handler's errors carry. */
+function jsonAnswer(status: number, text: string, requestId: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: {
+      ...headers,
       'cache-control': 'no-store',
       'content-type': 'application/json; charset=utf-8',
       'x-content-type-options': 'nosniff',
@@ -430,23 +436,10 @@ async function forbiddenMethod(
   if (probe.status !== 405 && allow === null) return probe; // a 404 (or 400) of the path itself
   await probe.body?.cancel();
   const allowed = allow ?? '';
-  const message = `The method is not allowed on this path: ${method} is not allowed on ${url.pathname}; allowed: ${allowed}`;
-  const details = {
-    allow: allowed
-      .split(',')
-      .map((m) => m.trim())
-      .filter((m) => m !== ''),
-  };
-  return new Response(JSON.stringify({ success: false, error: { code: 'METHOD_NOT_ALLOWED', message, details } }), {
-    status: 405,
-    headers: {
-      allow: allowed,
-      'cache-control': 'no-store',
-      'content-type': 'application/json; charset=utf-8',
-      'x-content-type-options': 'nosniff',
-      'x-request-id': requestId,
-    },
-  });
+  const message = `${MESSAGES.METHOD_NOT_ALLOWED}: ${method} is not allowed on ${url.pathname}; allowed: ${allowed}`;
+  const details = { allow: allowed.split(',').flatMap((m) => (m.trim() === '' ? [] : [m.trim()])) };
+  const text = JSON.stringify({ success: false, error: { code: 'METHOD_NOT_ALLOWED', message, details } });
+  return jsonAnswer(405, text, requestId, { allow: allowed });
 }
 
 /**

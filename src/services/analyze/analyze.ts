@@ -9,6 +9,7 @@ import { extractOn } from '../../corpus/work.js';
 import type { DocumentFormat } from '../../formats/types.js';
 import { extractDocumentOn, extractionOf, fileLimitOption } from './files.js';
 import { TrainprintError } from '../../errors.js';
+import { knownOptions } from '../../util/known-options.js';
 import type { ContentType } from '../../text/index.js';
 import { startSha256Hex } from '../../fingerprint/sha256.js';
 import type { KnowledgeBase } from '../kb/kb.js';
@@ -744,9 +745,7 @@ function checkOptions(options: AnalyzeOptions): number {
     throw new TrainprintError('INVALID_OPTIONS', detail);
   };
   if (options === null || typeof options !== 'object' || Array.isArray(options)) bad('options must be an object');
-  for (const k of Object.keys(options))
-    if (!(OPTION_KEYS as readonly string[]).includes(k))
-      bad(`unknown option "${k}" (allowed: ${OPTION_KEYS.join(', ')})`);
+  knownOptions(options, OPTION_KEYS);
   const prior = options.prior ?? 0.5;
   if (typeof prior !== 'number' || !(prior > 0 && prior < 1)) bad('prior must be a number in (0, 1)');
   const { sliceMs, remote, signal, offload } = options;

@@ -20,6 +20,7 @@
  */
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { TrainprintError } from '../../errors.js';
+import { positiveInt } from '../../util/validate.js';
 import {
   BufferedTransaction,
   checkKey,
@@ -449,8 +450,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const target = parseTarget(url);
   const schema = options.schema ?? target.schema ?? 'trainprint';
   checkSchema(schema);
-  const lockWaitMs = positiveMs(options.lockWaitMs ?? 45_000, 'lockWaitMs');
-  const idleInTransactionMs = positiveMs(options.idleInTransactionMs ?? 30_000, 'idleInTransactionMs');
+  // PostgreSQL's settings take ms up to 2³¹ − 1
+  const lockWaitMs = positiveInt('lockWaitMs', options.lockWaitMs, 45_000, 2 ** 31 - 1);
+  const idleInTransactionMs = positiveInt('idleInTransactionMs', options.idleInTransactionMs, 30_000, 2 ** 31 - 1);
   const pool = await openPool(target, { ...options, idleInTransactionMs });
   try {
     const set = { migrations: MIGRATIONS, table: 'schema_migrations', lockClass: MIGRATION_LOCK_CLASS };
@@ -460,11 +462,4 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw unavailable(error, target) ?? error;
   }
   return new PostgresStore(pool, target, schema, lockWaitMs);
-}
-
-/** A time in ms for the server's settings: a positive integer, else INVALID_OPTIONS naming it. */
-function positiveMs(ms: number, name: string): number {
-  if (!Number.isInteger(ms) || ms < 1 || ms > 2 ** 31 - 1)
-    throw new TrainprintError('INVALID_OPTIONS', `${name} must be a positive integer of ms, got ${String(ms)}`);
-  return ms;
 }
